@@ -1,0 +1,51 @@
+package io.gpuaas.events;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.UUID;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Writes a gpuaas event as a JSON body and its CloudEvents attributes as headers ({@code ce_specversion},
+ * {@code ce_id}, {@code ce_source}, {@code ce_type}, {@code ce_time}, {@code content-type}), replacing those the
+ * record already carried (e.g. the ones a Streams app copied from its input record).
+ *
+ * @param <T> the event type; the concrete class must be registered in {@link EventTypes}
+ */
+public final class CloudEventSerializer<T> implements Serializer<T> {
+
+    @Override
+    public byte[] serialize(String topic, T data) {
+        return data == null ? null : toJson(data);
+    }
+
+    @Override
+    public byte[] serialize(String topic, Headers headers, T data) {
+        if (data == null) {
+            return null;
+        }
+        put(headers, CloudEvents.SPECVERSION, "1.0");
+        put(headers, CloudEvents.ID, UUID.randomUUID().toString());
+        put(headers, CloudEvents.SOURCE, CloudEvents.source());
+        put(headers, CloudEvents.TYPE, EventTypes.typeOf(data.getClass()));
+        put(headers, CloudEvents.TIME, Instant.now().toString());
+        put(headers, CloudEvents.CONTENT_TYPE, CloudEvents.JSON);
+        return toJson(data);
+    }
+
+    private static void put(Headers headers, String name, String value) {
+        headers.remove(name);
+        headers.add(name, value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static byte[] toJson(Object data) {
+        try {
+            return Json.mapper().writeValueAsBytes(data);
+        } catch (JsonProcessingException e) {
+            throw new SerializationException("cannot write " + data.getClass().getSimpleName() + " as JSON", e);
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package io.gpuaas.events;
+
+import io.gpuaas.events.booking.Booking;
+import io.gpuaas.events.booking.BookingCommand;
+import io.gpuaas.events.booking.BookingEvent;
+import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.quota.QueueState;
+import io.gpuaas.events.reclaim.ReclaimEvent;
+import io.gpuaas.events.tenant.TenantUtilization;
+import io.gpuaas.events.workload.WorkloadEvent;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The CloudEvents {@code type} of every record class, e.g. {@code io.gpuaas.booking.confirmed.v1}. A change that
+ * breaks readers gets a new version suffix and a new entry here; the JSON Schema of a type lives at
+ * {@code /schemas/<type>.json} in this module.
+ */
+public final class EventTypes {
+
+    private static final Map<Class<?>, String> TYPES = new LinkedHashMap<>();
+    private static final Map<String, Class<?>> CLASSES = new LinkedHashMap<>();
+
+    static {
+        register(BookingCommand.CreateBooking.class, "io.gpuaas.booking.command.create.v1");
+        register(BookingCommand.CancelBooking.class, "io.gpuaas.booking.command.cancel.v1");
+        register(BookingCommand.ChangeBooking.class, "io.gpuaas.booking.command.change.v1");
+        register(BookingEvent.BookingConfirmed.class, "io.gpuaas.booking.confirmed.v1");
+        register(BookingEvent.BookingRejected.class, "io.gpuaas.booking.rejected.v1");
+        register(BookingEvent.BookingCancelled.class, "io.gpuaas.booking.cancelled.v1");
+        register(BookingEvent.BookingExtended.class, "io.gpuaas.booking.extended.v1");
+        register(BookingEvent.BookingActivated.class, "io.gpuaas.booking.activated.v1");
+        register(BookingEvent.BookingCompleted.class, "io.gpuaas.booking.completed.v1");
+        register(Booking.class, "io.gpuaas.booking.state.v1");
+        register(WorkloadEvent.WorkloadObserved.class, "io.gpuaas.kueue.workload.observed.v1");
+        register(WorkloadEvent.WorkloadDeleted.class, "io.gpuaas.kueue.workload.deleted.v1");
+        register(GpuSample.class, "io.gpuaas.gpu.sample.v1");
+        register(QueueState.class, "io.gpuaas.quota.queue-state.v1");
+        register(ReclaimEvent.IdleDetected.class, "io.gpuaas.reclaim.idle-detected.v1");
+        register(ReclaimEvent.Reclaimed.class, "io.gpuaas.reclaim.reclaimed.v1");
+        register(ReclaimEvent.Resumed.class, "io.gpuaas.reclaim.resumed.v1");
+        register(ReclaimEvent.ReclaimSkipped.class, "io.gpuaas.reclaim.skipped.v1");
+        register(ReclaimEvent.ReclaimFailed.class, "io.gpuaas.reclaim.failed.v1");
+        register(TenantUtilization.class, "io.gpuaas.tenant.utilization.v1");
+    }
+
+    private EventTypes() {
+    }
+
+    private static void register(Class<?> type, String ceType) {
+        TYPES.put(type, ceType);
+        CLASSES.put(ceType, type);
+    }
+
+    /** The CloudEvents type of a record class. */
+    public static String typeOf(Class<?> recordClass) {
+        String type = TYPES.get(recordClass);
+        if (type == null) {
+            throw new IllegalArgumentException("not a gpuaas event class: " + recordClass.getName());
+        }
+        return type;
+    }
+
+    /** The record class of a CloudEvents type, if it is one of ours. */
+    public static Optional<Class<?>> classOf(String ceType) {
+        return Optional.ofNullable(CLASSES.get(ceType));
+    }
+
+    /** Every registered type, in registration order. */
+    public static Map<String, Class<?>> all() {
+        return java.util.Collections.unmodifiableMap(CLASSES);
+    }
+}

@@ -1,0 +1,90 @@
+package io.gpuaas.events;
+
+import io.gpuaas.events.booking.Booking;
+import io.gpuaas.events.booking.BookingCommand;
+import io.gpuaas.events.booking.BookingEvent;
+import io.gpuaas.events.gpu.GpuSampleEvent;
+import io.gpuaas.events.quota.QueueStateEvent;
+import io.gpuaas.events.reclaim.ReclaimEvent;
+import io.gpuaas.events.tenant.TenantUtilizationEvent;
+import io.gpuaas.events.workload.WorkloadEvent;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+
+/**
+ * The registry of every gpuaas topic: name, key and value serdes, partitions, cleanup and retention. Tests, the
+ * local stack and the Kubernetes KafkaTopics are all derived from this one list.
+ */
+public final class Topics {
+
+    /** The default topic name prefix. */
+    public static final String DEFAULT_PREFIX = "gpuaas.";
+
+    private static final Serde<String> KEY = Serdes.String();
+
+    /** Create, cancel and change requests, keyed by pool id so one writer decides per pool. */
+    public static final TopicSpec<String, BookingCommand> BOOKING_COMMANDS = new TopicSpec<>(
+            "booking-commands", KEY, EventSerdes.of(BookingCommand.class), 12, false, Duration.ofDays(7));
+    /** Every booking decision and window transition, keyed by booking id; kept a year for audit and replay. */
+    public static final TopicSpec<String, BookingEvent> BOOKING_EVENTS = new TopicSpec<>(
+            "booking-events", KEY, EventSerdes.of(BookingEvent.class), 12, false, Duration.ofDays(365));
+    /** Latest state per booking id, compacted; type {@code io.gpuaas.booking.state.v1}. */
+    public static final TopicSpec<String, Booking> BOOKINGS = new TopicSpec<>(
+            "bookings", KEY, EventSerdes.of(Booking.class), 12, true, null);
+    /** Kueue Workload condition transitions and deletions, keyed by {@code namespace/name}. */
+    public static final TopicSpec<String, WorkloadEvent> KUEUE_WORKLOADS = new TopicSpec<>(
+            "kueue-workloads", KEY, EventSerdes.of(WorkloadEvent.class), 12, false, Duration.ofDays(7));
+    /**
+     * One record per GPU device per scrape, keyed by device ({@code hostname/uuid[/gpuInstanceId]}). The busiest
+     * topic (10,000 devices at 1 Hz and more), so its reader checks only required fields against the schema:
+     * full validation doubled the decode cost per record (events/README.md, "Schema validation cost").
+     */
+    public static final TopicSpec<String, GpuSampleEvent> GPU_SAMPLES = new TopicSpec<>("gpu-samples", KEY,
+            EventSerdes.of(GpuSampleEvent.class, SchemaValidation.REQUIRED_FIELDS), 24, false, Duration.ofHours(6));
+    /** Latest state per Kueue queue, compacted, keyed by {@code cq/<name>} or {@code lq/<namespace>/<name>}. */
+    public static final TopicSpec<String, QueueStateEvent> QUOTA_STATE = new TopicSpec<>(
+            "quota-state", KEY, EventSerdes.of(QueueStateEvent.class), 6, true, null);
+    /** Every idle-reclaimer step, keyed by {@code namespace/kind/name}. */
+    public static final TopicSpec<String, ReclaimEvent> RECLAIM_EVENTS = new TopicSpec<>(
+            "reclaim-events", KEY, EventSerdes.of(ReclaimEvent.class), 6, false, Duration.ofDays(30));
+    /** Per-tenant utilization rollups, keyed by tenant. */
+    public static final TopicSpec<String, TenantUtilizationEvent> TENANT_UTILIZATION = new TopicSpec<>(
+            "tenant-utilization", KEY, EventSerdes.of(TenantUtilizationEvent.class), 6, false, Duration.ofDays(30));
+    /** Records that could not be processed: original key and bytes, the reason in {@code gpuaas_dlq_*} headers. */
+    public static final TopicSpec<byte[], byte[]> DEAD_LETTER = new TopicSpec<>(
+            "dead-letter", Serdes.ByteArray(), Serdes.ByteArray(), 3, false, Duration.ofDays(30));
+
+    private static final List<TopicSpec<?, ?>> ALL = List.of(BOOKING_COMMANDS, BOOKING_EVENTS, BOOKINGS,
+            KUEUE_WORKLOADS, GPU_SAMPLES, QUOTA_STATE, RECLAIM_EVENTS, TENANT_UTILIZATION, DEAD_LETTER);
+
+    private static final Map<String, String> KEYS = Map.of(
+            "booking-commands", "pool id",
+            "booking-events", "booking id",
+            "bookings", "booking id",
+            "kueue-workloads", "`namespace/name` of the Workload",
+            "gpu-samples", "`hostname/uuid[/gpuInstanceId]`",
+            "quota-state", "`cq/<clusterQueue>` or `lq/<namespace>/<localQueue>`",
+            "reclaim-events", "`namespace/kind/name`",
+            "tenant-utilization", "tenant",
+            "dead-letter", "the original record's key, unchanged");
+
+    private Topics() {
+    }
+
+    /** What the record key of {@code topic} is (its aggregate id), for documentation and tooling. */
+    public static String keyDescription(TopicSpec<?, ?> topic) {
+        String key = KEYS.get(topic.baseName());
+        if (key == null) {
+            throw new IllegalArgumentException("not a registered topic: " + topic.baseName());
+        }
+        return key;
+    }
+
+    /** Every topic of the contract. */
+    public static List<TopicSpec<?, ?>> all() {
+        return ALL;
+    }
+}

@@ -1,0 +1,75 @@
+package io.gpuaas.events.booking;
+
+import java.time.Instant;
+
+/**
+ * The latest state of one booking; the value of the compacted {@code gpuaas.bookings} topic.
+ *
+ * @param id        booking id (the key)
+ * @param tenant    owning tenant
+ * @param namespace the tenant namespace the capacity is for
+ * @param pool      pool id, e.g. {@code h200} or {@code h200-mig-2g.35gb}
+ * @param flavor    Kueue ResourceFlavor of the pool
+ * @param resource  Kubernetes resource name of the pool, e.g. {@code nvidia.com/gpu}
+ * @param quantity  units of {@code resource} reserved
+ * @param start     inclusive start of the window
+ * @param end       exclusive end of the window
+ * @param purpose   free text, may be null
+ * @param state     lifecycle state
+ * @param createdBy subject that created the booking
+ * @param createdAt when it was confirmed
+ * @param updatedAt when this state was reached
+ * @param version   increments with every change, starting at 1
+ */
+public record Booking(
+        String id,
+        String tenant,
+        String namespace,
+        String pool,
+        String flavor,
+        String resource,
+        int quantity,
+        Instant start,
+        Instant end,
+        String purpose,
+        BookingState state,
+        String createdBy,
+        Instant createdAt,
+        Instant updatedAt,
+        long version) {
+
+    /**
+     * Whether this booking holds capacity at {@code instant}.
+     *
+     * @param instant the instant to check
+     * @return true when its state holds capacity and {@code instant} is inside {@code [start, end)}
+     */
+    public boolean activeAt(Instant instant) {
+        return state.holdsCapacity() && !instant.isBefore(start) && instant.isBefore(end);
+    }
+
+    /**
+     * This booking in {@code newState}, reached at {@code at}, with the next version.
+     *
+     * @param newState the new lifecycle state
+     * @param at       when it was reached
+     * @return the changed copy
+     */
+    public Booking withState(BookingState newState, Instant at) {
+        return new Booking(id, tenant, namespace, pool, flavor, resource, quantity, start, end, purpose,
+                newState, createdBy, createdAt, at, version + 1);
+    }
+
+    /**
+     * This booking with the window {@code [newStart, newEnd)}, changed at {@code at}, with the next version.
+     *
+     * @param newStart new inclusive start
+     * @param newEnd   new exclusive end
+     * @param at       when it changed
+     * @return the changed copy
+     */
+    public Booking withWindow(Instant newStart, Instant newEnd, Instant at) {
+        return new Booking(id, tenant, namespace, pool, flavor, resource, quantity, newStart, newEnd, purpose,
+                state, createdBy, createdAt, at, version + 1);
+    }
+}

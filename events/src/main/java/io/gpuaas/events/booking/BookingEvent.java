@@ -1,0 +1,100 @@
+package io.gpuaas.events.booking;
+
+import java.time.Instant;
+import java.util.List;
+
+/** What happened to a booking; the values of {@code gpuaas.booking-events}, keyed by booking id. */
+public sealed interface BookingEvent permits BookingEvent.BookingConfirmed, BookingEvent.BookingRejected,
+        BookingEvent.BookingCancelled, BookingEvent.BookingExtended, BookingEvent.BookingActivated,
+        BookingEvent.BookingCompleted {
+
+    /** The booking id (the record key). */
+    String bookingId();
+
+    /** When the decision engine decided. */
+    Instant time();
+
+    /**
+     * A create request was accepted; {@code booking} is in state CONFIRMED.
+     *
+     * @param requestId the command that caused this event, or null when the system caused it
+     * @param booking   the booking as confirmed
+     * @param time      when the decision engine decided
+     */
+    record BookingConfirmed(String requestId, Booking booking, Instant time) implements BookingEvent {
+        public String bookingId() {
+            return booking.id();
+        }
+    }
+
+    /**
+     * A create, change or cancel request was refused.
+     *
+     * @param reason        machine-readable rule, e.g. {@code CAPACITY}, {@code POLICY_MAX_DURATION}, {@code NOT_FOUND}
+     * @param message       human-readable explanation
+     * @param conflicts     the intervals of the requested window where capacity was short (empty when not a capacity rejection)
+     * @param earliestStart the earliest start at which the same quantity and duration would fit, or null
+     * @param requestId     the refused command
+     * @param bookingId     the booking the command named
+     * @param pool          the pool of the command
+     * @param tenant        the caller's tenant
+     * @param time          when the decision engine decided
+     */
+    record BookingRejected(String requestId, String bookingId, String pool, String tenant, String reason,
+                           String message, List<Interval> conflicts, Instant earliestStart, Instant time)
+            implements BookingEvent {
+    }
+
+    /**
+     * A booking was cancelled; its capacity is free again.
+     *
+     * @param requestId the command that caused this event, or null when the system caused it
+     * @param booking   the booking, in state CANCELLED
+     * @param time      when the decision engine decided
+     */
+    record BookingCancelled(String requestId, Booking booking, Instant time) implements BookingEvent {
+        public String bookingId() {
+            return booking.id();
+        }
+    }
+
+    /**
+     * A booking's window was moved (extended or shortened); {@code booking} carries the new window.
+     *
+     * @param requestId the command that caused this event, or null when the system caused it
+     * @param booking       the booking with its new window
+     * @param previousStart start before the change
+     * @param previousEnd   end before the change
+     * @param time          when the decision engine decided
+     */
+    record BookingExtended(String requestId, Booking booking, Instant previousStart, Instant previousEnd,
+                           Instant time) implements BookingEvent {
+        public String bookingId() {
+            return booking.id();
+        }
+    }
+
+    /**
+     * A booking's window started; {@code booking} is in state ACTIVE.
+     *
+     * @param booking the booking, in state ACTIVE
+     * @param time    when the window started
+     */
+    record BookingActivated(Booking booking, Instant time) implements BookingEvent {
+        public String bookingId() {
+            return booking.id();
+        }
+    }
+
+    /**
+     * A booking's window ended; {@code booking} is in state COMPLETED.
+     *
+     * @param booking the booking, in state COMPLETED
+     * @param time    when the window ended
+     */
+    record BookingCompleted(Booking booking, Instant time) implements BookingEvent {
+        public String bookingId() {
+            return booking.id();
+        }
+    }
+}

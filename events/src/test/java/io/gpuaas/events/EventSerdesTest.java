@@ -1,0 +1,154 @@
+package io.gpuaas.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gpuaas.events.booking.BookingEvent;
+import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.gpu.GpuSampleEvent;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.Serde;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+
+class EventSerdesTest {
+
+    static Stream<Arguments> everyType() {
+        Map<Class<?>, Object> samples = EventSamples.all();
+        return EventTypes.all().entrySet().stream()
+                .map(e -> Arguments.of(e.getKey(), samples.get(e.getValue())));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("everyType")
+    void shouldRoundTripWithCloudEventsHeadersWhenAnyTypeIsSerialized(String ceType, Object sample) {
+        Serde<Object> serde = serdeFor(sample.getClass());
+        RecordHeaders headers = new RecordHeaders();
+        byte[] body = serde.serializer().serialize("t", headers, sample);
+
+        Object back = serde.deserializer().deserialize("t", headers, body);
+
+        assertThat(back).isEqualTo(sample);
+        assertThat(CloudEvents.header(headers, CloudEvents.SPECVERSION)).isEqualTo("1.0");
+        assertThat(CloudEvents.header(headers, CloudEvents.TYPE)).isEqualTo(ceType);
+        assertThat(CloudEvents.header(headers, CloudEvents.ID)).hasSize(36);
+        assertThat(CloudEvents.header(headers, CloudEvents.SOURCE)).startsWith("/gpuaas");
+        assertThat(Instant.parse(CloudEvents.header(headers, CloudEvents.TIME))).isBeforeOrEqualTo(Instant.now());
+        assertThat(CloudEvents.header(headers, CloudEvents.CONTENT_TYPE)).isEqualTo("application/json");
+    }
+
+    @Test
+    void shouldWriteTheThreadSourceWhenWithSourceIsUsed() {
+        RecordHeaders headers = new RecordHeaders();
+        CloudEvents.withSource("/gpuaas/booking-service",
+                () -> new CloudEventSerializer<>().serialize("t", headers, EventSamples.gpuSample()));
+        assertThat(CloudEvents.header(headers, CloudEvents.SOURCE)).isEqualTo("/gpuaas/booking-service");
+    }
+
+    @Test
+    void shouldIgnoreUnknownFieldsWhenANewerProducerAddsThem() {
+        String json = """
+                {"time":"2026-11-21T17:30:00Z","hostname":"n1","uuid":"GPU-1","utilization":0.5,
+                 "futureField":{"nested":[1,2]},"anotherOne":"x"}""";
+        for (SchemaValidation mode : SchemaValidation.values()) {
+            GpuSampleEvent read = new CloudEventDeserializer<>(GpuSampleEvent.class, mode)
+                    .deserialize("t", headers("io.gpuaas.gpu.sample.v1"), bytes(json));
+            assertThat(read).as(mode.name()).isInstanceOf(GpuSample.class);
+            assertThat(((GpuSample) read).utilization()).isEqualTo(0.5);
+        }
+    }
+
+    @Test
+    void shouldFailWithMissingTypeWhenNoCeTypeHeader() {
+        assertReason(() -> Topics.GPU_SAMPLES.valueSerde().deserializer()
+                .deserialize("t", new RecordHeaders(), bytes("{}")), "MISSING_TYPE");
+        assertReason(() -> Topics.GPU_SAMPLES.valueSerde().deserializer().deserialize("t", bytes("{}")),
+                "MISSING_TYPE");
+    }
+
+    @Test
+    void shouldFailWithUnknownTypeWhenCeTypeIsNotOurs() {
+        assertReason(() -> deserialize(BookingEvent.class, "io.gpuaas.booking.confirmed.v9", "{}"), "UNKNOWN_TYPE");
+    }
+
+    @Test
+    void shouldFailWithWrongTypeWhenTheTypeBelongsToAnotherTopic() {
+        assertReason(() -> deserialize(BookingEvent.class, "io.gpuaas.gpu.sample.v1", "{}"), "WRONG_TYPE");
+    }
+
+    @Test
+    void shouldFailWithBadJsonWhenTheBodyIsNotJsonInEveryMode() {
+        for (SchemaValidation mode : SchemaValidation.values()) {
+            assertReason(() -> new CloudEventDeserializer<>(GpuSampleEvent.class, mode)
+                    .deserialize("t", headers("io.gpuaas.gpu.sample.v1"), bytes("\u0000\u0001garbage")), "BAD_JSON");
+        }
+    }
+
+    @Test
+    void shouldFailWithSchemaViolationNamingTheFieldWhenARequiredFieldIsMissing() {
+        String noUuid = "{\"time\":\"2026-11-21T17:30:00Z\",\"hostname\":\"n1\"}";
+        for (SchemaValidation mode : new SchemaValidation[] {SchemaValidation.FULL, SchemaValidation.REQUIRED_FIELDS}) {
+            assertThatThrownBy(() -> new CloudEventDeserializer<>(GpuSampleEvent.class, mode)
+                    .deserialize("t", headers("io.gpuaas.gpu.sample.v1"), bytes(noUuid)))
+                    .as(mode.name())
+                    .isInstanceOfSatisfying(EventDecodingException.class,
+                            e -> assertThat(e.reason()).isEqualTo("SCHEMA_VIOLATION"))
+                    .hasMessageContaining("uuid");
+        }
+    }
+
+    @Test
+    void shouldFailWithSchemaViolationWhenAnEnumValueIsUnknown() {
+        String body = "{\"booking\":{\"id\":\"b\",\"tenant\":\"t\",\"namespace\":\"n\",\"pool\":\"p\",\"flavor\":\"f\","
+                + "\"resource\":\"r\",\"quantity\":1,\"start\":\"2026-11-22T09:00:00Z\","
+                + "\"end\":\"2026-11-22T10:00:00Z\",\"state\":\"PENDING\",\"version\":1},"
+                + "\"time\":\"2026-11-22T09:00:00Z\"}";
+        assertReason(() -> deserialize(BookingEvent.class, "io.gpuaas.booking.activated.v1", body), "SCHEMA_VIOLATION");
+    }
+
+    @Test
+    void shouldReadATombstoneAsNullWhenTheValueIsNull() {
+        assertThat(Topics.BOOKINGS.valueSerde().deserializer()
+                .deserialize("t", headers("io.gpuaas.booking.state.v1"), (byte[]) null)).isNull();
+    }
+
+    @Test
+    void shouldUseCheapValidationOnlyOnTheGpuSamplesTopic() {
+        for (TopicSpec<?, ?> spec : Topics.all()) {
+            if (spec.valueSerde().deserializer() instanceof CloudEventDeserializer<?> d) {
+                assertThat(d.validation()).as(spec.baseName()).isEqualTo(spec == Topics.GPU_SAMPLES
+                        ? SchemaValidation.REQUIRED_FIELDS : SchemaValidation.FULL);
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Serde<Object> serdeFor(Class<?> recordClass) {
+        return (Serde<Object>) (Serde<?>) EventSerdes.of(recordClass);
+    }
+
+    private static <T> T deserialize(Class<T> base, String ceType, String json) {
+        return EventSerdes.of(base).deserializer().deserialize("t", headers(ceType), bytes(json));
+    }
+
+    static RecordHeaders headers(String ceType) {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(CloudEvents.TYPE, ceType.getBytes(StandardCharsets.UTF_8));
+        return headers;
+    }
+
+    static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static void assertReason(Runnable action, String reason) {
+        assertThatThrownBy(action::run).isInstanceOfSatisfying(EventDecodingException.class,
+                e -> assertThat(e.reason()).isEqualTo(reason));
+    }
+}
