@@ -1,0 +1,52 @@
+package io.gpuaas.testing.kafka;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Broker settings for a one-node cluster that starts fast and stays small. */
+final class BrokerDefaults {
+
+    private BrokerDefaults() {
+    }
+
+    static Map<String, String> singleNode(int fixedPort) {
+        Map<String, String> p = new LinkedHashMap<>();
+        // One replica everywhere, or transactions and exactly_once_v2 streams never become ready.
+        p.put("offsets.topic.replication.factor", "1");
+        p.put("transaction.state.log.replication.factor", "1");
+        p.put("transaction.state.log.min.isr", "1");
+        p.put("share.coordinator.state.topic.replication.factor", "1");
+        p.put("share.coordinator.state.topic.min.isr", "1");
+        p.put("default.replication.factor", "1");
+        p.put("min.insync.replicas", "1");
+        // Fewer internal partitions: creating 50 offsets partitions costs seconds on 2 cores.
+        p.put("offsets.topic.num.partitions", "5");
+        p.put("transaction.state.log.num.partitions", "5");
+        p.put("num.partitions", "1");
+        p.put("auto.create.topics.enable", "true");
+        // Groups form immediately instead of waiting 3 s for more members.
+        p.put("group.initial.rebalance.delay.ms", "0");
+        // Small threads, buffers and index preallocation: a test JVM shares 2 cores with others.
+        p.put("num.network.threads", "2");
+        p.put("num.io.threads", "2");
+        p.put("background.threads", "2");
+        p.put("num.recovery.threads.per.data.dir", "1");
+        p.put("log.cleaner.threads", "1");
+        p.put("log.cleaner.dedupe.buffer.size", "2097152");
+        p.put("log.index.size.max.bytes", "1048576");
+        p.put("log.segment.bytes", "67108864");
+        p.put("socket.send.buffer.bytes", "131072");
+        p.put("socket.receive.buffer.bytes", "131072");
+        p.put("log.flush.interval.messages", Long.toString(Long.MAX_VALUE));
+        // The test kit turns unstable features on; a stack that mirrors production keeps them off.
+        p.put("unstable.api.versions.enable", "false");
+        p.put("unstable.feature.versions.enable", "false");
+        if (fixedPort > 0) {
+            p.put("listeners", "EXTERNAL://localhost:0,CONTROLLER://localhost:0,"
+                + EmbeddedKafka.FIXED_LISTENER + "://127.0.0.1:" + fixedPort);
+            p.put("listener.security.protocol.map",
+                "EXTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT," + EmbeddedKafka.FIXED_LISTENER + ":PLAINTEXT");
+        }
+        return p;
+    }
+}

@@ -1,0 +1,77 @@
+package io.gpuaas.testing.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Date;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.crypto.RSASSAVerifier;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+
+class TestJwtTest {
+
+    private static final TestJwt JWT = TestJwt.generate();
+
+    @Test
+    void shouldVerifyAgainstWrittenJwksWhenTokenIsMinted(@TempDir Path dir) throws Exception {
+        Path jwks = JWT.writeJwks(dir.resolve("conf/jwks.json"));
+
+        SignedJWT token = SignedJWT.parse(JWT.token("alice", "team-a", List.of("team-a", "team-a-dev"),
+            List.of("user"), Duration.ofMinutes(5)));
+        RSAKey key = (RSAKey) JWKSet.load(jwks.toFile()).getKeyByKeyId(token.getHeader().getKeyID());
+
+        assertThat(key).as("JWKS holds the token's kid").isNotNull();
+        assertThat(key.isPrivate()).as("JWKS must not leak the private key").isFalse();
+        assertThat(token.getHeader().getAlgorithm()).isEqualTo(JWSAlgorithm.RS256);
+        assertThat(token.verify(new RSASSAVerifier(key))).isTrue();
+        JWTClaimsSet claims = token.getJWTClaimsSet();
+        assertThat(claims.getIssuer()).isEqualTo("gpuaas-local");
+        assertThat(claims.getSubject()).isEqualTo("alice");
+        assertThat(claims.getStringClaim("tenant")).isEqualTo("team-a");
+        assertThat(claims.getStringListClaim("namespaces")).containsExactly("team-a", "team-a-dev");
+        assertThat(claims.getStringListClaim("roles")).containsExactly("user");
+        assertThat(claims.getExpirationTime()).isAfter(new Date());
+    }
+
+    @Test
+    void shouldFailVerificationWhenTokenIsSignedByOtherKey() throws Exception {
+        SignedJWT token = SignedJWT.parse(JWT.tokenSignedByOtherKey("mallory", "team-a", List.of("team-a"),
+            List.of("admin"), Duration.ofMinutes(5)));
+
+        assertThat(token.getHeader().getKeyID()).isEqualTo(JWT.keyId());
+        assertThat(token.verify(new RSASSAVerifier(JWT.publicJwk()))).isFalse();
+    }
+
+    @Test
+    void shouldCarryPastExpiryWhenTokenIsExpired() throws Exception {
+        SignedJWT token = SignedJWT.parse(JWT.expiredToken("bob", "team-b", List.of("team-b"), List.of()));
+
+        assertThat(token.verify(new RSASSAVerifier(JWT.publicJwk()))).isTrue();
+        assertThat(token.getJWTClaimsSet().getExpirationTime())
+            .isBefore(Date.from(java.time.Instant.now().minus(Duration.ofMinutes(30))));
+    }
+
+    @Test
+    void shouldKeepSigningKeyWhenLoadedAgainFromPrivateJwk(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("signing-key.json");
+        TestJwt first = TestJwt.loadOrGenerate(file);
+        TestJwt second = TestJwt.loadOrGenerate(file);
+
+        SignedJWT token = SignedJWT.parse(second.token("admin", null, List.of(), List.of("admin"), Duration.ofHours(8)));
+
+        assertThat(Files.exists(file)).isTrue();
+        assertThat(second.keyId()).isEqualTo(first.keyId());
+        assertThat(token.verify(new RSASSAVerifier(first.publicJwk()))).isTrue();
+        assertThat(token.getJWTClaimsSet().getClaim("tenant")).isNull();
+    }
+}
