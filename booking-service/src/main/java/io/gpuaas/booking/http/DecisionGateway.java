@@ -1,0 +1,50 @@
+package io.gpuaas.booking.http;
+
+import io.gpuaas.booking.config.BookingSettings;
+import io.gpuaas.booking.kafka.CommandPublisher;
+import io.gpuaas.booking.kafka.DecisionAwaiter;
+import io.gpuaas.booking.metrics.BookingMetrics;
+import io.gpuaas.events.booking.BookingCommand;
+import io.gpuaas.events.booking.BookingEvent;
+import jakarta.inject.Singleton;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Publishes a command and waits, without blocking a thread, for the decision carrying its request id. The wait
+ * is bounded by {@code gpuaas.booking.decision-timeout}; an empty result means "not decided yet" (HTTP 202).
+ */
+@Singleton
+public class DecisionGateway {
+
+    private final CommandPublisher publisher;
+    private final DecisionAwaiter awaiter;
+    private final BookingSettings settings;
+    private final BookingMetrics metrics;
+
+    public DecisionGateway(CommandPublisher publisher, DecisionAwaiter awaiter, BookingSettings settings,
+                           BookingMetrics metrics) {
+        this.publisher = publisher;
+        this.awaiter = awaiter;
+        this.settings = settings;
+        this.metrics = metrics;
+    }
+
+    public CompletableFuture<Optional<BookingEvent>> decide(BookingCommand command) {
+        long started = System.nanoTime();
+        CompletableFuture<BookingEvent> answer = awaiter.expect(command.requestId());
+        return publisher.send(command)
+                .thenCompose(sent -> answer)
+                .thenApply(Optional::of)
+                .completeOnTimeout(Optional.empty(), settings.decisionTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .whenComplete((result, error) -> {
+                    awaiter.forget(command.requestId());
+                    if (result != null && result.isPresent()) {
+                        metrics.waited(System.nanoTime() - started);
+                    } else if (error == null) {
+                        metrics.timedOut();
+                    }
+                });
+    }
+}

@@ -1,0 +1,54 @@
+package io.gpuaas.booking.http;
+
+import io.gpuaas.booking.model.Rejection;
+import io.gpuaas.events.booking.BookingEvent;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.MutableHttpResponse;
+import java.net.URI;
+import java.util.Optional;
+
+/** Turns a decision (or its absence within the wait) into the HTTP answer. */
+final class DecisionResponses {
+
+    static final String BOOKINGS_PATH = "/api/v1/bookings/";
+
+    private DecisionResponses() {
+    }
+
+    static MutableHttpResponse<?> toResponse(Optional<BookingEvent> decision, String requestId, String bookingId,
+                                            String path) {
+        if (decision.isEmpty()) {
+            return HttpResponse.accepted(URI.create(BOOKINGS_PATH + bookingId))
+                    .body(new BookingRequests.Pending(requestId, bookingId, "PENDING"));
+        }
+        return switch (decision.get()) {
+            case BookingEvent.BookingConfirmed e ->
+                    HttpResponse.created(e.booking(), URI.create(BOOKINGS_PATH + e.booking().id()));
+            case BookingEvent.BookingCancelled e -> HttpResponse.ok(e.booking());
+            case BookingEvent.BookingExtended e -> HttpResponse.ok(e.booking());
+            case BookingEvent.BookingRejected e -> rejected(e, path);
+            case BookingEvent.BookingActivated e -> HttpResponse.ok(e.booking());
+            case BookingEvent.BookingCompleted e -> HttpResponse.ok(e.booking());
+        };
+    }
+
+    private static MutableHttpResponse<?> rejected(BookingEvent.BookingRejected e, String path) {
+        Rejection rule = parse(e.reason());
+        ProblemException problem = new ProblemException(rule == null ? 409 : rule.httpStatus(), e.reason(),
+                rule == null ? null : rule.field(), e.message());
+        if (rule == Rejection.CAPACITY) {
+            problem.with("conflicts", e.conflicts()).with("earliestStart", e.earliestStart());
+        }
+        problem.with("requestId", e.requestId());
+        return Problems.render(problem, path);
+    }
+
+    private static Rejection parse(String reason) {
+        try {
+            return Rejection.valueOf(reason);
+        } catch (IllegalArgumentException | NullPointerException e) {
+            return null;
+        }
+    }
+
+}

@@ -1,0 +1,50 @@
+package io.gpuaas.booking.http;
+
+import io.gpuaas.events.pool.Pool;
+import io.gpuaas.events.pool.PoolCatalog;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.MediaType;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.PathVariable;
+import io.micronaut.security.annotation.Secured;
+import io.micronaut.security.authentication.Authentication;
+import io.micronaut.security.rules.SecurityRule;
+import io.swagger.v3.oas.annotations.Operation;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/** The pools and their free units over time. */
+@Controller("/api/v1/pools")
+@Secured(SecurityRule.IS_AUTHENTICATED)
+public class PoolController {
+
+    private final PoolCatalog pools;
+    private final Availability availability;
+    private final CallerGuard guard;
+
+    public PoolController(PoolCatalog pools, Availability availability, CallerGuard guard) {
+        this.pools = pools;
+        this.availability = availability;
+        this.guard = guard;
+    }
+
+    @Operation(summary = "Every pool: id, flavor, resource, capacity")
+    @Get(produces = MediaType.APPLICATION_JSON)
+    public List<Pool> list(Authentication authentication) {
+        guard.admit(authentication);
+        return pools.pools();
+    }
+
+    @Operation(summary = "Free units per step over [from, to); with quantity and duration also the earliest start "
+            + "at which that many units stay free for that long")
+    @Get(uri = "/{id}/availability", produces = MediaType.APPLICATION_JSON)
+    public Availability.Report availability(@PathVariable String id, @Nullable Instant from, @Nullable Instant to,
+                                            @Nullable Duration step, @Nullable Integer quantity,
+                                            @Nullable Duration duration, Authentication authentication) {
+        guard.admit(authentication);
+        Pool pool = pools.find(id).orElseThrow(() -> new ProblemException(404, "UNKNOWN_POOL", "id", "no pool " + id));
+        return availability.report(pool, new Availability.Query(from, to, step, quantity, duration), Instant.now());
+    }
+}

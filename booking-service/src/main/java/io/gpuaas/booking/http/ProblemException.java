@@ -1,0 +1,50 @@
+package io.gpuaas.booking.http;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * An error to answer as RFC 7807 {@code application/problem+json}: the status, the rule that was broken and the
+ * request field it concerns, plus any extra members (conflicts, earliest start).
+ */
+public final class ProblemException extends RuntimeException {
+
+    private final int status;
+    private final String rule;
+    private final String field;
+    private final Map<String, Object> extra = new LinkedHashMap<>();
+
+    public ProblemException(int status, String rule, String field, String detail) {
+        super(detail);
+        this.status = status;
+        this.rule = rule;
+        this.field = field;
+    }
+
+    public ProblemException with(String name, Object value) {
+        if (value != null) {
+            extra.put(name, value);
+        }
+        return this;
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public String rule() {
+        return rule;
+    }
+
+    public String field() {
+        return field;
+    }
+
+    public Map<String, Object> extra() {
+        return extra;
+    }
+
+    public static ProblemException badRequest(String rule, String field, String detail) {
+        return new ProblemException(400, rule, field, detail);
+    }
+}

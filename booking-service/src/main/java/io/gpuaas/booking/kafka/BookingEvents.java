@@ -1,0 +1,24 @@
+package io.gpuaas.booking.kafka;
+
+import io.gpuaas.events.booking.Booking;
+import io.gpuaas.events.booking.BookingEvent;
+import java.util.Optional;
+
+/** Helpers over the sealed booking events. */
+final class BookingEvents {
+
+    private BookingEvents() {
+    }
+
+    /** The booking state an event carries, if any (rejections carry none). */
+    static Optional<Booking> bookingOf(BookingEvent event) {
+        return switch (event) {
+            case BookingEvent.BookingConfirmed e -> Optional.of(e.booking());
+            case BookingEvent.BookingCancelled e -> Optional.of(e.booking());
+            case BookingEvent.BookingExtended e -> Optional.of(e.booking());
+            case BookingEvent.BookingActivated e -> Optional.of(e.booking());
+            case BookingEvent.BookingCompleted e -> Optional.of(e.booking());
+            case BookingEvent.BookingRejected e -> Optional.empty();
+        };
+    }
+}

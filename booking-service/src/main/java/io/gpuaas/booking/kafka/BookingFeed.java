@@ -1,0 +1,147 @@
+package io.gpuaas.booking.kafka;
+
+import io.gpuaas.events.Topics;
+import io.gpuaas.events.booking.Booking;
+import io.gpuaas.events.booking.BookingEvent;
+import io.gpuaas.kit.kafka.KafkaClients;
+import io.micronaut.context.annotation.Context;
+import jakarta.annotation.PreDestroy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One consumer thread per instance reading every partition of {@code bookings} (from the beginning, to build
+ * the view) and of {@code booking-events} (from the end, to answer waiting HTTP calls). No consumer group: each
+ * instance needs all partitions, because any instance may receive the HTTP call for any pool. Records that do
+ * not decode are skipped here; the decider's own input is where dead-lettering happens.
+ */
+@Context
+public class BookingFeed implements Runnable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BookingFeed.class);
+
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final String bookingsTopic;
+    private final String eventsTopic;
+    private final BookingView view;
+    private final DecisionAwaiter awaiter;
+    private final CountDownLatch caughtUp = new CountDownLatch(1);
+    private final Thread thread;
+    private volatile Map<TopicPartition, Long> initialEnd;
+    private volatile boolean running = true;
+
+    public BookingFeed(KafkaClients clients, BookingView view, DecisionAwaiter awaiter) {
+        Map<String, Object> config = clients.consumerConfig(null);
+        config.put("fetch.max.wait.ms", 20);
+        this.consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.bookingsTopic = clients.topic(Topics.BOOKINGS);
+        this.eventsTopic = clients.topic(Topics.BOOKING_EVENTS);
+        this.view = view;
+        this.awaiter = awaiter;
+        this.thread = new Thread(this, "booking-feed");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    @Override
+    public void run() {
+        try {
+            assign();
+            while (running) {
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(200));
+                records.forEach(this::apply);
+                checkCaughtUp();
+            }
+        } catch (WakeupException e) {
+            if (running) {
+                LOG.error("booking feed woken unexpectedly", e);
+            }
+        } catch (RuntimeException e) {
+            LOG.error("booking feed stopped", e);
+        } finally {
+            consumer.close(Duration.ofSeconds(2));
+        }
+    }
+
+    private void assign() {
+        List<TopicPartition> bookings = partitions(bookingsTopic);
+        List<TopicPartition> events = partitions(eventsTopic);
+        List<TopicPartition> all = new ArrayList<>(bookings);
+        all.addAll(events);
+        consumer.assign(all);
+        consumer.seekToBeginning(bookings);
+        consumer.seekToEnd(events);
+        events.forEach(consumer::position);
+        initialEnd = consumer.endOffsets(bookings);
+    }
+
+    private List<TopicPartition> partitions(String topic) {
+        while (running) {
+            var infos = consumer.partitionsFor(topic, Duration.ofSeconds(5));
+            if (infos != null && !infos.isEmpty()) {
+                return infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+            }
+            LOG.info("waiting for topic {}", topic);
+        }
+        return List.of();
+    }
+
+    private void apply(ConsumerRecord<byte[], byte[]> record) {
+        try {
+            if (record.topic().equals(bookingsTopic)) {
+                Booking booking = Topics.BOOKINGS.valueSerde().deserializer()
+                        .deserialize(record.topic(), record.headers(), record.value());
+                if (booking != null) {
+                    view.upsert(booking);
+                }
+                return;
+            }
+            BookingEvent event = Topics.BOOKING_EVENTS.valueSerde().deserializer()
+                    .deserialize(record.topic(), record.headers(), record.value());
+            BookingEvents.bookingOf(event).ifPresent(view::upsert);
+            awaiter.deliver(DecisionAwaiter.requestIdOf(event), event);
+        } catch (RuntimeException e) {
+            LOG.warn("skipping unreadable record {}-{}@{}: {}", record.topic(), record.partition(), record.offset(),
+                    e.getMessage());
+        }
+    }
+
+    private void checkCaughtUp() {
+        if (caughtUp.getCount() == 0 || initialEnd == null) {
+            return;
+        }
+        boolean done = initialEnd.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
+        if (done) {
+            LOG.info("booking view loaded: {} bookings", view.size());
+            caughtUp.countDown();
+        }
+    }
+
+    /** Whether the view has read every booking that existed when this instance started. */
+    public boolean isCaughtUp() {
+        return caughtUp.getCount() == 0;
+    }
+
+    public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
+        return caughtUp.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @PreDestroy
+    public void close() throws InterruptedException {
+        running = false;
+        consumer.wakeup();
+        thread.join(5_000);
+    }
+}

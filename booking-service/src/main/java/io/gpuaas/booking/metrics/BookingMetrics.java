@@ -1,0 +1,71 @@
+package io.gpuaas.booking.metrics;
+
+import io.gpuaas.booking.stream.DecisionOutcome;
+import io.gpuaas.events.booking.BookingEvent;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import jakarta.inject.Singleton;
+
+/** Every metric booking-service publishes; labels are pools, outcomes and reasons, never booking ids. */
+@Singleton
+public class BookingMetrics {
+
+    private final Counter decisions;
+    private final Histogram decisionSeconds;
+    private final Histogram httpWaitSeconds;
+    private final Counter httpTimeouts;
+    private final Counter deadLetters;
+    private final Counter rateLimited;
+
+    public BookingMetrics(PrometheusRegistry registry) {
+        decisions = Counter.builder().name("gpuaas_booking_decisions_total")
+                .help("Booking commands decided, by pool and outcome (confirmed, cancelled, extended or the rejection reason)")
+                .labelNames("pool", "outcome").register(registry);
+        decisionSeconds = Histogram.builder().name("gpuaas_booking_decision_seconds")
+                .help("Time the single writer spent deciding and applying one command, without Kafka I/O")
+                .classicUpperBounds(0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1).labelNames("pool").register(registry);
+        httpWaitSeconds = Histogram.builder().name("gpuaas_booking_http_decision_wait_seconds")
+                .help("Time an HTTP call waited from publishing its command to receiving the decision")
+                .classicUpperBounds(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5).register(registry);
+        httpTimeouts = Counter.builder().name("gpuaas_booking_http_decision_timeouts_total")
+                .help("HTTP calls answered 202 because the decision took longer than the bounded wait").register(registry);
+        deadLetters = Counter.builder().name("gpuaas_dead_letter_records_total")
+                .help("Records that could not be processed and were written to the dead-letter topic, by source topic and reason")
+                .labelNames("topic", "reason").register(registry);
+        rateLimited = Counter.builder().name("gpuaas_booking_rate_limited_total")
+                .help("Requests refused with 429 because the tenant exceeded its rate").register(registry);
+    }
+
+    public void decided(DecisionOutcome outcome) {
+        decisions.labelValues(outcome.pool(), outcomeOf(outcome.answer())).inc();
+        decisionSeconds.labelValues(outcome.pool()).observe(outcome.nanos() / 1e9);
+    }
+
+    public void waited(long nanos) {
+        httpWaitSeconds.observe(nanos / 1e9);
+    }
+
+    public void timedOut() {
+        httpTimeouts.inc();
+    }
+
+    public void deadLettered(String topic, String reason) {
+        deadLetters.labelValues(topic, reason).inc();
+    }
+
+    public void rateLimited() {
+        rateLimited.inc();
+    }
+
+    private static String outcomeOf(BookingEvent answer) {
+        return switch (answer) {
+            case BookingEvent.BookingConfirmed e -> "confirmed";
+            case BookingEvent.BookingCancelled e -> "cancelled";
+            case BookingEvent.BookingExtended e -> "extended";
+            case BookingEvent.BookingRejected e -> e.reason().toLowerCase(java.util.Locale.ROOT);
+            case BookingEvent.BookingActivated e -> "activated";
+            case BookingEvent.BookingCompleted e -> "completed";
+        };
+    }
+}

@@ -1,0 +1,74 @@
+package io.gpuaas.booking.model;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The rules every booking window is checked against, besides capacity.
+ *
+ * @param maxDuration   longest window one booking may cover
+ * @param maxAdvance    how far ahead of now a window may end
+ * @param alignment     start and end must be multiples of this (e.g. 15 minutes) so the calendar stays tidy
+ * @param tenantCap     the most units one tenant may hold on one pool at any instant, as a fraction of capacity
+ *                      (1.0 = no cap beyond capacity)
+ * @param pastTolerance how far in the past a start may lie when it reaches the decider (clock skew, queueing)
+ */
+public record BookingPolicy(Duration maxDuration, Duration maxAdvance, Duration alignment, double tenantCap,
+                            Duration pastTolerance) {
+
+    public static final BookingPolicy DEFAULT = new BookingPolicy(
+            Duration.ofDays(14), Duration.ofDays(90), Duration.ofMinutes(15), 1.0, Duration.ofMinutes(1));
+
+    public BookingPolicy {
+        if (maxDuration.isNegative() || maxDuration.isZero() || alignment.isNegative() || alignment.isZero()) {
+            throw new IllegalArgumentException("maxDuration and alignment must be positive");
+        }
+        if (tenantCap <= 0 || tenantCap > 1.0) {
+            throw new IllegalArgumentException("tenantCap must be in (0, 1]");
+        }
+    }
+
+    /** Units one tenant may hold at once on a pool of {@code capacity}. */
+    public int tenantLimit(int capacity) {
+        return Math.max(1, (int) Math.floor(capacity * tenantCap));
+    }
+
+    /** The first rule {@code [start, end)} of {@code quantity} units on a pool of {@code capacity} breaks, if any. */
+    public Optional<Violation> check(Instant start, Instant end, int quantity, int capacity, Instant now) {
+        if (quantity <= 0 || quantity > capacity) {
+            return violation(Rejection.INVALID_QUANTITY,
+                    "quantity must be between 1 and the pool capacity " + capacity + ", got " + quantity);
+        }
+        if (start == null || end == null || !start.isBefore(end)) {
+            return violation(Rejection.INVALID_WINDOW, "start must be before end");
+        }
+        if (start.isBefore(now.minus(pastTolerance))) {
+            return violation(Rejection.START_IN_PAST, "start " + start + " lies in the past");
+        }
+        return checkShape(start, end, now);
+    }
+
+    /** The rules on the window's shape alone: duration, advance and alignment. */
+    public Optional<Violation> checkShape(Instant start, Instant end, Instant now) {
+        if (Duration.between(start, end).compareTo(maxDuration) > 0) {
+            return violation(Rejection.POLICY_MAX_DURATION, "a booking may last at most " + maxDuration);
+        }
+        if (end.isAfter(now.plus(maxAdvance))) {
+            return violation(Rejection.POLICY_MAX_ADVANCE, "a booking must end within " + maxAdvance + " from now");
+        }
+        long align = alignment.toMillis();
+        if (start.toEpochMilli() % align != 0 || end.toEpochMilli() % align != 0) {
+            return violation(Rejection.POLICY_ALIGNMENT, "start and end must be multiples of " + alignment);
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<Violation> violation(Rejection rule, String message) {
+        return Optional.of(new Violation(rule, message));
+    }
+
+    /** A broken rule and why. */
+    public record Violation(Rejection rule, String message) {
+    }
+}

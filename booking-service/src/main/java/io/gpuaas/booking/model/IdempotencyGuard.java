@@ -1,0 +1,89 @@
+package io.gpuaas.booking.model;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.gpuaas.events.EventTypes;
+import io.gpuaas.events.Json;
+import io.gpuaas.events.booking.BookingCommand;
+import io.gpuaas.events.booking.BookingCommand.CancelBooking;
+import io.gpuaas.events.booking.BookingCommand.ChangeBooking;
+import io.gpuaas.events.booking.BookingCommand.CreateBooking;
+import io.gpuaas.events.booking.BookingEvent;
+import io.gpuaas.events.booking.BookingEvent.BookingCancelled;
+import io.gpuaas.events.booking.BookingEvent.BookingConfirmed;
+import io.gpuaas.events.booking.BookingEvent.BookingExtended;
+import io.gpuaas.events.booking.BookingEvent.BookingRejected;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Idempotency keys, scoped per tenant: the first answer to a key is remembered with a fingerprint of the command
+ * body; a repeat with the same body gets that answer again (under the new request id), a repeat with another
+ * body is rejected with {@link Rejection#IDEMPOTENCY_MISMATCH}. Request and booking ids are left out of the
+ * fingerprint because the HTTP edge mints fresh ones for every attempt.
+ */
+final class IdempotencyGuard {
+
+    Optional<Decision> replay(BookingCommand command, BookingLedger ledger, Instant now) {
+        if (command.idempotencyKey() == null) {
+            return Optional.empty();
+        }
+        return ledger.idempotency(scopedKey(command)).map(entry -> entry.fingerprint().equals(fingerprint(command))
+                ? Decision.of(readdress(read(entry), command.requestId()), null)
+                : Decision.of(new BookingRejected(command.requestId(), command.bookingId(), command.pool(),
+                        command.caller().tenant(), Rejection.IDEMPOTENCY_MISMATCH.name(),
+                        "Idempotency-Key " + command.idempotencyKey() + " was used with a different request",
+                        List.of(), null, now), null));
+    }
+
+    Decision remember(BookingCommand command, Decision decision, Instant now) {
+        if (command.idempotencyKey() == null || decision.events().isEmpty()) {
+            return decision;
+        }
+        BookingEvent answer = decision.events().getFirst();
+        try {
+            IdempotencyEntry entry = new IdempotencyEntry(fingerprint(command), EventTypes.typeOf(answer.getClass()),
+                    Json.mapper().writeValueAsString(answer), now);
+            return decision.remembering(new Decision.Remembered(scopedKey(command), entry));
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException("cannot remember answer to " + command.requestId(), e);
+        }
+    }
+
+    static String scopedKey(BookingCommand command) {
+        return command.caller().tenant() + '\u0000' + command.idempotencyKey();
+    }
+
+    static String fingerprint(BookingCommand command) {
+        return switch (command) {
+            case CreateBooking c -> String.join("|", "create", c.pool(), c.namespace(), Integer.toString(c.quantity()),
+                    String.valueOf(c.start()), String.valueOf(c.end()), String.valueOf(c.purpose()));
+            case CancelBooking c -> String.join("|", "cancel", c.pool(), c.bookingId());
+            case ChangeBooking c -> String.join("|", "change", c.pool(), c.bookingId(),
+                    String.valueOf(c.start()), String.valueOf(c.end()));
+        };
+    }
+
+    private static BookingEvent read(IdempotencyEntry entry) {
+        Class<?> type = EventTypes.classOf(entry.answerType())
+                .orElseThrow(() -> new IllegalStateException("unknown remembered type " + entry.answerType()));
+        try {
+            return (BookingEvent) Json.mapper().readValue(entry.answerJson(), type);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException("cannot read remembered answer " + entry.answerType(), e);
+        }
+    }
+
+    /** The remembered answer, addressed to the repeat's request so its HTTP caller receives it. */
+    private static BookingEvent readdress(BookingEvent answer, String requestId) {
+        return switch (answer) {
+            case BookingConfirmed e -> new BookingConfirmed(requestId, e.booking(), e.time());
+            case BookingCancelled e -> new BookingCancelled(requestId, e.booking(), e.time());
+            case BookingExtended e -> new BookingExtended(requestId, e.booking(), e.previousStart(), e.previousEnd(), e.time());
+            case BookingRejected e -> new BookingRejected(requestId, e.bookingId(), e.pool(), e.tenant(), e.reason(),
+                    e.message(), e.conflicts(), e.earliestStart(), e.time());
+            default -> throw new IllegalStateException("not an answer: " + answer.getClass().getSimpleName());
+        };
+    }
+}

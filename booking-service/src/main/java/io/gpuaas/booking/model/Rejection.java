@@ -1,0 +1,43 @@
+package io.gpuaas.booking.model;
+
+/**
+ * Why a command was refused; the {@code reason} of a BookingRejected event. The HTTP edge maps each to a status.
+ */
+public enum Rejection {
+    /** Not enough free units somewhere in the window. */
+    CAPACITY(409, "quantity"),
+    /** The tenant would hold more than its cap on the pool. */
+    POLICY_TENANT_CAP(409, "quantity"),
+    POLICY_MAX_DURATION(422, "end"),
+    POLICY_MAX_ADVANCE(422, "end"),
+    POLICY_ALIGNMENT(422, "start"),
+    INVALID_QUANTITY(400, "quantity"),
+    INVALID_WINDOW(400, "end"),
+    START_IN_PAST(400, "start"),
+    UNKNOWN_POOL(404, "pool"),
+    /** No such booking, or it belongs to another tenant (never reveal which). */
+    NOT_FOUND(404, "id"),
+    /** The booking is cancelled or completed, or the change would move an active booking's start. */
+    INVALID_STATE(409, "state"),
+    /** The booking id is already taken. */
+    BOOKING_EXISTS(409, "id"),
+    /** The idempotency key was used before with a different body. */
+    IDEMPOTENCY_MISMATCH(422, "Idempotency-Key");
+
+    private final int httpStatus;
+    private final String field;
+
+    Rejection(int httpStatus, String field) {
+        this.httpStatus = httpStatus;
+        this.field = field;
+    }
+
+    public int httpStatus() {
+        return httpStatus;
+    }
+
+    /** The request field (or header) the rule is about. */
+    public String field() {
+        return field;
+    }
+}

@@ -1,0 +1,60 @@
+package io.gpuaas.booking.stream;
+
+import io.gpuaas.booking.model.BookingDecider;
+import io.gpuaas.booking.model.IdempotencyEntry;
+import io.gpuaas.events.Topics;
+import io.gpuaas.events.booking.Booking;
+import java.time.Duration;
+import java.util.function.Consumer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * {@code booking-commands} (keyed by pool) → the decision processor with its two RocksDB stores →
+ * {@code booking-events} (keyed by booking id) and the compacted {@code bookings} (latest state).
+ */
+public final class BookingTopology {
+
+    public static final String SOURCE = "booking-commands";
+    public static final String PROCESSOR = "decide";
+    public static final String EVENTS_SINK = "booking-events";
+    public static final String BOOKINGS_SINK = "bookings";
+    public static final String BOOKING_STORE = "bookings-by-id";
+    public static final String IDEMPOTENCY_STORE = "idempotency-keys";
+
+    private BookingTopology() {
+    }
+
+    /**
+     * @param prefix    topic prefix, e.g. {@code gpuaas.}
+     * @param decider   the decision rules
+     * @param tick      how often the lifecycle clock looks for due bookings (well under a second)
+     * @param retention how long idempotency answers and finished bookings are kept
+     * @param observer  told about every decision (metrics)
+     */
+    public static Topology build(String prefix, BookingDecider decider, Duration tick, Duration retention,
+                                 Consumer<DecisionOutcome> observer) {
+        Topology topology = new Topology();
+        topology.addSource(SOURCE, Serdes.String().deserializer(),
+                Topics.BOOKING_COMMANDS.valueSerde().deserializer(), Topics.BOOKING_COMMANDS.name(prefix));
+        topology.addProcessor(PROCESSOR, () -> new DecisionProcessor(decider, tick, retention, observer), SOURCE);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(BOOKING_STORE),
+                Serdes.String(), new JsonSerde<>(Booking.class)), PROCESSOR);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(IDEMPOTENCY_STORE),
+                Serdes.String(), new JsonSerde<>(IdempotencyEntry.class)), PROCESSOR);
+        topology.addSink(EVENTS_SINK, Topics.BOOKING_EVENTS.name(prefix), Serdes.String().serializer(),
+                loosely(Topics.BOOKING_EVENTS.valueSerde()), PROCESSOR);
+        topology.addSink(BOOKINGS_SINK, Topics.BOOKINGS.name(prefix), Serdes.String().serializer(),
+                loosely(Topics.BOOKINGS.valueSerde()), PROCESSOR);
+        return topology;
+    }
+
+    /** The processor forwards two value types by child name; each sink only ever sees its own. */
+    @SuppressWarnings("unchecked")
+    private static Serializer<Object> loosely(Serde<?> serde) {
+        return (Serializer<Object>) serde.serializer();
+    }
+}

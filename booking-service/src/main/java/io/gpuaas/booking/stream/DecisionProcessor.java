@@ -1,0 +1,107 @@
+package io.gpuaas.booking.stream;
+
+import io.gpuaas.booking.model.BookingDecider;
+import io.gpuaas.booking.model.BookingLedger;
+import io.gpuaas.booking.model.Decision;
+import io.gpuaas.booking.model.IdempotencyEntry;
+import io.gpuaas.events.booking.Booking;
+import io.gpuaas.events.booking.BookingCommand;
+import io.gpuaas.events.booking.BookingEvent;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.Consumer;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The single writer of the pools in one partition of {@code booking-commands}: decides each command against the
+ * ledger and, in the same Kafka Streams transaction, updates the stores and forwards events and booking states.
+ * A wall-clock punctuation moves due bookings along their lifecycle. The in-memory indexes of the ledger are
+ * rebuilt in {@link #init}, which Kafka Streams calls again whenever the task is (re)created after a restore, a
+ * rebalance or an aborted transaction, so they never drift from the stores.
+ */
+final class DecisionProcessor implements Processor<String, BookingCommand, String, Object> {
+
+    private final BookingDecider decider;
+    private final Duration tick;
+    private final Duration retention;
+    private final Consumer<DecisionOutcome> observer;
+    private ProcessorContext<String, Object> context;
+    private StoreBookingRepository repository;
+    private BookingLedger ledger;
+
+    DecisionProcessor(BookingDecider decider, Duration tick, Duration retention, Consumer<DecisionOutcome> observer) {
+        this.decider = decider;
+        this.tick = tick;
+        this.retention = retention;
+        this.observer = observer;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, Object> context) {
+        this.context = context;
+        KeyValueStore<String, Booking> bookings = context.getStateStore(BookingTopology.BOOKING_STORE);
+        KeyValueStore<String, IdempotencyEntry> keys = context.getStateStore(BookingTopology.IDEMPOTENCY_STORE);
+        repository = new StoreBookingRepository(bookings, keys);
+        ledger = new BookingLedger(repository).rebuild();
+        context.schedule(tick, PunctuationType.WALL_CLOCK_TIME, this::advance);
+        context.schedule(Duration.ofHours(1), PunctuationType.WALL_CLOCK_TIME,
+                now -> repository.expire(now - retention.toMillis()));
+    }
+
+    @Override
+    public void process(Record<String, BookingCommand> record) {
+        BookingCommand command = validate(record);
+        long started = System.nanoTime();
+        Instant now = Instant.ofEpochMilli(context.currentSystemTimeMs());
+        Decision decision = decider.decide(command, ledger, now);
+        ledger.apply(decision);
+        publish(decision, now);
+        observer.accept(new DecisionOutcome(command.pool(), decision.events().getFirst(), System.nanoTime() - started));
+    }
+
+    private void advance(long wallClockMillis) {
+        Instant now = Instant.ofEpochMilli(wallClockMillis);
+        Decision decision = decider.advance(ledger, now);
+        if (decision.events().isEmpty()) {
+            return;
+        }
+        ledger.apply(decision);
+        publish(decision, now);
+    }
+
+    private void publish(Decision decision, Instant now) {
+        long timestamp = now.toEpochMilli();
+        for (BookingEvent event : decision.events()) {
+            context.forward(new Record<String, Object>(event.bookingId(), event, timestamp), BookingTopology.EVENTS_SINK);
+        }
+        for (Booking booking : decision.changes()) {
+            context.forward(new Record<String, Object>(booking.id(), booking, timestamp), BookingTopology.BOOKINGS_SINK);
+        }
+    }
+
+    private static BookingCommand validate(Record<String, BookingCommand> record) {
+        BookingCommand command = record.value();
+        String key = record.key();
+        if (command == null) {
+            throw new InvalidCommandException(key, "empty value");
+        }
+        if (command.requestId() == null || command.caller() == null || command.caller().tenant() == null
+                || command.bookingId() == null || command.pool() == null) {
+            throw new InvalidCommandException(key, "requestId, caller.tenant, pool and bookingId are required");
+        }
+        if (!command.pool().equals(key)) {
+            // The key decides which single writer sees the command; a mismatch would bypass it.
+            throw new InvalidCommandException(key, "record key must be the pool id " + command.pool());
+        }
+        if (command instanceof BookingCommand.CreateBooking create
+                && (create.namespace() == null || create.start() == null || create.end() == null)) {
+            throw new InvalidCommandException(key, "create needs namespace, start and end");
+        }
+        return command;
+    }
+
+}

@@ -1,0 +1,109 @@
+package io.gpuaas.booking.it;
+
+import static io.gpuaas.booking.it.BookingApp.JWT;
+import static io.gpuaas.booking.it.BookingApp.TEAM_A;
+import static io.gpuaas.booking.it.BookingApp.TEAM_B;
+import static io.gpuaas.booking.it.BookingApp.createBody;
+import static io.gpuaas.booking.it.BookingApp.hourFromNow;
+import static io.gpuaas.booking.it.BookingApp.read;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpuaas.testing.kafka.KafkaBroker;
+import io.gpuaas.testing.kafka.KafkaBrokerExtension;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Every bad request gets application/problem+json naming the field and the rule. */
+@ExtendWith(KafkaBrokerExtension.class)
+class BadInputIT {
+
+    private static final Instant START = hourFromNow(400);
+    private static BookingApp app;
+
+    @BeforeAll
+    static void start(KafkaBroker broker) {
+        app = BookingApp.shared(broker);
+    }
+
+    @Test
+    void shouldNameTheFieldAndRuleWhenTheBodyIsWrong() {
+        assertProblem(app.post(TEAM_A, "{\"pool\": \"h200\", "), 400, "MALFORMED_JSON", "body");
+        assertProblem(app.post(TEAM_A, "{\"pool\":\"h200\",\"quantity\":\"two\"}"), 400, "INVALID_FIELD", "quantity");
+        assertProblem(app.post(TEAM_A, "{\"pool\":\"h200\",\"quantity\":1,\"start\":\"tomorrow\"}"), 400, "INVALID_FIELD", "start");
+        assertProblem(app.post(TEAM_A, "{\"pool\":\"h200\",\"quantity\":1}"), 400, "REQUIRED", "start");
+        assertProblem(app.post(TEAM_A, createBody("a100", 1, START, START.plusSeconds(3600), "team-a")), 404, "UNKNOWN_POOL", "pool");
+        assertProblem(app.post(TEAM_A, createBody("h200", 1, START, START, "team-a")), 400, "INVALID_WINDOW", "end");
+        assertProblem(app.post(TEAM_A, createBody("h200", 1, START.minus(Duration.ofDays(30)), START, "team-a")),
+                400, "START_IN_PAST", "start");
+        assertProblem(app.post(TEAM_A, createBody("h200", 0, START, START.plusSeconds(3600), "team-a")), 400, "INVALID_QUANTITY", "quantity");
+        assertProblem(app.post(TEAM_A, createBody("h200", 9, START, START.plusSeconds(3600), "team-a")), 400, "INVALID_QUANTITY", "quantity");
+        assertProblem(app.post(TEAM_A, createBody("h200", 1, START.plusSeconds(60), START.plusSeconds(3600), "team-a")),
+                422, "POLICY_ALIGNMENT", "start");
+        assertProblem(app.post(TEAM_A, createBody("h200", 1, START, START.plusSeconds(3600), "team-b")),
+                403, "NAMESPACE_NOT_OWNED", "namespace");
+    }
+
+    @Test
+    void shouldAnswer413WhenTheBodyIsOversized() {
+        String purpose = "x".repeat(40_000);
+        HttpResponse<String> response = app.post(TEAM_A, "{\"purpose\":\"" + purpose + "\"}");
+
+        assertProblem(response, 413, "BODY_TOO_LARGE", "body");
+    }
+
+    @Test
+    void shouldAnswer401WhenTheTokenIsMissingExpiredOrForeign() {
+        assertProblem(app.get("/api/v1/bookings", null), 401, "UNAUTHENTICATED", "Authorization");
+        assertProblem(app.get("/api/v1/bookings", JWT.expiredToken("eve", "team-a", List.of("team-a"), List.of())),
+                401, "UNAUTHENTICATED", "Authorization");
+        assertProblem(app.get("/api/v1/bookings", JWT.tokenSignedByOtherKey("eve", "team-a", List.of("team-a"), List.of(),
+                Duration.ofMinutes(5))), 401, "UNAUTHENTICATED", "Authorization");
+        assertProblem(app.get("/api/v1/bookings", "not-a-jwt"), 401, "UNAUTHENTICATED", "Authorization");
+    }
+
+    @Test
+    void shouldAnswer404WhenAnotherTenantsBookingIsAskedFor() {
+        HttpResponse<String> created = app.post(TEAM_A, createBody("h200", 1, START, START.plusSeconds(3600), "team-a"));
+        String location = created.headers().firstValue("Location").orElseThrow();
+
+        assertProblem(app.get(location, TEAM_B), 404, "NOT_FOUND", "id");
+        assertProblem(app.send("DELETE", location, TEAM_B, null, Map.of()), 404, "NOT_FOUND", "id");
+        assertProblem(app.send("PATCH", location, TEAM_B, "{\"end\":\"" + START.plusSeconds(7200) + "\"}", Map.of()),
+                404, "NOT_FOUND", "id");
+    }
+
+    @Test
+    void shouldAnswer429WhenOneTenantSendsTooManyRequests() {
+        String noisy = JWT.token("mallory", "team-noisy", List.of("team-noisy"), List.of(), Duration.ofMinutes(5));
+        HttpResponse<String> last;
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<CompletableFuture<HttpResponse<String>>> burst = IntStream.range(0, 400)
+                    .mapToObj(i -> CompletableFuture.supplyAsync(() -> app.get("/api/v1/pools", noisy), threads)).toList();
+            last = burst.stream().map(CompletableFuture::join).filter(r -> r.statusCode() == 429).findFirst().orElseThrow();
+        }
+
+        assertProblem(last, 429, "RATE_LIMITED", null);
+        assertThat(app.get("/api/v1/pools", TEAM_B).statusCode()).isEqualTo(200);
+    }
+
+    private static void assertProblem(HttpResponse<String> response, int status, String rule, String field) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+                type -> assertThat(type).startsWith("application/problem+json"));
+        Map<String, Object> problem = read(response.body());
+        assertThat(problem).containsEntry("status", status).containsEntry("rule", rule).containsKey("detail");
+        if (field != null) {
+            assertThat(problem).containsEntry("field", field);
+        }
+    }
+}
