@@ -1,0 +1,55 @@
+package io.gpuaas.reclaim.k8s;
+
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.gpuaas.events.reclaim.ReclaimEvent;
+import io.gpuaas.events.reclaim.ReclaimEvent.ScaledGroup;
+import io.gpuaas.events.reclaim.WorkloadRef;
+import io.gpuaas.reclaim.kafka.ReclaimEventPublisher;
+import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+
+/** Restores a reclaimed workload to its stored values and says so on {@code reclaim-events}. */
+@Singleton
+public class ResumeService {
+
+    private final WorkerScaler scaler;
+    private final WorkloadDirectory directory;
+    private final ReclaimEventPublisher events;
+    private final ReclaimerMetrics metrics;
+    private final Clock clock = Clock.systemUTC();
+
+    public ResumeService(WorkerScaler scaler, WorkloadDirectory directory, ReclaimEventPublisher events,
+                         ReclaimerMetrics metrics) {
+        this.scaler = scaler;
+        this.directory = directory;
+        this.events = events;
+        this.metrics = metrics;
+    }
+
+    /**
+     * @param requestedBy subject of the caller, or {@code annotation}
+     * @return the restored groups; empty when the workload was not reclaimed
+     * @throws WorkloadNotFoundException when the object does not exist
+     */
+    public Optional<List<ScaledGroup>> resume(WorkloadRef ref, String requestedBy, String trigger) {
+        String tenant = directory.tenantOf(ref.namespace());
+        List<ScaledGroup> groups;
+        try {
+            groups = scaler.resume(ref);
+        } catch (KubernetesClientException | IllegalArgumentException e) {
+            metrics.failed("RESUME_FAILED");
+            events.publish(new ReclaimEvent.ReclaimFailed(ref, tenant, "RESUME_FAILED",
+                    ref.key() + ": " + e.getMessage(), clock.instant()));
+            throw e;
+        }
+        if (groups == null) {
+            return Optional.empty();
+        }
+        metrics.resumed(ref, trigger);
+        events.publish(new ReclaimEvent.Resumed(ref, tenant, groups, requestedBy, clock.instant()));
+        return Optional.of(groups);
+    }
+}

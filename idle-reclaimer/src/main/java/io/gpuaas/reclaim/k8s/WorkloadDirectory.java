@@ -1,0 +1,143 @@
+package io.gpuaas.reclaim.k8s;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.gpuaas.events.reclaim.WorkloadRef;
+import io.gpuaas.reclaim.model.PolicyResolver;
+import io.gpuaas.reclaim.model.WorkloadInfo;
+import io.gpuaas.reclaim.model.WorkloadLookup;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * Informer caches of RayClusters, InferenceServices and Namespaces, turned into a per-workload {@link WorkloadInfo}
+ * (tenant, resolved policy, last resume) that the stream threads read without calling the API server. Also reports
+ * objects carrying {@code gpuaas.io/resume: "true"} to the resume handler.
+ */
+public final class WorkloadDirectory implements WorkloadLookup, AutoCloseable {
+
+    private final PolicyResolver policies;
+    private final Consumer<WorkloadRef> resumeRequested;
+    private final Map<WorkloadRef, WorkloadInfo> infos = new ConcurrentHashMap<>();
+    private final Map<WorkloadRef, GenericKubernetesResource> objects = new ConcurrentHashMap<>();
+    private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
+    private final SharedIndexInformer<Namespace> namespaceInformer;
+    private final List<SharedIndexInformer<GenericKubernetesResource>> workloadInformers;
+
+    public WorkloadDirectory(KubernetesClient client, PolicyResolver policies, Consumer<WorkloadRef> resumeRequested,
+                             long resyncMillis) {
+        this.policies = policies;
+        this.resumeRequested = resumeRequested;
+        this.namespaceInformer = client.namespaces().inform(new NamespaceHandler(), resyncMillis);
+        this.workloadInformers = List.of(
+                client.genericKubernetesResources(KubeResources.RAY_CLUSTER).inAnyNamespace()
+                        .inform(new WorkloadHandler(), resyncMillis),
+                client.genericKubernetesResources(KubeResources.INFERENCE_SERVICE).inAnyNamespace()
+                        .inform(new WorkloadHandler(), resyncMillis));
+    }
+
+    public boolean synced() {
+        return namespaceInformer.hasSynced() && workloadInformers.stream().allMatch(SharedIndexInformer::hasSynced);
+    }
+
+    /** Whether every informer holds a live watch: false while the API server cannot be reached. */
+    public boolean watching() {
+        return namespaceInformer.isWatching() && workloadInformers.stream().allMatch(SharedIndexInformer::isWatching);
+    }
+
+    @Override
+    public Optional<WorkloadInfo> find(WorkloadRef workload) {
+        return Optional.ofNullable(infos.get(workload));
+    }
+
+    /** The tenant owning a namespace, from its {@code gpuaas.io/tenant} label; null when unlabelled or unknown. */
+    public String tenantOf(String namespace) {
+        Namespace ns = namespaces.get(namespace);
+        Map<String, String> labels = ns == null ? null : ns.getMetadata().getLabels();
+        return labels == null ? null : labels.get(KubeResources.TENANT_LABEL);
+    }
+
+    private void refresh(WorkloadRef ref, GenericKubernetesResource object) {
+        Namespace ns = namespaces.get(ref.namespace());
+        Map<String, String> nsAnnotations = ns == null || ns.getMetadata().getAnnotations() == null
+                ? Map.of() : ns.getMetadata().getAnnotations();
+        Map<String, String> annotations = KubeResources.annotations(object);
+        infos.put(ref, new WorkloadInfo(ref, tenantOf(ref.namespace()),
+                policies.resolve(nsAnnotations, annotations), resumedAt(annotations.get(KubeResources.RESUMED_AT))));
+    }
+
+    private static long resumedAt(String value) {
+        if (value == null) {
+            return 0L;
+        }
+        try {
+            return Instant.parse(value).toEpochMilli();
+        } catch (DateTimeParseException e) {
+            return 0L;
+        }
+    }
+
+    private static WorkloadRef refOf(GenericKubernetesResource r) {
+        return new WorkloadRef(r.getMetadata().getNamespace(), r.getKind(), r.getMetadata().getName());
+    }
+
+    @Override
+    public void close() {
+        workloadInformers.forEach(SharedIndexInformer::close);
+        namespaceInformer.close();
+    }
+
+    private final class WorkloadHandler implements ResourceEventHandler<GenericKubernetesResource> {
+        @Override
+        public void onAdd(GenericKubernetesResource object) {
+            WorkloadRef ref = refOf(object);
+            objects.put(ref, object);
+            refresh(ref, object);
+            if ("true".equalsIgnoreCase(KubeResources.annotations(object).get(KubeResources.RESUME))) {
+                resumeRequested.accept(ref);
+            }
+        }
+
+        @Override
+        public void onUpdate(GenericKubernetesResource oldObject, GenericKubernetesResource newObject) {
+            onAdd(newObject);
+        }
+
+        @Override
+        public void onDelete(GenericKubernetesResource object, boolean deletedFinalStateUnknown) {
+            WorkloadRef ref = refOf(object);
+            objects.remove(ref);
+            infos.remove(ref);
+        }
+    }
+
+    private final class NamespaceHandler implements ResourceEventHandler<Namespace> {
+        @Override
+        public void onAdd(Namespace ns) {
+            namespaces.put(ns.getMetadata().getName(), ns);
+            objects.forEach((ref, object) -> {
+                if (ref.namespace().equals(ns.getMetadata().getName())) {
+                    refresh(ref, object);
+                }
+            });
+        }
+
+        @Override
+        public void onUpdate(Namespace oldNs, Namespace newNs) {
+            onAdd(newNs);
+        }
+
+        @Override
+        public void onDelete(Namespace ns, boolean deletedFinalStateUnknown) {
+            namespaces.remove(ns.getMetadata().getName());
+        }
+    }
+}

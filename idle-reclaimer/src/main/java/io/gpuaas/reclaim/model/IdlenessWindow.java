@@ -1,0 +1,161 @@
+package io.gpuaas.reclaim.model;
+
+/**
+ * The sliding idleness window of one GPU device (a full GPU or a MIG instance), in constant space.
+ *
+ * <p>Time is cut into slots of one expected sample interval; a ring of bits remembers which of the last
+ * {@code slots} slots held a sample. Coverage is the share of the window's slots that held one, so a gap, a stale
+ * exporter or a device that appeared mid-window all lower it. A busy or null sample moves {@code lastBadMillis}:
+ * the window is idle only if no such sample falls inside it. Everything the rule needs is here, so this state can
+ * be checkpointed and restored without keeping raw samples.
+ */
+public final class IdlenessWindow {
+
+    static final long EMPTY = Long.MIN_VALUE;
+
+    private final long slotMillis;
+    private final int slots;
+    private final long[] bits;
+    private long headSlot;
+    private long lastBadMillis;
+    private long runStartMillis;
+    private double runMax;
+
+    public IdlenessWindow(long slotMillis, int slots) {
+        this(slotMillis, slots, new long[(slots + 63) / 64], EMPTY, EMPTY, EMPTY, 0.0);
+    }
+
+    IdlenessWindow(long slotMillis, int slots, long[] bits, long headSlot, long lastBadMillis, long runStartMillis,
+                   double runMax) {
+        if (slotMillis <= 0 || slots <= 0) {
+            throw new IllegalArgumentException("slotMillis and slots must be positive");
+        }
+        this.slotMillis = slotMillis;
+        this.slots = slots;
+        this.bits = bits;
+        this.headSlot = headSlot;
+        this.lastBadMillis = lastBadMillis;
+        this.runStartMillis = runStartMillis;
+        this.runMax = runMax;
+    }
+
+    /**
+     * Records one sample.
+     *
+     * @param utilization busy ratio, or null when the exporter had no value: null is doubt, and doubt is busy
+     * @return true when the sample counts against idleness (busy or null)
+     */
+    public boolean record(long timeMillis, Double utilization, double threshold) {
+        long slot = Math.floorDiv(timeMillis, slotMillis);
+        if (headSlot == EMPTY || slot > headSlot) {
+            advanceTo(slot);
+        }
+        if (slot > headSlot - slots) {
+            int pos = (int) Math.floorMod(slot, (long) slots);
+            bits[pos >>> 6] |= 1L << (pos & 63);
+        }
+        boolean bad = utilization == null || Double.isNaN(utilization) || utilization > threshold;
+        if (bad) {
+            if (lastBadMillis == EMPTY || timeMillis >= lastBadMillis) {
+                lastBadMillis = timeMillis;
+                runStartMillis = EMPTY;
+                runMax = 0.0;
+            }
+        } else if (lastBadMillis == EMPTY || timeMillis > lastBadMillis) {
+            if (runStartMillis == EMPTY || timeMillis < runStartMillis) {
+                runStartMillis = timeMillis;
+            }
+            runMax = Math.max(runMax, utilization);
+        }
+        return bad;
+    }
+
+    /**
+     * Judges the window that ends in the slot of {@code nowMillis}. Slots after the last sample count as missing.
+     *
+     * @param notBeforeMillis the window may not start before this instant (warm-up after a start or a resume)
+     */
+    public DeviceVerdict verdictAt(long nowMillis, long notBeforeMillis, int requiredSamples) {
+        long nowSlot = Math.floorDiv(nowMillis, slotMillis);
+        if (headSlot != EMPTY && nowSlot > headSlot) {
+            advanceTo(nowSlot);
+        }
+        long windowStart = (nowSlot - slots + 1) * slotMillis;
+        int seen = headSlot == EMPTY || nowSlot < headSlot ? countUpTo(nowSlot) : popCount();
+        DeviceVerdict.Reason reason;
+        if (lastBadMillis != EMPTY && lastBadMillis >= windowStart) {
+            reason = DeviceVerdict.Reason.BUSY;
+        } else if (seen < requiredSamples) {
+            reason = DeviceVerdict.Reason.LOW_COVERAGE;
+        } else if (windowStart < notBeforeMillis) {
+            reason = DeviceVerdict.Reason.WARM_UP;
+        } else {
+            reason = DeviceVerdict.Reason.IDLE;
+        }
+        long idleFor = runStartMillis == EMPTY ? 0 : Math.max(0, nowMillis - runStartMillis);
+        return new DeviceVerdict(reason, seen, slots, runMax, windowStart, idleFor);
+    }
+
+    private void advanceTo(long slot) {
+        if (headSlot == EMPTY || slot - headSlot >= slots) {
+            java.util.Arrays.fill(bits, 0L);
+        } else {
+            for (long s = headSlot + 1; s <= slot; s++) {
+                int pos = (int) Math.floorMod(s, (long) slots);
+                bits[pos >>> 6] &= ~(1L << (pos & 63));
+            }
+        }
+        headSlot = slot;
+    }
+
+    private int popCount() {
+        int n = 0;
+        for (long word : bits) {
+            n += Long.bitCount(word);
+        }
+        return n;
+    }
+
+    /** Samples in the window ending at {@code nowSlot} when a later sample already moved the head past it. */
+    private int countUpTo(long nowSlot) {
+        if (headSlot == EMPTY) {
+            return 0;
+        }
+        int n = 0;
+        for (long s = Math.max(nowSlot - slots + 1, headSlot - slots + 1); s <= nowSlot; s++) {
+            int pos = (int) Math.floorMod(s, (long) slots);
+            if ((bits[pos >>> 6] & (1L << (pos & 63))) != 0) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    public long slotMillis() {
+        return slotMillis;
+    }
+
+    public int slots() {
+        return slots;
+    }
+
+    long[] bits() {
+        return bits;
+    }
+
+    long headSlot() {
+        return headSlot;
+    }
+
+    long lastBadMillis() {
+        return lastBadMillis;
+    }
+
+    long runStartMillis() {
+        return runStartMillis;
+    }
+
+    double runMax() {
+        return runMax;
+    }
+}

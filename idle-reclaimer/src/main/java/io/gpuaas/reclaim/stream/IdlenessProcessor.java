@@ -1,0 +1,103 @@
+package io.gpuaas.reclaim.stream;
+
+import io.gpuaas.events.reclaim.ReclaimEvent;
+import io.gpuaas.events.reclaim.WorkloadRef;
+import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
+import io.gpuaas.reclaim.model.AttributedSample;
+import io.gpuaas.reclaim.model.OwnerLookup;
+import io.gpuaas.reclaim.model.WorkloadInfo;
+import io.gpuaas.reclaim.model.WorkloadLookup;
+import io.gpuaas.reclaim.model.WorkloadVerdict;
+import io.gpuaas.reclaim.model.WorkloadWindows;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Second step: one workload's samples, in order, against its windows in the state store. Store update, output
+ * events and input offsets commit in one exactly-once transaction, so after a crash the windows are exactly those
+ * of the committed offsets and re-processing rebuilds the rest.
+ */
+public final class IdlenessProcessor implements Processor<String, AttributedSample, String, ReclaimEvent> {
+
+    private final String storeName;
+    private final WorkloadLookup workloads;
+    private final OwnerLookup owners;
+    private final ReclaimDecider decider;
+    private final ReclaimerMetrics metrics;
+    /**
+     * The task's windows as live objects: this processor is the only writer of its keys, so reading back what it
+     * wrote saves decoding the store value on every sample. Cleared whenever the task is (re)initialised, so after
+     * an aborted transaction or a migration the windows come from the store again.
+     */
+    private final Map<String, WorkloadWindows> live = new HashMap<>();
+    private ProcessorContext<String, ReclaimEvent> context;
+    private KeyValueStore<String, WorkloadWindows> store;
+
+    public IdlenessProcessor(String storeName, WorkloadLookup workloads, OwnerLookup owners, ReclaimDecider decider,
+                             ReclaimerMetrics metrics) {
+        this.storeName = storeName;
+        this.workloads = workloads;
+        this.owners = owners;
+        this.decider = decider;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, ReclaimEvent> context) {
+        this.context = context;
+        this.store = context.getStateStore(storeName);
+        live.clear();
+    }
+
+    @Override
+    public void close() {
+        live.clear();
+    }
+
+    @Override
+    public void process(Record<String, AttributedSample> record) {
+        AttributedSample sample = record.value();
+        WorkloadRef ref = sample.workload();
+        Optional<WorkloadInfo> found = workloads.find(ref);
+        if (found.isEmpty()) {
+            // The object is gone or not cached yet: never act on what we cannot see.
+            metrics.sample("unknown_workload");
+            return;
+        }
+        WorkloadInfo info = found.get();
+        WorkloadWindows state = live.computeIfAbsent(record.key(), k -> {
+            WorkloadWindows stored = store.get(k);
+            return stored == null ? new WorkloadWindows() : stored;
+        });
+        if (state.phase() == WorkloadWindows.Phase.RECLAIMED && info.resumedAtMillis() > state.phaseSinceMillis()) {
+            state.markResumed(info.resumedAtMillis());
+        }
+        metrics.windowSample();
+        WorkloadWindows.Phase before = state.phase();
+        boolean busy = state.accept(sample, info.policy());
+        if (busy && before != WorkloadWindows.Phase.ACTIVE) {
+            metrics.active(ref);
+        }
+        if (!busy && state.awaitingDecision(sample.timeMillis())) {
+            evaluate(ref, info, state, sample.timeMillis(), record.timestamp());
+        }
+        store.put(record.key(), state);
+    }
+
+    private void evaluate(WorkloadRef ref, WorkloadInfo info, WorkloadWindows state, long now, long timestamp) {
+        state.retainDevices((device, d) -> owners.ownerOf(ref.namespace(), d.pod())
+                .map(o -> o.workload().equals(ref)).orElse(false));
+        WorkloadVerdict verdict = state.evaluate(now, info.policy(), info.resumedAtMillis());
+        if (!verdict.idle() || state.missingDevices(owners.gpusPerPod(ref))) {
+            return;
+        }
+        for (ReclaimEvent event : decider.decide(ref, info, state, verdict, now)) {
+            context.forward(new Record<>(ref.key(), event, timestamp));
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package io.gpuaas.reclaim.stream;
+
+import io.gpuaas.events.Topics;
+import io.gpuaas.events.gpu.GpuSampleEvent;
+import io.gpuaas.events.reclaim.ReclaimEvent;
+import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
+import io.gpuaas.reclaim.model.OwnerLookup;
+import io.gpuaas.reclaim.model.WorkloadLookup;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * {@code gpu-samples} (keyed by device) → attribute to the owning workload → repartition by workload →
+ * per-workload windows in a changelogged store → {@code reclaim-events} (keyed by workload).
+ */
+public final class ReclaimTopology {
+
+    public static final String STORE = "workload-windows";
+    public static final String REPARTITION = "samples-by-workload";
+
+    private ReclaimTopology() {
+    }
+
+    public static Topology build(String topicPrefix, OwnerLookup owners, WorkloadLookup workloads,
+                                 ReclaimDecider decider, ReclaimerMetrics metrics) {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(STORE), Serdes.String(),
+                new WorkloadWindowsSerde()).withCachingEnabled());
+        SampleAttributor attributor = new SampleAttributor(owners, metrics);
+        builder.stream(Topics.GPU_SAMPLES.name(topicPrefix),
+                        Consumed.with(Serdes.String(), Topics.GPU_SAMPLES.valueSerde()))
+                .flatMap((device, event) -> attributor.attribute((GpuSampleEvent) event))
+                .repartition(Repartitioned.with(Serdes.String(), new AttributedSampleSerde()).withName(REPARTITION))
+                .process(() -> new IdlenessProcessor(STORE, workloads, owners, decider, metrics), STORE)
+                .to(Topics.RECLAIM_EVENTS.name(topicPrefix),
+                        Produced.with(Serdes.String(), Topics.RECLAIM_EVENTS.valueSerde()));
+        return builder.build();
+    }
+}

@@ -1,0 +1,190 @@
+package io.gpuaas.reclaim;
+
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpuaas.events.TopicAdmin;
+import io.gpuaas.events.Topics;
+import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.gpu.GpuSampleEvent;
+import io.gpuaas.events.reclaim.ReclaimEvent;
+import io.gpuaas.kit.config.KafkaSettings;
+import io.gpuaas.kit.kafka.KafkaClients;
+import io.gpuaas.reclaim.config.ReclaimerSettings.Mode;
+import io.gpuaas.reclaim.k8s.PodOwnerIndex;
+import io.gpuaas.reclaim.k8s.ResumeRequests;
+import io.gpuaas.reclaim.k8s.ResumeService;
+import io.gpuaas.reclaim.k8s.WorkerScaler;
+import io.gpuaas.reclaim.k8s.WorkloadDirectory;
+import io.gpuaas.reclaim.kafka.ReclaimEventPublisher;
+import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
+import io.gpuaas.reclaim.model.ActionRateLimiter;
+import io.gpuaas.reclaim.model.IdlePolicy;
+import io.gpuaas.reclaim.model.PolicyResolver;
+import io.gpuaas.reclaim.stream.ReclaimDecider;
+import io.gpuaas.reclaim.stream.ReclaimPipeline;
+import io.gpuaas.testing.k8s.KubernetesApi;
+import io.gpuaas.testing.kafka.KafkaBroker;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+
+/**
+ * The reclaimer's real parts (informers, scaler, exactly-once pipeline, resume) wired by hand against a real broker
+ * and the CRUD mock API, with a policy short enough for tests to run in seconds.
+ */
+public final class ReclaimerHarness implements AutoCloseable {
+
+    public final String prefix;
+    public final KubernetesClient client;
+    public final PodOwnerIndex owners;
+    public final WorkloadDirectory directory;
+    public final WorkerScaler scaler;
+    public final ResumeService resumes;
+    private final KafkaBroker broker;
+    private final String applicationId;
+    private final ReclaimDecider decider;
+    private final ReclaimerMetrics metrics;
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final KafkaProducer<String, GpuSampleEvent> producer;
+    private final ReclaimEventPublisher publisher;
+    private final List<ReclaimEvent> events = new CopyOnWriteArrayList<>();
+    private final Thread eventReader;
+    private volatile boolean running = true;
+    private KafkaStreams streams;
+    private final org.apache.kafka.clients.producer.Producer<byte[], byte[]> deadLetterProducer;
+    private final KafkaClients clients;
+
+    public ReclaimerHarness(KafkaBroker broker, KubernetesApi api, IdlePolicy policy, Mode mode, boolean dryRun)
+            throws Exception {
+        this.broker = broker;
+        this.prefix = broker.uniquePrefix();
+        this.applicationId = broker.uniqueGroupId("idle-reclaimer");
+        try (Admin admin = broker.admin()) {
+            TopicAdmin.createAll(admin, prefix);
+        }
+        this.client = api.newClient();
+        this.metrics = new ReclaimerMetrics(registry);
+        this.owners = new PodOwnerIndex(client, 0);
+        KafkaClients clients = new KafkaClients(new KafkaSettings(broker.bootstrapServers(), prefix, Map.of()));
+        this.publisher = new ReclaimEventPublisher(clients);
+        this.scaler = new WorkerScaler(client, owners, WorkerScaler.RawStrategy.STOP_ANNOTATION, false,
+                Clock.systemUTC());
+        ResumeService[] holder = new ResumeService[1];
+        ResumeRequests requests = new ResumeRequests(() -> holder[0]);
+        this.directory = new WorkloadDirectory(client, new PolicyResolver(policy, s -> { }), requests::request, 0);
+        this.resumes = new ResumeService(scaler, directory, publisher, metrics);
+        holder[0] = resumes;
+        this.decider = new ReclaimDecider(mode, dryRun, new ActionRateLimiter(1_000, System::currentTimeMillis),
+                scaler::reclaim, metrics, Clock.systemUTC(), Duration.ofSeconds(1));
+        this.deadLetterProducer = clients.deadLetterProducer();
+        this.clients = clients;
+        this.producer = new KafkaProducer<>(clients.producerConfig("it-samples"), new StringSerializer(),
+                Topics.GPU_SAMPLES.valueSerde().serializer());
+        this.eventReader = Thread.ofVirtual().start(() -> readEvents(clients));
+        await().atMost(Duration.ofSeconds(20)).until(() -> owners.synced() && directory.synced());
+        start();
+    }
+
+    /** Starts (or restarts) the pipeline with an empty local state directory: windows come from the changelog. */
+    public void start() throws Exception {
+        Path stateDir = Files.createTempDirectory("reclaim-it-");
+        streams = ReclaimPipeline.create(Map.of("application.id", applicationId,
+                        "bootstrap.servers", broker.bootstrapServers(), "commit.interval.ms", 100,
+                        "consumer.auto.offset.reset", "earliest",
+                        // A restarted instance waits for the old member's session to expire (dynamic members do
+                        // not leave on close): keep that at the broker's minimum so restarts take seconds.
+                        "consumer.session.timeout.ms", 6_000, "consumer.heartbeat.interval.ms", 1_000),
+                prefix, stateDir, owners, directory, decider, metrics, new io.gpuaas.events.DeadLetterPublisher(
+                        deadLetterProducer, Topics.DEAD_LETTER.name(prefix), applicationId, registry));
+        streams.start();
+        await().atMost(Duration.ofSeconds(60)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
+    }
+
+    /** Stops the pipeline cleanly (last transaction committed) and starts a new instance in its place. */
+    public void restart() throws Exception {
+        closeStreams();
+        start();
+    }
+
+    public void send(GpuSample... samples) {
+        for (GpuSample s : samples) {
+            producer.send(new ProducerRecord<>(Topics.GPU_SAMPLES.name(prefix), s.deviceKey(), s));
+        }
+        producer.flush();
+    }
+
+    public void send(List<GpuSample> samples) {
+        send(samples.toArray(GpuSample[]::new));
+    }
+
+    /** Events published so far for the workload {@code namespace/kind/name}. */
+    public List<ReclaimEvent> eventsOf(String workloadKey) {
+        return events.stream().filter(e -> e.workload().key().equals(workloadKey)).toList();
+    }
+
+    public <T extends ReclaimEvent> List<T> eventsOf(String workloadKey, Class<T> type) {
+        return eventsOf(workloadKey).stream().filter(type::isInstance).map(type::cast).toList();
+    }
+
+    /** The windows the running pipeline holds for a workload key (interactive query on the state store). */
+    public java.util.Optional<io.gpuaas.reclaim.model.WorkloadWindows> windows(String workloadKey) {
+        try {
+            var store = streams.store(org.apache.kafka.streams.StoreQueryParameters.fromNameAndType(
+                    io.gpuaas.reclaim.stream.ReclaimTopology.STORE,
+                    org.apache.kafka.streams.state.QueryableStoreTypes
+                            .<String, io.gpuaas.reclaim.model.WorkloadWindows>keyValueStore()));
+            return java.util.Optional.ofNullable(store.get(workloadKey));
+        } catch (org.apache.kafka.streams.errors.InvalidStateStoreException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    public PrometheusRegistry registry() {
+        return registry;
+    }
+
+    private void readEvents(KafkaClients clients) {
+        try (KafkaConsumer<String, ReclaimEvent> consumer = new KafkaConsumer<>(clients.consumerConfig(null),
+                new StringDeserializer(), Topics.RECLAIM_EVENTS.valueSerde().deserializer())) {
+            var partitions = consumer.partitionsFor(Topics.RECLAIM_EVENTS.name(prefix)).stream()
+                    .map(p -> new org.apache.kafka.common.TopicPartition(p.topic(), p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            while (running) {
+                consumer.poll(Duration.ofMillis(100)).forEach(r -> events.add(r.value()));
+            }
+        }
+    }
+
+    private void closeStreams() {
+        streams.close(new KafkaStreams.CloseOptions().leaveGroup(true).timeout(Duration.ofSeconds(20)));
+    }
+
+    @Override
+    public void close() throws Exception {
+        running = false;
+        if (streams != null) {
+            closeStreams();
+        }
+        eventReader.join(5_000);
+        producer.close();
+        publisher.close();
+        clients.close();
+        directory.close();
+        owners.close();
+        client.close();
+    }
+}

@@ -1,0 +1,131 @@
+package io.gpuaas.reclaim.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpuaas.events.reclaim.WorkloadRef;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class WorkloadWindowsTest {
+
+    private static final WorkloadRef RAY = new WorkloadRef("team-a", Owner.RAY_CLUSTER, "train");
+    private static final IdlePolicy POLICY = new IdlePolicy(0.05, Duration.ofSeconds(10), Duration.ofSeconds(1),
+            0.9, Duration.ZERO, true);
+
+    private final WorkloadWindows state = new WorkloadWindows();
+
+    private void feed(String device, long from, long to, Double utilization) {
+        for (long s = from; s <= to; s++) {
+            state.accept(new AttributedSample(RAY, device, "train-worker-" + device, "gpu", s * 1_000, utilization, 0),
+                    POLICY);
+        }
+    }
+
+    @Test
+    void shouldBeIdleOnlyWhenEveryDeviceOfTheWorkloadIsIdle() {
+        feed("node1/GPU-a", 0, 9, 0.0);
+        feed("node1/GPU-b", 0, 9, 0.0);
+        feed("node2/GPU-c", 0, 4, 0.0);
+        feed("node2/GPU-c", 5, 5, 0.6);
+        feed("node2/GPU-c", 6, 9, 0.0);
+
+        WorkloadVerdict verdict = state.evaluate(9_000, POLICY, 0);
+
+        assertThat(verdict.idle()).isFalse();
+        assertThat(verdict.devices()).isEqualTo(3);
+        assertThat(verdict.reason()).isEqualTo(DeviceVerdict.Reason.BUSY);
+    }
+
+    @Test
+    void shouldCountMigSlicesOfOneGpuAsSeparateDevices() {
+        feed("node1/GPU-a/1", 0, 9, 0.0);
+        feed("node1/GPU-a/2", 0, 9, 0.02);
+
+        WorkloadVerdict verdict = state.evaluate(9_000, POLICY, 0);
+
+        assertThat(verdict.idle()).isTrue();
+        assertThat(verdict.devices()).isEqualTo(2);
+        assertThat(verdict.maxUtilization()).isEqualTo(0.02);
+    }
+
+    @Test
+    void shouldNotBeIdleWhenOneDeviceStoppedReporting() {
+        feed("node1/GPU-a", 0, 20, 0.0);
+        feed("node1/GPU-b", 0, 9, 0.0);
+
+        assertThat(state.evaluate(20_000, POLICY, 0).reason()).isEqualTo(DeviceVerdict.Reason.LOW_COVERAGE);
+    }
+
+    @Test
+    void shouldBeIdleAgainWhenTheSilentDevicesPodIsGone() {
+        feed("node1/GPU-a", 0, 20, 0.0);
+        feed("node1/GPU-b", 0, 9, 0.0);
+
+        state.retainDevices((device, d) -> device.equals("node1/GPU-a"));
+
+        assertThat(state.evaluate(20_000, POLICY, 0).idle()).isTrue();
+    }
+
+    @Test
+    void shouldNeverBeIdleWithoutDevices() {
+        assertThat(state.evaluate(1_000, POLICY, 0).idle()).isFalse();
+    }
+
+    @Test
+    void shouldWaitForTheWarmUpAfterAResume() {
+        feed("node1/GPU-a", 0, 30, 0.0);
+
+        assertThat(state.evaluate(30_000, POLICY.withWarmUp(Duration.ofSeconds(5)), 20_000).reason())
+                .isEqualTo(DeviceVerdict.Reason.WARM_UP);
+        assertThat(state.evaluate(30_000, POLICY.withWarmUp(Duration.ofSeconds(5)), 10_000).idle()).isTrue();
+    }
+
+    @Test
+    void shouldReturnToActiveWhenABusySampleArrivesAfterReclaim() {
+        feed("node1/GPU-a", 0, 9, 0.0);
+        state.markReclaimed("action-1", 9_000);
+
+        feed("node1/GPU-a", 10, 10, 0.8);
+
+        assertThat(state.phase()).isEqualTo(WorkloadWindows.Phase.ACTIVE);
+        assertThat(state.actionId()).isNull();
+    }
+
+    @Test
+    void shouldStayReclaimedOnIdleSamples() {
+        feed("node1/GPU-a", 0, 9, 0.0);
+        state.markReclaimed("action-1", 9_000);
+
+        feed("node1/GPU-a", 10, 12, 0.0);
+
+        assertThat(state.phase()).isEqualTo(WorkloadWindows.Phase.RECLAIMED);
+    }
+
+    @Test
+    void shouldStartTheDeviceOverWhenThePolicyWindowChanges() {
+        feed("node1/GPU-a", 0, 9, 0.0);
+        IdlePolicy longer = POLICY.withWindow(Duration.ofSeconds(20));
+
+        state.accept(new AttributedSample(RAY, "node1/GPU-a", "train-worker-node1/GPU-a", "gpu", 10_000, 0.0, 0),
+                longer);
+
+        assertThat(state.evaluate(10_000, longer, 0).idle()).isFalse();
+    }
+
+    @Test
+    void shouldSurviveAnEncodeDecodeRoundTrip() {
+        feed("node1/GPU-a", 0, 8, 0.0);
+        feed("node1/GPU-b/3", 0, 8, 0.01);
+        state.markReported(8_000, WorkloadWindows.NEVER);
+
+        WorkloadWindows restored = WorkloadWindowsCodec.decode(WorkloadWindowsCodec.encode(state));
+        restored.accept(new AttributedSample(RAY, "node1/GPU-a", "train-worker-node1/GPU-a", "gpu", 9_000, 0.0, 0),
+                POLICY);
+        restored.accept(new AttributedSample(RAY, "node1/GPU-b/3", "train-worker-node1/GPU-b/3", "gpu", 9_000, 0.0, 0),
+                POLICY);
+
+        assertThat(restored.phase()).isEqualTo(WorkloadWindows.Phase.REPORTED);
+        assertThat(restored.evaluate(9_000, POLICY, 0).idle()).isTrue();
+        assertThat(restored.devices()).containsOnlyKeys("node1/GPU-a", "node1/GPU-b/3");
+    }
+}
