@@ -1,0 +1,44 @@
+package io.gpuaas.metrics;
+
+import io.gpuaas.events.Topics;
+import io.gpuaas.events.gpu.GpuSampleEvent;
+import io.gpuaas.events.tenant.TenantUtilizationEvent;
+import io.gpuaas.kit.kafka.KafkaClients;
+import io.gpuaas.metrics.kafka.GpuSampleSerializer;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/** The Kafka clients of metrics-gateway, on the shared idempotent/acks=all settings of the service kit. */
+public final class KafkaFactory {
+
+    private KafkaFactory() {
+    }
+
+    public static Producer<String, GpuSampleEvent> sampleProducer(KafkaClients kafka) {
+        Map<String, Object> config = kafka.producerConfig("metrics-gateway-gpu-samples");
+        // 10,000 GPUs per interval arrive in bursts per exporter: larger batches keep the broker request rate low.
+        config.put(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024);
+        return new KafkaProducer<>(config, Topics.GPU_SAMPLES.keySerde().serializer(),
+                new GpuSampleSerializer(MetricsGatewayApplication.SOURCE));
+    }
+
+    public static Producer<String, TenantUtilizationEvent> rollupProducer(KafkaClients kafka) {
+        return new KafkaProducer<>(kafka.producerConfig("metrics-gateway-rollups"),
+                Topics.TENANT_UTILIZATION.keySerde().serializer(), Topics.TENANT_UTILIZATION.valueSerde().serializer());
+    }
+
+    public static Consumer<byte[], byte[]> projectionConsumer(KafkaClients kafka) {
+        Map<String, Object> config = kafka.consumerConfig(null);
+        config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, "metrics-gateway-projections");
+        // A Workload change must reach /metrics within a second: never let an idle fetch park for long.
+        config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
+        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+}

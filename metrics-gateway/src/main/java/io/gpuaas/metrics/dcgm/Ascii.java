@@ -1,0 +1,51 @@
+package io.gpuaas.metrics.dcgm;
+
+import java.nio.charset.StandardCharsets;
+
+/** Byte-level helpers for the ASCII parts of the Prometheus text format; no allocation on the hot path. */
+final class Ascii {
+
+    private Ascii() {
+    }
+
+    /** Upper-case ASCII bytes of {@code s}, the form {@link #equalsIgnoreCase} compares against. */
+    static byte[] bytes(String s) {
+        return s.toUpperCase(java.util.Locale.ROOT).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** Whether {@code text[from, to)} equals {@code upper} ignoring ASCII case. */
+    static boolean equalsIgnoreCase(byte[] text, int from, int to, byte[] upper) {
+        if (to - from != upper.length) {
+            return false;
+        }
+        for (int i = 0; i < upper.length; i++) {
+            int c = text[from + i];
+            if (c >= 'a' && c <= 'z') {
+                c -= 32;
+            }
+            if (c != upper[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static boolean isNameStart(int c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':';
+    }
+
+    static boolean isNamePart(int c) {
+        return isNameStart(c) || (c >= '0' && c <= '9');
+    }
+
+    static boolean isBlank(int c) {
+        return c == ' ' || c == '\t' || c == '\r';
+    }
+
+    static int skipBlanks(byte[] text, int pos, int end) {
+        while (pos < end && isBlank(text[pos])) {
+            pos++;
+        }
+        return pos;
+    }
+}

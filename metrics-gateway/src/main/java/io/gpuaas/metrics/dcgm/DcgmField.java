@@ -1,0 +1,41 @@
+package io.gpuaas.metrics.dcgm;
+
+/**
+ * The dcgm-exporter counters a GpuSample is built from. Names match case-insensitively, so the lower-case
+ * names some exporter builds emit and the 1.x names of old-namespace deployments map onto the same field.
+ */
+enum DcgmField {
+    /** Graphics engine active ratio 0..1; the preferred utilization signal, also reported per MIG instance. */
+    GR_ENGINE_ACTIVE(1.0, "DCGM_FI_PROF_GR_ENGINE_ACTIVE"),
+    /** GPU utilization in percent; not reported for MIG instances. */
+    GPU_UTIL(0.01, "DCGM_FI_DEV_GPU_UTIL", "DCGM_GPU_UTILIZATION"),
+    FB_USED(1.0, "DCGM_FI_DEV_FB_USED", "DCGM_FB_USED"),
+    FB_FREE(1.0, "DCGM_FI_DEV_FB_FREE", "DCGM_FB_FREE"),
+    POWER_USAGE(1.0, "DCGM_FI_DEV_POWER_USAGE", "DCGM_POWER_USAGE");
+
+    private static final DcgmField[] VALUES = values();
+
+    /** Multiplier from the exporter's unit to the GpuSample unit (percent to ratio for GPU_UTIL). */
+    final double scale;
+    private final byte[][] names;
+
+    DcgmField(double scale, String... names) {
+        this.scale = scale;
+        this.names = new byte[names.length][];
+        for (int i = 0; i < names.length; i++) {
+            this.names[i] = Ascii.bytes(names[i]);
+        }
+    }
+
+    /** The field named by {@code text[from, to)}, or null for a counter a GpuSample does not carry. */
+    static DcgmField of(byte[] text, int from, int to) {
+        for (DcgmField field : VALUES) {
+            for (byte[] name : field.names) {
+                if (Ascii.equalsIgnoreCase(text, from, to, name)) {
+                    return field;
+                }
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,88 @@
+package io.gpuaas.metrics.k8s;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.gpuaas.metrics.scrape.ScrapeScheduler;
+import io.gpuaas.metrics.scrape.ScrapeTarget;
+import java.net.URI;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Finds dcgm-exporter pods by label and keeps the scheduler's {@code kubernetes} targets equal to the running
+ * ones. Level-based: every event recomputes the whole set from the informer cache, so a missed or reordered
+ * event cannot leave a stale target behind.
+ */
+public final class DcgmExporterDiscovery implements AutoCloseable {
+
+    static final String ORIGIN = "kubernetes";
+
+    private final ScrapeScheduler scheduler;
+    private final int port;
+    private final String path;
+    private final SharedIndexInformer<Pod> informer;
+
+    public DcgmExporterDiscovery(KubernetesClient client, String namespace, String selector, int port, String path,
+                                 ScrapeScheduler scheduler) {
+        this.scheduler = scheduler;
+        this.port = port;
+        this.path = path.startsWith("/") ? path : "/" + path;
+        var pods = namespace == null || namespace.isBlank()
+                ? client.pods().inAnyNamespace().withLabelSelector(selector)
+                : client.pods().inNamespace(namespace).withLabelSelector(selector);
+        this.informer = pods.runnableInformer(0);
+        informer.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Pod pod) {
+                refresh();
+            }
+
+            @Override
+            public void onUpdate(Pod oldPod, Pod newPod) {
+                refresh();
+            }
+
+            @Override
+            public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
+                refresh();
+            }
+        });
+    }
+
+    public void start() {
+        informer.start();
+    }
+
+    public boolean watching() {
+        return informer.isWatching();
+    }
+
+    private synchronized void refresh() {
+        Set<ScrapeTarget> targets = new HashSet<>();
+        for (Pod pod : informer.getStore().list()) {
+            ScrapeTarget target = targetOf(pod, port, path);
+            if (target != null) {
+                targets.add(target);
+            }
+        }
+        scheduler.setTargets(ORIGIN, targets);
+    }
+
+    /** The exporter of a running pod with an IP; null while it is pending, terminating or gone. */
+    static ScrapeTarget targetOf(Pod pod, int port, String path) {
+        if (pod.getStatus() == null || !"Running".equals(pod.getStatus().getPhase())
+                || pod.getStatus().getPodIP() == null || pod.getMetadata().getDeletionTimestamp() != null) {
+            return null;
+        }
+        String ip = pod.getStatus().getPodIP();
+        String host = ip.contains(":") ? "[" + ip + "]" : ip;
+        return new ScrapeTarget(URI.create("http://" + host + ":" + port + path), pod.getSpec().getNodeName(), ORIGIN);
+    }
+
+    @Override
+    public void close() {
+        informer.close();
+    }
+}

@@ -1,0 +1,97 @@
+package io.gpuaas.metrics.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.sun.net.httpserver.HttpServer;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.metrics.projection.TenantDirectory;
+import io.gpuaas.metrics.scrape.Backoff;
+import io.gpuaas.metrics.scrape.ScrapeHealth;
+import io.gpuaas.metrics.scrape.ScrapeScheduler;
+import io.gpuaas.testing.k8s.KubernetesApiExtension;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Discovery and tenant mapping against an API server (fabric8 CRUD mock): informers, not polling. */
+@ExtendWith(KubernetesApiExtension.class)
+class KubernetesDiscoveryIT {
+
+    @Test
+    void shouldScrapeAnExporterPodWhenItRunsAndStopWhenItIsDeleted(KubernetesClient client) throws Exception {
+        HttpServer exporter = exporter();
+        List<GpuSample> published = new CopyOnWriteArrayList<>();
+        try (ScrapeScheduler scheduler = new ScrapeScheduler(new Backoff(Duration.ofMillis(200), Duration.ofSeconds(1)),
+                Duration.ofSeconds(1), (target, samples) -> published.addAll(samples), new ScrapeHealth(),
+                Clock.systemUTC());
+             DcgmExporterDiscovery discovery = new DcgmExporterDiscovery(client, "gpu-operator",
+                     "app.kubernetes.io/name=dcgm-exporter", exporter.getAddress().getPort(), "/metrics", scheduler)) {
+            discovery.start();
+            client.pods().inNamespace("gpu-operator").resource(pod("Pending")).create();
+            Pod running = client.pods().inNamespace("gpu-operator").withName("dcgm-exporter-abc")
+                    .edit(p -> new PodBuilder(p).editStatus().withPhase("Running").withPodIP("127.0.0.1").endStatus()
+                            .build());
+            assertThat(running.getStatus().getPhase()).isEqualTo("Running");
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> !published.isEmpty());
+            assertThat(published.getFirst().modelName()).isEqualTo("Tesla T4");
+
+            client.pods().inNamespace("gpu-operator").withName("dcgm-exporter-abc").delete();
+            await().atMost(Duration.ofSeconds(10)).until(() -> scheduler.targets().isEmpty());
+        } finally {
+            exporter.stop(0);
+        }
+    }
+
+    @Test
+    void shouldMapANamespaceToItsTenantWhenTheLabelIsSetOrRemoved(KubernetesClient client) {
+        TenantDirectory directory = new TenantDirectory(Map.of("legacy", "team-old"));
+        try (TenantNamespaceWatcher watcher = new TenantNamespaceWatcher(client, "gpuaas.io/tenant", directory)) {
+            watcher.start();
+            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("team-a-dev")
+                    .addToLabels("gpuaas.io/tenant", "team-a").endMetadata().build()).create();
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> "team-a".equals(directory.tenantOf("team-a-dev")));
+            assertThat(directory.tenantOf("legacy")).isEqualTo("team-old");
+
+            client.namespaces().withName("team-a-dev").delete();
+            await().atMost(Duration.ofSeconds(10)).until(() -> directory.tenantOf("team-a-dev") == null);
+        }
+    }
+
+    private static Pod pod(String phase) {
+        return new PodBuilder().withNewMetadata().withName("dcgm-exporter-abc").withNamespace("gpu-operator")
+                .addToLabels("app.kubernetes.io/name", "dcgm-exporter").endMetadata()
+                .withNewSpec().withNodeName("gpu-node-1").addNewContainer().withName("exporter")
+                .withImage("nvcr.io/nvidia/k8s/dcgm-exporter").endContainer().endSpec()
+                .withNewStatus().withPhase(phase).endStatus().build();
+    }
+
+    private static HttpServer exporter() throws Exception {
+        byte[] body;
+        try (InputStream in = KubernetesDiscoveryIT.class.getResourceAsStream("/dcgm/dcgm-exporter-t4.prom")) {
+            body = in.readAllBytes();
+        }
+        HttpServer http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        http.createContext("/metrics", exchange -> {
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        http.start();
+        return http;
+    }
+}

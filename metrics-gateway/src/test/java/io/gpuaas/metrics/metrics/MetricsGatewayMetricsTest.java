@@ -1,0 +1,79 @@
+package io.gpuaas.metrics.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.quota.QueueState;
+import io.gpuaas.events.reclaim.ReclaimEvent;
+import io.gpuaas.events.reclaim.WorkloadRef;
+import io.gpuaas.metrics.projection.BookedUnits;
+import io.gpuaas.metrics.projection.QueueDepth;
+import io.gpuaas.metrics.projection.ReclaimState;
+import io.gpuaas.metrics.projection.TenantDirectory;
+import io.gpuaas.metrics.projection.TenantUsage;
+import io.gpuaas.metrics.scrape.ScrapeHealth;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class MetricsGatewayMetricsTest {
+
+    private static final Instant NOW = Instant.parse("2026-11-22T12:00:00Z");
+    private final TenantDirectory tenants = new TenantDirectory(Map.of());
+    private final QueueDepth queues = new QueueDepth(tenants);
+    private final TenantUsage usage = new TenantUsage(tenants, 0.05, Duration.ofSeconds(30), Duration.ofSeconds(30));
+    private final ReclaimState reclaims = new ReclaimState();
+    private final MetricsGatewayMetrics metrics = new MetricsGatewayMetrics(queues, usage, new BookedUnits(),
+            reclaims, new ScrapeHealth(), new PublishCounters(), Clock.fixed(NOW, ZoneOffset.UTC));
+
+    @Test
+    void shouldSeparateClusterQueueTotalsFromLocalQueuesWhenBothAreKnown() {
+        queues.apply("cq/gpuaas-team-a", new QueueState(QueueState.Kind.CLUSTER_QUEUE, "gpuaas-team-a", null, null,
+                "gpuaas-pool", "team-a", Map.of(), Map.of(), Map.of(), 5, 2, 3,
+                Map.of("nvidia.com/gpu", BigDecimal.valueOf(9)), NOW));
+        queues.apply("lq/team-a/gpuaas", new QueueState(QueueState.Kind.LOCAL_QUEUE, "gpuaas-team-a", "team-a",
+                "gpuaas", "gpuaas-pool", "team-a", Map.of(), Map.of(), Map.of(), 4, 0, 1,
+                Map.of("nvidia.com/gpu", BigDecimal.valueOf(8)), NOW));
+
+        String text = render();
+
+        assertThat(text).contains(
+                "gpuaas_cluster_queue_pending_workloads{cluster_queue=\"gpuaas-team-a\"} 7.0",
+                "gpuaas_cluster_queue_pending_gpus{cluster_queue=\"gpuaas-team-a\",resource=\"nvidia.com/gpu\"} 9.0",
+                "gpuaas_queue_pending_workloads{cluster_queue=\"gpuaas-team-a\",local_queue=\"gpuaas\",namespace=\"team-a\"} 4.0");
+    }
+
+    @Test
+    void shouldLabelTenantSeriesByTenantOnlyWhenPodsHoldGpus() {
+        queues.apply("lq/team-a/gpuaas", new QueueState(QueueState.Kind.LOCAL_QUEUE, "gpuaas-team-a", "team-a",
+                "gpuaas", null, "team-a", Map.of(), Map.of(), Map.of(), 0, 0, 0, Map.of(), NOW));
+        usage.apply(new GpuSample(NOW.minusSeconds(1), "n1", "GPU-1", 0, "H200", null, null, "team-a", "secret-pod-name",
+                "main", 0.3, "GR_ENGINE_ACTIVE", 1.0, 1.0, 1.0));
+
+        String text = render();
+
+        assertThat(text).contains("gpuaas_tenant_gpu_allocated{tenant=\"team-a\"} 1.0",
+                "gpuaas_tenant_gpu_utilization_ratio{tenant=\"team-a\"} 0.3");
+        assertThat(text).doesNotContain("secret-pod-name", "GPU-1");
+    }
+
+    @Test
+    void shouldEmitOneIdlenessSeriesPerWorkloadWhenTheReclaimerSpeaks() {
+        WorkloadRef ref = new WorkloadRef("team-b", "RayCluster", "sweep");
+        reclaims.apply(new ReclaimEvent.IdleDetected(ref, "team-b", 1, NOW, 900, 0.05, 0.0, 1.0, "keda", NOW));
+
+        assertThat(render()).contains("gpuaas_workload_idle{kind=\"RayCluster\",name=\"sweep\",namespace=\"team-b\"} 1.0",
+                "gpuaas_reclaimed_workers_total 0.0");
+    }
+
+    private String render() {
+        Exposition out = new Exposition(false, 64);
+        metrics.writeTo(out);
+        return new String(out.toBytes(), StandardCharsets.UTF_8);
+    }
+}

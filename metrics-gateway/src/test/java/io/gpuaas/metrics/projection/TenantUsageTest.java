@@ -1,0 +1,106 @@
+package io.gpuaas.metrics.projection;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.tenant.TenantUtilization;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TenantUsageTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-22T12:00:00Z");
+    private final TenantDirectory tenants = new TenantDirectory(Map.of("team-a", "team-a", "team-b", "team-b"));
+    private final TenantUsage usage = new TenantUsage(tenants, 0.05, Duration.ofSeconds(30), Duration.ofSeconds(10));
+
+    @Test
+    void shouldChargeBusyAndIdleSecondsToTheTenantHoldingTheDeviceWhenSamplesArrive() {
+        usage.apply(sample("gpu-1", "team-a", 0, 0.9));
+        usage.apply(sample("gpu-1", "team-a", 5, 0.01));
+        usage.apply(sample("gpu-1", "team-a", 8, 0.01));
+
+        TenantUsage.TenantGauges a = usage.gauges(T0.plusSeconds(8)).get("team-a");
+        assertThat(a.busySeconds()).isEqualTo(5.0);
+        assertThat(a.idleSeconds()).isEqualTo(3.0);
+        assertThat(a.allocated()).isEqualTo(1);
+        assertThat(a.meanUtilization()).isEqualTo(0.01);
+    }
+
+    @Test
+    void shouldNeverCountAMissingReadingAsIdleWhenTheExporterReportsNoUtilization() {
+        usage.apply(sample("gpu-1", "team-a", 0, null));
+        usage.apply(sample("gpu-1", "team-a", 5, null));
+
+        TenantUsage.TenantGauges a = usage.gauges(T0.plusSeconds(5)).get("team-a");
+        assertThat(a.idleSeconds()).isZero();
+        assertThat(a.busySeconds()).isZero();
+        assertThat(a.allocated()).isEqualTo(1);
+        assertThat(a.meanUtilization()).isNaN();
+    }
+
+    @Test
+    void shouldCapTheChargedGapWhenTheExporterWasSilentForLong() {
+        usage.apply(sample("gpu-1", "team-a", 0, 0.0));
+        usage.apply(sample("gpu-1", "team-a", 600, 0.0));
+
+        assertThat(usage.gauges(T0.plusSeconds(600)).get("team-a").idleSeconds()).isEqualTo(10.0);
+    }
+
+    @Test
+    void shouldStopCountingTheDeviceAsAllocatedWhenItsSamplesGoStale() {
+        usage.apply(sample("gpu-1", "team-a", 0, 0.5));
+
+        assertThat(usage.gauges(T0.plusSeconds(31)).get("team-a").allocated()).isZero();
+    }
+
+    @Test
+    void shouldIgnoreDevicesOfUnknownNamespacesWhenNoTenantOwnsThem() {
+        usage.apply(sample("gpu-1", "kube-system", 0, 0.5));
+        usage.apply(sample("gpu-1", "kube-system", 5, 0.5));
+
+        assertThat(usage.gauges(T0.plusSeconds(5))).isEmpty();
+    }
+
+    @Test
+    void shouldFollowTheDeviceToItsNewTenantWhenThePodChanges() {
+        usage.apply(sample("gpu-1", "team-a", 0, 0.9));
+        usage.apply(sample("gpu-1", "team-b", 4, 0.9));
+        usage.apply(sample("gpu-1", "team-b", 6, 0.9));
+
+        Map<String, TenantUsage.TenantGauges> gauges = usage.gauges(T0.plusSeconds(6));
+        assertThat(gauges.get("team-a").busySeconds()).isEqualTo(4.0);
+        assertThat(gauges.get("team-a").allocated()).isZero();
+        assertThat(gauges.get("team-b").busySeconds()).isEqualTo(2.0);
+        assertThat(gauges.get("team-b").allocated()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRollUpTimeWeightedFiguresAndBookedOnlyTenantsWhenTheWindowCloses() {
+        usage.apply(sample("gpu-1", "team-a", 0, 1.0));
+        usage.apply(sample("gpu-1", "team-a", 6, 0.0));
+        usage.apply(sample("gpu-1", "team-a", 8, 0.0));
+
+        List<TenantUtilization> rollups = usage.rollup(T0, T0.plusSeconds(60),
+                Map.of("team-a", Map.of("h200", 2), "team-c", Map.of("h200-mig-1g.18gb", 7)));
+
+        assertThat(rollups).extracting(TenantUtilization::tenant).containsExactly("team-a", "team-c");
+        TenantUtilization a = rollups.getFirst();
+        assertThat(a.allocatedGpuSeconds()).isEqualTo(8.0);
+        assertThat(a.busyGpuSeconds()).isEqualTo(6.0);
+        assertThat(a.idleGpuSeconds()).isEqualTo(2.0);
+        assertThat(a.meanUtilization()).isCloseTo(0.75, within(1e-9));
+        assertThat(a.bookedUnits()).containsEntry("h200", 2);
+        assertThat(rollups.get(1).allocatedGpuSeconds()).isZero();
+        assertThat(usage.rollup(T0.plusSeconds(60), T0.plusSeconds(120), Map.of())).isEmpty();
+    }
+
+    private static GpuSample sample(String uuid, String namespace, int second, Double utilization) {
+        return new GpuSample(T0.plusSeconds(second), "node-1", uuid, 0, "NVIDIA H200", null, null, namespace,
+                "pod-" + namespace, "main", utilization, utilization == null ? null : "GR_ENGINE_ACTIVE",
+                1.0, 1.0, 100.0);
+    }
+}

@@ -1,0 +1,127 @@
+package io.gpuaas.metrics.scrape;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ScrapeSchedulerTest {
+
+    private final HttpServer exporters;
+    private final AtomicInteger brokenCalls = new AtomicInteger();
+    private final Map<String, AtomicInteger> published = new ConcurrentHashMap<>();
+    private final ScrapeHealth health = new ScrapeHealth();
+    private final ScrapeScheduler scheduler;
+
+    ScrapeSchedulerTest() throws IOException {
+        byte[] t4;
+        try (InputStream in = getClass().getResourceAsStream("/dcgm/dcgm-exporter-t4.prom")) {
+            t4 = in.readAllBytes();
+        }
+        exporters = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        exporters.setExecutor(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
+        exporters.createContext("/fast", exchange -> respond(exchange, 200, t4));
+        exporters.createContext("/slow", exchange -> {
+            sleep(Duration.ofSeconds(20));
+            respond(exchange, 200, t4);
+        });
+        exporters.createContext("/broken", exchange -> {
+            brokenCalls.incrementAndGet();
+            respond(exchange, 500, new byte[0]);
+        });
+        exporters.start();
+        SampleSink sink = (target, samples) -> published.computeIfAbsent(target.label(),
+                k -> new AtomicInteger()).addAndGet(samples.size());
+        scheduler = new ScrapeScheduler(new Backoff(Duration.ofMillis(100), Duration.ofSeconds(2)),
+                Duration.ofMillis(300), sink, health, Clock.systemUTC());
+    }
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        scheduler.close();
+        exporters.stop(0);
+    }
+
+    @Test
+    void shouldKeepScrapingTheHealthyTargetOnScheduleWhenAnotherTargetHangs() {
+        scheduler.setTargets("config", Set.of(target("/fast"), target("/slow")));
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            assertThat(published.get(key("/fast"))).hasValueGreaterThanOrEqualTo(10);
+            assertThat(health.targets().get(key("/slow")).up()).isFalse();
+            assertThat(health.targets().get(key("/fast")).up()).isTrue();
+        });
+        assertThat(published).doesNotContainKey(key("/slow"));
+    }
+
+    @Test
+    void shouldBackOffExponentiallyWhenATargetKeepsFailing() throws InterruptedException {
+        scheduler.setTargets("config", Set.of(target("/broken")));
+
+        Thread.sleep(1_600);
+
+        // 100 ms interval without backoff would be ~15 calls; with 200, 400, 800 ms waits it is at most 4.
+        assertThat(brokenCalls.get()).isBetween(1, 4);
+        assertThat(health.targets()).hasSize(1);
+        // The exporter may have counted a call whose failure the scraper is still recording.
+        assertThat(health.targets().values().iterator().next().failuresTotal())
+                .isBetween(brokenCalls.get() - 1L, (long) brokenCalls.get());
+    }
+
+    @Test
+    void shouldStopScrapingATargetWhenItsOriginNoLongerListsIt() {
+        scheduler.setTargets("kubernetes", Set.of(target("/fast")));
+        await().atMost(Duration.ofSeconds(5)).until(() -> published.containsKey(key("/fast")));
+
+        scheduler.setTargets("kubernetes", Set.of());
+
+        assertThat(scheduler.targets()).isEmpty();
+        assertThat(health.targets()).isEmpty();
+    }
+
+    @Test
+    void shouldScrapeAUrlOnceWhenTwoOriginsListIt() {
+        scheduler.setTargets("config", Set.of(target("/fast")));
+        scheduler.setTargets("kubernetes", Set.of(target("/fast")));
+
+        assertThat(scheduler.targets()).hasSize(1);
+        scheduler.setTargets("config", Set.of());
+        assertThat(scheduler.targets()).hasSize(1);
+    }
+
+    private ScrapeTarget target(String path) {
+        return ScrapeTarget.configured("http://127.0.0.1:" + exporters.getAddress().getPort() + path);
+    }
+
+    private String key(String path) {
+        return "127.0.0.1:" + exporters.getAddress().getPort() + path;
+    }
+
+    private static void respond(com.sun.net.httpserver.HttpExchange exchange, int status, byte[] body)
+            throws IOException {
+        exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
