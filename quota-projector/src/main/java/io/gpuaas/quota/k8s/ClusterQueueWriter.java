@@ -1,0 +1,177 @@
+package io.gpuaas.quota.k8s;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Writes one desired object: create when missing, an update of the fields it owns when it differs, nothing when it
+ * matches. The update carries the {@code resourceVersion} it was computed from, so a concurrent change answers
+ * 409; the writer then re-reads from the API server and decides again. Objects without the gpuaas label are never
+ * touched. (Server-side apply would be nicer, but the CRUD mock the tests run against has none.)
+ */
+public final class ClusterQueueWriter {
+
+    /** What a write did. */
+    public enum Outcome { UNCHANGED, CREATED, UPDATED, DELETED, FOREIGN, GONE }
+
+    private static final int ATTEMPTS = 4;
+    private static final int CONFLICT = 409;
+    private static final int NOT_FOUND = 404;
+
+    private final KubernetesClient client;
+    private final Function<ObjectRef, Optional<GenericKubernetesResource>> cache;
+    private final ConflictCounter conflicts;
+    private final Map<ObjectRef, GenericKubernetesResource> written = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Counts 409s so operators can see contention. */
+    public interface ConflictCounter {
+        void conflict(Kind kind);
+    }
+
+    public ClusterQueueWriter(KubernetesClient client, Function<ObjectRef, Optional<GenericKubernetesResource>> cache,
+                              ConflictCounter conflicts) {
+        this.client = client;
+        this.cache = cache;
+        this.conflicts = conflicts;
+    }
+
+    /** Makes the object at {@code ref} hold {@code desired}'s labels, annotations and spec. */
+    public Outcome apply(ObjectRef ref, GenericKubernetesResource desired) {
+        GenericKubernetesResource actual = newest(cache.apply(ref).orElse(null), written.get(ref));
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return applyOnce(ref, desired, actual);
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != CONFLICT || attempt == ATTEMPTS) {
+                    throw e;
+                }
+                conflicts.conflict(ref.kind());
+                actual = resource(ref).get();
+            }
+        }
+    }
+
+    private Outcome applyOnce(ObjectRef ref, GenericKubernetesResource desired, GenericKubernetesResource actual) {
+        if (actual == null) {
+            remember(ref, operation(ref).resource(desired).create());
+            return Outcome.CREATED;
+        }
+        if (!Ownership.owned(actual)) {
+            return Outcome.FOREIGN;
+        }
+        if (matches(actual, desired)) {
+            return Outcome.UNCHANGED;
+        }
+        // The update carries actual's resourceVersion: a concurrent writer makes it fail with 409, not vanish.
+        remember(ref, operation(ref).resource(merged(actual, desired)).update());
+        return Outcome.UPDATED;
+    }
+
+    /** Deletes an owned object; one already gone counts as done. */
+    public Outcome delete(ObjectRef ref, GenericKubernetesResource actual) {
+        if (!Ownership.owned(actual)) {
+            return Outcome.FOREIGN;
+        }
+        written.remove(ref);
+        try {
+            resource(ref).delete();
+            return Outcome.DELETED;
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == NOT_FOUND) {
+                return Outcome.GONE;
+            }
+            throw e;
+        }
+    }
+
+    private void remember(ObjectRef ref, GenericKubernetesResource result) {
+        if (result != null) {
+            written.put(ref, result);
+        }
+    }
+
+    /**
+     * The later of the cached object and the one this writer last wrote. A key changed at every boundary (the
+     * Cohort) would otherwise be updated from a cache the watch has not refreshed yet, and answer 409 each time.
+     */
+    static GenericKubernetesResource newest(GenericKubernetesResource cached, GenericKubernetesResource written) {
+        if (cached == null || written == null) {
+            return cached;
+        }
+        if (!Objects.equals(cached.getMetadata().getUid(), written.getMetadata().getUid())) {
+            return cached;
+        }
+        return version(written) > version(cached) ? written : cached;
+    }
+
+    private static long version(GenericKubernetesResource object) {
+        try {
+            return Long.parseLong(object.getMetadata().getResourceVersion());
+        } catch (NumberFormatException e) {
+            // resourceVersion is opaque in general; when it is not a number, trust the cache.
+            return Long.MIN_VALUE;
+        }
+    }
+
+    /** Whether {@code actual} already holds every label, annotation and spec field of {@code desired}. */
+    public static boolean matches(GenericKubernetesResource actual, GenericKubernetesResource desired) {
+        return SpecMatcher.covers(actual.getMetadata().getLabels(), desired.getMetadata().getLabels())
+                && drainMarkMatches(actual, desired)
+                && SpecMatcher.covers(actual.getAdditionalProperties().get("spec"),
+                desired.getAdditionalProperties().get("spec"));
+    }
+
+    private static boolean drainMarkMatches(GenericKubernetesResource actual, GenericKubernetesResource desired) {
+        return Objects.equals(Ownership.annotation(actual, Labels.DRAIN_STARTED),
+                Ownership.annotation(desired, Labels.DRAIN_STARTED));
+    }
+
+    /**
+     * {@code actual} with {@code desired}'s labels, annotations and spec laid over it. Fields others set (Kueue's
+     * defaults, an admin's extra annotation) survive; lists are replaced whole, as a merge patch would.
+     */
+    GenericKubernetesResource merged(GenericKubernetesResource actual, GenericKubernetesResource desired) {
+        GenericKubernetesResource copy = client.getKubernetesSerialization().clone(actual);
+        Map<String, String> labels = new LinkedHashMap<>(Optional.ofNullable(copy.getMetadata().getLabels()).orElse(Map.of()));
+        labels.putAll(desired.getMetadata().getLabels());
+        copy.getMetadata().setLabels(labels);
+        Map<String, String> annotations = new LinkedHashMap<>(
+                Optional.ofNullable(copy.getMetadata().getAnnotations()).orElse(Map.of()));
+        // A revived queue loses its drain mark; a draining one gets it.
+        annotations.remove(Labels.DRAIN_STARTED);
+        Optional.ofNullable(desired.getMetadata().getAnnotations()).ifPresent(annotations::putAll);
+        copy.getMetadata().setAnnotations(annotations);
+        copy.setAdditionalProperty("spec", overlay(copy.getAdditionalProperties().get("spec"),
+                desired.getAdditionalProperties().get("spec")));
+        return copy;
+    }
+
+    @SuppressWarnings("unchecked")
+    static Object overlay(Object base, Object top) {
+        if (!(base instanceof Map<?, ?> baseMap) || !(top instanceof Map<?, ?> topMap)) {
+            return top;
+        }
+        Map<String, Object> result = new LinkedHashMap<>((Map<String, Object>) baseMap);
+        topMap.forEach((k, v) -> result.put(k.toString(), overlay(result.get(k.toString()), v)));
+        return result;
+    }
+
+    private Resource<GenericKubernetesResource> resource(ObjectRef ref) {
+        return operation(ref).withName(ref.name());
+    }
+
+    private NonNamespaceOperation<GenericKubernetesResource, GenericKubernetesResourceList,
+            Resource<GenericKubernetesResource>> operation(ObjectRef ref) {
+        var operation = client.genericKubernetesResources(ref.kind().context());
+        return ref.namespace() == null ? operation : operation.inNamespace(ref.namespace());
+    }
+}

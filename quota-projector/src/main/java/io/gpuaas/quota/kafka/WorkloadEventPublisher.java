@@ -1,0 +1,124 @@
+package io.gpuaas.quota.kafka;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.gpuaas.events.EventReader;
+import io.gpuaas.events.workload.WorkloadEvent;
+import io.gpuaas.events.workload.WorkloadEvent.Condition;
+import io.gpuaas.events.workload.WorkloadEvent.WorkloadDeleted;
+import io.gpuaas.events.workload.WorkloadEvent.WorkloadObserved;
+import io.gpuaas.quota.k8s.Change;
+import io.gpuaas.quota.k8s.Kind;
+import io.gpuaas.quota.k8s.Workloads;
+import io.gpuaas.quota.metrics.QuotaProjectorMetrics;
+import io.gpuaas.quota.model.TransitionLedger;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Kueue → Kafka: one {@link WorkloadObserved} per condition transition and a {@link WorkloadDeleted} per deletion,
+ * keyed {@code namespace/name}. Called on the Workload informer's thread, which delivers one object's changes in
+ * order; sends are asynchronous so the informer never waits for Kafka.
+ */
+public final class WorkloadEventPublisher {
+
+    private static final Logger LOG = LoggerFactory.getLogger(WorkloadEventPublisher.class);
+
+    private final Producer<String, WorkloadEvent> producer;
+    private final String topic;
+    private final TransitionLedger ledger;
+    private final Clock clock;
+    private final QuotaProjectorMetrics metrics;
+
+    public WorkloadEventPublisher(Producer<String, WorkloadEvent> producer, String topic, TransitionLedger ledger,
+                                  Clock clock, QuotaProjectorMetrics metrics) {
+        this.producer = producer;
+        this.topic = topic;
+        this.ledger = ledger;
+        this.clock = clock;
+        this.metrics = metrics;
+    }
+
+    /** Restores the ledger from the records already on the topic (read to its end as of now). */
+    public static void restore(TransitionLedger ledger, Consumer<byte[], byte[]> consumer, String topic,
+                               EventReader<WorkloadEvent> reader, Duration timeout) {
+        try (consumer) {
+            var end = TopicReplay.fromBeginning(consumer, topic, timeout);
+            TopicReplay.readTo(consumer, end, timeout, record -> {
+                String key = reader.key(record);
+                if (key != null) {
+                    reader.read(record).ifPresent(event -> ledger.restore(key, event));
+                }
+            });
+        }
+        LOG.info("workload ledger restored from {}: {} workloads", topic, ledger.size());
+    }
+
+    public void onChange(Change change) {
+        if (change.kind() != Kind.WORKLOAD) {
+            return;
+        }
+        GenericKubernetesResource workload = change.current();
+        String key = WorkloadEvent.key(workload.getMetadata().getNamespace(), workload.getMetadata().getName());
+        if (change.deleted()) {
+            ledger.forget(key);
+            WorkloadObserved last = Workloads.snapshot(workload, clock.instant());
+            send(key, new WorkloadDeleted(last.namespace(), last.name(), last.uid(), last.queueName(), last.clusterQueue(),
+                    clock.instant()), null);
+            return;
+        }
+        WorkloadObserved snapshot = Workloads.snapshot(workload, clock.instant());
+        var fresh = ledger.claimNew(key, snapshot.uid(), snapshot.conditions());
+        if (fresh.isEmpty()) {
+            metrics.duplicateSuppressed();
+        }
+        for (Condition transition : fresh) {
+            send(key, withTransition(snapshot, transition), transition);
+        }
+    }
+
+    /** Publishes deletions that happened while no replica was watching: known to the topic, absent from the cluster. */
+    public void publishMissedDeletions(Collection<GenericKubernetesResource> workloads) {
+        Set<String> present = workloads.stream()
+                .map(w -> WorkloadEvent.key(w.getMetadata().getNamespace(), w.getMetadata().getName()))
+                .collect(Collectors.toSet());
+        for (Map.Entry<String, String> known : ledger.known().entrySet()) {
+            if (!present.contains(known.getKey())) {
+                String[] parts = known.getKey().split("/", 2);
+                ledger.forget(known.getKey());
+                send(known.getKey(), new WorkloadDeleted(parts[0], parts[1], known.getValue(), null, null, clock.instant()), null);
+            }
+        }
+    }
+
+    private void send(String key, WorkloadEvent event, Condition claimed) {
+        String type = switch (event) {
+            case WorkloadObserved o -> o.transition().type();
+            case WorkloadDeleted d -> "Deleted";
+        };
+        producer.send(new ProducerRecord<>(topic, key, event), (metadata, error) -> {
+            if (error == null) {
+                metrics.workloadEvent(type);
+                return;
+            }
+            LOG.warn("cannot publish {} of {}: {}", type, key, error.toString());
+            if (claimed != null) {
+                ledger.release(key, ((WorkloadObserved) event).uid(), claimed);
+            }
+        });
+    }
+
+    static WorkloadObserved withTransition(WorkloadObserved s, Condition transition) {
+        return new WorkloadObserved(s.namespace(), s.name(), s.uid(), s.resourceVersion(), s.queueName(), s.clusterQueue(),
+                s.priority(), s.priorityClass(), s.active(), transition, s.conditions(), s.podSets(), s.admission(),
+                s.owner(), s.time());
+    }
+}

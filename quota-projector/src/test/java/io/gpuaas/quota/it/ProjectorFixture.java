@@ -1,0 +1,115 @@
+package io.gpuaas.quota.it;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpuaas.events.TopicAdmin;
+import io.gpuaas.events.Topics;
+import io.gpuaas.events.booking.Booking;
+import io.gpuaas.events.booking.BookingState;
+import io.gpuaas.events.pool.PoolCatalog;
+import io.gpuaas.kit.config.KafkaSettings;
+import io.gpuaas.kit.kafka.KafkaClients;
+import io.gpuaas.quota.QuotaProjector;
+import io.gpuaas.quota.config.LeaderElectionSettings;
+import io.gpuaas.quota.config.QuotaSettings;
+import io.gpuaas.quota.k8s.Kind;
+import io.gpuaas.testing.kafka.KafkaBroker;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** One isolated projector world for an IT: its own topic prefix on the shared broker, the given API server. */
+final class ProjectorFixture implements AutoCloseable {
+
+    final KubernetesClient client;
+    final KafkaBroker broker;
+    final String prefix;
+    final KafkaClients kafka;
+    private final KafkaProducer<String, Booking> bookings;
+    private final List<QuotaProjector> started = new ArrayList<>();
+
+    ProjectorFixture(KubernetesClient client, KafkaBroker broker) {
+        this.client = client;
+        this.broker = broker;
+        this.prefix = broker.uniquePrefix();
+        try (Admin admin = broker.admin()) {
+            TopicAdmin.createAll(admin, prefix);
+        }
+        this.kafka = new KafkaClients(new KafkaSettings(broker.bootstrapServers(), prefix, Map.of()));
+        this.bookings = new KafkaProducer<>(kafka.producerConfig("it-bookings"), new StringSerializer(),
+                Topics.BOOKINGS.valueSerde().serializer());
+    }
+
+    QuotaProjector start(QuotaSettings settings, LeaderElectionSettings election, PrometheusRegistry registry)
+            throws InterruptedException {
+        QuotaProjector projector = new QuotaProjector(client, kafka, settings, election,
+                PoolCatalog.load(Optional.empty()), registry, Clock.systemUTC());
+        projector.start();
+        started.add(projector);
+        return projector;
+    }
+
+    void tenantNamespace(String namespace, String tenant) {
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace)
+                .addToLabels("gpuaas.io/tenant", tenant).endMetadata().build()).createOr(n -> n.update());
+    }
+
+    Booking book(String id, String tenant, String pool, int quantity, Instant start, Instant end) throws Exception {
+        String resource = pool.equals("h200") ? "nvidia.com/gpu" : "nvidia.com/mig-" + pool.substring("h200-mig-".length());
+        Booking booking = new Booking(id, tenant, tenant, pool, pool, resource, quantity, start, end, null,
+                BookingState.CONFIRMED, "alice", Instant.now(), Instant.now(), 1);
+        bookings.send(new ProducerRecord<>(kafka.topic(Topics.BOOKINGS), id, booking)).get(10, TimeUnit.SECONDS);
+        return booking;
+    }
+
+    Optional<GenericKubernetesResource> get(Kind kind, String namespace, String name) {
+        var op = client.genericKubernetesResources(kind.context());
+        return Optional.ofNullable(namespace == null ? op.withName(name).get() : op.inNamespace(namespace).withName(name).get());
+    }
+
+    /** Every record on {@code topic} (full name) so far, as key and raw value. */
+    List<ConsumerRecord<String, String>> records(String topic) {
+        Map<String, Object> config = kafka.consumerConfig(null);
+        try (var consumer = new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            List<ConsumerRecord<String, String>> out = new ArrayList<>();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (end.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue())
+                    && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(100)).forEach(out::add);
+            }
+            return out;
+        }
+    }
+
+    void stop(QuotaProjector projector) {
+        projector.close();
+        started.remove(projector);
+    }
+
+    @Override
+    public void close() {
+        new ArrayList<>(started).forEach(this::stop);
+        bookings.close();
+        kafka.close();
+    }
+}
