@@ -1,0 +1,235 @@
+package io.gpuaas.local;
+
+import io.gpuaas.events.TopicAdmin;
+import io.gpuaas.events.Topics;
+import io.gpuaas.events.pool.PoolCatalog;
+import io.gpuaas.local.auth.DemoTokens;
+import io.gpuaas.local.fleet.DcgmTextWriter;
+import io.gpuaas.local.fleet.DeviceAllocator;
+import io.gpuaas.local.fleet.FleetLayout;
+import io.gpuaas.local.fleet.FleetServer;
+import io.gpuaas.local.fleet.UtilizationModel;
+import io.gpuaas.local.k8s.ClusterSeeder;
+import io.gpuaas.local.k8s.DemoWorkloads;
+import io.gpuaas.local.k8s.Tenant;
+import io.gpuaas.local.services.ServiceLauncher;
+import io.gpuaas.local.services.ServiceSpec;
+import io.gpuaas.local.k8s.LocalApiServer;
+import io.gpuaas.testing.kafka.EmbeddedKafka;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The embedded default: a KRaft broker with every topic, an in-memory Kubernetes API seeded like a GPU cluster
+ * with Kueue, the simulated dcgm-exporters, the Kueue/KubeRay/KServe stand-ins, and the four services in their own
+ * JVMs. The broker starts in the background while the API server is seeded, since it takes longest.
+ */
+public final class LocalStack implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LocalStack.class);
+
+    private final StackOptions options;
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private EmbeddedKafka kafka;
+    private LocalApiServer kube;
+    private FleetServer fleet;
+    private ServiceLauncher services;
+    private List<String> topics = List.of();
+    private final Map<String, Path> files = new LinkedHashMap<>();
+
+    private LocalStack(StackOptions options) {
+        this.options = options;
+    }
+
+    /** Starts everything but the services; call {@link #startServices()} next. */
+    public static LocalStack start(StackOptions options) throws Exception {
+        // Refuse before starting anything when a selected service has not been built.
+        ServiceLauncher check = new ServiceLauncher(options.repoRoot(), options.targetDir().resolve("logs"), javaCommand());
+        for (ServiceSpec spec : options.selectedServices()) {
+            if (!check.built(spec)) {
+                throw new IllegalStateException(spec.module() + " is not built: run ./mvnw -B install -DskipTests from "
+                        + options.repoRoot() + ", or leave it out with --only/--no-services");
+            }
+        }
+        LocalStack stack = new LocalStack(options);
+        try {
+            stack.startInfrastructure();
+            return stack;
+        } catch (Exception | Error e) {
+            stack.close();
+            throw e;
+        }
+    }
+
+    private void startInfrastructure() throws Exception {
+        FleetLayout layout = FleetLayout.of(options.gpus());
+        List<Tenant> tenants = Tenant.demo(options.tenants());
+        Path target = options.targetDir();
+        Files.createDirectories(target.resolve("logs"));
+        // Own threads: on two cores the common pool has one, which would run these one after the other.
+        ExecutorService startup = Executors.newFixedThreadPool(2);
+        CompletableFuture<EmbeddedKafka> broker = CompletableFuture.supplyAsync(this::startKafka, startup);
+        // RSA key generation takes seconds on a busy machine: overlap it with the broker and the API server.
+        CompletableFuture<?> tokens = CompletableFuture.runAsync(() -> DemoTokens.write(target, tenants), startup);
+        try {
+            kube = LocalApiServer.start(options.kubePort());
+            closeables.add(kube);
+            files.put("kubeconfig", kube.writeKubeconfig(target.resolve("kubeconfig")));
+            PoolCatalog pools = layout.pools();
+            new ClusterSeeder(kube.client()).seed(layout, pools, tenants);
+            DemoWorkloads.seed(kube.client());
+            LOG.info("kubernetes API on {} seeded: {} nodes, {} pools, {} tenants", kube.url(), layout.nodes().size(),
+                    pools.pools().size(), tenants.size());
+            files.put("pools", Files.writeString(target.resolve("pools.json"), pools.toJson()));
+            DeviceAllocator allocator = new DeviceAllocator(kube.client(), layout);
+            UtilizationModel model = new UtilizationModel(options.busy(), options.idle());
+            fleet = new FleetServer(layout, options.fleetPort(), new DcgmTextWriter(model), allocator::attributions,
+                    Clock.systemUTC());
+            closeables.add(fleet);
+            SimulationLoop loop = new SimulationLoop(kube.client(), allocator);
+            closeables.add(loop);
+            loop.start(options.tick());
+            LOG.info("simulated dcgm-exporters on {}", fleet.urls());
+            tokens.join();
+            files.put("jwks", target.resolve("jwks.json"));
+            files.put("tokens", target.resolve("demo-tokens.json"));
+            LOG.info("pools.json, jwks.json and demo-tokens.json written to {}", target);
+        } finally {
+            // Even when seeding failed, the broker must be joined so close() can stop it.
+            kafka = broker.join();
+            closeables.addFirst(kafka);
+            startup.shutdown();
+        }
+    }
+
+    private EmbeddedKafka startKafka() {
+        EmbeddedKafka broker = EmbeddedKafka.builder().port(options.kafkaPort())
+                .dataDir(options.targetDir().resolve("kafka-data")).start();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+            TopicAdmin.createAll(admin, Topics.DEFAULT_PREFIX);
+            topics = Topics.all().stream().map(t -> t.name(Topics.DEFAULT_PREFIX)).toList();
+            LOG.info("kafka on {} with topics {}", broker.bootstrapServers(), topics);
+            return broker;
+        } catch (RuntimeException e) {
+            broker.close();
+            throw e;
+        }
+    }
+
+    /** Starts the selected services and waits until each /health is UP. */
+    public void startServices() throws Exception {
+        services = new ServiceLauncher(options.repoRoot(), options.targetDir().resolve("logs"), javaCommand());
+        closeables.add(services);
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("gpuaas.kafka.bootstrap-servers", kafka.bootstrapServers());
+        properties.put("gpuaas.security.jwks-path", files.get("jwks").toString());
+        properties.put("gpuaas.pools-file", files.get("pools").toString());
+        properties.put("gpuaas.metrics-gateway.scrape.targets", String.join(",", fleet.urls()));
+        Map<String, String> env = Map.of("KUBECONFIG", files.get("kubeconfig").toString());
+        for (ServiceSpec spec : options.selectedServices()) {
+            services.start(spec, options.servicePort() + spec.portOffset(), properties, env);
+        }
+        services.awaitHealthy(options.readyTimeout());
+    }
+
+    public String bootstrapServers() {
+        return kafka.bootstrapServers();
+    }
+
+    public String kubernetesUrl() {
+        return kube.url();
+    }
+
+    public LocalApiServer kubernetes() {
+        return kube;
+    }
+
+    public List<String> fleetUrls() {
+        return fleet.urls();
+    }
+
+    public List<String> topics() {
+        return topics;
+    }
+
+    public Path file(String name) {
+        return Optional.ofNullable(files.get(name)).orElseThrow(() -> new IllegalArgumentException("no file " + name));
+    }
+
+    public List<ServiceLauncher.Running> runningServices() {
+        return services == null ? List.of() : services.running();
+    }
+
+    /** Stops services first (they still flush to Kafka), then the simulation, the API server and the broker. */
+    @Override
+    public void close() {
+        for (AutoCloseable closeable : closeables.reversed()) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                System.err.println("local stack: " + closeable + " did not close cleanly: " + e);
+            }
+        }
+        closeables.clear();
+    }
+
+    private static String javaCommand() {
+        return ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    }
+
+    public static void main(String[] args) throws Exception {
+        long started = System.nanoTime();
+        StackOptions options;
+        try {
+            options = StackOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        if (options.help()) {
+            System.out.print(StackOptions.USAGE);
+            return;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        LocalStack stack;
+        try {
+            stack = start(options);
+        } catch (Exception e) {
+            System.err.println("gpuaas local stack failed to start: " + e.getMessage());
+            System.exit(1);
+            return;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            System.out.println("gpuaas local stack stopping");
+            stack.close();
+            System.out.println("gpuaas local stack stopped");
+            stopped.countDown();
+        }, "local-stack-shutdown"));
+        try {
+            stack.startServices();
+        } catch (Exception e) {
+            System.err.println("gpuaas local stack failed to start: " + e.getMessage());
+            System.exit(1);
+            return;
+        }
+        System.out.print(ReadyBanner.render(stack, options, (System.nanoTime() - started) / 1e9));
+        System.out.flush();
+        stopped.await();
+    }
+}

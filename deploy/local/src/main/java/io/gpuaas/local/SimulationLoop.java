@@ -1,0 +1,99 @@
+package io.gpuaas.local;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpuaas.local.fleet.DeviceAllocator;
+import io.gpuaas.local.kueue.KueueStandIn;
+import io.gpuaas.local.model.OwnerReader;
+import io.gpuaas.local.model.WorkloadOwner;
+import io.gpuaas.local.operator.OperatorStandIn;
+import io.gpuaas.testing.k8s.GpuaasCrd;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Drives the stand-ins from one thread, in the order a cluster settles: Kueue admits, the operators create or delete
+ * pods, the scheduler binds them to devices. One thread means the stand-ins never race each other; a failed pass
+ * is logged (once per distinct message) and the next pass starts from what the API server holds.
+ */
+final class SimulationLoop implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SimulationLoop.class);
+
+    private final KubernetesClient client;
+    private final KueueStandIn kueue;
+    private final OperatorStandIn operator;
+    private final DeviceAllocator allocator;
+    private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread thread = new Thread(r, "simulation");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private String lastError;
+    private volatile boolean closing;
+
+    SimulationLoop(KubernetesClient client, DeviceAllocator allocator) {
+        this.client = client;
+        this.kueue = new KueueStandIn(client);
+        this.operator = new OperatorStandIn(client);
+        this.allocator = allocator;
+    }
+
+    void start(Duration period) {
+        executor.scheduleWithFixedDelay(this::safePass, 0, period.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** One full pass; public to the package so tests can step the simulation deterministically. */
+    void pass() {
+        List<WorkloadOwner> owners = owners();
+        Set<String> admitted = kueue.reconcile(owners);
+        operator.reconcile(owners, admitted);
+        allocator.reconcile(owners);
+    }
+
+    private void safePass() {
+        try {
+            pass();
+            lastError = null;
+        } catch (RuntimeException e) {
+            if (closing) {
+                return;
+            }
+            String message = String.valueOf(e.getMessage());
+            if (!Objects.equals(message, lastError)) {
+                LOG.warn("simulation pass failed, retrying: {}", message, e);
+            }
+            lastError = message;
+        }
+    }
+
+    private List<WorkloadOwner> owners() {
+        List<WorkloadOwner> owners = new ArrayList<>();
+        client.genericKubernetesResources(GpuaasCrd.RAY_CLUSTER.context()).inAnyNamespace().list().getItems()
+                .forEach(r -> owners.add(OwnerReader.rayCluster(r)));
+        client.genericKubernetesResources(GpuaasCrd.INFERENCE_SERVICE.context()).inAnyNamespace().list().getItems()
+                .forEach(r -> owners.add(OwnerReader.inferenceService(r)));
+        return owners;
+    }
+
+    @Override
+    public void close() {
+        closing = true;
+        executor.shutdown();
+        try {
+            // Let a running pass finish: interrupting it mid-request leaves a half-written change for nobody.
+            if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
+                executor.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,166 @@
+package io.gpuaas.local;
+
+import io.gpuaas.local.services.ServiceSpec;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Command-line options of the local stack. Ports default to the documented fixed ones; tests pass 0 for
+ * ephemeral ports (Kafka, API server, exporters) so they never collide with a running stack.
+ *
+ * @param gpus         physical GPUs in the simulated fleet
+ * @param tenants      demo tenants (team-a, team-b, team-c, …)
+ * @param services     services to start (empty with --no-services)
+ * @param kafkaPort    broker port, 0 = ephemeral
+ * @param kubePort     API server port, 0 = ephemeral
+ * @param fleetPort    first dcgm-exporter port, 0 = ephemeral
+ * @param servicePort  port of booking-service; the others follow (+1, +2, +3)
+ * @param repoRoot     repository root (modules' target folders are found from here)
+ * @param targetDir    where kubeconfig, tokens, pools.json and logs go
+ * @param busy         mean length of a busy phase
+ * @param idle         mean length of an idle phase
+ * @param tick         period of the simulation loop
+ * @param readyTimeout how long to wait for every /health
+ * @param help         print usage and exit
+ */
+public record StackOptions(int gpus, int tenants, Set<String> services, int kafkaPort, int kubePort, int fleetPort,
+                           int servicePort, Path repoRoot, Path targetDir, Duration busy, Duration idle, Duration tick,
+                           Duration readyTimeout, boolean help) {
+
+    public static final String USAGE = """
+            usage: deploy/local/up [options]
+              --gpus N             simulated H200s, N >= 2 (default 16: 8 whole + 8 MIG-partitioned)
+              --tenants N          demo tenants team-a, team-b, team-c, ... (default 2)
+              --no-services        start only Kafka, the Kubernetes API, the fleet and the stand-ins
+              --only a,b           start only these services (booking-service, quota-projector,
+                                   idle-reclaimer, metrics-gateway)
+              --kafka-port P       broker port (default 9092; 0 = ephemeral)
+              --kube-port P        in-memory Kubernetes API port (default 6443; 0 = ephemeral)
+              --fleet-port P       first dcgm-exporter port, one per node (default 9400; 0 = ephemeral)
+              --service-port P     booking-service port; the others use P+1..P+3 (default 8080)
+              --busy-seconds S     mean busy phase of a simulated workload (default 240)
+              --idle-seconds S     mean idle phase of a simulated workload (default 300)
+              --ready-timeout S    seconds to wait for every /health (default 180)
+              --target-dir DIR     where kubeconfig, tokens, pools.json and logs go (default deploy/local/target)
+              --help               this text
+            """;
+
+    public static StackOptions defaults() {
+        Path root = Path.of(System.getProperty("gpuaas.local.repo-root", ".")).toAbsolutePath().normalize();
+        Path target = Path.of(System.getProperty("gpuaas.local.target-dir", root.resolve("deploy/local/target").toString()));
+        Set<String> all = ServiceSpec.ALL.stream().map(ServiceSpec::name).collect(Collectors.toCollection(LinkedHashSet::new));
+        return new StackOptions(16, 2, all, 9092, 6443, 9400, 8080, root, target.toAbsolutePath().normalize(),
+                Duration.ofSeconds(240), Duration.ofSeconds(300), Duration.ofMillis(500), Duration.ofSeconds(180), false);
+    }
+
+    public static StackOptions parse(String... args) {
+        StackOptions o = defaults();
+        for (int i = 0; i < args.length; i++) {
+            String flag = args[i];
+            if ("--help".equals(flag) || "-h".equals(flag)) {
+                o = o.with(b -> b.help = true);
+                continue;
+            }
+            if ("--no-services".equals(flag)) {
+                o = o.with(b -> b.services = Set.of());
+                continue;
+            }
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException("missing value for " + flag + "\n" + USAGE);
+            }
+            String value = args[++i];
+            o = switch (flag) {
+                case "--gpus" -> o.with(b -> b.gpus = number(flag, value));
+                case "--tenants" -> o.with(b -> b.tenants = number(flag, value));
+                case "--only" -> o.with(b -> b.services = only(value));
+                case "--kafka-port" -> o.with(b -> b.kafkaPort = number(flag, value));
+                case "--kube-port" -> o.with(b -> b.kubePort = number(flag, value));
+                case "--fleet-port" -> o.with(b -> b.fleetPort = number(flag, value));
+                case "--service-port" -> o.with(b -> b.servicePort = number(flag, value));
+                case "--busy-seconds" -> o.with(b -> b.busy = Duration.ofSeconds(number(flag, value)));
+                case "--idle-seconds" -> o.with(b -> b.idle = Duration.ofSeconds(number(flag, value)));
+                case "--ready-timeout" -> o.with(b -> b.readyTimeout = Duration.ofSeconds(number(flag, value)));
+                case "--target-dir" -> o.with(b -> b.targetDir = Path.of(value).toAbsolutePath().normalize());
+                default -> throw new IllegalArgumentException("unknown option " + flag + "\n" + USAGE);
+            };
+        }
+        return o;
+    }
+
+    private static Set<String> only(String value) {
+        Set<String> known = ServiceSpec.ALL.stream().map(ServiceSpec::name).collect(Collectors.toSet());
+        Set<String> chosen = Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty())
+                .collect(Collectors.toCollection(LinkedHashSet::new));
+        chosen.stream().filter(s -> !known.contains(s)).findFirst().ifPresent(s -> {
+            throw new IllegalArgumentException("--only: unknown service " + s + "; known: " + known);
+        });
+        return chosen;
+    }
+
+    private static int number(String flag, String value) {
+        try {
+            int number = Integer.parseInt(value);
+            if (number < 0) {
+                throw new NumberFormatException();
+            }
+            return number;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(flag + " needs a non-negative whole number, got '" + value + "'");
+        }
+    }
+
+    /** Services to start, in the fixed order. */
+    public List<ServiceSpec> selectedServices() {
+        return ServiceSpec.ALL.stream().filter(s -> services.contains(s.name())).toList();
+    }
+
+    private StackOptions with(java.util.function.Consumer<Builder> change) {
+        Builder b = new Builder(this);
+        change.accept(b);
+        return b.build();
+    }
+
+    private static final class Builder {
+        int gpus;
+        int tenants;
+        Set<String> services;
+        int kafkaPort;
+        int kubePort;
+        int fleetPort;
+        int servicePort;
+        Path repoRoot;
+        Path targetDir;
+        Duration busy;
+        Duration idle;
+        Duration tick;
+        Duration readyTimeout;
+        boolean help;
+
+        Builder(StackOptions o) {
+            gpus = o.gpus;
+            tenants = o.tenants;
+            services = o.services;
+            kafkaPort = o.kafkaPort;
+            kubePort = o.kubePort;
+            fleetPort = o.fleetPort;
+            servicePort = o.servicePort;
+            repoRoot = o.repoRoot;
+            targetDir = o.targetDir;
+            busy = o.busy;
+            idle = o.idle;
+            tick = o.tick;
+            readyTimeout = o.readyTimeout;
+            help = o.help;
+        }
+
+        StackOptions build() {
+            return new StackOptions(gpus, tenants, Set.copyOf(services), kafkaPort, kubePort, fleetPort, servicePort,
+                    repoRoot, targetDir, busy, idle, tick, readyTimeout, help);
+        }
+    }
+}

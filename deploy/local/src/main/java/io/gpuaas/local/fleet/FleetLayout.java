@@ -1,0 +1,116 @@
+package io.gpuaas.local.fleet;
+
+import io.gpuaas.events.pool.Pool;
+import io.gpuaas.events.pool.PoolCatalog;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The simulated fleet: H200 nodes of up to eight GPUs. Half the GPUs (rounded up) stay whole, the rest are MIG
+ * partitioned 2:3:3 into 1g.18gb, 2g.35gb and 3g.71gb GPUs, so the default 16 GPUs give one node of 8 whole GPUs
+ * (pool h200 = 8) and one node with 2 × 7 + 3 × 3 + 3 × 2 slices (14, 9 and 6), matching the shipped pool catalog.
+ *
+ * @param nodes the nodes, whole-GPU nodes first
+ */
+public record FleetLayout(List<GpuNode> nodes) {
+
+    public static final String MODEL = "NVIDIA H200";
+    /** The value GPU feature discovery puts in {@code nvidia.com/gpu.product}. */
+    public static final String PRODUCT_LABEL = "NVIDIA-H200";
+    public static final String FULL_POOL = "h200";
+    public static final String WHOLE_GPU_RESOURCE = "nvidia.com/gpu";
+    public static final String MIG_DISABLED = "all-disabled";
+    public static final String MIG_MIXED = "gpuaas-h200-mixed";
+    public static final int GPU_MEMORY_MIB = 143_771;
+    static final int GPUS_PER_NODE = 8;
+    private static final String[] PCI_BUSES = {"53", "64", "75", "86", "97", "A8", "B9", "CA"};
+
+    public FleetLayout {
+        nodes = List.copyOf(nodes);
+    }
+
+    /** The layout for {@code gpus} physical GPUs (at least 2: one whole, one partitioned). */
+    public static FleetLayout of(int gpus) {
+        if (gpus < 2) {
+            throw new IllegalArgumentException("--gpus must be at least 2 (one whole GPU and one MIG-partitioned), got " + gpus);
+        }
+        int whole = (gpus + 1) / 2;
+        int mig = gpus - whole;
+        int g2 = Math.round(mig * 3 / 8f);
+        int g3 = Math.round(mig * 3 / 8f);
+        List<MigProfile> migGpus = new ArrayList<>();
+        addCopies(migGpus, MigProfile.G1_18, mig - g2 - g3);
+        addCopies(migGpus, MigProfile.G2_35, g2);
+        addCopies(migGpus, MigProfile.G3_71, g3);
+        List<GpuNode> nodes = new ArrayList<>();
+        for (int start = 0; start < whole; start += GPUS_PER_NODE) {
+            nodes.add(wholeGpuNode("gpu-node-" + (nodes.size() + 1), Math.min(GPUS_PER_NODE, whole - start)));
+        }
+        for (int start = 0; start < mig; start += GPUS_PER_NODE) {
+            List<MigProfile> slice = migGpus.subList(start, Math.min(mig, start + GPUS_PER_NODE));
+            nodes.add(migNode("gpu-node-" + (nodes.size() + 1), slice));
+        }
+        return new FleetLayout(nodes);
+    }
+
+    /** The pools this fleet offers: one for whole GPUs, one per MIG profile. */
+    public PoolCatalog pools() {
+        List<Pool> pools = new ArrayList<>();
+        pools.add(new Pool(FULL_POOL, FULL_POOL, WHOLE_GPU_RESOURCE, count(WHOLE_GPU_RESOURCE), MODEL, null));
+        for (MigProfile profile : MigProfile.ALL) {
+            String id = FULL_POOL + "-mig-" + profile.name();
+            pools.add(new Pool(id, id, profile.resource(), count(profile.resource()), MODEL, profile.name()));
+        }
+        return new PoolCatalog(pools);
+    }
+
+    public List<GpuDevice> devices() {
+        return nodes.stream().flatMap(n -> n.devices().stream()).toList();
+    }
+
+    public Optional<GpuNode> node(String name) {
+        return nodes.stream().filter(n -> n.name().equals(name)).findFirst();
+    }
+
+    private int count(String resource) {
+        return (int) devices().stream().filter(d -> d.resource().equals(resource)).count();
+    }
+
+    private static GpuNode wholeGpuNode(String name, int gpus) {
+        List<GpuDevice> devices = new ArrayList<>();
+        for (int i = 0; i < gpus; i++) {
+            devices.add(new GpuDevice(name, i, uuid(name, i), pciBus(i), WHOLE_GPU_RESOURCE, null, -1, GPU_MEMORY_MIB));
+        }
+        return new GpuNode(name, gpus, MIG_DISABLED, devices);
+    }
+
+    private static GpuNode migNode(String name, List<MigProfile> gpus) {
+        List<GpuDevice> devices = new ArrayList<>();
+        for (int i = 0; i < gpus.size(); i++) {
+            MigProfile profile = gpus.get(i);
+            for (int instanceId : profile.instanceIds()) {
+                devices.add(new GpuDevice(name, i, uuid(name, i), pciBus(i), profile.resource(), profile.name(),
+                        instanceId, profile.memoryMib()));
+            }
+        }
+        return new GpuNode(name, gpus.size(), MIG_MIXED, devices);
+    }
+
+    private static void addCopies(List<MigProfile> into, MigProfile profile, int copies) {
+        for (int i = 0; i < copies; i++) {
+            into.add(profile);
+        }
+    }
+
+    // Stable across runs, so a restarted stack reports the same devices and gpu-samples keys stay comparable.
+    private static String uuid(String node, int index) {
+        return "GPU-" + UUID.nameUUIDFromBytes((node + "/" + index).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String pciBus(int index) {
+        return "00000000:" + PCI_BUSES[index % PCI_BUSES.length] + ":00.0";
+    }
+}

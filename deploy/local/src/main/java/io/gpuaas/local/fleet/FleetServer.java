@@ -1,0 +1,79 @@
+package io.gpuaas.local.fleet;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+
+/**
+ * One dcgm-exporter per node: {@code GET /metrics} on its own port (9400, 9401, … in the local stack, the way each
+ * node's exporter listens on 9400 of its own IP).
+ */
+public final class FleetServer implements AutoCloseable {
+
+    private final List<HttpServer> servers = new ArrayList<>();
+    private final List<String> urls = new ArrayList<>();
+    private final ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
+        Thread thread = new Thread(r, "dcgm-exporter");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    /**
+     * Starts one exporter per node of {@code layout}; node i listens on {@code basePort + i}, or on an ephemeral
+     * port when {@code basePort} is 0.
+     */
+    public FleetServer(FleetLayout layout, int basePort, DcgmTextWriter writer,
+                       Supplier<Map<String, Attribution>> attributions, Clock clock) throws IOException {
+        try {
+            for (int i = 0; i < layout.nodes().size(); i++) {
+                GpuNode node = layout.nodes().get(i);
+                HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", basePort == 0 ? 0 : basePort + i), 16);
+                server.createContext("/metrics", exchange -> serve(exchange,
+                        () -> writer.render(node, attributions.get(), clock.instant())));
+                server.setExecutor(executor);
+                server.start();
+                servers.add(server);
+                urls.add("http://127.0.0.1:" + server.getAddress().getPort() + "/metrics");
+            }
+        } catch (IOException e) {
+            close();
+            throw new IOException("cannot start the simulated dcgm-exporters from port " + basePort, e);
+        }
+    }
+
+    /** Scrape URLs, one per node, in node order. */
+    public List<String> urls() {
+        return List.copyOf(urls);
+    }
+
+    private static void serve(HttpExchange exchange, Supplier<String> body) throws IOException {
+        try (exchange) {
+            if (!"GET".equals(exchange.getRequestMethod())) {
+                exchange.sendResponseHeaders(405, -1);
+                return;
+            }
+            byte[] bytes = body.get().getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+            exchange.sendResponseHeaders(200, bytes.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        servers.forEach(server -> server.stop(0));
+        executor.shutdownNow();
+    }
+}

@@ -1,0 +1,22 @@
+package io.gpuaas.local.model;
+
+import java.util.Map;
+
+/**
+ * One pod set of a workload as Kueue sees it: a name, a pod count and what one pod requests.
+ *
+ * @param name   pod set name ({@code head}, a Ray worker group name, {@code predictor})
+ * @param count  pods in the set
+ * @param perPod accelerator requests of one pod, whole units per extended resource
+ */
+public record PodSetDemand(String name, int count, Map<String, Long> perPod) {
+
+    public PodSetDemand {
+        perPod = Map.copyOf(perPod);
+    }
+
+    /** Total of {@code resource} the set needs. */
+    public long total(String resource) {
+        return perPod.getOrDefault(resource, 0L) * count;
+    }
+}

@@ -1,0 +1,121 @@
+package io.gpuaas.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.nimbusds.jose.crypto.RSASSAVerifier;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jwt.SignedJWT;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpuaas.events.Json;
+import io.gpuaas.events.Topics;
+import io.gpuaas.events.pool.Pool;
+import io.gpuaas.events.pool.PoolCatalog;
+import io.gpuaas.local.model.Nested;
+import io.gpuaas.testing.k8s.GpuaasCrd;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The stack without services, on ephemeral ports so it never meets a running local stack. */
+class LocalStackIT {
+
+    @TempDir
+    static Path target;
+    private static LocalStack stack;
+
+    @BeforeAll
+    static void start() throws Exception {
+        stack = LocalStack.start(StackOptions.parse("--no-services", "--kafka-port", "0", "--kube-port", "0",
+                "--fleet-port", "0", "--tenants", "3", "--target-dir", target.toString()));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    @Test
+    void shouldCreateEveryContractTopicWhenTheBrokerStarts() throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers()))) {
+            Set<String> topics = admin.listTopics().names().get();
+
+            assertThat(topics).containsAll(Topics.all().stream().map(t -> t.name(Topics.DEFAULT_PREFIX)).toList());
+            assertThat(admin.describeTopics(List.of("gpuaas.gpu-samples")).allTopicNames().get()
+                    .get("gpuaas.gpu-samples").partitions()).hasSize(Topics.GPU_SAMPLES.partitions());
+        }
+    }
+
+    @Test
+    void shouldSeedNodesFlavorsCohortAndTenantNamespacesWhenTheApiServerStarts() {
+        KubernetesClient client = stack.kubernetes().client();
+
+        List<Node> nodes = client.nodes().list().getItems();
+        assertThat(nodes).extracting(n -> n.getMetadata().getName()).containsExactly("gpu-node-1", "gpu-node-2");
+        assertThat(nodes.get(0).getMetadata().getLabels()).containsEntry("nvidia.com/gpu.product", "NVIDIA-H200");
+        assertThat(nodes.get(0).getStatus().getAllocatable().get("nvidia.com/gpu").getAmount()).isEqualTo("8");
+        assertThat(nodes.get(1).getStatus().getAllocatable().get("nvidia.com/mig-2g.35gb").getAmount()).isEqualTo("9");
+        assertThat(client.genericKubernetesResources(GpuaasCrd.RESOURCE_FLAVOR.context()).list().getItems())
+                .extracting(f -> f.getMetadata().getName())
+                .containsExactlyInAnyOrder("h200", "h200-mig-1g.18gb", "h200-mig-2g.35gb", "h200-mig-3g.71gb");
+        var cohort = client.genericKubernetesResources(GpuaasCrd.COHORT.context()).withName("gpuaas-pool").get();
+        assertThat(Nested.list(cohort.getAdditionalProperties(), "spec", "resourceGroups")).hasSize(4);
+        assertThat(client.namespaces().withLabel("gpuaas.io/tenant").list().getItems())
+                .extracting(Namespace::getMetadata).extracting(m -> m.getName() + "=" + m.getLabels().get("gpuaas.io/tenant"))
+                .containsExactlyInAnyOrder("team-a=team-a", "team-a-dev=team-a", "team-b=team-b", "team-c=team-c");
+        assertThat(stack.file("kubeconfig")).content().contains("server: " + stack.kubernetesUrl());
+    }
+
+    @Test
+    void shouldWriteTokensThatVerifyAgainstTheJwksWhenTheStackStarts() throws Exception {
+        RSAKey key = JWKSet.load(stack.file("jwks").toFile()).getKeys().getFirst().toRSAKey();
+        JsonNode tokens = Json.mapper().readTree(stack.file("tokens").toFile());
+
+        assertThat(tokens.fieldNames()).toIterable().containsExactly("team-a", "team-b", "team-c", "admin", "prometheus");
+        for (String name : List.of("team-a", "admin", "prometheus")) {
+            SignedJWT jwt = SignedJWT.parse(tokens.get(name).get("token").asText());
+            assertThat(jwt.verify(new RSASSAVerifier(key))).as(name).isTrue();
+        }
+        var teamA = SignedJWT.parse(tokens.get("team-a").get("token").asText()).getJWTClaimsSet();
+        assertThat(teamA.getStringClaim("tenant")).isEqualTo("team-a");
+        assertThat(teamA.getStringListClaim("namespaces")).containsExactly("team-a", "team-a-dev");
+        assertThat(teamA.getExpirationTime()).isAfter(new java.util.Date(System.currentTimeMillis() + 29L * 24 * 3600 * 1000));
+        assertThat(SignedJWT.parse(tokens.get("admin").get("token").asText()).getJWTClaimsSet().getStringListClaim("roles"))
+                .containsExactly("admin");
+        assertThat(SignedJWT.parse(tokens.get("prometheus").get("token").asText()).getJWTClaimsSet()
+                .getStringListClaim("roles")).containsExactly("metrics");
+    }
+
+    @Test
+    void shouldWritePoolsMatchingTheFleetAndServeItsExportersWhenTheStackStarts() throws Exception {
+        PoolCatalog pools = PoolCatalog.load(Optional.of(stack.file("pools")));
+        assertThat(pools.pools()).extracting(Pool::capacity).containsExactly(8, 14, 9, 6);
+
+        HttpClient http = HttpClient.newHttpClient();
+        HttpResponse<String> scrape = http.send(HttpRequest.newBuilder(URI.create(stack.fleetUrls().get(1))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(scrape.statusCode()).isEqualTo(200);
+        assertThat(scrape.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));
+        assertThat(scrape.body()).contains("# TYPE DCGM_FI_PROF_GR_ENGINE_ACTIVE gauge",
+                "Hostname=\"gpu-node-2\"", "GPU_I_PROFILE=\"3g.71gb\"");
+        assertThat(Files.exists(target.resolve("logs"))).isTrue();
+    }
+}

@@ -1,0 +1,108 @@
+package io.gpuaas.local.kueue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpuaas.local.model.PodSetDemand;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class QuotaModelTest {
+
+    private static final String MIG = "nvidia.com/mig-1g.18gb";
+    private static final String FLAVOR = "h200-mig-1g.18gb";
+
+    private static QueueQuota tenant(String name, long nominal, Long lendingLimit) {
+        return new QueueQuota(name, Optional.of("gpuaas-pool"),
+                List.of(new FlavorQuota(FLAVOR, MIG, nominal, null, lendingLimit)), false);
+    }
+
+    private static List<PodSetDemand> workers(int count) {
+        return List.of(new PodSetDemand("head", 1, Map.of()), new PodSetDemand("workers", count, Map.of(MIG, 1L)));
+    }
+
+    private static QuotaModel model(long cohortQuota, QueueQuota... queues) {
+        Map<String, QueueQuota> byName = new java.util.LinkedHashMap<>();
+        for (QueueQuota queue : queues) {
+            byName.put(queue.name(), queue);
+        }
+        return new QuotaModel(byName, Map.of("gpuaas-pool", List.of(new FlavorQuota(FLAVOR, MIG, cohortQuota, null, null))));
+    }
+
+    @Test
+    void shouldAdmitWithFlavorAndUsagePerPodSetWhenTheBookingCoversTheRequest() {
+        QuotaModel model = model(0, tenant("gpuaas-team-a", 2, 0L));
+
+        Admission admission = model.tryAdmit("gpuaas-team-a", workers(2));
+
+        assertThat(admission).isInstanceOfSatisfying(Admission.Admitted.class, admitted -> {
+            assertThat(admitted.clusterQueue()).isEqualTo("gpuaas-team-a");
+            assertThat(admitted.podSets().get(1).flavors()).containsEntry(MIG, FLAVOR);
+            assertThat(admitted.podSets().get(1).resourceUsage()).containsEntry(MIG, 2L);
+            assertThat(admitted.podSets().get(0).resourceUsage()).isEmpty();
+        });
+        assertThat(model.used("gpuaas-team-a", FLAVOR, MIG)).isEqualTo(2);
+    }
+
+    @Test
+    void shouldRefuseWithTheMissingUnitsWhenTheRequestExceedsQuotaAndNothingCanBeBorrowed() {
+        QuotaModel model = model(0, tenant("gpuaas-team-a", 2, 0L));
+
+        Admission admission = model.tryAdmit("gpuaas-team-a", workers(3));
+
+        assertThat(admission).isInstanceOfSatisfying(Admission.Pending.class, pending -> {
+            assertThat(pending.reason()).isEqualTo("Pending");
+            assertThat(pending.message()).contains("insufficient unused quota for " + MIG, "1 more needed");
+        });
+        assertThat(model.used("gpuaas-team-a", FLAVOR, MIG)).isZero();
+    }
+
+    @Test
+    void shouldRefuseTheSecondWorkloadWhenTheFirstAlreadyUsesTheQuota() {
+        QuotaModel model = model(0, tenant("gpuaas-team-a", 2, 0L));
+        model.charge("gpuaas-team-a", List.of(new Admission.PodSetAssignment("workers", 2, Map.of(MIG, FLAVOR), Map.of(MIG, 2L))));
+
+        assertThat(model.tryAdmit("gpuaas-team-a", workers(1))).isInstanceOf(Admission.Pending.class);
+    }
+
+    @Test
+    void shouldBorrowTheCohortsUnreservedCapacityWhenTheTenantsOwnQuotaIsUsedUp() {
+        QuotaModel model = model(3, tenant("gpuaas-team-a", 2, 0L));
+
+        assertThat(model.tryAdmit("gpuaas-team-a", workers(5))).isInstanceOf(Admission.Admitted.class);
+        assertThat(model.tryAdmit("gpuaas-team-a", workers(1))).isInstanceOf(Admission.Pending.class);
+    }
+
+    @Test
+    void shouldNeverLendAReservationWhenTheOwnerKeepsItWithALendingLimitOfZero() {
+        QuotaModel model = model(0, tenant("gpuaas-team-a", 2, 0L), tenant("gpuaas-team-b", 0, 0L));
+
+        assertThat(model.tryAdmit("gpuaas-team-b", workers(1))).isInstanceOf(Admission.Pending.class);
+        assertThat(model.tryAdmit("gpuaas-team-a", workers(2))).isInstanceOf(Admission.Admitted.class);
+    }
+
+    @Test
+    void shouldLendUnusedNominalQuotaWhenNoLendingLimitIsSet() {
+        QuotaModel model = model(0, tenant("gpuaas-team-a", 2, null), tenant("gpuaas-team-b", 0, null));
+
+        assertThat(model.tryAdmit("gpuaas-team-b", workers(2))).isInstanceOf(Admission.Admitted.class);
+        assertThat(model.tryAdmit("gpuaas-team-a", workers(1))).isInstanceOf(Admission.Pending.class);
+    }
+
+    @Test
+    void shouldExplainWhenTheQueueIsMissingStoppedOrLacksTheResource() {
+        QueueQuota stopped = new QueueQuota("gpuaas-team-c", Optional.of("gpuaas-pool"),
+                List.of(new FlavorQuota(FLAVOR, MIG, 4, null, null)), true);
+        QueueQuota wholeGpusOnly = new QueueQuota("gpuaas-team-d", Optional.empty(),
+                List.of(new FlavorQuota("h200", "nvidia.com/gpu", 4, null, null)), false);
+        QuotaModel model = model(0, stopped, wholeGpusOnly);
+
+        assertThat(model.tryAdmit("gpuaas-team-x", workers(1)))
+                .isEqualTo(new Admission.Pending("Inadmissible", "ClusterQueue gpuaas-team-x doesn't exist"));
+        assertThat(model.tryAdmit("gpuaas-team-c", workers(1)))
+                .isEqualTo(new Admission.Pending("Inadmissible", "ClusterQueue gpuaas-team-c is inactive"));
+        assertThat(model.tryAdmit("gpuaas-team-d", workers(1))).isInstanceOfSatisfying(Admission.Pending.class,
+                p -> assertThat(p.message()).contains("resource " + MIG + " unavailable in ClusterQueue gpuaas-team-d"));
+    }
+}
