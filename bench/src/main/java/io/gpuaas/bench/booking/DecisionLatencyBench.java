@@ -1,0 +1,217 @@
+package io.gpuaas.bench.booking;
+
+import io.gpuaas.booking.model.BookingDecider;
+import io.gpuaas.booking.model.BookingPolicy;
+import io.gpuaas.booking.stream.BookingTopology;
+import io.gpuaas.booking.stream.CommandDeserializationHandler;
+import io.gpuaas.booking.stream.CommandProcessingHandler;
+import io.gpuaas.booking.stream.DeadLetterSink;
+import io.gpuaas.events.TopicAdmin;
+import io.gpuaas.events.Topics;
+import io.gpuaas.events.booking.BookingCommand;
+import io.gpuaas.events.booking.BookingCommand.CreateBooking;
+import io.gpuaas.events.booking.BookingEvent;
+import io.gpuaas.events.booking.Caller;
+import io.gpuaas.events.pool.PoolCatalog;
+import io.gpuaas.testing.kafka.KafkaBroker;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Recorder;
+import org.HdrHistogram.Histogram;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * Command → decision latency through the real decision topology on a real broker, at a fixed open-loop rate
+ * (latency counted from the intended send time, so a stall is not hidden), beside the raw produce → consume
+ * round trip of the same broker; and the saturated decision rate.
+ */
+final class DecisionLatencyBench {
+
+    record Result(String name, long count, double seconds, Histogram latencyMicros) {
+        double perSecond() {
+            return count / seconds;
+        }
+    }
+
+    private final KafkaBroker broker;
+    private final String prefix;
+    private final Map<String, Long> sentAt = new ConcurrentHashMap<>();
+    private final Recorder recorder = new Recorder(3);
+    private final AtomicLong answered = new AtomicLong();
+
+    DecisionLatencyBench(KafkaBroker broker) throws Exception {
+        this.broker = broker;
+        this.prefix = broker.uniquePrefix();
+        try (Admin admin = broker.admin()) {
+            TopicAdmin.createAll(admin, prefix);
+        }
+    }
+
+    KafkaStreams startEngine() throws Exception {
+        PoolCatalog pools = PoolCatalog.load(java.util.Optional.empty());
+        BookingDecider decider = new BookingDecider(pools, BookingPolicy.DEFAULT);
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, broker.uniqueGroupId("bench-booking"));
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 20);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("bench-booking").toString());
+        props.put(StreamsConfig.producerPrefix("linger.ms"), 0);
+        props.put(StreamsConfig.consumerPrefix("fetch.max.wait.ms"), 50);
+        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, CommandDeserializationHandler.class);
+        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, CommandProcessingHandler.class);
+        props.put(DeadLetterSink.CONFIG_KEY, new DeadLetterSink(new KafkaProducer<>(broker.clientProperties(),
+                new ByteArraySerializer(), new ByteArraySerializer()), prefix, (t, r) -> { }));
+        KafkaStreams streams = new KafkaStreams(BookingTopology.build(prefix, decider, Duration.ofMillis(200),
+                Duration.ofDays(7), o -> { }), props);
+        streams.start();
+        long deadline = System.currentTimeMillis() + 120_000;
+        while (streams.state() != KafkaStreams.State.RUNNING && System.currentTimeMillis() < deadline) {
+            Thread.sleep(100);
+        }
+        return streams;
+    }
+
+    /** Commands at {@code rate}/s for {@code seconds}; latency from intended send to committed decision read. */
+    Result decisions(int rate, int seconds, boolean saturate) throws Exception {
+        String events = Topics.BOOKING_EVENTS.name(prefix);
+        AtomicBoolean running = new AtomicBoolean(true);
+        Thread reader = reader(events, running, true);
+        recorder.reset();
+        answered.set(0);
+        long total = (long) rate * seconds;
+        long start = System.nanoTime();
+        try (KafkaProducer<String, BookingCommand> producer = producer(Topics.BOOKING_COMMANDS.valueSerde().serializer())) {
+            Random random = new Random(1);
+            for (long i = 0; i < total; i++) {
+                long intended = saturate ? System.nanoTime() : start + i * 1_000_000_000L / rate;
+                pace(intended);
+                CreateBooking command = command(random, i);
+                sentAt.put(command.requestId(), intended);
+                producer.send(new ProducerRecord<>(Topics.BOOKING_COMMANDS.name(prefix), command.pool(), command));
+            }
+        }
+        awaitAnswers(total);
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        running.set(false);
+        reader.join();
+        return new Result(saturate ? "decisions, saturated" : "decisions at " + rate + "/s", answered.get(), elapsed,
+                recorder.getIntervalHistogram());
+    }
+
+    /** The same pattern on a plain topic: idempotent acks=all produce, read_committed consume. */
+    Result rawRoundTrip(int rate, int seconds) throws Exception {
+        String topic = prefix + "bench-raw";
+        broker.createTopics(12, topic);
+        AtomicBoolean running = new AtomicBoolean(true);
+        Thread reader = reader(topic, running, false);
+        recorder.reset();
+        answered.set(0);
+        long total = (long) rate * seconds;
+        long start = System.nanoTime();
+        try (KafkaProducer<String, byte[]> producer = producer(new ByteArraySerializer())) {
+            for (long i = 0; i < total; i++) {
+                long intended = start + i * 1_000_000_000L / rate;
+                pace(intended);
+                String id = UUID.randomUUID().toString();
+                sentAt.put(id, intended);
+                producer.send(new ProducerRecord<>(topic, id, new byte[300]));
+            }
+        }
+        awaitAnswers(total);
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        running.set(false);
+        reader.join();
+        return new Result("raw produce→consume at " + rate + "/s", answered.get(), elapsed, recorder.getIntervalHistogram());
+    }
+
+    private Thread reader(String topic, AtomicBoolean running, boolean decisions) {
+        Map<String, Object> config = broker.clientProperties();
+        config.put("isolation.level", "read_committed");
+        config.put("fetch.max.wait.ms", 20);
+        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
+        var partitions = consumer.partitionsFor(topic).stream()
+                .map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition())).toList();
+        consumer.assign(partitions);
+        consumer.seekToEnd(partitions);
+        partitions.forEach(consumer::position);
+        var deserializer = Topics.BOOKING_EVENTS.valueSerde().deserializer();
+        Thread thread = new Thread(() -> {
+            try (consumer) {
+                while (running.get()) {
+                    for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(50))) {
+                        String id = decisions ? requestIdOf(deserializer.deserialize(topic, r.headers(), r.value())) : r.key();
+                        Long intended = id == null ? null : sentAt.remove(id);
+                        if (intended != null) {
+                            recorder.recordValue(Math.max(1, (System.nanoTime() - intended) / 1_000));
+                            answered.incrementAndGet();
+                        }
+                    }
+                }
+            }
+        }, "bench-reader");
+        thread.start();
+        return thread;
+    }
+
+    private void awaitAnswers(long total) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 120_000;
+        while (answered.get() < total && System.currentTimeMillis() < deadline) {
+            Thread.sleep(20);
+        }
+    }
+
+    private static String requestIdOf(BookingEvent event) {
+        return switch (event) {
+            case BookingEvent.BookingConfirmed e -> e.requestId();
+            case BookingEvent.BookingRejected e -> e.requestId();
+            default -> null;
+        };
+    }
+
+    private static final List<String> POOLS = List.of("h200", "h200-mig-1g.18gb", "h200-mig-2g.35gb", "h200-mig-3g.71gb");
+    private static final Instant BASE = Instant.now().plus(Duration.ofDays(1)).truncatedTo(ChronoUnit.DAYS);
+
+    private static CreateBooking command(Random random, long i) {
+        Instant start = BASE.plus(Duration.ofMinutes(15L * random.nextInt(80 * 96)));
+        Instant end = start.plus(Duration.ofMinutes(15L * (1 + random.nextInt(16))));
+        Caller caller = new Caller("bench", "team-" + (i % 20), false);
+        return new CreateBooking(UUID.randomUUID().toString(), null, caller, POOLS.get((int) (i % POOLS.size())),
+                UUID.randomUUID().toString(), caller.tenant(), 1 + random.nextInt(2), start, end, null, Instant.now());
+    }
+
+    private <V> KafkaProducer<String, V> producer(org.apache.kafka.common.serialization.Serializer<V> values) {
+        Map<String, Object> config = broker.clientProperties();
+        config.put("enable.idempotence", true);
+        config.put("acks", "all");
+        config.put("linger.ms", 0);
+        return new KafkaProducer<>(config, new StringSerializer(), values);
+    }
+
+    private static void pace(long intendedNanos) {
+        long wait = intendedNanos - System.nanoTime();
+        if (wait > 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(wait);
+        }
+    }
+}

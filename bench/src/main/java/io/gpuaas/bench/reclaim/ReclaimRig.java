@@ -1,0 +1,201 @@
+package io.gpuaas.bench.reclaim;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpuaas.events.DeadLetterPublisher;
+import io.gpuaas.events.TopicAdmin;
+import io.gpuaas.events.Topics;
+import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.gpu.GpuSampleEvent;
+import io.gpuaas.events.reclaim.ReclaimEvent;
+import io.gpuaas.events.reclaim.WorkloadRef;
+import io.gpuaas.reclaim.config.ReclaimerSettings.Mode;
+import io.gpuaas.reclaim.k8s.KubeResources;
+import io.gpuaas.reclaim.k8s.PodOwnerIndex;
+import io.gpuaas.reclaim.k8s.WorkerScaler;
+import io.gpuaas.reclaim.k8s.WorkloadDirectory;
+import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
+import io.gpuaas.reclaim.model.ActionRateLimiter;
+import io.gpuaas.reclaim.model.IdlePolicy;
+import io.gpuaas.reclaim.model.PolicyResolver;
+import io.gpuaas.reclaim.stream.ReclaimDecider;
+import io.gpuaas.reclaim.stream.ReclaimPipeline;
+import io.gpuaas.testing.k8s.KubernetesApi;
+import io.gpuaas.testing.kafka.KafkaBroker;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+
+/**
+ * The reclaimer's real pipeline (informers, scaler, exactly-once Streams) on a broker and an in-memory API server,
+ * wired by hand for benchmarks: InferenceServices with predictor pods, samples in, events out.
+ */
+final class ReclaimRig implements AutoCloseable {
+
+    static final AtomicInteger RUNS = new AtomicInteger();
+
+    final String prefix;
+    final KubernetesClient client;
+    final ReclaimerMetrics metrics;
+    private final KafkaBroker broker;
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final PodOwnerIndex owners;
+    private final WorkloadDirectory directory;
+    private final ReclaimDecider decider;
+    private final KafkaProducer<byte[], byte[]> deadLetters;
+    final List<ReclaimEvent> events = new CopyOnWriteArrayList<>();
+    private volatile boolean reading = true;
+    private Thread reader;
+    private KafkaStreams streams;
+
+    ReclaimRig(KafkaBroker broker, KubernetesApi api, IdlePolicy policy, Mode mode) throws Exception {
+        this.broker = broker;
+        this.prefix = "bench" + RUNS.incrementAndGet() + "-" + System.nanoTime() + ".gpuaas.";
+        try (Admin admin = broker.admin()) {
+            TopicAdmin.createAll(admin, prefix);
+        }
+        this.client = api.newClient();
+        this.metrics = new ReclaimerMetrics(registry);
+        this.owners = new PodOwnerIndex(client, 0);
+        this.directory = new WorkloadDirectory(client, new PolicyResolver(policy, s -> { }), ref -> { }, 0);
+        WorkerScaler scaler = new WorkerScaler(client, owners, WorkerScaler.RawStrategy.STOP_ANNOTATION, false,
+                Clock.systemUTC());
+        this.decider = new ReclaimDecider(mode, false, new ActionRateLimiter(1_000_000, System::currentTimeMillis),
+                scaler::reclaim, metrics, Clock.systemUTC(), Duration.ofMinutes(1));
+        this.deadLetters = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers()),
+                new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** One namespace, one InferenceService per name, each with one predictor pod asking for {@code gpus} GPUs. */
+    void createInferenceServices(String ns, List<String> names, int gpus) {
+        if (client.namespaces().withName(ns).get() == null) {
+            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns)
+                    .addToLabels(KubeResources.TENANT_LABEL, ns).endMetadata().build()).create();
+        }
+        for (String name : names) {
+            client.genericKubernetesResources(KubeResources.INFERENCE_SERVICE).inNamespace(ns).resource(
+                    new GenericKubernetesResourceBuilder().withApiVersion("serving.kserve.io/v1beta1")
+                            .withKind("InferenceService").withNewMetadata().withNamespace(ns).withName(name)
+                            .endMetadata().addToAdditionalProperties("spec",
+                                    Map.of("predictor", Map.of("minReplicas", 1))).build()).create();
+            client.pods().inNamespace(ns).resource(new PodBuilder().withNewMetadata().withNamespace(ns)
+                    .withName(name + "-predictor").addToLabels("serving.kserve.io/inferenceservice", name)
+                    .addToLabels("component", "predictor")
+                    .endMetadata().withNewSpec().addNewContainer().withName("kserve-container")
+                    .withNewResources().addToLimits("nvidia.com/gpu", new Quantity(Integer.toString(gpus)))
+                    .endResources().endContainer().endSpec().build()).create();
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (!names.stream().allMatch(n -> owners.ownerOf(ns, n + "-predictor").isPresent()
+                && directory.find(new WorkloadRef(ns, "InferenceService", n)).isPresent())) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("informers did not see the workloads");
+            }
+            sleep(20);
+        }
+    }
+
+    void startPipeline(String applicationId) throws Exception {
+        streams = ReclaimPipeline.create(Map.of("application.id", applicationId,
+                        "bootstrap.servers", broker.bootstrapServers(), "commit.interval.ms", 100,
+                        "consumer.auto.offset.reset", "earliest"),
+                prefix, Files.createTempDirectory("reclaim-bench-"), owners, directory, decider, metrics,
+                new DeadLetterPublisher(deadLetters, Topics.DEAD_LETTER.name(prefix), applicationId, registry));
+        streams.start();
+        reading = true;
+        reader = Thread.ofVirtual().start(this::readEvents);
+    }
+
+    KafkaStreams.State state() {
+        return streams.state();
+    }
+
+    void stopPipeline() throws InterruptedException {
+        reading = false;
+        if (reader != null) {
+            reader.join(5_000);
+        }
+        if (streams != null) {
+            streams.close(Duration.ofSeconds(20));
+            streams = null;
+        }
+    }
+
+    KafkaProducer<String, GpuSampleEvent> producer() {
+        // One request in flight and generous timeouts: on a loaded 2-core box the embedded broker can time out a
+        // request it later appends, and an idempotent producer with several in flight then loops on sequence errors.
+        return new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers(), "linger.ms", 20,
+                "batch.size", 262_144, "compression.type", "lz4", "acks", "all",
+                "max.in.flight.requests.per.connection", 1, "request.timeout.ms", 120_000,
+                "delivery.timeout.ms", 600_000), new StringSerializer(),
+                Topics.GPU_SAMPLES.valueSerde().serializer());
+    }
+
+    void send(KafkaProducer<String, GpuSampleEvent> producer, GpuSample sample) {
+        producer.send(new ProducerRecord<>(Topics.GPU_SAMPLES.name(prefix), sample.deviceKey(), sample));
+    }
+
+    Map<String, Object> consumerConfig() {
+        return Map.of("bootstrap.servers", broker.bootstrapServers(), "isolation.level", "read_committed",
+                "max.poll.records", 5_000);
+    }
+
+    private void readEvents() {
+        try (KafkaConsumer<String, ReclaimEvent> consumer = new KafkaConsumer<>(consumerConfig(),
+                new StringDeserializer(), Topics.RECLAIM_EVENTS.valueSerde().deserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(Topics.RECLAIM_EVENTS.name(prefix)).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            while (reading) {
+                consumer.poll(Duration.ofMillis(20)).forEach(r -> events.add(r.value()));
+            }
+        }
+    }
+
+    /** Waits until the window step has applied {@code count} samples. */
+    void awaitWindowSamples(long count, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (metrics.windowSamples() < count) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("pipeline applied " + metrics.windowSamples() + " of " + count);
+            }
+            sleep(20);
+        }
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        stopPipeline();
+        deadLetters.close();
+        directory.close();
+        owners.close();
+        client.close();
+    }
+}

@@ -1,0 +1,201 @@
+package io.gpuaas.bench.reclaim;
+
+import io.gpuaas.events.Topics;
+import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.gpu.GpuSampleEvent;
+import io.gpuaas.events.reclaim.ReclaimEvent;
+import io.gpuaas.reclaim.config.ReclaimerSettings.Mode;
+import io.gpuaas.reclaim.model.IdlePolicy;
+import io.gpuaas.testing.k8s.KubernetesApi;
+import io.gpuaas.testing.kafka.EmbeddedKafka;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * In one run on one broker: (1) samples per second through the reclaim pipeline beside a raw consumer that only
+ * reads and decodes the same topic; (2) latency from the sample that closes an idle window to the scale-down
+ * written to the API server.
+ *
+ * <p>Usage: {@code ReclaimThroughputBench [samples=400000] [workloads=1250] [gpusPerWorkload=8] [repeats=3]}.
+ */
+public final class ReclaimThroughputBench {
+
+    private ReclaimThroughputBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int samples = args.length > 0 ? Integer.parseInt(args[0]) : 400_000;
+        int workloads = args.length > 1 ? Integer.parseInt(args[1]) : 1_250;
+        int gpus = args.length > 2 ? Integer.parseInt(args[2]) : 8;
+        int repeats = args.length > 3 ? Integer.parseInt(args[3]) : 3;
+        try (EmbeddedKafka broker = EmbeddedKafka.start(); KubernetesApi api = KubernetesApi.start()) {
+            throughput(broker, api, samples, workloads, gpus, repeats);
+            latency(broker, api, 200, repeats);
+        }
+        System.exit(0);
+    }
+
+    private static void throughput(EmbeddedKafka broker, KubernetesApi api, int samples, int workloads, int gpus,
+                                   int repeats) throws Exception {
+        IdlePolicy policy = IdlePolicy.defaults().withWarmUp(Duration.ZERO);
+        try (ReclaimRig rig = new ReclaimRig(broker, api, policy, Mode.DIRECT)) {
+            List<String> names = new ArrayList<>();
+            for (int w = 0; w < workloads; w++) {
+                names.add("tp-" + w);
+            }
+            rig.createInferenceServices("bench-tp", names, gpus);
+            int devices = workloads * gpus;
+            long t0 = System.currentTimeMillis() + 60_000;
+            long produceStart = System.nanoTime();
+            try (KafkaProducer<String, GpuSampleEvent> producer = rig.producer()) {
+                for (int i = 0; i < samples; i++) {
+                    int device = i % devices;
+                    int round = i / devices;
+                    String name = names.get(device / gpus);
+                    // Half the workloads idle, half busy: both paths of the window code are exercised.
+                    double util = (device / gpus) % 2 == 0 ? 0.0 : 0.6;
+                    rig.send(producer, new GpuSample(Instant.ofEpochMilli(t0 + round * 1_000L), "node-" + name,
+                            "GPU-" + name + "-" + device % gpus, device % gpus, "NVIDIA H200", null, null,
+                            "bench-tp", name + "-predictor", "main", util, "GR_ENGINE_ACTIVE", 1.0, 2.0, 3.0));
+                }
+            }
+            System.out.printf(Locale.ROOT, "produced %d samples of %d devices in %.1f s%n", samples, devices,
+                    (System.nanoTime() - produceStart) / 1e9);
+            System.out.println("| run | raw consumer samples/s | pipeline samples/s |");
+            System.out.println("|---|---|---|");
+            for (int run = 1; run <= repeats; run++) {
+                double raw = rawConsumer(rig, samples);
+                double pipeline = pipeline(rig, samples, run);
+                System.out.printf(Locale.ROOT, "| %d | %,.0f | %,.0f |%n", run, raw, pipeline);
+            }
+        }
+    }
+
+    private static double rawConsumer(ReclaimRig rig, int samples) {
+        Map<String, Object> config = new HashMap<>(rig.consumerConfig());
+        try (KafkaConsumer<String, GpuSampleEvent> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
+                Topics.GPU_SAMPLES.valueSerde().deserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(Topics.GPU_SAMPLES.name(rig.prefix)).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long start = System.nanoTime();
+            long read = 0;
+            while (read < samples) {
+                for (var record : consumer.poll(Duration.ofMillis(100))) {
+                    if (record.value() instanceof GpuSample) {
+                        read++;
+                    }
+                }
+            }
+            return read / ((System.nanoTime() - start) / 1e9);
+        }
+    }
+
+    /** A fresh application id re-reads the whole topic; timed from its first applied sample to its last. */
+    private static double pipeline(ReclaimRig rig, int samples, int run) throws Exception {
+        long before = rig.metrics.windowSamples();
+        rig.startPipeline("tp-" + run + "-" + System.nanoTime());
+        long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+        while (rig.metrics.windowSamples() == before && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        long start = System.nanoTime();
+        rig.awaitWindowSamples(before + samples, Duration.ofMinutes(10));
+        double rate = samples / ((System.nanoTime() - start) / 1e9);
+        rig.stopPipeline();
+        return rate;
+    }
+
+    private static void latency(EmbeddedKafka broker, KubernetesApi api, int workloads, int repeats)
+            throws Exception {
+        long slot = 200;
+        IdlePolicy policy = new IdlePolicy(0.05, Duration.ofSeconds(3), Duration.ofMillis(slot), 0.9, Duration.ZERO,
+                true);
+        Histogram all = new Histogram(60_000, 3);
+        System.out.println();
+        System.out.println("| run | reclaims | p50 ms | p99 ms | max ms |");
+        System.out.println("|---|---|---|---|---|");
+        try (ReclaimRig rig = new ReclaimRig(broker, api, policy, Mode.DIRECT)) {
+            rig.startPipeline("latency-" + System.nanoTime());
+            while (rig.state() != org.apache.kafka.streams.KafkaStreams.State.RUNNING) {
+                Thread.sleep(50);
+            }
+            for (int run = 0; run <= repeats; run++) {
+                List<String> names = new ArrayList<>();
+                for (int w = 0; w < workloads; w++) {
+                    names.add("lat-" + run + "-" + w);
+                }
+                rig.createInferenceServices("bench-lat", names, 1);
+                Histogram h = liveRun(rig, names, slot, policy.slots());
+                if (run == 0) {
+                    continue; // warm-up: the first windows also pay for the stream's first assignment
+                }
+                all.add(h);
+                System.out.printf(Locale.ROOT, "| %d | %d | %d | %d | %d |%n", run, h.getTotalCount(),
+                        h.getValueAtPercentile(50), h.getValueAtPercentile(99), h.getMaxValue());
+            }
+        }
+        System.out.printf(Locale.ROOT, "| all | %d | %d | %d | %d |%n", all.getTotalCount(),
+                all.getValueAtPercentile(50), all.getValueAtPercentile(99), all.getMaxValue());
+    }
+
+    /**
+     * Sends one idle sample per workload on every slot boundary, in real time. Workload {@code i} starts
+     * {@code i % 20} slots late, so about {@code workloads / 20} windows close per slot rather than all at once
+     * (production caps scale-downs at {@code max-actions-per-minute} anyway).
+     */
+    private static Histogram liveRun(ReclaimRig rig, List<String> names, long slot, int slots) throws Exception {
+        Map<String, String> byKey = new HashMap<>();
+        names.forEach(n -> byKey.put("bench-lat/InferenceService/" + n, n));
+        try (KafkaProducer<String, GpuSampleEvent> producer = rig.producer()) {
+            long first = (System.currentTimeMillis() / slot + 1) * slot;
+            long end = first + slot * (slots + 25);
+            while (System.currentTimeMillis() < end) {
+                long boundary = (System.currentTimeMillis() / slot + 1) * slot;
+                Thread.sleep(Math.max(0, boundary - System.currentTimeMillis()));
+                for (int i = 0; i < names.size(); i++) {
+                    String n = names.get(i);
+                    if (boundary < first + (i % 20) * slot) {
+                        continue;
+                    }
+                    rig.send(producer, new GpuSample(Instant.ofEpochMilli(boundary), "node-" + n, "GPU-" + n, 0,
+                            "NVIDIA H200", null, null, "bench-lat", n + "-predictor", "main", 0.0, "GR_ENGINE_ACTIVE",
+                            1.0, 2.0, 3.0));
+                }
+                producer.flush();
+            }
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (rig.events.stream().filter(e -> e instanceof ReclaimEvent.Reclaimed
+                && byKey.containsKey(e.workload().key())).count() < names.size() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        Map<String, Instant> idleSince = new HashMap<>();
+        Histogram h = new Histogram(60_000, 3);
+        for (ReclaimEvent e : rig.events) {
+            if (!byKey.containsKey(e.workload().key())) {
+                continue;
+            }
+            switch (e) {
+                case ReclaimEvent.IdleDetected idle -> idleSince.put(e.workload().key(), idle.idleSince());
+                case ReclaimEvent.Reclaimed r -> {
+                    Instant closing = idleSince.get(e.workload().key()).plusMillis(slot * (slots - 1));
+                    h.recordValue(Math.max(0, Duration.between(closing, r.time()).toMillis()));
+                }
+                default -> { }
+            }
+        }
+        return h;
+    }
+}
