@@ -14,7 +14,7 @@ import io.gpuaas.local.k8s.DemoWorkloads;
 import io.gpuaas.local.k8s.Tenant;
 import io.gpuaas.local.services.ServiceLauncher;
 import io.gpuaas.local.services.ServiceSpec;
-import io.gpuaas.local.k8s.LocalApiServer;
+import io.gpuaas.testing.k8s.KubernetesApi;
 import io.gpuaas.testing.kafka.EmbeddedKafka;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +45,7 @@ public final class LocalStack implements AutoCloseable {
     private final StackOptions options;
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private EmbeddedKafka kafka;
-    private LocalApiServer kube;
+    private KubernetesApi kube;
     private FleetServer fleet;
     private ServiceLauncher services;
     private List<String> topics = List.of();
@@ -86,7 +86,7 @@ public final class LocalStack implements AutoCloseable {
         // RSA key generation takes seconds on a busy machine: overlap it with the broker and the API server.
         CompletableFuture<?> tokens = CompletableFuture.runAsync(() -> DemoTokens.write(target, tenants), startup);
         try {
-            kube = LocalApiServer.start(options.kubePort());
+            kube = KubernetesApi.start(options.kubePort());
             closeables.add(kube);
             files.put("kubeconfig", kube.writeKubeconfig(target.resolve("kubeconfig")));
             PoolCatalog pools = layout.pools();
@@ -154,7 +154,7 @@ public final class LocalStack implements AutoCloseable {
         return kube.url();
     }
 
-    public LocalApiServer kubernetes() {
+    public KubernetesApi kubernetes() {
         return kube;
     }
 

@@ -9,7 +9,7 @@ import io.gpuaas.local.fleet.DeviceAllocator;
 import io.gpuaas.local.fleet.FleetLayout;
 import io.gpuaas.local.k8s.ClusterSeeder;
 import io.gpuaas.local.k8s.DemoWorkloads;
-import io.gpuaas.local.k8s.LocalApiServer;
+import io.gpuaas.testing.k8s.KubernetesApi;
 import io.gpuaas.local.k8s.Tenant;
 import io.gpuaas.local.model.Nested;
 import io.gpuaas.testing.k8s.GpuaasCrd;
@@ -27,14 +27,14 @@ class SimulationIT {
     private static final String MIG = "nvidia.com/mig-1g.18gb";
 
     private static final FleetLayout LAYOUT = FleetLayout.of(16);
-    private static LocalApiServer api;
+    private static KubernetesApi api;
     private static KubernetesClient client;
     private DeviceAllocator allocator;
     private SimulationLoop loop;
 
     @BeforeAll
     static void seed() {
-        api = LocalApiServer.start(0);
+        api = KubernetesApi.start(0);
         client = api.client();
         new ClusterSeeder(client).seed(LAYOUT, LAYOUT.pools(), Tenant.demo(2));
     }
