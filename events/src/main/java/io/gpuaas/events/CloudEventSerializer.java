@@ -3,7 +3,6 @@ package io.gpuaas.events;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.UUID;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Serializer;
@@ -28,7 +27,7 @@ public final class CloudEventSerializer<T> implements Serializer<T> {
             return null;
         }
         put(headers, CloudEvents.SPECVERSION, "1.0");
-        put(headers, CloudEvents.ID, UUID.randomUUID().toString());
+        put(headers, CloudEvents.ID, CloudEvents.newId());
         put(headers, CloudEvents.SOURCE, CloudEvents.source());
         put(headers, CloudEvents.TYPE, EventTypes.typeOf(data.getClass()));
         put(headers, CloudEvents.TIME, Instant.now().toString());

@@ -1,6 +1,8 @@
 package io.gpuaas.events;
 
 import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
@@ -24,10 +26,9 @@ public final class CloudEvents {
     /** The media type of every gpuaas body. */
     public static final String JSON = "application/json";
 
-    /** The {@code ce_source} used when a producer did not set one with {@link #withSource}. */
+    /** The {@code ce_source} written until a service sets its own with {@link #setProcessSource}. */
     public static final String DEFAULT_SOURCE = "/gpuaas";
 
-    private static final ThreadLocal<String> SOURCE_OVERRIDE = new ThreadLocal<>();
     private static volatile String processSource = DEFAULT_SOURCE;
 
     private CloudEvents() {
@@ -39,19 +40,18 @@ public final class CloudEvents {
     }
 
     static String source() {
-        String override = SOURCE_OVERRIDE.get();
-        return override != null ? override : processSource;
+        return processSource;
     }
 
-    /** Runs {@code action} with {@code source} as the {@code ce_source} written on this thread. */
-    public static void withSource(String source, Runnable action) {
-        String previous = SOURCE_OVERRIDE.get();
-        SOURCE_OVERRIDE.set(source);
-        try {
-            action.run();
-        } finally {
-            SOURCE_OVERRIDE.set(previous);
-        }
+    /**
+     * A fresh {@code ce_id}: a version-4 UUID. Ids need uniqueness, not unpredictability, so it draws from
+     * {@link ThreadLocalRandom} rather than {@link UUID#randomUUID()}, whose shared SecureRandom is a lock on the
+     * hot path of every producer.
+     */
+    public static String newId() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        return new UUID((random.nextLong() & ~0xF000L) | 0x4000L,
+                (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L).toString();
     }
 
     /** The last value of header {@code name} as UTF-8, or null. */

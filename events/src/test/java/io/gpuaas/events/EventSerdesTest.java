@@ -44,11 +44,28 @@ class EventSerdesTest {
     }
 
     @Test
-    void shouldWriteTheThreadSourceWhenWithSourceIsUsed() {
+    void shouldWriteTheProcessSourceWhenAServiceSetsIt() {
         RecordHeaders headers = new RecordHeaders();
-        CloudEvents.withSource("/gpuaas/booking-service",
-                () -> new CloudEventSerializer<>().serialize("t", headers, EventSamples.gpuSample()));
+        CloudEvents.setProcessSource("/gpuaas/booking-service");
+        try {
+            new CloudEventSerializer<>().serialize("t", headers, EventSamples.gpuSample());
+        } finally {
+            CloudEvents.setProcessSource(CloudEvents.DEFAULT_SOURCE);
+        }
         assertThat(CloudEvents.header(headers, CloudEvents.SOURCE)).isEqualTo("/gpuaas/booking-service");
+    }
+
+    @Test
+    void shouldWriteDistinctVersion4IdsWhenSerializingRepeatedly() {
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        for (int i = 0; i < 1_000; i++) {
+            RecordHeaders headers = new RecordHeaders();
+            new CloudEventSerializer<>().serialize("t", headers, EventSamples.gpuSample());
+            String id = CloudEvents.header(headers, CloudEvents.ID);
+            assertThat(java.util.UUID.fromString(id).version()).isEqualTo(4);
+            ids.add(id);
+        }
+        assertThat(ids).hasSize(1_000);
     }
 
     @Test
