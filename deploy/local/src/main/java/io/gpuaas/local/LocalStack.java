@@ -16,6 +16,9 @@ import io.gpuaas.local.services.ServiceLauncher;
 import io.gpuaas.local.services.ServiceSpec;
 import io.gpuaas.testing.k8s.KubernetesApi;
 import io.gpuaas.testing.kafka.EmbeddedKafka;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -91,7 +94,9 @@ public final class LocalStack implements AutoCloseable {
             files.put("kubeconfig", kube.writeKubeconfig(target.resolve("kubeconfig")));
             PoolCatalog pools = layout.pools();
             new ClusterSeeder(kube.client()).seed(layout, pools, tenants);
-            DemoWorkloads.seed(kube.client());
+            if (options.demoWorkloads()) {
+                DemoWorkloads.seed(kube.client());
+            }
             LOG.info("kubernetes API on {} seeded: {} nodes, {} pools, {} tenants", kube.url(), layout.nodes().size(),
                     pools.pools().size(), tenants.size());
             files.put("pools", Files.writeString(target.resolve("pools.json"), pools.toJson()));
@@ -141,9 +146,28 @@ public final class LocalStack implements AutoCloseable {
         properties.put("gpuaas.metrics-gateway.scrape.targets", String.join(",", fleet.urls()));
         Map<String, String> env = Map.of("KUBECONFIG", files.get("kubeconfig").toString());
         for (ServiceSpec spec : options.selectedServices()) {
-            services.start(spec, options.servicePort() + spec.portOffset(), properties, env);
+            Map<String, String> own = new LinkedHashMap<>(properties);
+            own.putAll(options.propertiesFor(spec.name()));
+            services.start(spec, servicePort(spec), own, env);
         }
         services.awaitHealthy(options.readyTimeout());
+    }
+
+    /** The documented port, or with {@code --service-port 0} a port free right now (tests run beside a stack). */
+    private int servicePort(ServiceSpec spec) throws IOException {
+        if (options.servicePort() != 0) {
+            return options.servicePort() + spec.portOffset();
+        }
+        // Micronaut would pick a random port itself, but then nobody outside the JVM would know it.
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** The started service called {@code name} ({@link ServiceSpec#name()}). */
+    public ServiceLauncher.Running service(String name) {
+        return runningServices().stream().filter(r -> r.spec().name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("service " + name + " is not running"));
     }
 
     public String bootstrapServers() {

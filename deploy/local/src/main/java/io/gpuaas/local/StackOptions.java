@@ -1,11 +1,15 @@
 package io.gpuaas.local;
 
+import io.gpuaas.local.services.ServiceProperty;
 import io.gpuaas.local.services.ServiceSpec;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -19,7 +23,7 @@ import java.util.stream.Collectors;
  * @param kafkaPort    broker port, 0 = ephemeral
  * @param kubePort     API server port, 0 = ephemeral
  * @param fleetPort    first dcgm-exporter port, 0 = ephemeral
- * @param servicePort  port of booking-service; the others follow (+1, +2, +3)
+ * @param servicePort  port of booking-service; the others follow (+1, +2, +3); 0 = a free port for each
  * @param repoRoot     repository root (modules' target folders are found from here)
  * @param targetDir    where kubeconfig, tokens, pools.json and logs go
  * @param busy         mean length of a busy phase
@@ -27,10 +31,13 @@ import java.util.stream.Collectors;
  * @param tick         period of the simulation loop
  * @param readyTimeout how long to wait for every /health
  * @param help         print usage and exit
+ * @param serviceProperties configuration overrides passed to the service JVMs, in the order given
+ * @param demoWorkloads seed the demo RayCluster and InferenceService
  */
 public record StackOptions(int gpus, int tenants, Set<String> services, int kafkaPort, int kubePort, int fleetPort,
                            int servicePort, Path repoRoot, Path targetDir, Duration busy, Duration idle, Duration tick,
-                           Duration readyTimeout, boolean help) {
+                           Duration readyTimeout, boolean help, List<ServiceProperty> serviceProperties,
+                           boolean demoWorkloads) {
 
     public static final String USAGE = """
             usage: deploy/local/up [options]
@@ -47,8 +54,27 @@ public record StackOptions(int gpus, int tenants, Set<String> services, int kafk
               --idle-seconds S     mean idle phase of a simulated workload (default 300)
               --ready-timeout S    seconds to wait for every /health (default 180)
               --target-dir DIR     where kubeconfig, tokens, pools.json and logs go (default deploy/local/target)
+              --repo-root DIR      repository whose modules' target folders hold the services (default: this one)
+              --service-property [SERVICE:]KEY=VALUE
+                                   configuration override for one service (or all without SERVICE:), as a
+                                   system property; repeatable, e.g.
+                                   --service-property idle-reclaimer:gpuaas.reclaimer.policy.window=30s
+              --no-demo-workloads  do not seed the demo RayCluster team-a/demo-ray and InferenceService team-b/demo-llm
               --help               this text
+            Port 0 means ephemeral; --service-port 0 gives each service its own free port.
             """;
+
+    /** The options as they were before overrides and the demo-workload switch existed: none, demo workloads on. */
+    public StackOptions(int gpus, int tenants, Set<String> services, int kafkaPort, int kubePort, int fleetPort,
+                        int servicePort, Path repoRoot, Path targetDir, Duration busy, Duration idle, Duration tick,
+                        Duration readyTimeout, boolean help) {
+        this(gpus, tenants, services, kafkaPort, kubePort, fleetPort, servicePort, repoRoot, targetDir, busy, idle,
+                tick, readyTimeout, help, List.of(), true);
+    }
+
+    public StackOptions {
+        serviceProperties = List.copyOf(serviceProperties);
+    }
 
     public static StackOptions defaults() {
         Path root = Path.of(System.getProperty("gpuaas.local.repo-root", ".")).toAbsolutePath().normalize();
@@ -70,6 +96,10 @@ public record StackOptions(int gpus, int tenants, Set<String> services, int kafk
                 o = o.with(b -> b.services = Set.of());
                 continue;
             }
+            if ("--no-demo-workloads".equals(flag)) {
+                o = o.with(b -> b.demoWorkloads = false);
+                continue;
+            }
             if (i + 1 >= args.length) {
                 throw new IllegalArgumentException("missing value for " + flag + "\n" + USAGE);
             }
@@ -86,14 +116,20 @@ public record StackOptions(int gpus, int tenants, Set<String> services, int kafk
                 case "--idle-seconds" -> o.with(b -> b.idle = Duration.ofSeconds(number(flag, value)));
                 case "--ready-timeout" -> o.with(b -> b.readyTimeout = Duration.ofSeconds(number(flag, value)));
                 case "--target-dir" -> o.with(b -> b.targetDir = Path.of(value).toAbsolutePath().normalize());
+                case "--repo-root" -> o.with(b -> b.repoRoot = Path.of(value).toAbsolutePath().normalize());
+                case "--service-property" -> o.with(b -> b.serviceProperties.add(ServiceProperty.parse(value, knownServices())));
                 default -> throw new IllegalArgumentException("unknown option " + flag + "\n" + USAGE);
             };
         }
         return o;
     }
 
+    private static Set<String> knownServices() {
+        return ServiceSpec.ALL.stream().map(ServiceSpec::name).collect(Collectors.toCollection(LinkedHashSet::new));
+    }
+
     private static Set<String> only(String value) {
-        Set<String> known = ServiceSpec.ALL.stream().map(ServiceSpec::name).collect(Collectors.toSet());
+        Set<String> known = knownServices();
         Set<String> chosen = Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty())
                 .collect(Collectors.toCollection(LinkedHashSet::new));
         chosen.stream().filter(s -> !known.contains(s)).findFirst().ifPresent(s -> {
@@ -119,6 +155,13 @@ public record StackOptions(int gpus, int tenants, Set<String> services, int kafk
         return ServiceSpec.ALL.stream().filter(s -> services.contains(s.name())).toList();
     }
 
+    /** The overrides for {@code serviceName}, later ones winning over earlier ones for the same key. */
+    public Map<String, String> propertiesFor(String serviceName) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        serviceProperties.stream().filter(p -> p.appliesTo(serviceName)).forEach(p -> properties.put(p.key(), p.value()));
+        return properties;
+    }
+
     private StackOptions with(java.util.function.Consumer<Builder> change) {
         Builder b = new Builder(this);
         change.accept(b);
@@ -140,6 +183,8 @@ public record StackOptions(int gpus, int tenants, Set<String> services, int kafk
         Duration tick;
         Duration readyTimeout;
         boolean help;
+        List<ServiceProperty> serviceProperties;
+        boolean demoWorkloads;
 
         Builder(StackOptions o) {
             gpus = o.gpus;
@@ -156,11 +201,13 @@ public record StackOptions(int gpus, int tenants, Set<String> services, int kafk
             tick = o.tick;
             readyTimeout = o.readyTimeout;
             help = o.help;
+            serviceProperties = new ArrayList<>(o.serviceProperties);
+            demoWorkloads = o.demoWorkloads;
         }
 
         StackOptions build() {
             return new StackOptions(gpus, tenants, Set.copyOf(services), kafkaPort, kubePort, fleetPort, servicePort,
-                    repoRoot, targetDir, busy, idle, tick, readyTimeout, help);
+                    repoRoot, targetDir, busy, idle, tick, readyTimeout, help, serviceProperties, demoWorkloads);
         }
     }
 }

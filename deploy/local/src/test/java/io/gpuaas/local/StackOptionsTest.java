@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpuaas.local.services.ServiceSpec;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class StackOptionsTest {
@@ -43,5 +45,39 @@ class StackOptionsTest {
         assertThatThrownBy(() -> StackOptions.parse("--only", "billing")).hasMessageContaining("unknown service billing");
         assertThatThrownBy(() -> StackOptions.parse("--gpus", "many")).hasMessageContaining("--gpus needs a non-negative");
         assertThatThrownBy(() -> StackOptions.parse("--gpus")).hasMessageContaining("missing value for --gpus");
+    }
+
+    @Test
+    void shouldHandEachServiceItsOwnOverridesWhenServicePropertiesAreGiven() {
+        StackOptions options = StackOptions.parse("--service-property", "gpuaas.kafka.topic-prefix=gpuaas.",
+                "--service-property", "idle-reclaimer:gpuaas.reclaimer.policy.window=20s",
+                "--service-property", "metrics-gateway:gpuaas.metrics-gateway.scrape.targets=http://a:1/m,http://b:2/m",
+                "--service-property", "idle-reclaimer:gpuaas.reclaimer.policy.window=25s");
+
+        assertThat(options.propertiesFor("idle-reclaimer")).containsExactly(
+                Map.entry("gpuaas.kafka.topic-prefix", "gpuaas."), Map.entry("gpuaas.reclaimer.policy.window", "25s"));
+        assertThat(options.propertiesFor("metrics-gateway"))
+                .containsEntry("gpuaas.metrics-gateway.scrape.targets", "http://a:1/m,http://b:2/m");
+        assertThat(options.propertiesFor("booking-service")).containsOnlyKeys("gpuaas.kafka.topic-prefix");
+        assertThat(StackOptions.parse().serviceProperties()).isEmpty();
+    }
+
+    @Test
+    void shouldRejectAPropertyForAnUnknownServiceOrWithoutAValueWhenMistyped() {
+        assertThatThrownBy(() -> StackOptions.parse("--service-property", "billing:a.b=1"))
+                .hasMessageContaining("unknown service billing");
+        assertThatThrownBy(() -> StackOptions.parse("--service-property", "gpuaas.booking.alignment"))
+                .hasMessageContaining("[service:]key=value");
+    }
+
+    @Test
+    void shouldSkipDemoWorkloadsAndUseTheGivenRepositoryWhenAsked() {
+        StackOptions options = StackOptions.parse("--no-demo-workloads", "--repo-root", "/tmp/elsewhere",
+                "--service-port", "0");
+
+        assertThat(options.demoWorkloads()).isFalse();
+        assertThat(options.repoRoot()).isEqualTo(Path.of("/tmp/elsewhere"));
+        assertThat(options.servicePort()).isZero();
+        assertThat(StackOptions.parse().demoWorkloads()).isTrue();
     }
 }
