@@ -148,8 +148,9 @@
   async function cancelBooking(b) {
     try {
       await api('DELETE', '/api/v1/bookings/' + encodeURIComponent(b.id));
-      say('Cancelled ' + b.quantity + ' × ' + b.pool + ' from ' + fmt(b.start));
+      // Refresh first, so the message never shows beside a list that still says CONFIRMED.
       await Promise.all([loadBookings(), loadGrid()]);
+      say('Cancelled ' + b.quantity + ' × ' + b.pool + ' from ' + fmt(b.start));
     } catch (e) {
       say(e.message, true);
     }

@@ -1,5 +1,6 @@
 package io.gpuaas.bench.booking;
 
+import io.gpuaas.booking.config.EngineTuning;
 import io.gpuaas.testing.kafka.EmbeddedKafka;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,9 +19,17 @@ import org.apache.kafka.streams.KafkaStreams;
  * <pre>
  * java -cp "$(cat bench/target/classpath.txt):bench/target/classes" io.gpuaas.bench.booking.BookingBench \
  *     [--csv ../shared/data/openb-pod-list.csv] [--out bench/results/booking.md] [--rate 500] [--seconds 10] [--runs 3]
+ *     [--latency-only false] [--streams commit.interval.ms=20,producer.linger.ms=0,...]
+ * </pre>
+ * The engine runs with the service's own settings ({@code EngineTuning.defaults()}); {@code --streams} overrides
+ * Kafka Streams keys for experiments, {@code --latency-only true} skips saturation, availability and replay.
+ * <pre>
  * </pre>
  */
 public final class BookingBench {
+
+    /** Experiment overrides of the engine settings ({@code --streams}); empty by default. */
+    private static final Map<String, String> overrides = new java.util.LinkedHashMap<>();
 
     private BookingBench() {
     }
@@ -30,13 +39,16 @@ public final class BookingBench {
         int rate = Integer.parseInt(opts.getOrDefault("rate", "500"));
         int seconds = Integer.parseInt(opts.getOrDefault("seconds", "10"));
         int runs = Integer.parseInt(opts.getOrDefault("runs", "3"));
+        // --latency-only true: just the fixed-rate decision and raw runs (for profiling the decision path)
+        boolean latencyOnly = Boolean.parseBoolean(opts.getOrDefault("latency-only", "false"));
         Path out = Path.of(opts.getOrDefault("out", "bench/results/booking.md"));
         StringBuilder md = new StringBuilder();
         md.append("## booking-service\n\n").append("Measured ").append(Instant.now()).append(" on ")
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores (shared with other builds, noisy), JDK ")
                 .append(Runtime.version()).append(", broker in the same JVM (EmbeddedKafka, KRaft, 1 node).\n\n");
         try (EmbeddedKafka broker = EmbeddedKafka.start()) {
-            DecisionLatencyBench bench = new DecisionLatencyBench(broker);
+            overrides.putAll(streamsOverrides(opts.getOrDefault("streams", "")));
+            DecisionLatencyBench bench = new DecisionLatencyBench(broker, overrides);
             KafkaStreams engine = bench.startEngine();
             try {
                 bench.decisions(rate, 5, false); // warm-up: JIT, RocksDB, transactions
@@ -46,16 +58,19 @@ public final class BookingBench {
                     rows.add(bench.rawRoundTrip(rate, seconds));
                     rows.add(bench.decisions(rate, seconds, false));
                 }
-                for (int r = 0; r < runs; r++) {
+                for (int r = 0; r < runs && !latencyOnly; r++) {
                     rows.add(bench.decisions(2000, 5, true));
                 }
                 latencyTable(md, rows);
+                System.out.println("broker figures (whole run):\n" + BrokerStats.report());
             } finally {
                 engine.close(java.time.Duration.ofSeconds(10));
             }
         }
-        availability(md);
-        if (opts.containsKey("csv")) {
+        if (!latencyOnly) {
+            availability(md);
+        }
+        if (opts.containsKey("csv") && !latencyOnly) {
             replay(md, Path.of(opts.get("csv")));
         }
         md.append("\nReproduce (bench/ builds once every service module is installed; until then compile the bench classes "
@@ -67,8 +82,8 @@ public final class BookingBench {
 
     private static void latencyTable(StringBuilder md, List<DecisionLatencyBench.Result> rows) {
         md.append("### Decisions through Kafka (command → committed decision read back)\n\n")
-                .append("Open loop: latency counts from the intended send time. Exactly-once Streams, commit interval 20 ms, "
-                        + "read_committed readers. 'raw' is an idempotent acks=all produce → read_committed consume "
+                .append("Open loop: latency counts from the intended send time. Exactly-once Streams with the service's "
+                        + "engine settings (" + engineSettings() + "), read_committed readers. 'raw' is an idempotent acks=all produce → read_committed consume "
                         + "of a 300-byte record on the same broker in the same run (the baseline).\n\n")
                 .append("| run | records | seconds | records/s | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|---|---|\n");
         for (DecisionLatencyBench.Result r : rows) {
@@ -77,7 +92,45 @@ public final class BookingBench {
                     r.seconds(), r.perSecond(), h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(99) / 1000.0,
                     h.getMaxValue() / 1000.0));
         }
+        stages(md, rows);
         summary(md, rows);
+    }
+
+    /** Where a decision's time goes: up to the task processing it, and from there to the committed read. */
+    private static void stages(StringBuilder md, List<DecisionLatencyBench.Result> rows) {
+        md.append("\nStages of the same decisions: *to task* = intended send → processed by the decision task (produce, "
+                + "task fetch); *to read* = processed → committed decision read (wait for the commit, the commit, "
+                + "transaction markers, reader fetch).\n\n| run | to task p50 | to task p99 | to read p50 | to read p99 | engine |\n"
+                + "|---|---|---|---|---|---|\n");
+        for (DecisionLatencyBench.Result r : rows) {
+            if (r.toProcessedMicros() == null) {
+                continue;
+            }
+            md.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1f | %s |%n", r.name(),
+                    r.toProcessedMicros().getValueAtPercentile(50) / 1000.0, r.toProcessedMicros().getValueAtPercentile(99) / 1000.0,
+                    r.toReadMicros().getValueAtPercentile(50) / 1000.0, r.toReadMicros().getValueAtPercentile(99) / 1000.0,
+                    r.engine()));
+        }
+    }
+
+    private static String engineSettings() {
+        Map<String, String> props = new java.util.LinkedHashMap<>(EngineTuning.defaults().streamsProperties());
+        props.putAll(overrides);
+        StringBuilder out = new StringBuilder();
+        props.forEach((k, v) -> out.append(out.isEmpty() ? "" : ", ").append(k).append(' ').append(v));
+        return out.toString();
+    }
+
+    /** {@code --streams key=value,key=value}: extra Kafka Streams settings for experiments (default none). */
+    private static Map<String, String> streamsOverrides(String spec) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (String pair : spec.split(",")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0) {
+                out.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+            }
+        }
+        return out;
     }
 
     /** The targets against this run: p99 ≤ 50 ms at 500/s, ≥ 1,000 decisions/s. */

@@ -1,11 +1,13 @@
 package io.gpuaas.bench.booking;
 
+import io.gpuaas.booking.config.EngineTuning;
 import io.gpuaas.booking.model.BookingDecider;
 import io.gpuaas.booking.model.BookingPolicy;
 import io.gpuaas.booking.stream.BookingTopology;
 import io.gpuaas.booking.stream.CommandDeserializationHandler;
 import io.gpuaas.booking.stream.CommandProcessingHandler;
 import io.gpuaas.booking.stream.DeadLetterSink;
+import io.gpuaas.booking.stream.DecisionOutcome;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.BookingCommand;
@@ -47,7 +49,13 @@ import org.apache.kafka.streams.StreamsConfig;
  */
 final class DecisionLatencyBench {
 
-    record Result(String name, long count, double seconds, Histogram latencyMicros) {
+    /**
+     * @param toProcessedMicros intended send → the decision task processed the command (produce + task fetch)
+     * @param toReadMicros      processed → the committed decision was read back (commit wait, commit, markers, fetch)
+     * @param engine            Kafka Streams and transaction figures over the run
+     */
+    record Result(String name, long count, double seconds, Histogram latencyMicros, Histogram toProcessedMicros,
+                  Histogram toReadMicros, String engine) {
         double perSecond() {
             return count / seconds;
         }
@@ -57,10 +65,16 @@ final class DecisionLatencyBench {
     private final String prefix;
     private final Map<String, Long> sentAt = new ConcurrentHashMap<>();
     private final Recorder recorder = new Recorder(3);
+    private final Recorder toProcessed = new Recorder(3);
+    private final Recorder toRead = new Recorder(3);
+    private final Map<String, Long> processedAt = new ConcurrentHashMap<>();
+    private final Map<String, String> streamsOverrides;
+    private KafkaStreams engine;
     private final AtomicLong answered = new AtomicLong();
 
-    DecisionLatencyBench(KafkaBroker broker) throws Exception {
+    DecisionLatencyBench(KafkaBroker broker, Map<String, String> streamsOverrides) throws Exception {
         this.broker = broker;
+        this.streamsOverrides = streamsOverrides;
         this.prefix = broker.uniquePrefix();
         try (Admin admin = broker.admin()) {
             TopicAdmin.createAll(admin, prefix);
@@ -74,22 +88,31 @@ final class DecisionLatencyBench {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, broker.uniqueGroupId("bench-booking"));
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 20);
         props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("bench-booking").toString());
-        props.put(StreamsConfig.producerPrefix("linger.ms"), 0);
-        props.put(StreamsConfig.consumerPrefix("fetch.max.wait.ms"), 50);
+        // The service's own engine settings (gpuaas.booking.engine.* defaults), then any --streams experiment.
+        props.putAll(EngineTuning.defaults().streamsProperties());
+        props.putAll(streamsOverrides);
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, CommandDeserializationHandler.class);
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, CommandProcessingHandler.class);
         props.put(DeadLetterSink.CONFIG_KEY, new DeadLetterSink(new KafkaProducer<>(broker.clientProperties(),
                 new ByteArraySerializer(), new ByteArraySerializer()), prefix, (t, r) -> { }));
         KafkaStreams streams = new KafkaStreams(BookingTopology.build(prefix, decider, Duration.ofMillis(200),
-                Duration.ofDays(7), o -> { }), props);
+                Duration.ofDays(7), this::processed), props);
         streams.start();
         long deadline = System.currentTimeMillis() + 120_000;
         while (streams.state() != KafkaStreams.State.RUNNING && System.currentTimeMillis() < deadline) {
             Thread.sleep(100);
         }
+        engine = streams;
         return streams;
+    }
+
+    /** Called on the stream thread right after a command was decided: the first stage ends here. */
+    private void processed(DecisionOutcome outcome) {
+        String id = requestIdOf(outcome.answer());
+        if (id != null) {
+            processedAt.put(id, System.nanoTime());
+        }
     }
 
     /** Commands at {@code rate}/s for {@code seconds}; latency from intended send to committed decision read. */
@@ -97,8 +120,8 @@ final class DecisionLatencyBench {
         String events = Topics.BOOKING_EVENTS.name(prefix);
         AtomicBoolean running = new AtomicBoolean(true);
         Thread reader = reader(events, running, true);
-        recorder.reset();
-        answered.set(0);
+        reset();
+        EngineStats before = EngineStats.of(engine);
         long total = (long) rate * seconds;
         long start = System.nanoTime();
         try (KafkaProducer<String, BookingCommand> producer = producer(Topics.BOOKING_COMMANDS.valueSerde().serializer())) {
@@ -116,7 +139,8 @@ final class DecisionLatencyBench {
         running.set(false);
         reader.join();
         return new Result(saturate ? "decisions, saturated" : "decisions at " + rate + "/s", answered.get(), elapsed,
-                recorder.getIntervalHistogram());
+                recorder.getIntervalHistogram(), toProcessed.getIntervalHistogram(), toRead.getIntervalHistogram(),
+                EngineStats.of(engine).since(before, elapsed));
     }
 
     /** The same pattern on a plain topic: idempotent acks=all produce, read_committed consume. */
@@ -125,8 +149,7 @@ final class DecisionLatencyBench {
         broker.createTopics(12, topic);
         AtomicBoolean running = new AtomicBoolean(true);
         Thread reader = reader(topic, running, false);
-        recorder.reset();
-        answered.set(0);
+        reset();
         long total = (long) rate * seconds;
         long start = System.nanoTime();
         try (KafkaProducer<String, byte[]> producer = producer(new ByteArraySerializer())) {
@@ -142,7 +165,16 @@ final class DecisionLatencyBench {
         double elapsed = (System.nanoTime() - start) / 1e9;
         running.set(false);
         reader.join();
-        return new Result("raw produce→consume at " + rate + "/s", answered.get(), elapsed, recorder.getIntervalHistogram());
+        return new Result("raw produce→consume at " + rate + "/s", answered.get(), elapsed, recorder.getIntervalHistogram(),
+                null, null, "");
+    }
+
+    private void reset() {
+        recorder.reset();
+        toProcessed.reset();
+        toRead.reset();
+        processedAt.clear();
+        answered.set(0);
     }
 
     private Thread reader(String topic, AtomicBoolean running, boolean decisions) {
@@ -161,17 +193,27 @@ final class DecisionLatencyBench {
                 while (running.get()) {
                     for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(50))) {
                         String id = decisions ? requestIdOf(deserializer.deserialize(topic, r.headers(), r.value())) : r.key();
-                        Long intended = id == null ? null : sentAt.remove(id);
-                        if (intended != null) {
-                            recorder.recordValue(Math.max(1, (System.nanoTime() - intended) / 1_000));
-                            answered.incrementAndGet();
-                        }
+                        record(id, System.nanoTime());
                     }
                 }
             }
         }, "bench-reader");
         thread.start();
         return thread;
+    }
+
+    private void record(String id, long readAt) {
+        Long intended = id == null ? null : sentAt.remove(id);
+        if (intended == null) {
+            return;
+        }
+        recorder.recordValue(Math.max(1, (readAt - intended) / 1_000));
+        Long processed = processedAt.remove(id);
+        if (processed != null) {
+            toProcessed.recordValue(Math.max(1, (processed - intended) / 1_000));
+            toRead.recordValue(Math.max(1, (readAt - processed) / 1_000));
+        }
+        answered.incrementAndGet();
     }
 
     private void awaitAnswers(long total) throws InterruptedException {

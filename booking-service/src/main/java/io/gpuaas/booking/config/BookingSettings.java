@@ -17,7 +17,6 @@ import java.time.Duration;
  * @param decisionTimeout how long an HTTP call waits for its decision before answering 202
  * @param tick            how often the lifecycle clock runs (boundaries are met within one tick)
  * @param retention       how long idempotency answers and finished bookings are kept by the decider
- * @param commitInterval  Kafka Streams commit interval: decisions become visible at commit under exactly-once
  * @param applicationId   Kafka Streams application id (consumer group, changelog topic names)
  * @param stateDir        RocksDB directory; a temp directory when unset
  * @param createTopics    create the booking topics at start when they are missing
@@ -32,7 +31,6 @@ public record BookingSettings(
         @Bindable(defaultValue = "PT3S") Duration decisionTimeout,
         @Bindable(defaultValue = "PT0.2S") Duration tick,
         @Bindable(defaultValue = "P7D") Duration retention,
-        @Bindable(defaultValue = "PT0.02S") Duration commitInterval,
         @Bindable(defaultValue = "gpuaas-booking-decider") String applicationId,
         @Nullable String stateDir,
         @Bindable(defaultValue = "true") boolean createTopics) {

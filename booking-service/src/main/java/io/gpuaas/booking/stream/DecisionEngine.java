@@ -1,6 +1,7 @@
 package io.gpuaas.booking.stream;
 
 import io.gpuaas.booking.config.BookingSettings;
+import io.gpuaas.booking.config.EngineTuning;
 import io.gpuaas.booking.metrics.BookingMetrics;
 import io.gpuaas.booking.model.BookingDecider;
 import io.gpuaas.events.TopicAdmin;
@@ -30,13 +31,16 @@ public class DecisionEngine {
 
     private final KafkaClients clients;
     private final BookingSettings settings;
+    private final EngineTuning tuning;
     private final Topology topology;
     private final DeadLetterSink deadLetters;
     private volatile KafkaStreams streams;
 
-    public DecisionEngine(KafkaClients clients, BookingSettings settings, BookingDecider decider, BookingMetrics metrics) {
+    public DecisionEngine(KafkaClients clients, BookingSettings settings, EngineTuning tuning, BookingDecider decider,
+                          BookingMetrics metrics) {
         this.clients = clients;
         this.settings = settings;
+        this.tuning = tuning;
         this.topology = BookingTopology.build(clients.settings().topicPrefix(), decider, settings.tick(),
                 settings.retention(), metrics::decided);
         this.deadLetters = new DeadLetterSink(clients.deadLetterProducer(), clients.settings().topicPrefix(),
@@ -80,13 +84,10 @@ public class DecisionEngine {
         Properties props = new Properties();
         props.putAll(clients.streamsConfig(settings.applicationId()));
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir());
-        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, settings.commitInterval().toMillis());
+        props.putAll(tuning.streamsProperties());
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, CommandDeserializationHandler.class);
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, CommandProcessingHandler.class);
         props.put(DeadLetterSink.CONFIG_KEY, deadLetters);
-        // Decisions are latency-bound: send as soon as the transaction commits.
-        props.put(StreamsConfig.producerPrefix("linger.ms"), 0);
-        props.put(StreamsConfig.consumerPrefix("fetch.max.wait.ms"), 50);
         return props;
     }
 

@@ -3,6 +3,7 @@ package io.gpuaas.booking.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.gpuaas.booking.config.EngineTuning;
 import io.gpuaas.booking.model.BookingDecider;
 import io.gpuaas.booking.model.BookingLedger;
 import io.gpuaas.booking.model.BookingPolicy;
@@ -114,7 +115,8 @@ class DecisionRestartIT {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, appId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 50);
+        // The service's own engine settings (commit interval, linger, retry backoff): the guarantees hold with them.
+        props.putAll(EngineTuning.defaults().streamsProperties());
         // A fresh directory every time: the new instance can only know the past from the changelogs.
         props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("restart-state").toString());
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, CommandDeserializationHandler.class);
@@ -208,6 +210,12 @@ class DecisionRestartIT {
         Map<String, Object> config = broker.clientProperties();
         config.put("enable.idempotence", true);
         config.put("acks", "all");
+        // The commands must all arrive for the assertions to mean anything. On a starved machine a request can
+        // time out after the broker appended it; with several batches in flight its retry then arrives behind
+        // newer ones and is refused (OutOfOrderSequence), losing commands before the processor ever sees them.
+        config.put("max.in.flight.requests.per.connection", 1);
+        config.put("request.timeout.ms", 120_000);
+        config.put("delivery.timeout.ms", 300_000);
         return new KafkaProducer<>(config, new StringSerializer(), Topics.BOOKING_COMMANDS.valueSerde().serializer());
     }
 }
