@@ -1,6 +1,9 @@
 package io.gpuaas.booking.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.gpuaas.events.Json;
 import io.micronaut.core.annotation.Introspected;
@@ -9,6 +12,14 @@ import java.util.stream.Collectors;
 
 /** Request bodies of the booking API, read strictly so every error names its field. */
 public final class BookingRequests {
+
+    /**
+     * The events mapper, minus the coercions that would silently change what the caller asked for: {@code 1.5} or
+     * {@code "2"} as a quantity is an error, not one or two units.
+     */
+    private static final ObjectMapper STRICT = Json.mapper().copy()
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS);
 
     private BookingRequests() {
     }
@@ -43,7 +54,7 @@ public final class BookingRequests {
             throw ProblemException.badRequest("MALFORMED_JSON", "body", "a JSON body is required");
         }
         try {
-            T value = Json.mapper().readValue(body, type);
+            T value = STRICT.readValue(body, type);
             if (value == null) {
                 throw ProblemException.badRequest("MALFORMED_JSON", "body", "a JSON object is required");
             }

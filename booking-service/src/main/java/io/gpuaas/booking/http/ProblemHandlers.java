@@ -13,6 +13,8 @@ import io.micronaut.core.bind.exceptions.UnsatisfiedArgumentException;
 import io.micronaut.security.authentication.AuthorizationException;
 import io.micronaut.security.authentication.DefaultAuthorizationExceptionHandler;
 import jakarta.inject.Singleton;
+import java.nio.charset.IllegalCharsetNameException;
+import java.nio.charset.UnsupportedCharsetException;
 import java.util.Map;
 
 /** Every error of this service leaves as {@code application/problem+json}. */
@@ -56,6 +58,28 @@ public final class ProblemHandlers {
             return Problems.render(400, "MISSING_PARAMETER", exception.getArgument().getName(),
                     exception.getMessage(), request.getPath(), Map.of());
         }
+    }
+
+    /** {@code Content-Type: application/json; charset=latin-1} names no charset Java knows: the client's fault. */
+    @Singleton
+    public static class UnknownCharset implements ExceptionHandler<UnsupportedCharsetException, MutableHttpResponse<?>> {
+        @Override
+        public MutableHttpResponse<?> handle(HttpRequest request, UnsupportedCharsetException exception) {
+            return charset(request, exception.getCharsetName());
+        }
+    }
+
+    @Singleton
+    public static class BadCharsetName implements ExceptionHandler<IllegalCharsetNameException, MutableHttpResponse<?>> {
+        @Override
+        public MutableHttpResponse<?> handle(HttpRequest request, IllegalCharsetNameException exception) {
+            return charset(request, exception.getCharsetName());
+        }
+    }
+
+    private static MutableHttpResponse<?> charset(HttpRequest<?> request, String name) {
+        return Problems.render(415, "UNSUPPORTED_CHARSET", "Content-Type",
+                "unsupported charset '" + name + "': send UTF-8", request.getPath(), Map.of());
     }
 
     @Singleton

@@ -1,5 +1,8 @@
 package io.gpuaas.booking.kafka;
 
+import io.gpuaas.booking.metrics.BookingMetrics;
+import io.gpuaas.booking.stream.DeadLetterSink;
+import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingEvent;
@@ -25,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * One consumer thread per instance reading every partition of {@code bookings} (from the beginning, to build
  * the view) and of {@code booking-events} (from the end, to answer waiting HTTP calls). No consumer group: each
  * instance needs all partitions, because any instance may receive the HTTP call for any pool. Records that do
- * not decode are skipped here; the decider's own input is where dead-lettering happens.
+ * not decode go to the dead-letter topic (from every instance that reads them) and the feed moves on.
  */
 @Context
 public class BookingFeed implements Runnable {
@@ -37,12 +40,13 @@ public class BookingFeed implements Runnable {
     private final String eventsTopic;
     private final BookingView view;
     private final DecisionAwaiter awaiter;
+    private final DeadLetterSink deadLetters;
     private final CountDownLatch caughtUp = new CountDownLatch(1);
     private final Thread thread;
     private volatile Map<TopicPartition, Long> initialEnd;
     private volatile boolean running = true;
 
-    public BookingFeed(KafkaClients clients, BookingView view, DecisionAwaiter awaiter) {
+    public BookingFeed(KafkaClients clients, BookingView view, DecisionAwaiter awaiter, BookingMetrics metrics) {
         Map<String, Object> config = clients.consumerConfig(null);
         config.put("fetch.max.wait.ms", 20);
         this.consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
@@ -50,6 +54,8 @@ public class BookingFeed implements Runnable {
         this.eventsTopic = clients.topic(Topics.BOOKING_EVENTS);
         this.view = view;
         this.awaiter = awaiter;
+        this.deadLetters = new DeadLetterSink(clients.deadLetterProducer(), clients.settings().topicPrefix(),
+                metrics::deadLettered);
         this.thread = new Thread(this, "booking-feed");
         thread.setDaemon(true);
         thread.start();
@@ -99,6 +105,9 @@ public class BookingFeed implements Runnable {
     }
 
     private void apply(ConsumerRecord<byte[], byte[]> record) {
+        if (record.value() == null) {
+            return; // a tombstone on the compacted bookings topic: nothing to show, nothing wrong
+        }
         try {
             if (record.topic().equals(bookingsTopic)) {
                 Booking booking = Topics.BOOKINGS.valueSerde().deserializer()
@@ -113,8 +122,10 @@ public class BookingFeed implements Runnable {
             BookingEvents.bookingOf(event).ifPresent(view::upsert);
             awaiter.deliver(DecisionAwaiter.requestIdOf(event), event);
         } catch (RuntimeException e) {
-            LOG.warn("skipping unreadable record {}-{}@{}: {}", record.topic(), record.partition(), record.offset(),
-                    e.getMessage());
+            String reason = DeadLetterPublisher.reasonOf(e);
+            LOG.warn("dead-lettering unreadable record {}-{}@{}: {}", record.topic(), record.partition(), record.offset(),
+                    reason);
+            deadLetters.publish(record, reason, e);
         }
     }
 

@@ -4,6 +4,7 @@ import io.gpuaas.events.Topics;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Headers;
@@ -13,12 +14,15 @@ import org.apache.kafka.streams.errors.ErrorHandlerContext;
 /**
  * Publishes a command the decision processor could not take to {@code <prefix>dead-letter} with its original key,
  * bytes and headers, plus {@code gpuaas_dlq_*} headers naming where it came from and why. Its producer is outside
- * the Streams transaction, so a dead letter can be written twice after a crash, never lost.
+ * the Streams transaction, so a dead letter can be written twice after a crash, never lost. The booking feed (a plain
+ * consumer of {@code bookings} and {@code booking-events}) uses the same sink for what it cannot read.
  */
 public final class DeadLetterSink {
 
     /** Streams config key under which the sink instance is handed to the exception handlers. */
     public static final String CONFIG_KEY = "gpuaas.booking.dead-letter-sink";
+
+    private static final String GROUP = "booking-service";
 
     private final Producer<byte[], byte[]> producer;
     private final String topic;
@@ -49,9 +53,24 @@ public final class DeadLetterSink {
         put(headers, "gpuaas_dlq_partition", Integer.toString(context.partition()));
         put(headers, "gpuaas_dlq_offset", Long.toString(context.offset()));
         put(headers, "gpuaas_dlq_processor", "booking-service/" + context.processorNodeId());
+        put(headers, "gpuaas_dlq_group", GROUP);
         producer.send(new ProducerRecord<>(topic, null, context.sourceRawKey(), context.sourceRawValue(), headers));
         producer.flush();
         counter.accept(context.topic(), reason);
+    }
+
+    /** Dead-letters a record a plain consumer could not decode; returns once the broker has it. */
+    public void publish(ConsumerRecord<byte[], byte[]> record, String reason, Exception error) {
+        Headers headers = new RecordHeaders(record.headers().toArray());
+        put(headers, "gpuaas_dlq_reason", reason);
+        put(headers, "gpuaas_dlq_error", String.valueOf(error.getMessage()));
+        put(headers, "gpuaas_dlq_topic", record.topic());
+        put(headers, "gpuaas_dlq_partition", Integer.toString(record.partition()));
+        put(headers, "gpuaas_dlq_offset", Long.toString(record.offset()));
+        put(headers, "gpuaas_dlq_group", GROUP);
+        producer.send(new ProducerRecord<>(topic, null, record.key(), record.value(), headers));
+        producer.flush();
+        counter.accept(record.topic(), reason);
     }
 
     public void close() {

@@ -6,19 +6,28 @@ import static io.gpuaas.booking.it.BookingApp.TEAM_B;
 import static io.gpuaas.booking.it.BookingApp.createBody;
 import static io.gpuaas.booking.it.BookingApp.hourFromNow;
 import static io.gpuaas.booking.it.BookingApp.read;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.gpuaas.testing.kafka.KafkaBrokerExtension;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.IntStream;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -29,10 +38,43 @@ class BadInputIT {
 
     private static final Instant START = hourFromNow(400);
     private static BookingApp app;
+    private static KafkaBroker kafka;
 
     @BeforeAll
     static void start(KafkaBroker broker) {
         app = BookingApp.shared(broker);
+        kafka = broker;
+    }
+
+    @Test
+    void shouldDeadLetterUnreadableFeedRecordsAndKeepAnswering() throws Exception {
+        Map<String, Object> config = Map.of("bootstrap.servers", kafka.bootstrapServers());
+        try (var producer = new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (String topic : List.of("booking-events", "bookings")) {
+                producer.send(new ProducerRecord<>(app.prefix + topic, 0, "poison".getBytes(UTF_8),
+                        "{not json".getBytes(UTF_8))).get();
+            }
+        }
+
+        Set<String> deadLettered = new HashSet<>();
+        Map<String, Object> consumerConfig = Map.of("bootstrap.servers", kafka.bootstrapServers(),
+                "auto.offset.reset", "earliest", "group.id", "bad-input-it-" + System.nanoTime());
+        try (var consumer = new KafkaConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(app.prefix + "dead-letter"));
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                for (var record : consumer.poll(Duration.ofMillis(200))) {
+                    var topic = record.headers().lastHeader("gpuaas_dlq_topic");
+                    var group = record.headers().lastHeader("gpuaas_dlq_group");
+                    if (topic != null && group != null && "booking-service".equals(new String(group.value(), UTF_8))) {
+                        deadLettered.add(new String(topic.value(), UTF_8));
+                    }
+                }
+                return deadLettered.containsAll(List.of(app.prefix + "booking-events", app.prefix + "bookings"));
+            });
+        }
+        Instant start = hourFromNow(500);
+        HttpResponse<String> after = app.post(TEAM_A, createBody("h200", 1, start, start.plusSeconds(3600), "team-a"));
+        assertThat(after.statusCode()).as(after.body()).isEqualTo(201);
     }
 
     @Test
@@ -51,6 +93,24 @@ class BadInputIT {
                 422, "POLICY_ALIGNMENT", "start");
         assertProblem(app.post(TEAM_A, createBody("h200", 1, START, START.plusSeconds(3600), "team-b")),
                 403, "NAMESPACE_NOT_OWNED", "namespace");
+    }
+
+    @Test
+    void shouldRefuseAFractionalOrQuotedQuantityInsteadOfRoundingIt() {
+        String body = createBody("h200", 1, START, START.plusSeconds(3600), "team-a");
+
+        assertProblem(app.post(TEAM_A, body.replace("\"quantity\":1", "\"quantity\":1.5")), 400, "INVALID_FIELD", "quantity");
+        assertProblem(app.post(TEAM_A, body.replace("\"quantity\":1", "\"quantity\":\"1\"")), 400, "INVALID_FIELD", "quantity");
+    }
+
+    @Test
+    void shouldAnswer415WhenTheContentTypeNamesAnUnknownCharset() {
+        String body = createBody("h200", 1, START, START.plusSeconds(3600), "team-a");
+
+        HttpResponse<String> response = app.send("POST", "/api/v1/bookings", TEAM_A, body,
+                java.util.Map.of("Content-Type", "application/json; charset=latin-1"));
+
+        assertProblem(response, 415, "UNSUPPORTED_CHARSET", "Content-Type");
     }
 
     @Test

@@ -89,7 +89,7 @@ final class BookingApp implements AutoCloseable {
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
         }
-        headers.forEach(request::header);
+        headers.forEach(request::setHeader);
         try {
             return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
