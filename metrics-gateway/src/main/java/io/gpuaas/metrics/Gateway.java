@@ -67,8 +67,7 @@ public class Gateway implements ApplicationEventListener<ServerStartupEvent> {
         this.usage = usage;
         this.kubernetes = kubernetes;
         this.tenants = tenants;
-        this.publisher = new GpuSamplePublisher(KafkaFactory.sampleProducer(kafka), kafka.topic(Topics.GPU_SAMPLES),
-                counters);
+        this.publisher = KafkaFactory.samplePublisher(kafka, counters);
         this.scheduler = new ScrapeScheduler(new Backoff(scrape.interval(), scrape.maxBackoff()), scrape.timeout(),
                 publisher, health, clock);
         DeadLetterPublisher deadLetters = new DeadLetterPublisher(kafka.deadLetterProducer(),

@@ -1,10 +1,11 @@
 package io.gpuaas.metrics;
 
 import io.gpuaas.events.Topics;
-import io.gpuaas.events.gpu.GpuSampleEvent;
 import io.gpuaas.events.tenant.TenantUtilizationEvent;
 import io.gpuaas.kit.kafka.KafkaClients;
+import io.gpuaas.metrics.kafka.GpuSamplePublisher;
 import io.gpuaas.metrics.kafka.GpuSampleSerializer;
+import io.gpuaas.metrics.metrics.PublishCounters;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -13,6 +14,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** The Kafka clients of metrics-gateway, on the shared idempotent/acks=all settings of the service kit. */
 public final class KafkaFactory {
@@ -20,12 +22,22 @@ public final class KafkaFactory {
     private KafkaFactory() {
     }
 
-    public static Producer<String, GpuSampleEvent> sampleProducer(KafkaClients kafka) {
+    /** Records come encoded from {@link GpuSampleSerializer#record}: the producer itself only sends bytes. */
+    public static Producer<byte[], byte[]> sampleProducer(KafkaClients kafka) {
+        return new KafkaProducer<>(sampleProducerConfig(kafka), new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** The kit's idempotent {@code acks=all} settings with the batching the GpuSample stream needs. */
+    public static Map<String, Object> sampleProducerConfig(KafkaClients kafka) {
         Map<String, Object> config = kafka.producerConfig("metrics-gateway-gpu-samples");
         // 10,000 GPUs per interval arrive in bursts per exporter: larger batches keep the broker request rate low.
         config.put(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024);
-        return new KafkaProducer<>(config, Topics.GPU_SAMPLES.keySerde().serializer(),
-                new GpuSampleSerializer(MetricsGatewayApplication.SOURCE));
+        return config;
+    }
+
+    public static GpuSamplePublisher samplePublisher(KafkaClients kafka, PublishCounters counters) {
+        return new GpuSamplePublisher(sampleProducer(kafka), kafka.topic(Topics.GPU_SAMPLES),
+                new GpuSampleSerializer(MetricsGatewayApplication.SOURCE), counters);
     }
 
     public static Producer<String, TenantUtilizationEvent> rollupProducer(KafkaClients kafka) {

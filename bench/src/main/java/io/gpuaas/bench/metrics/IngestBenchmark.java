@@ -5,7 +5,9 @@ import io.gpuaas.events.Topics;
 import io.gpuaas.kit.config.KafkaSettings;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.metrics.KafkaFactory;
+import io.gpuaas.metrics.MetricsGatewayApplication;
 import io.gpuaas.metrics.kafka.GpuSamplePublisher;
+import io.gpuaas.metrics.kafka.GpuSampleSerializer;
 import io.gpuaas.metrics.metrics.PublishCounters;
 import io.gpuaas.testing.kafka.EmbeddedKafka;
 import java.nio.file.Path;
@@ -19,7 +21,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * metrics-gateway ingestion throughput: dcgm-exporter text parsed into GpuSamples and published to a real
  * broker with the service's own parser, publisher, serializer and idempotent acks=all producer settings,
- * beside a raw producer sending pre-serialized samples of the same size and keys in the same run.
+ * beside a raw producer (same producer settings) sending pre-serialized samples of the same size and keys in the
+ * same run, without and with the gateway's CloudEvents headers, and the per-round ratio to the raw producer.
  *
  * <p>Usage: {@code IngestBenchmark [--scrape ../shared/data/dcgm-exporter-h100x8.prom] [--gpus 10000]
  * [--scrapes 10] [--rounds 5] [--threads 2] [--bootstrap host:port]}
@@ -50,20 +53,22 @@ public final class IngestBenchmark {
                 Map.of("request.timeout.ms", "120000", "delivery.timeout.ms", "300000")));
         String topic = clients.topic(Topics.GPU_SAMPLES);
         try (Producer<byte[], byte[]> raw = rawProducer(clients);
-             GpuSamplePublisher publisher = new GpuSamplePublisher(KafkaFactory.sampleProducer(clients), topic,
-                     new PublishCounters())) {
-            IngestRounds run = new IngestRounds(fleet, scrapes, threads, raw, publisher, topic);
+             GpuSamplePublisher publisher = KafkaFactory.samplePublisher(clients, new PublishCounters())) {
+            IngestRounds run = new IngestRounds(fleet, scrapes, threads, raw, publisher,
+                    new GpuSampleSerializer(MetricsGatewayApplication.SOURCE), topic);
             run.round(); // warm-up: JIT, producer metadata, broker segments
             double[] rawRate = new double[rounds];
+            double[] rawHeadersRate = new double[rounds];
             double[] parseRate = new double[rounds];
             double[] publishRate = new double[rounds];
             for (int r = 0; r < rounds; r++) {
                 IngestRounds.Result result = run.round();
                 rawRate[r] = result.rawPerSecond();
+                rawHeadersRate[r] = result.rawWithHeadersPerSecond();
                 parseRate[r] = result.parsePerSecond();
                 publishRate[r] = result.publishPerSecond();
             }
-            report(fleet, scrapes, threads, rawRate, parseRate, publishRate);
+            report(fleet, scrapes, threads, rawRate, rawHeadersRate, parseRate, publishRate);
         } finally {
             clients.close();
             if (embedded != null) {
@@ -88,23 +93,43 @@ public final class IngestBenchmark {
         throw new IllegalStateException("no leaders for " + topic);
     }
 
+    /** The gateway's own producer settings (kit defaults + its batch size), so only the work before send differs. */
     private static Producer<byte[], byte[]> rawProducer(KafkaClients clients) {
-        Map<String, Object> config = clients.producerConfig("bench-raw");
-        config.put(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024);
+        Map<String, Object> config = KafkaFactory.sampleProducerConfig(clients);
+        config.put(ProducerConfig.CLIENT_ID_CONFIG, "bench-raw");
         return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
-    private static void report(FleetScrape fleet, int scrapes, int threads, double[] raw, double[] parse,
-                               double[] publish) {
+    private static void report(FleetScrape fleet, int scrapes, int threads, double[] raw, double[] rawHeaders,
+                               double[] parse, double[] publish) {
         System.out.printf("fleet: %d nodes, %d GPUs, %.1f KiB of exporter text per fleet scrape; %d fleet scrapes"
                 + " per round, %d threads%n", fleet.nodes(), fleet.gpus(), fleet.bytes() / 1024.0, scrapes, threads);
         System.out.println("| measurement | samples/s (median, min, max over rounds) |");
         System.out.println("|---|---|");
         System.out.println("| raw producer: the same devices' JSON pre-serialized, same keys, no headers (baseline) | "
                 + Stats.of(raw).format("/s", "%,.0f") + " |");
+        System.out.println("| raw producer + the gateway's CloudEvents headers (fresh ce_id/ce_time per record) | "
+                + Stats.of(rawHeaders).format("/s", "%,.0f") + " |");
         System.out.println("| parse only (DcgmTextParser, no Kafka) | " + Stats.of(parse).format("/s", "%,.0f") + " |");
         System.out.println("| parsed and published (parser + CloudEvents serializer + idempotent acks=all, until acked) | "
                 + Stats.of(publish).format("/s", "%,.0f") + " |");
+        System.out.printf("parsed and published / raw producer: %.2f (median of per-round ratios %.2f)%n",
+                median(publish) / median(raw), medianRatio(publish, raw));
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        java.util.Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
+    }
+
+    /** Rounds are paired (same round, seconds apart), so the per-round ratio cancels most of a shared machine's noise. */
+    private static double medianRatio(double[] numerator, double[] denominator) {
+        double[] ratios = new double[numerator.length];
+        for (int i = 0; i < ratios.length; i++) {
+            ratios[i] = numerator[i] / denominator[i];
+        }
+        return median(ratios);
     }
 
     /** {@code --key value} pairs. */

@@ -1,5 +1,8 @@
 package io.gpuaas.metrics.dcgm;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The dcgm-exporter counters a GpuSample is built from. Names match case-insensitively, so the lower-case
  * names some exporter builds emit and the 1.x names of old-namespace deployments map onto the same field.
@@ -13,7 +16,6 @@ enum DcgmField {
     FB_FREE(1.0, "DCGM_FI_DEV_FB_FREE", "DCGM_FB_FREE"),
     POWER_USAGE(1.0, "DCGM_FI_DEV_POWER_USAGE", "DCGM_POWER_USAGE");
 
-    private static final DcgmField[] VALUES = values();
 
     /** Multiplier from the exporter's unit to the GpuSample unit (percent to ratio for GPU_UTIL). */
     final double scale;
@@ -27,12 +29,32 @@ enum DcgmField {
         }
     }
 
+    /** Names by length, so a name is compared with the one or two candidates of its length only. */
+    private static final DcgmField[][] BY_LENGTH = byLength();
+
+    private static DcgmField[][] byLength() {
+        List<List<DcgmField>> lists = new ArrayList<>();
+        for (DcgmField field : values()) {
+            for (byte[] name : field.names) {
+                while (lists.size() <= name.length) {
+                    lists.add(new ArrayList<>());
+                }
+                lists.get(name.length).add(field);
+            }
+        }
+        return lists.stream().map(list -> list.toArray(DcgmField[]::new)).toArray(DcgmField[][]::new);
+    }
+
     /** The field named by {@code text[from, to)}, or null for a counter a GpuSample does not carry. */
     static DcgmField of(byte[] text, int from, int to) {
-        for (DcgmField field : VALUES) {
-            for (byte[] name : field.names) {
+        int length = to - from;
+        if (length >= BY_LENGTH.length) {
+            return null;
+        }
+        for (DcgmField candidate : BY_LENGTH[length]) {
+            for (byte[] name : candidate.names) {
                 if (Ascii.equalsIgnoreCase(text, from, to, name)) {
-                    return field;
+                    return candidate;
                 }
             }
         }

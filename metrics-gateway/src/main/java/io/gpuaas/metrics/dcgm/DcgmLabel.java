@@ -1,5 +1,8 @@
 package io.gpuaas.metrics.dcgm;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The dcgm-exporter labels a GpuSample needs. Matching ignores case ({@code Hostname}/{@code hostname},
  * {@code UUID}/{@code uuid}); {@code pod_name}, {@code pod_namespace} and {@code container_name} are the
@@ -17,7 +20,6 @@ enum DcgmLabel {
     CONTAINER("container", "container_name");
 
     static final int COUNT = values().length;
-    private static final DcgmLabel[] VALUES = values();
 
     private final byte[][] names;
 
@@ -28,12 +30,32 @@ enum DcgmLabel {
         }
     }
 
+    /** Names by length, so a name is compared with the one or two candidates of its length only. */
+    private static final DcgmLabel[][] BY_LENGTH = byLength();
+
+    private static DcgmLabel[][] byLength() {
+        List<List<DcgmLabel>> lists = new ArrayList<>();
+        for (DcgmLabel label : values()) {
+            for (byte[] name : label.names) {
+                while (lists.size() <= name.length) {
+                    lists.add(new ArrayList<>());
+                }
+                lists.get(name.length).add(label);
+            }
+        }
+        return lists.stream().map(list -> list.toArray(DcgmLabel[]::new)).toArray(DcgmLabel[][]::new);
+    }
+
     /** The label named by {@code text[from, to)}, or null for a label a GpuSample ignores. */
     static DcgmLabel of(byte[] text, int from, int to) {
-        for (DcgmLabel label : VALUES) {
-            for (byte[] name : label.names) {
+        int length = to - from;
+        if (length >= BY_LENGTH.length) {
+            return null;
+        }
+        for (DcgmLabel candidate : BY_LENGTH[length]) {
+            for (byte[] name : candidate.names) {
                 if (Ascii.equalsIgnoreCase(text, from, to, name)) {
-                    return label;
+                    return candidate;
                 }
             }
         }

@@ -20,6 +20,8 @@ public final class DcgmTextParser {
     private final int[] valueFrom = new int[DcgmLabel.COUNT];
     private final int[] valueTo = new int[DcgmLabel.COUNT];
     private final String[] decoded = new String[DcgmLabel.COUNT];
+    /** The line each label slot was last filled on: slots of older lines read as absent, so no per-line reset. */
+    private final int[] filledOn = new int[DcgmLabel.COUNT];
     private int lines;
     private int badLines;
 
@@ -34,14 +36,12 @@ public final class DcgmTextParser {
      */
     public DcgmScrape parse(byte[] text, int length, Instant time, String fallbackHostname) {
         devices.clear();
+        Arrays.fill(filledOn, -1);
         lines = 0;
         badLines = 0;
         int pos = 0;
         while (pos < length) {
-            int eol = pos;
-            while (eol < length && text[eol] != '\n') {
-                eol++;
-            }
+            int eol = ByteScan.newline(text, pos, length);
             parseLine(text, pos, eol, fallbackHostname);
             pos = eol + 1;
         }
@@ -80,8 +80,6 @@ public final class DcgmTextParser {
             // output: their labels are not read, which is most of the parse time saved.
             return true;
         }
-        Arrays.fill(valueFrom, -1);
-        Arrays.fill(decoded, null);
         int afterName = pos;
         pos = Ascii.skipBlanks(text, pos, to);
         if (pos < to && text[pos] == '{') {
@@ -160,20 +158,18 @@ public final class DcgmTextParser {
     private int readLabelValue(byte[] text, int pos, int to, DcgmLabel label) {
         int from = pos;
         boolean escaped = false;
-        while (pos < to && text[pos] != '"') {
-            if (text[pos] == '\\') {
-                if (pos + 1 >= to || !isEscapable(text[pos + 1])) {
-                    return -1;
-                }
-                escaped = true;
-                pos++;
+        while ((pos = ByteScan.quoteOrBackslash(text, pos, to)) < to && text[pos] != '"') {
+            if (pos + 1 >= to || !isEscapable(text[pos + 1])) {
+                return -1;
             }
-            pos++;
+            escaped = true;
+            pos += 2;
         }
         if (pos >= to) {
             return -1;
         }
         if (label != null) {
+            filledOn[label.ordinal()] = lines;
             valueFrom[label.ordinal()] = from;
             valueTo[label.ordinal()] = pos;
             decoded[label.ordinal()] = escaped ? unescape(text, from, pos) : null;
@@ -225,7 +221,7 @@ public final class DcgmTextParser {
     /** The value of {@code label} on the current line; null when absent or empty (empty means "no pod"). */
     private String label(DcgmLabel label, byte[] text) {
         int i = label.ordinal();
-        if (valueFrom[i] < 0 || valueFrom[i] == valueTo[i]) {
+        if (filledOn[i] != lines || valueFrom[i] == valueTo[i]) {
             return null;
         }
         return decoded[i] != null ? decoded[i] : pool.get(text, valueFrom[i], valueTo[i]);

@@ -1,7 +1,6 @@
 package io.gpuaas.metrics.kafka;
 
 import io.gpuaas.events.gpu.GpuSample;
-import io.gpuaas.events.gpu.GpuSampleEvent;
 import io.gpuaas.metrics.metrics.PublishCounters;
 import io.gpuaas.metrics.scrape.SampleSink;
 import io.gpuaas.metrics.scrape.ScrapeTarget;
@@ -15,21 +14,25 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Publishes GpuSamples to {@code gpuaas.gpu-samples} keyed by device, so every sample of one device lands in
- * one partition in scrape order. Sends are asynchronous; the idempotent {@code acks=all} producer retries
- * without duplicates, and failures are counted rather than blocking the scrape loop.
+ * one partition in scrape order. Records are encoded here, on the scrape's thread, by {@link GpuSampleSerializer}
+ * (one writer per scrape), and handed to a byte producer. Sends are asynchronous; the idempotent {@code acks=all}
+ * producer retries without duplicates, and failures are counted rather than blocking the scrape loop.
  */
 public final class GpuSamplePublisher implements SampleSink, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(GpuSamplePublisher.class);
 
-    private final Producer<String, GpuSampleEvent> producer;
+    private final Producer<byte[], byte[]> producer;
     private final String topic;
+    private final GpuSampleSerializer serializer;
     private final PublishCounters counters;
     private final Callback callback;
 
-    public GpuSamplePublisher(Producer<String, GpuSampleEvent> producer, String topic, PublishCounters counters) {
+    public GpuSamplePublisher(Producer<byte[], byte[]> producer, String topic, GpuSampleSerializer serializer,
+                              PublishCounters counters) {
         this.producer = producer;
         this.topic = topic;
+        this.serializer = serializer;
         this.counters = counters;
         this.callback = (metadata, error) -> {
             if (error == null) {
@@ -43,8 +46,10 @@ public final class GpuSamplePublisher implements SampleSink, AutoCloseable {
 
     @Override
     public void publish(ScrapeTarget target, List<GpuSample> samples) {
+        GpuSampleSerializer.Writer writer = GpuSampleSerializer.writer();
         for (GpuSample sample : samples) {
-            producer.send(new ProducerRecord<>(topic, sample.deviceKey(), sample), callback);
+            ProducerRecord<byte[], byte[]> record = serializer.record(topic, sample, writer);
+            producer.send(record, callback);
         }
     }
 
