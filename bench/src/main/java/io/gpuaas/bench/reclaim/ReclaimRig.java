@@ -113,9 +113,16 @@ final class ReclaimRig implements AutoCloseable {
     }
 
     void startPipeline(String applicationId) throws Exception {
-        streams = ReclaimPipeline.create(Map.of("application.id", applicationId,
-                        "bootstrap.servers", broker.bootstrapServers(), "commit.interval.ms", 100,
-                        "consumer.auto.offset.reset", "earliest"),
+        startPipeline(applicationId, Map.of());
+    }
+
+    /** @param overrides Streams settings on top of the service's (e.g. {@code num.stream.threads}) */
+    void startPipeline(String applicationId, Map<String, Object> overrides) throws Exception {
+        Map<String, Object> config = new java.util.HashMap<>(Map.of("application.id", applicationId,
+                "bootstrap.servers", broker.bootstrapServers(), "commit.interval.ms", 100,
+                "consumer.auto.offset.reset", "earliest"));
+        config.putAll(overrides);
+        streams = ReclaimPipeline.create(config,
                 prefix, Files.createTempDirectory("reclaim-bench-"), owners, directory, decider, metrics,
                 new DeadLetterPublisher(deadLetters, Topics.DEAD_LETTER.name(prefix), applicationId, registry));
         streams.start();

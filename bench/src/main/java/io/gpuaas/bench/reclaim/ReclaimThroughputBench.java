@@ -6,6 +6,7 @@ import io.gpuaas.events.gpu.GpuSampleEvent;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.reclaim.config.ReclaimerSettings.Mode;
 import io.gpuaas.reclaim.model.IdlePolicy;
+import io.gpuaas.reclaim.stream.ReclaimPipeline;
 import io.gpuaas.testing.k8s.KubernetesApi;
 import io.gpuaas.testing.kafka.EmbeddedKafka;
 import java.time.Duration;
@@ -26,7 +27,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * reads and decodes the same topic; (2) latency from the sample that closes an idle window to the scale-down
  * written to the API server.
  *
- * <p>Usage: {@code ReclaimThroughputBench [samples=400000] [workloads=1250] [gpusPerWorkload=8] [repeats=3]}.
+ * <p>Usage: {@code ReclaimThroughputBench [samples=400000] [workloads=1250] [gpusPerWorkload=8] [repeats=3]
+ * [streamThreads=2] [commitIntervalMs=100]}: the last two default to what the service runs with.
  */
 public final class ReclaimThroughputBench {
 
@@ -38,15 +40,19 @@ public final class ReclaimThroughputBench {
         int workloads = args.length > 1 ? Integer.parseInt(args[1]) : 1_250;
         int gpus = args.length > 2 ? Integer.parseInt(args[2]) : 8;
         int repeats = args.length > 3 ? Integer.parseInt(args[3]) : 3;
+        Map<String, Object> overrides = Map.of(
+                "num.stream.threads", args.length > 4 ? Integer.parseInt(args[4]) : ReclaimPipeline.DEFAULT_STREAM_THREADS,
+                "commit.interval.ms", args.length > 5 ? Integer.parseInt(args[5]) : 100);
+        System.out.println("pipeline settings: " + overrides);
         try (EmbeddedKafka broker = EmbeddedKafka.start(); KubernetesApi api = KubernetesApi.start()) {
-            throughput(broker, api, samples, workloads, gpus, repeats);
-            latency(broker, api, 200, repeats);
+            throughput(broker, api, samples, workloads, gpus, repeats, overrides);
+            latency(broker, api, 200, repeats, overrides);
         }
         System.exit(0);
     }
 
     private static void throughput(EmbeddedKafka broker, KubernetesApi api, int samples, int workloads, int gpus,
-                                   int repeats) throws Exception {
+                                   int repeats, Map<String, Object> overrides) throws Exception {
         IdlePolicy policy = IdlePolicy.defaults().withWarmUp(Duration.ZERO);
         try (ReclaimRig rig = new ReclaimRig(broker, api, policy, Mode.DIRECT)) {
             List<String> names = new ArrayList<>();
@@ -75,7 +81,7 @@ public final class ReclaimThroughputBench {
             System.out.println("|---|---|---|");
             for (int run = 1; run <= repeats; run++) {
                 double raw = rawConsumer(rig, samples);
-                double pipeline = pipeline(rig, samples, run);
+                double pipeline = pipeline(rig, samples, run, overrides);
                 System.out.printf(Locale.ROOT, "| %d | %,.0f | %,.0f |%n", run, raw, pipeline);
             }
         }
@@ -103,9 +109,10 @@ public final class ReclaimThroughputBench {
     }
 
     /** A fresh application id re-reads the whole topic; timed from its first applied sample to its last. */
-    private static double pipeline(ReclaimRig rig, int samples, int run) throws Exception {
+    private static double pipeline(ReclaimRig rig, int samples, int run, Map<String, Object> overrides)
+            throws Exception {
         long before = rig.metrics.windowSamples();
-        rig.startPipeline("tp-" + run + "-" + System.nanoTime());
+        rig.startPipeline("tp-" + run + "-" + System.nanoTime(), overrides);
         long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
         while (rig.metrics.windowSamples() == before && System.nanoTime() < deadline) {
             Thread.sleep(1);
@@ -117,8 +124,8 @@ public final class ReclaimThroughputBench {
         return rate;
     }
 
-    private static void latency(EmbeddedKafka broker, KubernetesApi api, int workloads, int repeats)
-            throws Exception {
+    private static void latency(EmbeddedKafka broker, KubernetesApi api, int workloads, int repeats,
+                                Map<String, Object> overrides) throws Exception {
         long slot = 200;
         IdlePolicy policy = new IdlePolicy(0.05, Duration.ofSeconds(3), Duration.ofMillis(slot), 0.9, Duration.ZERO,
                 true);
@@ -127,7 +134,7 @@ public final class ReclaimThroughputBench {
         System.out.println("| run | reclaims | p50 ms | p99 ms | max ms |");
         System.out.println("|---|---|---|---|---|");
         try (ReclaimRig rig = new ReclaimRig(broker, api, policy, Mode.DIRECT)) {
-            rig.startPipeline("latency-" + System.nanoTime());
+            rig.startPipeline("latency-" + System.nanoTime(), overrides);
             while (rig.state() != org.apache.kafka.streams.KafkaStreams.State.RUNNING) {
                 Thread.sleep(50);
             }

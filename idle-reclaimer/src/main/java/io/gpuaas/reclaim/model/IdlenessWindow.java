@@ -20,6 +20,8 @@ public final class IdlenessWindow {
     private long lastBadMillis;
     private long runStartMillis;
     private double runMax;
+    /** This window's bytes in the state layout while it is unchanged (see {@link WorkloadWindowsCodec}). */
+    private byte[] encoded;
 
     public IdlenessWindow(long slotMillis, int slots) {
         this(slotMillis, slots, new long[(slots + 63) / 64], EMPTY, EMPTY, EMPTY, 0.0);
@@ -46,6 +48,7 @@ public final class IdlenessWindow {
      * @return true when the sample counts against idleness (busy or null)
      */
     public boolean record(long timeMillis, Double utilization, double threshold) {
+        encoded = null;
         long slot = Math.floorDiv(timeMillis, slotMillis);
         if (headSlot == EMPTY || slot > headSlot) {
             advanceTo(slot);
@@ -97,13 +100,11 @@ public final class IdlenessWindow {
     }
 
     private void advanceTo(long slot) {
+        encoded = null;
         if (headSlot == EMPTY || slot - headSlot >= slots) {
             java.util.Arrays.fill(bits, 0L);
         } else {
-            for (long s = headSlot + 1; s <= slot; s++) {
-                int pos = (int) Math.floorMod(s, (long) slots);
-                bits[pos >>> 6] &= ~(1L << (pos & 63));
-            }
+            forRange(headSlot + 1, slot, false);
         }
         headSlot = slot;
     }
@@ -116,17 +117,44 @@ public final class IdlenessWindow {
         return n;
     }
 
-    /** Samples in the window ending at {@code nowSlot} when a later sample already moved the head past it. */
+    /**
+     * Samples in the window ending at {@code nowSlot} when a later sample already moved the head past it. Counted a
+     * word at a time: a sample arriving a little out of order (devices of one workload come from different
+     * partitions) makes every evaluation of its workload take this path.
+     */
     private int countUpTo(long nowSlot) {
         if (headSlot == EMPTY) {
             return 0;
         }
+        long from = Math.max(nowSlot - slots + 1, headSlot - slots + 1);
+        return from > nowSlot ? 0 : forRange(from, nowSlot, true);
+    }
+
+    /**
+     * Counts ({@code count}) or clears the ring bits of slots {@code from..to} (inclusive, at most {@code slots}
+     * of them), which may wrap around the end of the ring.
+     */
+    private int forRange(long from, long to, boolean count) {
+        int length = (int) (to - from + 1);
+        int start = (int) Math.floorMod(from, (long) slots);
+        int firstPart = Math.min(length, slots - start);
+        return bitRange(start, start + firstPart, count) + bitRange(0, length - firstPart, count);
+    }
+
+    /** Counts or clears ring positions {@code [from, to)}. */
+    private int bitRange(int from, int to, boolean count) {
         int n = 0;
-        for (long s = Math.max(nowSlot - slots + 1, headSlot - slots + 1); s <= nowSlot; s++) {
-            int pos = (int) Math.floorMod(s, (long) slots);
-            if ((bits[pos >>> 6] & (1L << (pos & 63))) != 0) {
-                n++;
+        for (int pos = from; pos < to; ) {
+            int word = pos >>> 6;
+            int end = Math.min(to, (word + 1) << 6);
+            int width = end - pos;
+            long mask = (width == 64 ? -1L : (1L << width) - 1) << (pos & 63);
+            if (count) {
+                n += Long.bitCount(bits[word] & mask);
+            } else {
+                bits[word] &= ~mask;
             }
+            pos = end;
         }
         return n;
     }
@@ -157,5 +185,13 @@ public final class IdlenessWindow {
 
     double runMax() {
         return runMax;
+    }
+
+    byte[] encoded() {
+        return encoded;
+    }
+
+    void encoded(byte[] bytes) {
+        encoded = bytes;
     }
 }

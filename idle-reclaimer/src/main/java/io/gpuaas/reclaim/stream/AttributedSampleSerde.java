@@ -2,12 +2,7 @@ package io.gpuaas.reclaim.stream;
 
 import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.reclaim.model.AttributedSample;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.gpuaas.reclaim.model.Binary;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
@@ -31,40 +26,34 @@ public final class AttributedSampleSerde implements Serde<AttributedSample> {
     }
 
     static byte[] write(AttributedSample s) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(128);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(VERSION);
-            out.writeUTF(s.workload().namespace());
-            out.writeUTF(s.workload().kind());
-            out.writeUTF(s.workload().name());
-            out.writeUTF(s.device());
-            out.writeUTF(s.pod());
-            out.writeUTF(s.group());
-            out.writeLong(s.timeMillis());
-            out.writeDouble(s.utilization() == null ? Double.NaN : s.utilization());
-            out.writeLong(s.podStartMillis());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
+        Binary.Writer out = new Binary.Writer(64 + s.workload().namespace().length() + s.workload().kind().length()
+                + s.workload().name().length() + s.device().length() + s.pod().length() + s.group().length());
+        out.writeByte(VERSION);
+        out.writeUTF(s.workload().namespace());
+        out.writeUTF(s.workload().kind());
+        out.writeUTF(s.workload().name());
+        out.writeUTF(s.device());
+        out.writeUTF(s.pod());
+        out.writeUTF(s.group());
+        out.writeLong(s.timeMillis());
+        out.writeDouble(s.utilization() == null ? Double.NaN : s.utilization());
+        out.writeLong(s.podStartMillis());
+        return out.toByteArray();
     }
 
     static AttributedSample read(byte[] data) {
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(data))) {
-            if (in.readByte() != VERSION) {
-                throw new IllegalArgumentException("unknown attributed sample version");
-            }
-            WorkloadRef ref = new WorkloadRef(in.readUTF(), in.readUTF(), in.readUTF());
-            String device = in.readUTF();
-            String pod = in.readUTF();
-            String group = in.readUTF();
-            long time = in.readLong();
-            double utilization = in.readDouble();
-            long podStart = in.readLong();
-            return new AttributedSample(ref, device, pod, group, time, Double.isNaN(utilization) ? null : utilization,
-                    podStart);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        Binary.Reader in = new Binary.Reader(data);
+        if (in.readByte() != VERSION) {
+            throw new IllegalArgumentException("unknown attributed sample version");
         }
+        WorkloadRef ref = new WorkloadRef(in.readUTF(), in.readUTF(), in.readUTF());
+        String device = in.readUTF();
+        String pod = in.readUTF();
+        String group = in.readUTF();
+        long time = in.readLong();
+        double utilization = in.readDouble();
+        long podStart = in.readLong();
+        return new AttributedSample(ref, device, pod, group, time, Double.isNaN(utilization) ? null : utilization,
+                podStart);
     }
 }

@@ -18,6 +18,11 @@ import org.slf4j.LoggerFactory;
 public final class ReclaimPipeline {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReclaimPipeline.class);
+    /**
+     * Stream threads when the config names none. Each sample costs two tasks' work (attribution, then the window
+     * step after the repartition); two threads let both run at once on a two-core node.
+     */
+    public static final int DEFAULT_STREAM_THREADS = 2;
 
     private ReclaimPipeline() {
     }
@@ -31,6 +36,7 @@ public final class ReclaimPipeline {
                                       OwnerLookup owners, WorkloadLookup workloads, ReclaimDecider decider,
                                       ReclaimerMetrics metrics, DeadLetterPublisher deadLetters) {
         Properties props = new Properties();
+        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, DEFAULT_STREAM_THREADS);
         props.putAll(streamsConfig);
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterDeserializationHandler.class);

@@ -1,7 +1,6 @@
 package io.gpuaas.reclaim.stream;
 
 import io.gpuaas.events.Topics;
-import io.gpuaas.events.gpu.GpuSampleEvent;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
 import io.gpuaas.reclaim.model.OwnerLookup;
@@ -10,6 +9,7 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.Stores;
@@ -33,8 +33,8 @@ public final class ReclaimTopology {
                 new WorkloadWindowsSerde()).withCachingEnabled());
         SampleAttributor attributor = new SampleAttributor(owners, metrics);
         builder.stream(Topics.GPU_SAMPLES.name(topicPrefix),
-                        Consumed.with(Serdes.String(), Topics.GPU_SAMPLES.valueSerde()))
-                .flatMap((device, event) -> attributor.attribute((GpuSampleEvent) event))
+                        Consumed.with(Serdes.String(), GpuSampleDeserializer.serde()))
+                .process(() -> new AttributionProcessor(attributor), Named.as("attribute"))
                 .repartition(Repartitioned.with(Serdes.String(), new AttributedSampleSerde()).withName(REPARTITION))
                 .process(() -> new IdlenessProcessor(STORE, workloads, owners, decider, metrics), STORE)
                 .to(Topics.RECLAIM_EVENTS.name(topicPrefix),

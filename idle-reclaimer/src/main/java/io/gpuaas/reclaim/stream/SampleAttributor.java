@@ -6,7 +6,6 @@ import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
 import io.gpuaas.reclaim.model.AttributedSample;
 import io.gpuaas.reclaim.model.Owner;
 import io.gpuaas.reclaim.model.OwnerLookup;
-import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.streams.KeyValue;
 
@@ -25,25 +24,26 @@ public final class SampleAttributor {
         this.metrics = metrics;
     }
 
-    public List<KeyValue<String, AttributedSample>> attribute(GpuSampleEvent event) {
+    /** The sample keyed by its workload, or null when it is dropped (and counted). */
+    public KeyValue<String, AttributedSample> attribute(GpuSampleEvent event) {
         return switch (event) {
-            case GpuSample sample -> attribute(sample).map(List::of).orElse(List.of());
+            case GpuSample sample -> attribute(sample);
         };
     }
 
-    private Optional<KeyValue<String, AttributedSample>> attribute(GpuSample sample) {
+    private KeyValue<String, AttributedSample> attribute(GpuSample sample) {
         if (!sample.attributed() || sample.time() == null) {
             metrics.sample("unattributed");
-            return Optional.empty();
+            return null;
         }
         Optional<Owner> owner = owners.ownerOf(sample.namespace(), sample.pod());
         if (owner.isEmpty()) {
             metrics.sample("not_reclaimable");
-            return Optional.empty();
+            return null;
         }
         Owner o = owner.get();
         metrics.sample("attributed");
-        return Optional.of(KeyValue.pair(o.workload().key(), new AttributedSample(o.workload(), sample.deviceKey(),
-                sample.pod(), o.group(), sample.time().toEpochMilli(), sample.utilization(), o.podStartMillis())));
+        return KeyValue.pair(o.workload().key(), new AttributedSample(o.workload(), sample.deviceKey(),
+                sample.pod(), o.group(), sample.time().toEpochMilli(), sample.utilization(), o.podStartMillis()));
     }
 }

@@ -107,4 +107,36 @@ class IdlenessWindowTest {
         assertThat(verdict.idleMillis()).isEqualTo(29_000);
         assertThat(verdict.windowStart()).isEqualTo(21_000);
     }
+
+    @Test
+    void shouldCountCoverageLikeAPlainSetWhenSamplesArriveOutOfOrderAcrossTheRing() {
+        for (int slots : new int[] {10, 64, 130, 900}) {
+            java.util.Random random = new java.util.Random(slots);
+            IdlenessWindow ring = new IdlenessWindow(1_000, slots);
+            java.util.TreeSet<Long> kept = new java.util.TreeSet<>();
+            long head = Long.MIN_VALUE;
+            for (int i = 0; i < 5_000; i++) {
+                // Mostly forward, sometimes late, sometimes a jump: the paths a real feed takes.
+                long base = head == Long.MIN_VALUE ? 0 : head;
+                long slot = base + switch (random.nextInt(10)) {
+                    case 0 -> -random.nextInt(slots + 5);
+                    case 1 -> random.nextInt(2 * slots);
+                    default -> random.nextInt(3);
+                };
+                head = Math.max(head, slot);
+                if (slot > head - slots) {
+                    kept.add(slot);
+                }
+                ring.record(slot * 1_000, 0.0, THRESHOLD);
+                long now = head - random.nextInt(slots + 2);
+                long top = Math.max(head, now);
+                long expected = now < top - slots + 1 ? 0 : kept.subSet(top - slots + 1, true, now, true).size();
+
+                assertThat(ring.verdictAt(now * 1_000, 0, slots).samples()).as("slots %d step %d", slots, i)
+                        .isEqualTo((int) expected);
+                head = top;
+                kept.headSet(head - slots + 1).clear();
+            }
+        }
+    }
 }

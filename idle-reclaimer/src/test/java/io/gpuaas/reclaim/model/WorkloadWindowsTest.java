@@ -128,4 +128,24 @@ class WorkloadWindowsTest {
         assertThat(restored.evaluate(9_000, POLICY, 0).idle()).isTrue();
         assertThat(restored.devices()).containsOnlyKeys("node1/GPU-a", "node1/GPU-b/3");
     }
+
+    @Test
+    void shouldWriteTheSameBytesWhetherOrNotDevicesWereWrittenBefore() {
+        WorkloadWindows written = new WorkloadWindows();
+        java.util.Random random = new java.util.Random(3);
+        for (int i = 0; i < 400; i++) {
+            String device = "node1/GPU-" + random.nextInt(4);
+            AttributedSample sample = new AttributedSample(RAY, device, "train-worker-" + device, "gpu",
+                    (i / 4) * 1_000L + random.nextInt(3) * 1_000L, random.nextInt(10) == 0 ? 0.7 : 0.0, 0);
+            state.accept(sample, POLICY);
+            written.accept(sample, POLICY);
+            if (i % 7 == 0) {
+                state.evaluate((i / 4) * 1_000L + 4_000, POLICY, 0);
+                written.evaluate((i / 4) * 1_000L + 4_000, POLICY, 0);
+            }
+            WorkloadWindowsCodec.encode(written);
+        }
+
+        assertThat(WorkloadWindowsCodec.encode(written)).isEqualTo(WorkloadWindowsCodec.encode(state));
+    }
 }
