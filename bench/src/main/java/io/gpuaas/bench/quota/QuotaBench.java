@@ -48,6 +48,12 @@ import org.apache.kafka.common.serialization.StringSerializer;
  */
 public final class QuotaBench {
 
+    /** Seconds over which the spread boundaries fall (--spread; smaller in the suite's --quick mode). */
+    private static int spreadSeconds = 20;
+    /** Length of each spread booking window in seconds (--window). */
+    private static int windowSeconds = 15;
+
+
     static final FlavorResource GPU = new FlavorResource("h200", "nvidia.com/gpu");
 
     private QuotaBench() {
@@ -59,6 +65,8 @@ public final class QuotaBench {
         int burst = Integer.parseInt(opts.getOrDefault("burst", "200"));
         int workloads = Integer.parseInt(opts.getOrDefault("workloads", "300"));
         Path out = Path.of(opts.getOrDefault("out", "bench/results/quota.md"));
+        spreadSeconds = Integer.parseInt(opts.getOrDefault("spread", "20"));
+        windowSeconds = Integer.parseInt(opts.getOrDefault("window", "15"));
         List<Latencies> boundary = new ArrayList<>();
         List<Latencies> state;
         List<String> loads = new ArrayList<>();
@@ -115,22 +123,22 @@ public final class QuotaBench {
                 "NVIDIA H200", null)));
     }
 
-    /** Starts spread evenly over 20 s (50 per second for 1,000 tenants), each window 15 s long. */
+    /** Starts spread evenly over {@code spreadSeconds} (default 20 s: 50 per second for 1,000 tenants), windows 15 s. */
     private static List<Latencies> staggered(KafkaProducer<String, Booking> producer, KafkaClients kafka,
                                              ClusterQueueWatch watch, int tenants, int offset) throws Exception {
         Instant first = Instant.now().plusSeconds(8);
-        long stepMicros = 20_000_000L / tenants;
+        long stepMicros = spreadSeconds * 1_000_000L / tenants;
         Map<String, Instant[]> windows = new ConcurrentHashMap<>();
         for (int i = 0; i < tenants; i++) {
             Instant start = first.plusNanos(i * stepMicros * 1000);
-            Instant end = start.plusSeconds(15);
+            Instant end = start.plusSeconds(windowSeconds);
             windows.put("gpuaas-" + tenant(offset + i), new Instant[] {start, end});
             send(producer, kafka, "stag-" + i, tenant(offset + i), 2, start, end);
         }
         producer.flush();
-        waitUntil(first.plusSeconds(15 + 20 + 5));
-        return List.of(watch.startLatencies("boundary → ClusterQueue, starts spread over 20 s", windows),
-                watch.endLatencies("boundary → ClusterQueue drained, ends spread over 20 s", windows));
+        waitUntil(first.plusSeconds(windowSeconds + spreadSeconds + 5));
+        return List.of(watch.startLatencies("boundary → ClusterQueue, starts spread over " + spreadSeconds + " s", windows),
+                watch.endLatencies("boundary → ClusterQueue drained, ends spread over " + spreadSeconds + " s", windows));
     }
 
     /** {@code count} tenants whose windows start on the same instant: the worst case, many writes at once. */
@@ -175,7 +183,7 @@ public final class QuotaBench {
     private static Latencies rawScheduled(KubernetesClient client, ClusterQueueWatch watch, int count) throws Exception {
         watch.reset();
         Instant first = Instant.now().plusSeconds(3);
-        long stepNanos = 20_000_000_000L / count;
+        long stepNanos = spreadSeconds * 1_000_000_000L / count;
         Map<String, Instant[]> windows = new ConcurrentHashMap<>();
         var pool = java.util.concurrent.Executors.newScheduledThreadPool(4);
         for (int i = 0; i < count; i++) {
@@ -185,7 +193,7 @@ public final class QuotaBench {
             pool.schedule(() -> client.genericKubernetesResources(Kind.CLUSTER_QUEUE.context()).resource(clusterQueue(name)).create(),
                     Duration.between(Instant.now(), at).toNanos(), TimeUnit.NANOSECONDS);
         }
-        waitUntil(first.plusSeconds(22));
+        waitUntil(first.plusSeconds(spreadSeconds + 2));
         pool.shutdown();
         Latencies result = watch.startLatencies("baseline: raw create at each instant, same spread (no projector)", windows);
         for (String name : windows.keySet()) {

@@ -1,0 +1,88 @@
+package io.gpuaas.bench.suite;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the suite runs, in order, in {@code --quick} mode (small sizes, one run each: a smoke test) or in full (the
+ * issues' sizes, 3 runs or rounds each, and the growth from 1,000 to 10,000 GPUs and 100 to 1,000 tenants).
+ * Steps run one after another, never side by side: they would measure each other.
+ */
+final class Plan {
+
+    private Plan() {
+    }
+
+    static List<Step> of(boolean quick, Path data) {
+        List<Step> steps = new ArrayList<>();
+        steps.add(baseline(quick));
+        steps.add(booking(quick, data));
+        for (int tenants : quick ? new int[] {100} : new int[] {100, 1000}) {
+            steps.add(quota(quick, tenants));
+        }
+        for (int gpus : quick ? new int[] {1000} : new int[] {1000, 10000}) {
+            steps.add(reclaim(quick, gpus));
+        }
+        Path duty = data.resolve("gpu-duty-cycle-dev.csv");
+        if (Files.isRegularFile(duty)) {
+            steps.add(new Step("reclaim-replay", Step.Kind.REPLAY, 0, "io.gpuaas.bench.reclaim.DutyCycleReplayBench",
+                    List.of(duty.toString(), quick ? "15" : "5,15,30,60"), "1g", quick ? 300 : 900));
+        }
+        Path scrape = data.resolve("dcgm-exporter-h100x8.prom");
+        for (int gpus : quick ? new int[] {1000} : new int[] {1000, 5000, 10000}) {
+            steps.add(new Step("metrics-ingest-" + gpus, Step.Kind.INGEST, gpus, "io.gpuaas.bench.metrics.IngestBenchmark",
+                    List.of("--scrape", scrape.toString(), "--gpus", Integer.toString(gpus), "--scrapes", quick ? "2" : "4",
+                            "--rounds", quick ? "2" : "5", "--threads", "2"), "1500m", 600));
+        }
+        int[][] renders = quick ? new int[][] {{1000, 100}, {10000, 1000}}
+                : new int[][] {{1000, 100}, {5000, 100}, {10000, 100}, {1000, 1000}, {5000, 1000}, {10000, 1000}};
+        for (int[] r : renders) {
+            steps.add(new Step("metrics-render-" + r[0] + "-" + r[1], Step.Kind.RENDER, r[0],
+                    "io.gpuaas.bench.metrics.RenderBenchmark", List.of("--gpus", Integer.toString(r[0]), "--tenants",
+                    Integer.toString(r[1]), "--iterations", quick ? "10" : "50"), "1g", 300));
+        }
+        int[][] stacks = quick ? new int[][] {{16, 2}}
+                : new int[][] {{16, 2}, {1000, 100}, {5000, 100}, {10000, 100}, {10000, 1000}};
+        for (int[] s : stacks) {
+            steps.add(new Step("scale-" + s[0] + "-" + s[1], Step.Kind.SCALE, s[0], "io.gpuaas.bench.scale.StackScale",
+                    List.of("--gpus", Integer.toString(s[0]), "--tenants", Integer.toString(s[1]), "--settle",
+                            quick ? "10" : "30", "--ready-timeout", quick ? "240" : "540"), "256m", 900));
+        }
+        return steps;
+    }
+
+    private static Step baseline(boolean quick) {
+        return new Step("baseline", Step.Kind.BASELINE, 0, "io.gpuaas.bench.baseline.KafkaBaseline",
+                List.of("--records", quick ? "50000" : "200000", "--size", "512", "--latency-messages", quick ? "500" : "2000",
+                        "--runs", quick ? "1" : "3"), "1g", 600);
+    }
+
+    private static Step booking(boolean quick, Path data) {
+        List<String> args = new ArrayList<>(List.of("--rate", "500", "--seconds", quick ? "4" : "10", "--runs",
+                quick ? "1" : "3"));
+        Path openb = data.resolve("openb-pod-list.csv");
+        if (Files.isRegularFile(openb)) {
+            args.addAll(List.of("--csv", openb.toString()));
+        }
+        args.addAll(List.of("--out", "bench/target/suite/booking.md"));
+        return new Step("booking", Step.Kind.BOOKING, 0, "io.gpuaas.bench.booking.BookingBench", args, "1500m", 900);
+    }
+
+    private static Step quota(boolean quick, int tenants) {
+        List<String> args = new ArrayList<>(List.of("--tenants", Integer.toString(tenants), "--out",
+                "bench/target/suite/quota-" + tenants + ".md"));
+        if (quick) {
+            args.addAll(List.of("--burst", "50", "--workloads", "50", "--spread", "5", "--window", "5"));
+        }
+        return new Step("quota-" + tenants, Step.Kind.QUOTA, tenants, "io.gpuaas.bench.quota.QuotaBench", args, "1500m", 900);
+    }
+
+    private static Step reclaim(boolean quick, int gpus) {
+        int workloads = gpus / 8;
+        int samples = quick ? 40_000 : Math.max(100_000, gpus * 30);
+        return new Step("reclaim-" + gpus, Step.Kind.RECLAIM, gpus, "io.gpuaas.bench.reclaim.ReclaimThroughputBench",
+                List.of(Integer.toString(samples), Integer.toString(workloads), "8", quick ? "1" : "3"), "1500m", 900);
+    }
+}

@@ -1,0 +1,165 @@
+package io.gpuaas.bench.suite;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * "Targets at a glance": every target the service issues set, with what this run measured, whether it was met and
+ * the baseline measured beside it. Generated from {@link Results} only; a target whose figure is missing says so.
+ */
+final class Targets {
+
+    /** One line of the table. */
+    record Row(String target, String measured, String met, String baseline) {
+    }
+
+    private final Results r;
+
+    Targets(Results results) {
+        this.r = results;
+    }
+
+    List<Row> rows() {
+        List<Row> rows = new ArrayList<>();
+        booking(rows);
+        quota(rows);
+        reclaim(rows);
+        metrics(rows);
+        rows.add(atMost("local stack ready < 90 s (16 GPUs, 2 tenants)", "scale.16g.2t.ready_s", 90, "s", "—"));
+        return rows;
+    }
+
+    private String kafkaRoundTrip() {
+        return fig("baseline.roundtrip.p99_ms", "ms").map(s -> "kafka-tools EndToEndLatency p99 " + s).orElse("");
+    }
+
+    private void booking(List<Row> rows) {
+        String bookingRt = fig("booking.raw_rt_p99_ms", "ms").map(s -> "raw produce→consume p99 " + s + " (same JVM)").orElse("");
+        rows.add(atLeast("booking decisions ≥ 1,000/s (saturated)", "booking.saturated_per_s", 1000, "/s",
+                join(fig("baseline.producer.records_per_s", "records/s").map(s -> "kafka-tools producer " + s).orElse(""))));
+        rows.add(atMost("booking decision p99 ≤ 50 ms at 500 req/s", "booking.fixed_p99_ms", 50, "ms",
+                join(bookingRt, kafkaRoundTrip())));
+        rows.add(new Row("booking decision p50 at 500 req/s", fig("booking.fixed_p50_ms", "ms").orElse("not measured"),
+                "reported", "—"));
+        rows.add(atMost("availability query p99 < 20 ms, 100,000 future bookings", "booking.availability_p99_ms", 20, "ms", "—"));
+        rows.add(new Row("openb replay (accepted, rejected, booked utilization)", openb(), "reported", "—"));
+    }
+
+    private void quota(List<Row> rows) {
+        int tenants = largest("quota.", "t.boundary_spread_p99_ms");
+        String qp = "quota." + tenants + "t.";
+        String at = tenants == 0 ? "" : ", " + tenants + " tenants";
+        rows.add(atMost("boundary → ClusterQueue p99 ≤ 1 s, spread boundaries" + at,
+                qp + "boundary_spread_p99_ms", 1000, "ms", fig(qp + "raw_spread_p99_ms", "ms")
+                        .map(s -> "raw API-server create at the same instants p99 " + s).orElse("—")));
+        rows.add(atMost("boundary → ClusterQueue p99 ≤ 1 s, boundaries on one instant" + at,
+                qp + "boundary_instant_p99_ms", 1000, "ms", fig(qp + "raw_create_watch_p99_ms", "ms")
+                        .map(s -> "raw create → watch p99 " + s).orElse("—")));
+        rows.add(atMost("Workload change → quota-state p99 ≤ 500 ms" + at, qp + "workload_state_p99_ms", 500, "ms",
+                join(fig(qp + "kafka_rt_p99_ms", "ms").map(s -> "Kafka produce→consume p99 " + s).orElse(""), kafkaRoundTrip())));
+    }
+
+    private void reclaim(List<Row> rows) {
+        int gpus = largest("reclaim.", "g.pipeline_per_s");
+        rows.add(atLeast("reclaimer samples ≥ 50,000/s" + (gpus == 0 ? "" : " (" + gpus + " GPUs)"),
+                "reclaim." + gpus + "g.pipeline_per_s", 50_000, "/s", join(fig("reclaim." + gpus + "g.raw_consumer_per_s", "/s")
+                        .map(s -> "raw consumer, same topic " + s).orElse(""), fig("baseline.consumer.records_per_s", "records/s")
+                        .map(s -> "kafka-tools consumer " + s).orElse(""))));
+        rows.add(atMost("window close → patch p99 ≤ 1 s", "reclaim.close_to_patch_p99_ms", 1000, "ms", "—"));
+        rows.add(replay());
+    }
+
+    private void metrics(List<Row> rows) {
+        int ingest = largest("ingest.", "g.published_per_s");
+        rows.add(atLeast("DCGM parsed-and-published ≥ 200,000 samples/s" + (ingest == 0 ? "" : " (" + ingest + " GPUs)"),
+                "ingest." + ingest + "g.published_per_s", 200_000, "/s", join(
+                        fig("ingest." + ingest + "g.raw_producer_per_s", "/s").map(s -> "raw producer, same run " + s).orElse(""),
+                        fig("baseline.producer.records_per_s", "records/s").map(s -> "kafka-tools producer " + s).orElse(""))));
+        String render = renderKey();
+        rows.add(atMost("/metrics render < 100 ms at 10,000 GPUs, 1,000 tenants" + renderScale(render), render + "text_ms",
+                100, "ms", fig(render + "baseline_ms", "ms").map(s -> "prometheus-metrics library writer " + s).orElse("—")));
+        rows.add(new Row("/metrics series at that scale", fig(render + "series", "series").orElse("not measured"), "reported", "—"));
+    }
+
+    private Row atLeast(String target, String key, double threshold, String unit, String baseline) {
+        return r.get(key).map(f -> new Row(target, f.render(unit), f.min() >= threshold ? "yes"
+                : f.max() < threshold ? "**no**" : "**partly** (not in every run)", baseline))
+                .orElseGet(() -> missing(target, baseline));
+    }
+
+    private Row atMost(String target, String key, double threshold, String unit, String baseline) {
+        return r.get(key).map(f -> new Row(target, f.render(unit), f.max() <= threshold ? "yes"
+                : f.min() > threshold ? "**no**" : "**partly** (not in every run)", baseline))
+                .orElseGet(() -> missing(target, baseline));
+    }
+
+    private static Row missing(String target, String baseline) {
+        return new Row(target, "not measured in this run (see Problems)", "—", baseline);
+    }
+
+    private Row replay() {
+        Optional<Figure> rejected = r.get("replay.rejected_total");
+        if (rejected.isEmpty() || Double.isNaN(rejected.get().max())) {
+            return missing("duty-cycle replay: zero reclaims the oracle rejects", "independent oracle from the CSV");
+        }
+        List<String> windows = windows();
+        String measured = String.format(java.util.Locale.ROOT, "%.0f rejected, %.0f missed over the %s windows",
+                rejected.get().max(), r.get("replay.missed_total").map(Figure::max).orElse(Double.NaN),
+                String.join("/", windows));
+        return new Row("duty-cycle replay: zero reclaims the oracle rejects", measured,
+                rejected.get().max() == 0 ? "yes" : "**no**", "independent oracle from the CSV");
+    }
+
+    private List<String> windows() {
+        List<String> out = new ArrayList<>();
+        for (String w : new String[] {"5min", "15min", "30min", "60min"}) {
+            r.noteOf("replay." + w).ifPresent(n -> out.add(w.replace("min", " min")));
+        }
+        return out;
+    }
+
+    private String openb() {
+        Optional<Figure> accepted = r.get("booking.openb.accepted");
+        if (accepted.isEmpty()) {
+            return "not measured in this run (no openb CSV, or see Problems)";
+        }
+        return "openb fleet: " + Numbers.format(accepted.get().median()) + " accepted, rejected "
+                + r.noteOf("booking.openb.rejected").orElse("?") + "; 16-GPU local fleet: "
+                + r.get("booking.local16.accepted").map(f -> Numbers.format(f.median())).orElse("?") + " accepted, rejected "
+                + r.noteOf("booking.local16.rejected").orElse("?") + " (utilization per pool in the booking section)";
+    }
+
+    private String renderKey() {
+        if (r.get("render.10000g.1000t.text_ms").isPresent()) {
+            return "render.10000g.1000t.";
+        }
+        Pattern p = Pattern.compile("render\\.(\\d+)g\\.(\\d+)t\\.text_ms");
+        return r.keys().stream().map(p::matcher).filter(Matcher::matches)
+                .max(Comparator.comparingLong(m -> Long.parseLong(m.group(1)) * 10_000 + Long.parseLong(m.group(2))))
+                .map(m -> "render." + m.group(1) + "g." + m.group(2) + "t.").orElse("render.10000g.1000t.");
+    }
+
+    private static String renderScale(String key) {
+        return key.equals("render.10000g.1000t.") ? "" : " (measured at " + key.substring(7, key.length() - 1) + ")";
+    }
+
+    /** The largest size measured for keys {@code prefix<N>suffix} (0 when none). */
+    int largest(String prefix, String suffix) {
+        Pattern p = Pattern.compile(Pattern.quote(prefix) + "(\\d+)" + Pattern.quote(suffix));
+        return r.keys().stream().map(p::matcher).filter(Matcher::matches).mapToInt(m -> Integer.parseInt(m.group(1)))
+                .max().orElse(0);
+    }
+
+    private Optional<String> fig(String key, String unit) {
+        return r.get(key).map(f -> f.render(unit));
+    }
+
+    private static String join(String... parts) {
+        String joined = String.join("; ", java.util.Arrays.stream(parts).filter(s -> !s.isBlank()).toList());
+        return joined.isEmpty() ? "—" : joined;
+    }
+}

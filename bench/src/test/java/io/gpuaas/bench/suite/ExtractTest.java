@@ -1,0 +1,127 @@
+package io.gpuaas.bench.suite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The suite reads the figures the area benches print; these are excerpts of their real outputs (see each file). */
+class ExtractTest {
+
+    static String resource(String name) throws IOException {
+        try (InputStream in = ExtractTest.class.getResourceAsStream(name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    static Step step(Step.Kind kind, int size) {
+        return new Step(kind.name().toLowerCase() + "-" + size, kind, size, "x.Main", List.of(), "1g", 60);
+    }
+
+    @Test
+    void shouldReadEveryBookingFigureWhenBookingBenchPrintsItsReport() throws IOException {
+        Results r = new Results();
+        Extract.into(r, step(Step.Kind.BOOKING, 0), resource("booking-output.md"));
+
+        assertThat(r.get("booking.fixed_p99_ms").orElseThrow()).extracting(Figure::min, Figure::max, Figure::n)
+                .containsExactly(55.1, 121.0, 3);
+        assertThat(r.get("booking.raw_rt_p99_ms").orElseThrow().max()).isEqualTo(20.6);
+        assertThat(r.get("booking.saturated_per_s").orElseThrow()).extracting(Figure::min, Figure::median, Figure::max)
+                .containsExactly(5402.0, 7269.0, 8279.0);
+        assertThat(r.get("booking.availability_p99_ms").orElseThrow().median()).isEqualTo(0.11);
+        assertThat(r.get("booking.openb.accepted").orElseThrow().median()).isEqualTo(7035.0);
+        assertThat(r.get("booking.local16.accepted").orElseThrow().median()).isEqualTo(4057.0);
+        assertThat(r.noteOf("booking.local16.rejected")).hasValue("{CAPACITY=2978, POLICY_MAX_DURATION=29}");
+        assertThat(r.noteOf("booking.local16.utilization").orElseThrow()).contains("h200 19.2 %");
+        assertThat(r.problems()).isEmpty();
+    }
+
+    @Test
+    void shouldReadQuotaLatenciesPerTenantCountWhenQuotaBenchReports() throws IOException {
+        Results r = new Results();
+        Extract.into(r, step(Step.Kind.QUOTA, 1000), resource("quota-output.md"));
+
+        assertThat(r.get("quota.1000t.boundary_spread_p99_ms").orElseThrow()).extracting(Figure::min, Figure::max)
+                .containsExactly(838.4, 840.9);
+        assertThat(r.get("quota.1000t.boundary_instant_p99_ms").orElseThrow().max()).isEqualTo(237.5);
+        assertThat(r.get("quota.1000t.workload_state_p99_ms").orElseThrow().median()).isEqualTo(44.4);
+        assertThat(r.get("quota.1000t.raw_create_watch_p99_ms").orElseThrow().median()).isEqualTo(32.7);
+        assertThat(r.get("quota.1000t.kafka_rt_p99_ms").orElseThrow().median()).isEqualTo(8.8);
+    }
+
+    @Test
+    void shouldReadThousandsSeparatedRatesWhenReclaimAndMetricsBenchesPrintThem() throws IOException {
+        Results r = new Results();
+        Extract.into(r, step(Step.Kind.RECLAIM, 10000), resource("reclaim-output.txt"));
+        Extract.into(r, step(Step.Kind.REPLAY, 0), resource("replay-output.txt"));
+        Extract.into(r, step(Step.Kind.INGEST, 10000), resource("ingest-output.txt"));
+        Extract.into(r, step(Step.Kind.RENDER, 10000), resource("render-output.txt"));
+
+        assertThat(r.get("reclaim.10000g.pipeline_per_s").orElseThrow()).extracting(Figure::min, Figure::max)
+                .containsExactly(8628.0, 17982.0);
+        assertThat(r.get("reclaim.10000g.raw_consumer_per_s").orElseThrow().max()).isEqualTo(102890.0);
+        assertThat(r.get("reclaim.close_to_patch_p99_ms").orElseThrow().median()).isEqualTo(1158.0);
+        assertThat(r.get("replay.rejected_total").orElseThrow().median()).isZero();
+        assertThat(r.noteOf("replay.15min").orElseThrow()).contains("oracle 859").contains("448.5 / 448.5");
+        assertThat(r.get("ingest.10000g.published_per_s").orElseThrow())
+                .extracting(Figure::median, Figure::min, Figure::max, Figure::n).containsExactly(55702.0, 42714.0, 66623.0, 5);
+        assertThat(r.get("render.10000g.1000t.text_ms").orElseThrow().median()).isEqualTo(20.6);
+        assertThat(r.get("render.10000g.1000t.series").orElseThrow().median()).isEqualTo(25004.0);
+        assertThat(r.problems()).isEmpty();
+    }
+
+    @Test
+    void shouldReadATableWhenLogLinesFallBetweenItsRows() {
+        Results r = new Results();
+        Extract.into(r, step(Step.Kind.RECLAIM, 1000), """
+                | run | raw consumer samples/s | pipeline samples/s |
+                |---|---|---|
+                15:30:40.231 WARN  [tp-1-StreamThread-1] o.a.k.clients.NetworkClient - [Consumer clientId=tp-1] Error
+                org.apache.kafka.common.errors.UnknownTopicOrPartitionException: This server does not host this topic-partition.
+                \tat org.apache.kafka.X.y(X.java:1)
+                | 1 | 2,133 | 583 |
+                """);
+
+        assertThat(r.get("reclaim.1000g.pipeline_per_s").orElseThrow().median()).isEqualTo(583.0);
+        assertThat(r.problems()).isEmpty();
+    }
+
+    @Test
+    void shouldRecordAProblemWhenABenchPrintsNoReadableFigure() {
+        Results r = new Results();
+        Extract.into(r, step(Step.Kind.BOOKING, 0), "Exception in thread \"main\" java.lang.OutOfMemoryError\n| a | b |\n|---|---|\n| x | y |\n");
+
+        assertThat(r.isEmpty()).isTrue();
+        assertThat(r.problems()).singleElement().asString().contains("booking-0").contains("no figure");
+    }
+
+    @Test
+    void shouldCollectResultLinesWhenSuiteMainsPrintThem() {
+        Results r = new Results();
+        Extract.into(r, step(Step.Kind.BASELINE, 0), """
+                RESULT baseline.producer.records_per_s 120000.500 records/s
+                  tool: 200000 records sent
+                RESULT baseline.producer.records_per_s 90000.000 records/s
+                RESULT baseline.roundtrip.p99_ms 7.000 ms
+                """);
+
+        assertThat(r.get("baseline.producer.records_per_s").orElseThrow()).extracting(Figure::min, Figure::max, Figure::n)
+                .containsExactly(90000.0, 120000.5, 2);
+        assertThat(r.get("baseline.roundtrip.p99_ms").orElseThrow().render("ms")).isEqualTo("7.00 ms (1 run)");
+    }
+
+    @Test
+    void shouldReportTheProblemWhenTheStackRanWithoutAService() {
+        Results r = new Results();
+        Extract.into(r, step(Step.Kind.SCALE, 16), """
+                PROBLEM idle-reclaimer is not built (no main class or classpath.txt in its target/): left out
+                RESULT scale.16g.2t.ready_s 20.5 s
+                """);
+
+        assertThat(r.problems()).singleElement().asString().startsWith("idle-reclaimer is not built");
+        assertThat(r.get("scale.16g.2t.ready_s")).isPresent();
+    }
+}

@@ -1,0 +1,93 @@
+package io.gpuaas.bench.suite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** BENCHMARKS.md is generated: the targets table must be filled from the figures, never empty or invented. */
+class ReportTest {
+
+    static Results everyBench() throws IOException {
+        Results r = new Results();
+        Extract.into(r, ExtractTest.step(Step.Kind.BOOKING, 0), ExtractTest.resource("booking-output.md"));
+        Extract.into(r, ExtractTest.step(Step.Kind.QUOTA, 1000), ExtractTest.resource("quota-output.md"));
+        Extract.into(r, ExtractTest.step(Step.Kind.RECLAIM, 10000), ExtractTest.resource("reclaim-output.txt"));
+        Extract.into(r, ExtractTest.step(Step.Kind.REPLAY, 0), ExtractTest.resource("replay-output.txt"));
+        Extract.into(r, ExtractTest.step(Step.Kind.INGEST, 10000), ExtractTest.resource("ingest-output.txt"));
+        Extract.into(r, ExtractTest.step(Step.Kind.RENDER, 10000), ExtractTest.resource("render-output.txt"));
+        Extract.into(r, ExtractTest.step(Step.Kind.BASELINE, 0), """
+                RESULT baseline.producer.records_per_s 300000 records/s
+                RESULT baseline.consumer.records_per_s 500000 records/s
+                RESULT baseline.roundtrip.p99_ms 4 ms
+                """);
+        Extract.into(r, ExtractTest.step(Step.Kind.SCALE, 16), """
+                RESULT scale.16g.2t.ready_s 19.0 s
+                RESULT scale.16g.2t.heap_mib.metrics-gateway 21.5 MiB
+                RESULT scale.16g.2t.rss_mib.metrics-gateway 250.0 MiB
+                """);
+        return r;
+    }
+
+    static Report.Inputs inputs(Results results) {
+        Machine m = new Machine(2, "AMD EPYC", 24.0, "Temurin 25", "0.50 0.40 0.30", Instant.parse("2026-11-22T15:00:00Z"));
+        return new Report.Inputs(false, m, m, Duration.ofMinutes(25), results, Map.of("booking", "## booking-service\n"),
+                "`bench/reliability` does not exist yet.");
+    }
+
+    @Test
+    void shouldFillEveryTargetWithAMeasuredFigureWhenEveryBenchReported() throws IOException {
+        List<Targets.Row> rows = new Targets(everyBench()).rows();
+
+        assertThat(rows).hasSizeGreaterThanOrEqualTo(14);
+        assertThat(rows).allSatisfy(row -> assertThat(row.measured()).doesNotContain("not measured"));
+        assertThat(rows).filteredOn(row -> row.target().startsWith("booking decision p99"))
+                .singleElement().satisfies(row -> {
+                    assertThat(row.measured()).isEqualTo("68.6 ms (55.1–121, 3 runs)");
+                    assertThat(row.met()).isEqualTo("**no**");
+                    assertThat(row.baseline()).contains("20.6").contains("kafka-tools EndToEndLatency p99 4.00 ms");
+                });
+        assertThat(rows).filteredOn(row -> row.target().startsWith("booking decisions ≥"))
+                .singleElement().extracting(Targets.Row::met).isEqualTo("yes");
+        assertThat(rows).filteredOn(row -> row.target().startsWith("/metrics render"))
+                .singleElement().extracting(Targets.Row::met).isEqualTo("yes");
+        assertThat(rows).filteredOn(row -> row.target().startsWith("duty-cycle"))
+                .singleElement().extracting(Targets.Row::measured).asString().contains("0 rejected, 0 missed");
+    }
+
+    @Test
+    void shouldRenderTheTargetsMachineAndGrowthWhenWritingBenchmarksMd() throws IOException {
+        String md = Report.render(inputs(everyBench()));
+
+        assertThat(md).doesNotContain("{{").contains("| cores | 2 |").contains("AMD EPYC")
+                .contains("## Targets at a glance").contains("| booking decisions ≥ 1,000/s (saturated) | 7,269 /s")
+                .contains("### By fleet size (GPUs)").contains("| 10,000 | 55,702 (42,714–66,623, 5 rounds)")
+                .contains("### By tenants").contains("| 16 | 2 | 19.0 |").contains("## booking-service")
+                .contains("`bench/reliability` does not exist yet.");
+        long targetRows = md.lines().dropWhile(l -> !l.equals("## Targets at a glance")).skip(4)
+                .takeWhile(l -> l.startsWith("|")).count();
+        assertThat(targetRows).isGreaterThanOrEqualTo(14);
+    }
+
+    @Test
+    void shouldRefuseToWriteWhenTheRunMeasuredNothing() {
+        assertThatThrownBy(() -> Report.render(inputs(new Results()))).hasMessageContaining("measured nothing");
+    }
+
+    @Test
+    void shouldSayNotMeasuredRatherThanInventWhenABenchIsMissing() throws IOException {
+        Results r = new Results();
+        Extract.into(r, ExtractTest.step(Step.Kind.BOOKING, 0), ExtractTest.resource("booking-output.md"));
+
+        List<Targets.Row> rows = new Targets(r).rows();
+
+        assertThat(rows).filteredOn(row -> row.target().startsWith("reclaimer samples")).singleElement()
+                .satisfies(row -> assertThat(row.measured()).startsWith("not measured"));
+        assertThat(Report.render(inputs(r))).contains("Nothing measured at several sizes").doesNotContain("| 10,000 |");
+    }
+}
