@@ -1,0 +1,104 @@
+package io.gpuaas.system.reliability.support;
+
+import io.gpuaas.events.booking.Booking;
+import io.gpuaas.events.booking.BookingState;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** The promises checked after every fault, each broken one described in a sentence. */
+public final class Invariants {
+
+    private final ReliabilityStack stack;
+    private final KafkaProbe kafka;
+    private final SystemView view;
+
+    public Invariants(ReliabilityStack stack) {
+        this.stack = stack;
+        this.kafka = new KafkaProbe(stack.bootstrapServers());
+        this.view = new SystemView(stack);
+    }
+
+    public List<String> check(BookingLoad load) throws InterruptedException {
+        List<String> problems = new ArrayList<>();
+        Map<String, Booking> ledger = Ledger.bookings(kafka);
+        Map<String, List<Booking>> byKey = ledger.values().stream().filter(b -> b.purpose() != null
+                && b.purpose().startsWith(load.run() + "-")).collect(Collectors.groupingBy(Booking::purpose));
+        for (BookingLoad.Outcome o : load.outcomes().values()) {
+            List<Booking> stored = byKey.getOrDefault(o.key(), List.of());
+            if (o.status() == 201 && (stored.isEmpty() || !stored.getFirst().id().equals(o.bookingId()))) {
+                problems.add("lost: " + o.key() + " answered 201 " + o.bookingId() + " but the ledger holds " + ids(stored));
+            } else if (o.status() != 201 && o.status() / 100 != 4) {
+                problems.add("no final answer for " + o.key() + ": " + o.status() + " after " + o.attempts() + " attempts");
+            } else if (o.status() != 201 && !stored.isEmpty()) {
+                problems.add("phantom: " + o.key() + " answered " + o.status() + " but booked " + ids(stored));
+            }
+            if (stored.size() > 1) {
+                problems.add("duplicate: " + o.key() + " booked " + stored.size() + " times " + ids(stored));
+            }
+        }
+        Map<String, Integer> capacity = Map.of("h200", 8, "h200-mig-1g.18gb", 14, "h200-mig-2g.35gb", 9, "h200-mig-3g.71gb", 6);
+        Ledger.peakPerPool(ledger.values()).forEach((pool, peak) -> {
+            if (peak > capacity.getOrDefault(pool, 0)) {
+                problems.add("overbooked " + pool + ": " + peak + " units at once, capacity " + capacity.get(pool));
+            }
+        });
+        problems.addAll(quotaMismatches(Duration.ofSeconds(60)));
+        List<String> twice = Ledger.doubleReclaims(Ledger.reclaims(kafka));
+        if (!twice.isEmpty()) {
+            problems.add("reclaimed twice without a resume: " + twice);
+        }
+        if (view.metric("metrics-gateway", "gpuaas_gpu_samples_published_total") <= 0) {
+            problems.add("metrics-gateway publishes no samples after its restart");
+        }
+        return problems;
+    }
+
+    /** Waits until each tenant's ClusterQueue and booked units on /metrics equal its active bookings. */
+    public List<String> quotaMismatches(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            List<String> mismatches = new ArrayList<>();
+            Map<String, Booking> ledger = Ledger.bookings(kafka);
+            Instant now = Instant.now();
+            for (String tenant : List.of("team-a", "team-b")) {
+                Map<String, Long> expected = Ledger.activeQuota(ledger.values(), tenant, now);
+                Map<String, Long> actual = view.tenantQuota(tenant);
+                if (!expected.equals(actual)) {
+                    mismatches.add("ClusterQueue gpuaas-" + tenant + " quota " + actual + " but active bookings " + expected);
+                }
+                long units = expected.values().stream().mapToLong(Long::longValue).sum();
+                double shown = view.metric("metrics-gateway", "gpuaas_tenant_booked_units", "tenant=\"" + tenant + "\"");
+                if (shown != units) {
+                    Map<BookingState, Long> states = ledger.values().stream().filter(b -> b.tenant().equals(tenant) && b.activeAt(now))
+                            .collect(Collectors.groupingBy(Booking::state, Collectors.counting()));
+                    long series = view.metrics("metrics-gateway").lines().filter(l -> l.startsWith("gpuaas_tenant_booked_units{")).count();
+                    mismatches.add("metrics-gateway gpuaas_tenant_booked_units{tenant=" + tenant + "} " + shown + " but " + units
+                            + " active (ledger states " + states + ", " + series + " booked-units series on /metrics)");
+                }
+            }
+            if (mismatches.isEmpty() || System.nanoTime() > deadline) {
+                return mismatches;
+            }
+            Thread.sleep(1000);
+        }
+    }
+
+    /** Cancels the run's bookings (as admin) and answers what did not drain. */
+    public List<String> cancelRun(String run) throws InterruptedException {
+        for (Booking b : Ledger.bookings(kafka).values()) {
+            if (b.purpose() != null && b.purpose().startsWith(run + "-") && b.state() != BookingState.CANCELLED
+                    && b.state() != BookingState.COMPLETED) {
+                stack.http().send("DELETE", stack.url("booking-service") + "/api/v1/bookings/" + b.id(), stack.token("admin"), null, Map.of());
+            }
+        }
+        return quotaMismatches(Duration.ofSeconds(45));
+    }
+
+    private static String ids(List<Booking> bookings) {
+        return bookings.stream().map(b -> b.id() + "/" + b.state()).toList().toString();
+    }
+}

@@ -1,0 +1,33 @@
+package io.gpuaas.system.reliability.support;
+
+import java.util.Map;
+
+/**
+ * Settings the suite changes from each service's defaults, so that what takes minutes in production (15-minute
+ * booking alignment, a 15-minute idle window, a 15-second lease) happens within a bounded test. Nothing here turns a
+ * safety check off.
+ */
+final class ServiceTuning {
+
+    private ServiceTuning() {
+    }
+
+    static Map<String, String> of(String service) {
+        return switch (service) {
+            // Bookings may start a few seconds ahead; the load may exceed the per-tenant request rate.
+            case "booking-service" -> Map.of("gpuaas.booking.alignment", "PT1S",
+                    "gpuaas.booking.http.requests-per-second", "1000", "gpuaas.booking.http.burst", "1000");
+            // A restarted projector takes the Lease over within seconds; a cancelled booking drains quickly.
+            case "quota-projector" -> Map.of("gpuaas.quota.leader-election.lease-duration", "6s",
+                    "gpuaas.quota.leader-election.renew-deadline", "4s",
+                    "gpuaas.quota.leader-election.retry-period", "1s", "gpuaas.quota.drain-timeout", "5s");
+            // A 16-second idle window over 2-second samples, after a 4-second warm-up; 75% coverage because on two
+            // busy cores two scrapes sometimes land in one slot (the e2e scenario does the same).
+            case "idle-reclaimer" -> Map.of("gpuaas.reclaimer.policy.window", "16s",
+                    "gpuaas.reclaimer.policy.sample-interval", "2s", "gpuaas.reclaimer.policy.warm-up", "4s",
+                    "gpuaas.reclaimer.policy.min-coverage", "0.75");
+            case "metrics-gateway" -> Map.of("gpuaas.metrics-gateway.scrape.interval", "2s");
+            default -> Map.of();
+        };
+    }
+}
