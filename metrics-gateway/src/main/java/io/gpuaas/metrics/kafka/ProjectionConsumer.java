@@ -9,10 +9,12 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
@@ -23,12 +25,19 @@ import org.slf4j.LoggerFactory;
  * Feeds the projections from Kafka. Every gateway replica needs every queue, booking and reclaim fact, so it
  * assigns all partitions itself (no consumer group): compacted and history topics are read from the
  * beginning, GPU samples from the end (only the present matters for gauges). Unreadable records are
- * dead-lettered by {@link EventReader} and the partition moves on. Topics that do not exist yet are retried.
+ * dead-lettered and the partition moves on. Topics that do not exist yet are retried.
+ *
+ * <p>The loop never dies on an exception: whatever escapes a poll is logged and the loop goes on after a pause.
+ * A record whose dead letter cannot be written (broker down) is not skipped: its partition is rewound to it and
+ * it is tried again. Only an {@link Error} ends the thread, and then {@link #caughtUp()} turns false (readiness
+ * DOWN).
  */
 public final class ProjectionConsumer implements Runnable, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ProjectionConsumer.class);
     private static final Duration RETRY_ASSIGN = Duration.ofSeconds(5);
+    private static final Duration PAUSE_AFTER_FAILURE = Duration.ofSeconds(1);
+    private static final Duration POLL = Duration.ofMillis(100);
 
     /** One topic the consumer follows and what to do with its records (value null for tombstones). */
     public record Feed<T>(TopicSpec<String, T> topic, boolean fromBeginning, BiConsumer<String, T> handler) {
@@ -38,7 +47,9 @@ public final class ProjectionConsumer implements Runnable, AutoCloseable {
     private final Map<String, Route<?>> routes = new HashMap<>();
     private final Set<TopicPartition> assigned = new HashSet<>();
     private Set<String> waitingFor;
+    private long nextAssign = System.nanoTime();
     private volatile boolean running = true;
+    private volatile boolean alive = true;
     private volatile boolean caughtUp;
 
     public ProjectionConsumer(Consumer<byte[], byte[]> consumer, String prefix, DeadLetterPublisher deadLetters,
@@ -50,24 +61,63 @@ public final class ProjectionConsumer implements Runnable, AutoCloseable {
 
     @Override
     public void run() {
-        long nextAssign = 0;
         try {
             while (running) {
-                if (!waitingFor.isEmpty() && System.nanoTime() >= nextAssign) {
-                    assignNewPartitions();
-                    nextAssign = System.nanoTime() + RETRY_ASSIGN.toNanos();
+                try {
+                    step();
+                } catch (WakeupException e) {
+                    if (running) {
+                        LOG.warn("projection consumer woken up while running; polling on");
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    running = false;
+                } catch (RuntimeException e) {
+                    // Whatever it is (broker trouble, a dead letter that cannot be written), the projections must
+                    // keep following: positions are where process() left them, so nothing is skipped.
+                    LOG.error("projection loop failed; going on in {}", PAUSE_AFTER_FAILURE, e);
+                    pause();
                 }
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
-                    routes.get(record.topic()).handle(record);
-                }
-                caughtUp = !assigned.isEmpty();
             }
-        } catch (WakeupException e) {
-            if (running) {
-                throw e;
-            }
+        } catch (Error e) {
+            LOG.error("projection consumer stopped: the projections no longer follow Kafka", e);
+            throw e;
         } finally {
-            consumer.close(Duration.ofSeconds(5));
+            alive = false;
+            caughtUp = false;
+            closeConsumer();
+        }
+    }
+
+    private void step() throws InterruptedException {
+        if (!waitingFor.isEmpty() && System.nanoTime() - nextAssign >= 0) {
+            assignNewPartitions();
+            nextAssign = System.nanoTime() + RETRY_ASSIGN.toNanos();
+        }
+        if (assigned.isEmpty()) {
+            // poll() without partitions throws: wait for the topics instead.
+            Thread.sleep(POLL);
+            return;
+        }
+        process(consumer.poll(POLL));
+        caughtUp = true;
+    }
+
+    private void process(ConsumerRecords<byte[], byte[]> records) {
+        List<TopicPartition> partitions = new ArrayList<>(records.partitions());
+        for (int i = 0; i < partitions.size(); i++) {
+            TopicPartition partition = partitions.get(i);
+            for (ConsumerRecord<byte[], byte[]> record : records.records(partition)) {
+                try {
+                    routes.get(record.topic()).handle(record);
+                } catch (DeadLetterFailure e) {
+                    // poll() already moved past this batch: rewind every partition to its first unhandled record.
+                    consumer.seek(partition, record.offset());
+                    partitions.subList(i + 1, partitions.size())
+                            .forEach(later -> consumer.seek(later, records.records(later).getFirst().offset()));
+                    throw e;
+                }
+            }
         }
     }
 
@@ -93,26 +143,63 @@ public final class ProjectionConsumer implements Runnable, AutoCloseable {
                 }
             });
         });
-        waitingFor = missing;
         if (fresh.isEmpty()) {
+            waitingFor = missing;
             return;
         }
+        Set<TopicPartition> all = new HashSet<>(assigned);
+        all.addAll(fresh);
+        consumer.assign(all);
+        List<TopicPartition> beginning = fresh.stream().filter(tp -> routes.get(tp.topic()).fromBeginning()).toList();
+        List<TopicPartition> end = fresh.stream().filter(tp -> !routes.get(tp.topic()).fromBeginning()).toList();
+        // An EMPTY collection means "every assigned partition" to seekToBeginning/seekToEnd: a late topic read from
+        // the beginning would otherwise be moved to its end, with every other partition (see DESIGN.md).
+        if (!beginning.isEmpty()) {
+            consumer.seekToBeginning(beginning);
+        }
+        if (!end.isEmpty()) {
+            consumer.seekToEnd(end);
+        }
         assigned.addAll(fresh);
-        consumer.assign(assigned);
-        consumer.seekToBeginning(fresh.stream().filter(tp -> routes.get(tp.topic()).fromBeginning()).toList());
-        consumer.seekToEnd(fresh.stream().filter(tp -> !routes.get(tp.topic()).fromBeginning()).toList());
+        waitingFor = missing;
         LOG.info("following {} new partitions{}", fresh.size(), missing.isEmpty() ? "" : "; waiting for " + missing);
     }
 
-    /** Whether the consumer has partitions and has polled at least once (readiness of the projections). */
+    private void pause() {
+        try {
+            Thread.sleep(PAUSE_AFTER_FAILURE);
+        } catch (InterruptedException e) {
+            // Nobody but a shutdown interrupts this thread.
+            Thread.currentThread().interrupt();
+            running = false;
+        }
+    }
+
+    private void closeConsumer() {
+        try {
+            consumer.close(Duration.ofSeconds(5));
+        } catch (RuntimeException e) {
+            LOG.warn("closing the projection consumer failed", e);
+        }
+    }
+
+    /** Whether the loop runs, has partitions and has polled at least once (readiness of the projections). */
     public boolean caughtUp() {
-        return caughtUp;
+        return caughtUp && alive;
     }
 
     @Override
     public void close() {
         running = false;
         consumer.wakeup();
+    }
+
+    /** The dead letter of a record could not be written: the record must be tried again, not skipped. */
+    static final class DeadLetterFailure extends RuntimeException {
+        DeadLetterFailure(ConsumerRecord<byte[], byte[]> record, RuntimeException cause) {
+            super("cannot dead-letter " + record.topic() + "-" + record.partition() + "@" + record.offset()
+                    + "; it will be tried again", cause);
+        }
     }
 
     private record Route<T>(EventReader<T> reader, BiConsumer<String, T> handler, boolean fromBeginning,
@@ -125,15 +212,26 @@ public final class ProjectionConsumer implements Runnable, AutoCloseable {
 
         void handle(ConsumerRecord<byte[], byte[]> record) {
             String key = reader.key(record);
+            Optional<T> value;
             try {
-                if (record.value() == null) {
-                    handler.accept(key, null);
-                } else {
-                    reader.read(record).ifPresent(value -> handler.accept(key, value));
-                }
+                value = record.value() == null ? Optional.empty() : reader.read(record);
+            } catch (RuntimeException e) {
+                // EventReader dead-letters what it cannot decode itself; it only throws when that write failed.
+                throw new DeadLetterFailure(record, e);
+            }
+            if (record.value() != null && value.isEmpty()) {
+                return;
+            }
+            try {
+                handler.accept(key, value.orElse(null));
             } catch (RuntimeException e) {
                 // A readable record the projection cannot apply (e.g. a missing field) must not stop the partition.
-                deadLetters.publish(record, e);
+                try {
+                    deadLetters.publish(record, e);
+                } catch (RuntimeException failure) {
+                    failure.addSuppressed(e);
+                    throw new DeadLetterFailure(record, failure);
+                }
             }
         }
     }
