@@ -6,7 +6,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,16 +83,18 @@ public final class StackScale {
         Path local = root.resolve("deploy/local/target");
         String classpath = local.resolve("classes") + ":" + Files.readString(local.resolve("classpath.txt")).trim();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        int port = freeBlock(4);
+        // Port 0: the stack gives each service a free port once its own broker, API server and exporters are
+        // bound; a block probed here beforehand was once taken by one of those ephemeral ports.
+        String port = "0";
         List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-Xss512k", "-Xmx1536m", "--sun-misc-unsafe-memory-access=allow",
                 "-Dgpuaas.local.repo-root=" + root, "-Dgpuaas.local.target-dir=" + work, "-cp", classpath,
                 "io.gpuaas.local.LocalStack", "--gpus", Integer.toString(gpus), "--tenants", Integer.toString(tenants),
-                "--kafka-port", "0", "--kube-port", "0", "--fleet-port", "0", "--service-port", Integer.toString(port),
+                "--kafka-port", "0", "--kube-port", "0", "--fleet-port", "0", "--service-port", port,
                 "--ready-timeout", Integer.toString(readyTimeout), "--target-dir", work.toString()));
         List<String> built = builtServices(root);
         command.addAll(List.of("--only", String.join(",", built)));
-        System.out.println("starting the local stack: --gpus " + gpus + " --tenants " + tenants + " --service-port " + port
+        System.out.println("starting the local stack: --gpus " + gpus + " --tenants " + tenants + " --service-port 0"
                 + " --only " + String.join(",", built));
         return new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true).start();
     }
@@ -159,31 +160,6 @@ public final class StackScale {
             stack.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
         children.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
-    }
-
-    /** Four consecutive free ports (booking-service and the next three), probed by binding them. */
-    static int freeBlock(int size) throws IOException {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            int base;
-            try (ServerSocket first = new ServerSocket(0)) {
-                base = first.getLocalPort();
-            }
-            if (base + size >= 65535) {
-                continue;
-            }
-            boolean free = true;
-            for (int p = base; p < base + size && free; p++) {
-                try (ServerSocket s = new ServerSocket(p)) {
-                    s.setReuseAddress(true);
-                } catch (IOException e) {
-                    free = false;
-                }
-            }
-            if (free) {
-                return base;
-            }
-        }
-        throw new IOException("no block of " + size + " free ports");
     }
 
     static void result(String key, double value, String unit) {
