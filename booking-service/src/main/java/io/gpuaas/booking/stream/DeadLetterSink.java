@@ -46,31 +46,35 @@ public final class DeadLetterSink {
     }
 
     void publish(ErrorHandlerContext context, String reason, Exception error) {
-        Headers headers = new RecordHeaders(context.headers().toArray());
-        put(headers, "gpuaas_dlq_reason", reason);
-        put(headers, "gpuaas_dlq_error", String.valueOf(error.getMessage()));
-        put(headers, "gpuaas_dlq_topic", context.topic());
-        put(headers, "gpuaas_dlq_partition", Integer.toString(context.partition()));
-        put(headers, "gpuaas_dlq_offset", Long.toString(context.offset()));
+        Headers headers = letterHeaders(context.headers(), context.topic(), context.partition(), context.offset(),
+                reason, error);
         put(headers, "gpuaas_dlq_processor", "booking-service/" + context.processorNodeId());
-        put(headers, "gpuaas_dlq_group", GROUP);
-        producer.send(new ProducerRecord<>(topic, null, context.sourceRawKey(), context.sourceRawValue(), headers));
-        producer.flush();
-        counter.accept(context.topic(), reason);
+        send(context.topic(), context.sourceRawKey(), context.sourceRawValue(), headers, reason);
     }
 
-    /** Dead-letters a record a plain consumer could not decode; returns once the broker has it. */
+    /** Dead-letters a record a plain consumer could not decode; returns once the send has completed. */
     public void publish(ConsumerRecord<byte[], byte[]> record, String reason, Exception error) {
-        Headers headers = new RecordHeaders(record.headers().toArray());
+        send(record.topic(), record.key(), record.value(),
+                letterHeaders(record.headers(), record.topic(), record.partition(), record.offset(), reason, error),
+                reason);
+    }
+
+    private static Headers letterHeaders(Headers original, String sourceTopic, int partition, long offset,
+                                         String reason, Exception error) {
+        Headers headers = new RecordHeaders(original.toArray());
         put(headers, "gpuaas_dlq_reason", reason);
         put(headers, "gpuaas_dlq_error", String.valueOf(error.getMessage()));
-        put(headers, "gpuaas_dlq_topic", record.topic());
-        put(headers, "gpuaas_dlq_partition", Integer.toString(record.partition()));
-        put(headers, "gpuaas_dlq_offset", Long.toString(record.offset()));
+        put(headers, "gpuaas_dlq_topic", sourceTopic);
+        put(headers, "gpuaas_dlq_partition", Integer.toString(partition));
+        put(headers, "gpuaas_dlq_offset", Long.toString(offset));
         put(headers, "gpuaas_dlq_group", GROUP);
-        producer.send(new ProducerRecord<>(topic, null, record.key(), record.value(), headers));
+        return headers;
+    }
+
+    private void send(String sourceTopic, byte[] key, byte[] value, Headers headers, String reason) {
+        producer.send(new ProducerRecord<>(topic, null, key, value, headers));
         producer.flush();
-        counter.accept(record.topic(), reason);
+        counter.accept(sourceTopic, reason);
     }
 
     public void close() {
