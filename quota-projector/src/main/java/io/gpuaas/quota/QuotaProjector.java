@@ -78,7 +78,7 @@ public final class QuotaProjector implements AutoCloseable {
                 settings.localQueueName(), settings.allowBorrowing(), profiles));
         leadership.start(() -> lead(manifests), () -> {
             if (!closing) {
-                LOG.warn("lost the Lease: this replica stops writing");
+                LOG.warn("lost the Lease: this replica stops writing until it wins the Lease again");
             }
             stepDown();
         });

@@ -2,16 +2,19 @@ package io.gpuaas.quota.k8s;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfig;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.gpuaas.quota.config.LeaderElectionSettings;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Only the holder of a coordination.k8s.io Lease writes Kueue objects and publishes Workload events; the other
- * replicas keep warm caches so a takeover is quick. The lease is released on shutdown.
+ * replicas keep warm caches so a takeover is quick. A replica that loses the Lease campaigns again. The lease is
+ * released on shutdown.
  */
 public final class Leadership implements AutoCloseable {
 
@@ -20,7 +23,9 @@ public final class Leadership implements AutoCloseable {
     private final KubernetesClient client;
     private final LeaderElectionSettings settings;
     private final String identity;
+    private LeaderElectionConfig config;
     private CompletableFuture<?> election;
+    private boolean closed;
 
     public Leadership(KubernetesClient client, LeaderElectionSettings settings, String identity) {
         this.client = client;
@@ -36,7 +41,7 @@ public final class Leadership implements AutoCloseable {
         }
         String namespace = settings.namespace() != null ? settings.namespace()
                 : client.getNamespace() != null ? client.getNamespace() : "default";
-        var config = new LeaderElectionConfigBuilder()
+        config = new LeaderElectionConfigBuilder()
                 .withName(settings.leaseName())
                 .withLock(new LeaseLock(namespace, settings.leaseName(), identity))
                 .withLeaseDuration(settings.leaseDuration())
@@ -47,13 +52,49 @@ public final class Leadership implements AutoCloseable {
                         leader -> LOG.info("quota-projector leader is {}", leader)))
                 .build();
         LOG.info("{} campaigning for Lease {}/{}", identity, namespace, settings.leaseName());
-        election = client.leaderElector().withConfig(config).build().start();
+        campaign();
+    }
+
+    /**
+     * fabric8's LeaderElector is single-use: once it has lost the Lease (renewals failed past the renew deadline, or
+     * another replica holds it) its future completes and it never campaigns again. A replica cut off from the API
+     * server for a few seconds would then stay a follower for good, and nobody would write once the other replica
+     * goes. So each time an election ends, while not closed, a fresh elector campaigns; the old one has stopped by then
+     * (its future completes only after it stepped down), so two never run at once.
+     */
+    private void campaign() {
+        CompletableFuture<?> next;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            next = client.leaderElector().withConfig(config).build().start();
+            election = next;
+        }
+        // One retry period before the next campaign: an elector that ends at once (say, a rejected Lease write)
+        // must not turn into a busy loop against the API server.
+        next.whenComplete((ignored, error) -> {
+            if (!isClosed()) {
+                LOG.info("{} no longer holds the Lease: campaigning again", identity);
+                CompletableFuture.delayedExecutor(settings.retryPeriod().toMillis(), TimeUnit.MILLISECONDS)
+                        .execute(this::campaign);
+            }
+        });
+    }
+
+    private synchronized boolean isClosed() {
+        return closed;
     }
 
     @Override
     public void close() {
-        if (election != null) {
-            election.cancel(true);
+        CompletableFuture<?> current;
+        synchronized (this) {
+            closed = true;
+            current = election;
+        }
+        if (current != null) {
+            current.cancel(true);
         }
     }
 }

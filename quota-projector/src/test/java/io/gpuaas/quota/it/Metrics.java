@@ -10,7 +10,12 @@ final class Metrics {
     private Metrics() {
     }
 
-    /** Sum of the series of {@code name} whose label {@code label} is {@code value}. */
+    /** Sum of every series of {@code name}, whatever its labels. */
+    static double sum(PrometheusRegistry registry, String name) {
+        return sum(registry, name, null, null);
+    }
+
+    /** Sum of the series of {@code name} whose label {@code label} is {@code value} (any series when label is null). */
     static double sum(PrometheusRegistry registry, String name, String label, String value) {
         double total = 0;
         for (var snapshot : registry.scrape()) {
@@ -18,10 +23,10 @@ final class Metrics {
                 continue;
             }
             if (snapshot instanceof CounterSnapshot counter) {
-                total += counter.getDataPoints().stream().filter(d -> value.equals(d.getLabels().get(label)))
+                total += counter.getDataPoints().stream().filter(d -> label == null || value.equals(d.getLabels().get(label)))
                         .mapToDouble(CounterSnapshot.CounterDataPointSnapshot::getValue).sum();
             } else if (snapshot instanceof GaugeSnapshot gauge) {
-                total += gauge.getDataPoints().stream().filter(d -> value.equals(d.getLabels().get(label)))
+                total += gauge.getDataPoints().stream().filter(d -> label == null || value.equals(d.getLabels().get(label)))
                         .mapToDouble(GaugeSnapshot.GaugeDataPointSnapshot::getValue).sum();
             }
         }

@@ -57,7 +57,13 @@ final class ProjectorFixture implements AutoCloseable {
 
     QuotaProjector start(QuotaSettings settings, LeaderElectionSettings election, PrometheusRegistry registry)
             throws InterruptedException {
-        QuotaProjector projector = new QuotaProjector(client, kafka, settings, election,
+        return start(client, settings, election, registry);
+    }
+
+    /** A replica talking to the API server through its own {@code apiClient} (closed by the caller). */
+    QuotaProjector start(KubernetesClient apiClient, QuotaSettings settings, LeaderElectionSettings election,
+                         PrometheusRegistry registry) throws InterruptedException {
+        QuotaProjector projector = new QuotaProjector(apiClient, kafka, settings, election,
                 PoolCatalog.load(Optional.empty()), registry, Clock.systemUTC());
         projector.start();
         started.add(projector);
@@ -75,6 +81,14 @@ final class ProjectorFixture implements AutoCloseable {
                 BookingState.CONFIRMED, "alice", Instant.now(), Instant.now(), 1);
         bookings.send(new ProducerRecord<>(kafka.topic(Topics.BOOKINGS), id, booking)).get(10, TimeUnit.SECONDS);
         return booking;
+    }
+
+    /** Publishes {@code booking} as cancelled, as booking-service does when its owner cancels it. */
+    void cancel(Booking booking) throws Exception {
+        Booking cancelled = new Booking(booking.id(), booking.tenant(), booking.namespace(), booking.pool(),
+                booking.flavor(), booking.resource(), booking.quantity(), booking.start(), booking.end(), booking.purpose(),
+                BookingState.CANCELLED, booking.createdBy(), booking.createdAt(), Instant.now(), booking.version() + 1);
+        bookings.send(new ProducerRecord<>(kafka.topic(Topics.BOOKINGS), booking.id(), cancelled)).get(10, TimeUnit.SECONDS);
     }
 
     Optional<GenericKubernetesResource> get(Kind kind, String namespace, String name) {
