@@ -6,7 +6,11 @@ import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfig
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.gpuaas.quota.config.LeaderElectionSettings;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,10 +19,16 @@ import org.slf4j.LoggerFactory;
  * Only the holder of a coordination.k8s.io Lease writes Kueue objects and publishes Workload events; the other
  * replicas keep warm caches so a takeover is quick. A replica that loses the Lease campaigns again. The lease is
  * released on shutdown.
+ *
+ * <p>fabric8 calls {@code onStartLeading} inside its synchronized acquire-or-renew step, so a slow start (the duties
+ * read the Workload topic to its end first) would stop this replica renewing and let another take the Lease while
+ * this one still starts leading. The callbacks therefore run, in order, on one thread of their own: renewals go on
+ * meanwhile, and a step-down that arrives during a start runs right after it.
  */
 public final class Leadership implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Leadership.class);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final KubernetesClient client;
     private final LeaderElectionSettings settings;
@@ -26,6 +36,8 @@ public final class Leadership implements AutoCloseable {
     private LeaderElectionConfig config;
     private CompletableFuture<?> election;
     private boolean closed;
+    private final ExecutorService callbacks = Executors.newSingleThreadExecutor(
+            Thread.ofPlatform().daemon().name("quota-leader-callbacks").factory());
 
     public Leadership(KubernetesClient client, LeaderElectionSettings settings, String identity) {
         this.client = client;
@@ -48,7 +60,8 @@ public final class Leadership implements AutoCloseable {
                 .withRenewDeadline(settings.renewDeadline())
                 .withRetryPeriod(settings.retryPeriod())
                 .withReleaseOnCancel(true)
-                .withLeaderCallbacks(new LeaderCallbacks(onStartLeading, onStopLeading,
+                .withLeaderCallbacks(new LeaderCallbacks(() -> onCallbackThread(onStartLeading),
+                        () -> onCallbackThread(onStopLeading),
                         leader -> LOG.info("quota-projector leader is {}", leader)))
                 .build();
         LOG.info("{} campaigning for Lease {}/{}", identity, namespace, settings.leaseName());
@@ -82,6 +95,14 @@ public final class Leadership implements AutoCloseable {
         });
     }
 
+    private void onCallbackThread(Runnable callback) {
+        try {
+            callbacks.execute(callback);
+        } catch (RejectedExecutionException closing) {
+            callback.run(); // the step-down of close() itself, after the thread was told to finish
+        }
+    }
+
     private synchronized boolean isClosed() {
         return closed;
     }
@@ -95,6 +116,15 @@ public final class Leadership implements AutoCloseable {
         }
         if (current != null) {
             current.cancel(true);
+        }
+        // Lets a start or step-down that is under way finish, so nothing writes after close returns.
+        callbacks.shutdown();
+        try {
+            if (!callbacks.awaitTermination(CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warn("leader callbacks still running {} after close", CLOSE_TIMEOUT);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }
