@@ -4,9 +4,9 @@ import static io.gpuaas.booking.it.BookingApp.TEAM_A;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.gpuaas.testing.browser.HeadlessChromium;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.gpuaas.testing.kafka.KafkaBrokerExtension;
-import java.io.File;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -22,9 +22,6 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -32,22 +29,14 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 @ExtendWith(KafkaBrokerExtension.class)
 class CalendarBrowserIT {
 
-    private static final File CHROMIUM = new File("/usr/bin/chromium");
-    private static final File CHROMEDRIVER = new File("/usr/bin/chromedriver");
     private static BookingApp app;
     private static WebDriver browser;
 
     @BeforeAll
     static void start(KafkaBroker broker) {
-        assumeTrue(CHROMIUM.canExecute() && CHROMEDRIVER.canExecute(), "Debian chromium and chromium-driver are not installed");
+        assumeTrue(HeadlessChromium.available(), HeadlessChromium.NOT_INSTALLED);
         app = BookingApp.shared(broker);
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-dev-shm-usage", "--window-size=1400,1000");
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER)
-                .usingAnyFreePort().build();
-        browser = new ChromeDriver(service, options);
+        browser = HeadlessChromium.start();
     }
 
     @AfterAll

@@ -1,6 +1,6 @@
 package io.gpuaas.system.e2e;
 
-import java.io.File;
+import io.gpuaas.testing.browser.HeadlessChromium;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -8,20 +8,14 @@ import java.util.Optional;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * booking-service's web calendar in Debian's headless Chromium, driven by Selenium through Debian's chromedriver
- * (both paths given explicitly, so no driver is downloaded).
+ * (test-support's {@link HeadlessChromium}: both paths given explicitly, so no driver is downloaded).
  */
 final class CalendarBrowser implements AutoCloseable {
-
-    static final File CHROMIUM = new File("/usr/bin/chromium");
-    static final File CHROMEDRIVER = new File("/usr/bin/chromedriver");
 
     /**
      * One row of "My bookings".
@@ -37,18 +31,12 @@ final class CalendarBrowser implements AutoCloseable {
     private final WebDriverWait wait;
 
     CalendarBrowser() {
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-dev-shm-usage", "--window-size=1400,1000");
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER)
-                .usingAnyFreePort().build();
-        browser = new ChromeDriver(service, options);
+        browser = HeadlessChromium.start();
         wait = new WebDriverWait(browser, Duration.ofSeconds(45));
     }
 
     static boolean available() {
-        return CHROMIUM.canExecute() && CHROMEDRIVER.canExecute();
+        return HeadlessChromium.available();
     }
 
     /** Opens the calendar, signs in with a pasted token and shows {@code pool}'s availability. */
