@@ -1,7 +1,5 @@
 package io.gpuaas.booking.kafka;
 
-import io.gpuaas.booking.metrics.BookingMetrics;
-import io.gpuaas.booking.stream.DeadLetterSink;
 import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
@@ -18,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -28,25 +27,27 @@ import org.slf4j.LoggerFactory;
  * One consumer thread per instance reading every partition of {@code bookings} (from the beginning, to build
  * the view) and of {@code booking-events} (from the end, to answer waiting HTTP calls). No consumer group: each
  * instance needs all partitions, because any instance may receive the HTTP call for any pool. Records that do
- * not decode go to the dead-letter topic (from every instance that reads them) and the feed moves on.
+ * not decode go to the dead-letter topic (from every instance that reads them) and the feed moves on; while the
+ * dead letter cannot be written the feed retries it instead of skipping the record.
  */
 @Context
 public class BookingFeed implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(BookingFeed.class);
+    private static final Duration DEAD_LETTER_RETRY = Duration.ofSeconds(1);
 
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final String bookingsTopic;
     private final String eventsTopic;
     private final BookingView view;
     private final DecisionAwaiter awaiter;
-    private final DeadLetterSink deadLetters;
+    private final DeadLetterPublisher deadLetters;
     private final CountDownLatch caughtUp = new CountDownLatch(1);
     private final Thread thread;
     private volatile Map<TopicPartition, Long> initialEnd;
     private volatile boolean running = true;
 
-    public BookingFeed(KafkaClients clients, BookingView view, DecisionAwaiter awaiter, BookingMetrics metrics) {
+    public BookingFeed(KafkaClients clients, BookingView view, DecisionAwaiter awaiter, DeadLetterPublisher deadLetters) {
         Map<String, Object> config = clients.consumerConfig(null);
         config.put("fetch.max.wait.ms", 20);
         this.consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
@@ -54,8 +55,7 @@ public class BookingFeed implements Runnable {
         this.eventsTopic = clients.topic(Topics.BOOKING_EVENTS);
         this.view = view;
         this.awaiter = awaiter;
-        this.deadLetters = new DeadLetterSink(clients.deadLetterProducer(), clients.settings().topicPrefix(),
-                metrics::deadLettered);
+        this.deadLetters = deadLetters;
         this.thread = new Thread(this, "booking-feed");
         thread.setDaemon(true);
         thread.start();
@@ -122,10 +122,30 @@ public class BookingFeed implements Runnable {
             BookingEvents.bookingOf(event).ifPresent(view::upsert);
             awaiter.deliver(DecisionAwaiter.requestIdOf(event), event);
         } catch (RuntimeException e) {
-            String reason = DeadLetterPublisher.reasonOf(e);
-            LOG.warn("dead-lettering unreadable record {}-{}@{}: {}", record.topic(), record.partition(), record.offset(),
-                    reason);
-            deadLetters.publish(record, reason, e);
+            deadLetter(record, e);
+        }
+    }
+
+    /** Nothing is committed here, so a record whose dead letter failed would be gone: try until it is written. */
+    private void deadLetter(ConsumerRecord<byte[], byte[]> record, RuntimeException error) {
+        while (running) {
+            try {
+                deadLetters.publish(record, error);
+                return;
+            } catch (KafkaException e) {
+                LOG.error("cannot dead-letter {}-{}@{}; retrying in {}", record.topic(), record.partition(),
+                        record.offset(), DEAD_LETTER_RETRY, e);
+                sleep(DEAD_LETTER_RETRY);
+            }
+        }
+    }
+
+    private void sleep(Duration pause) {
+        try {
+            Thread.sleep(pause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            running = false;
         }
     }
 

@@ -7,7 +7,11 @@ import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import jakarta.inject.Singleton;
 
-/** Every metric booking-service publishes; labels are pools, outcomes and reasons, never booking ids. */
+/**
+ * Every metric booking-service publishes itself; labels are pools, outcomes and reasons, never booking ids. The
+ * dead-letter counter ({@code gpuaas_dead_letter_records_total}) is registered on the same registry by the events
+ * module's {@code DeadLetterPublisher}, as in every service.
+ */
 @Singleton
 public class BookingMetrics {
 
@@ -15,7 +19,6 @@ public class BookingMetrics {
     private final Histogram decisionSeconds;
     private final Histogram httpWaitSeconds;
     private final Counter httpTimeouts;
-    private final Counter deadLetters;
     private final Counter rateLimited;
 
     public BookingMetrics(PrometheusRegistry registry) {
@@ -30,9 +33,6 @@ public class BookingMetrics {
                 .classicUpperBounds(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5).register(registry);
         httpTimeouts = Counter.builder().name("gpuaas_booking_http_decision_timeouts_total")
                 .help("HTTP calls answered 202 because the decision took longer than the bounded wait").register(registry);
-        deadLetters = Counter.builder().name("gpuaas_dead_letter_records_total")
-                .help("Records that could not be processed and were written to the dead-letter topic, by source topic and reason")
-                .labelNames("topic", "reason").register(registry);
         rateLimited = Counter.builder().name("gpuaas_booking_rate_limited_total")
                 .help("Requests refused with 429 because the tenant exceeded its rate").register(registry);
     }
@@ -48,10 +48,6 @@ public class BookingMetrics {
 
     public void timedOut() {
         httpTimeouts.inc();
-    }
-
-    public void deadLettered(String topic, String reason) {
-        deadLetters.labelValues(topic, reason).inc();
     }
 
     public void rateLimited() {

@@ -2,13 +2,17 @@ package io.gpuaas.booking.stream;
 
 import io.gpuaas.booking.model.BookingDecider;
 import io.gpuaas.booking.model.IdempotencyEntry;
+import io.gpuaas.events.DeadLetterDeserializationHandler;
+import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
 import java.time.Duration;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
 
@@ -50,6 +54,18 @@ public final class BookingTopology {
         topology.addSink(BOOKINGS_SINK, Topics.BOOKINGS.name(prefix), Serdes.String().serializer(),
                 loosely(Topics.BOOKINGS.valueSerde()), PROCESSOR);
         return topology;
+    }
+
+    /**
+     * Streams settings that send unreadable commands ({@link DeadLetterDeserializationHandler}) and invalid ones
+     * ({@link CommandProcessingHandler}) to the dead-letter topic through {@code deadLetters}. Streams hands config
+     * objects to the handlers' {@code configure}, so every {@code KafkaStreams} built from these settings, a
+     * restarted one too, writes through the same publisher (whose producer outlives any one instance).
+     */
+    public static Map<String, Object> errorHandling(DeadLetterPublisher deadLetters) {
+        return Map.of(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterDeserializationHandler.class,
+                StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, CommandProcessingHandler.class,
+                DeadLetterDeserializationHandler.PUBLISHER_CONFIG, deadLetters);
     }
 
     /** The processor forwards two value types by child name; each sink only ever sees its own. */

@@ -4,6 +4,7 @@ import io.gpuaas.booking.config.BookingSettings;
 import io.gpuaas.booking.config.EngineTuning;
 import io.gpuaas.booking.metrics.BookingMetrics;
 import io.gpuaas.booking.model.BookingDecider;
+import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.micronaut.context.annotation.Context;
@@ -33,18 +34,17 @@ public class DecisionEngine {
     private final BookingSettings settings;
     private final EngineTuning tuning;
     private final Topology topology;
-    private final DeadLetterSink deadLetters;
+    private final DeadLetterPublisher deadLetters;
     private volatile KafkaStreams streams;
 
     public DecisionEngine(KafkaClients clients, BookingSettings settings, EngineTuning tuning, BookingDecider decider,
-                          BookingMetrics metrics) {
+                          BookingMetrics metrics, DeadLetterPublisher deadLetters) {
         this.clients = clients;
         this.settings = settings;
         this.tuning = tuning;
         this.topology = BookingTopology.build(clients.settings().topicPrefix(), decider, settings.tick(),
                 settings.retention(), metrics::decided);
-        this.deadLetters = new DeadLetterSink(clients.deadLetterProducer(), clients.settings().topicPrefix(),
-                metrics::deadLettered);
+        this.deadLetters = deadLetters;
         if (settings.createTopics()) {
             createTopics();
         }
@@ -85,9 +85,7 @@ public class DecisionEngine {
         props.putAll(clients.streamsConfig(settings.applicationId()));
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir());
         props.putAll(tuning.streamsProperties());
-        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, CommandDeserializationHandler.class);
-        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, CommandProcessingHandler.class);
-        props.put(DeadLetterSink.CONFIG_KEY, deadLetters);
+        props.putAll(BookingTopology.errorHandling(deadLetters));
         return props;
     }
 

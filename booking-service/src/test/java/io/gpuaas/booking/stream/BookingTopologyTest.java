@@ -1,9 +1,14 @@
 package io.gpuaas.booking.stream;
 
+import static io.gpuaas.booking.DeadLetterTopic.assertHeaders;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpuaas.booking.DeadLetterTopic;
 import io.gpuaas.booking.model.BookingDecider;
 import io.gpuaas.booking.model.BookingPolicy;
+import io.gpuaas.events.CloudEvents;
+import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
@@ -14,6 +19,8 @@ import io.gpuaas.events.booking.BookingEvent.BookingRejected;
 import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.booking.Caller;
 import io.gpuaas.events.pool.PoolCatalog;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,12 +31,16 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
 import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,6 +57,7 @@ class BookingTopologyTest {
 
     private final MockProducer<byte[], byte[]> deadLetterProducer =
             new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+    private final PrometheusRegistry registry = new PrometheusRegistry();
     private final List<DecisionOutcome> outcomes = new ArrayList<>();
     private TopologyTestDriver driver;
     private TestInputTopic<String, BookingCommand> commands;
@@ -62,9 +74,8 @@ class BookingTopologyTest {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, CommandDeserializationHandler.class);
-        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, CommandProcessingHandler.class);
-        props.put(DeadLetterSink.CONFIG_KEY, new DeadLetterSink(deadLetterProducer, "gpuaas.", (t, r) -> { }));
+        props.putAll(BookingTopology.errorHandling(new DeadLetterPublisher(deadLetterProducer, "gpuaas.dead-letter",
+                "booking-service", registry)));
         driver = new TopologyTestDriver(BookingTopology.build("gpuaas.", decider, Duration.ofMillis(200),
                 Duration.ofDays(7), outcomes::add), props, START);
         commands = driver.createInputTopic("gpuaas.booking-commands", Serdes.String().serializer(),
@@ -118,20 +129,74 @@ class BookingTopologyTest {
     }
 
     @Test
-    void shouldDeadLetterAndCarryOnWhenACommandIsGarbageOrIncomplete() {
-        driver.createInputTopic("gpuaas.booking-commands", new ByteArraySerializer(), new ByteArraySerializer())
-                .pipeInput("h200".getBytes(StandardCharsets.UTF_8), "{not json".getBytes(StandardCharsets.UTF_8));
-        commands.pipeInput("h200", new BookingCommand.CancelBooking(null, null, TEAM_A, "h200", "b-1", START));
-        commands.pipeInput("h200-mig-1g.18gb", create(1, START.plusSeconds(60), START.plusSeconds(120)));
+    void shouldDeadLetterWithTheOriginalBytesAndCarryOnWhenACommandCannotBeDecoded() {
+        Instant sent = START.minusSeconds(5);
+        rawCommands().pipeInput(new TestRecord<>(utf8("h200"), utf8("{not json"), new RecordHeaders(), sent));
+        commands.pipeInput("h200", new BookingCommand.CancelBooking(null, null, TEAM_A, "h200", "b-1", START), sent);
         commands.pipeInput("h200", create(1, START.plusSeconds(60), START.plusSeconds(120)));
 
-        assertThat(deadLetterProducer.history()).hasSize(3);
-        assertThat(new String(deadLetterProducer.history().get(0).headers().lastHeader("gpuaas_dlq_reason").value(),
-                StandardCharsets.UTF_8)).isEqualTo("MISSING_TYPE");
-        assertThat(new String(deadLetterProducer.history().get(1).headers().lastHeader("gpuaas_dlq_reason").value(),
-                StandardCharsets.UTF_8)).isEqualTo("SCHEMA_VIOLATION");
-        assertThat(new String(deadLetterProducer.history().get(2).headers().lastHeader("gpuaas_dlq_reason").value(),
-                StandardCharsets.UTF_8)).isEqualTo("INVALID_COMMAND");
+        assertThat(deadLetterProducer.history()).hasSize(2);
+        ProducerRecord<byte[], byte[]> garbage = deadLetterProducer.history().get(0);
+        assertThat(garbage.topic()).isEqualTo("gpuaas.dead-letter");
+        assertThat(garbage.key()).isEqualTo(utf8("h200"));
+        assertThat(garbage.value()).isEqualTo(utf8("{not json"));
+        assertHeaders(garbage.headers(), "MISSING_TYPE", "gpuaas.booking-commands", 0, 0, sent.toEpochMilli());
+        ProducerRecord<byte[], byte[]> incomplete = deadLetterProducer.history().get(1);
+        assertHeaders(incomplete.headers(), "SCHEMA_VIOLATION", "gpuaas.booking-commands", 0, 1, sent.toEpochMilli());
+        assertThat(header(incomplete, CloudEvents.TYPE)).isEqualTo("io.gpuaas.booking.command.cancel.v1");
+        assertThat(deadLettered("MISSING_TYPE")).isEqualTo(1.0);
+        assertThat(deadLettered("SCHEMA_VIOLATION")).isEqualTo(1.0);
         assertThat(events.readValuesToList()).singleElement().isInstanceOf(BookingConfirmed.class);
+    }
+
+    @Test
+    void shouldDeadLetterTheCommandAsItArrivedAndCarryOnWhenItsKeyIsNotItsPool() {
+        Instant sent = START.minusSeconds(3);
+        CreateBooking misrouted = create(1, START.plusSeconds(60), START.plusSeconds(120));
+        RecordHeaders headers = new RecordHeaders();
+        byte[] value = Topics.BOOKING_COMMANDS.valueSerde().serializer().serialize("gpuaas.booking-commands", headers, misrouted);
+        rawCommands().pipeInput(new TestRecord<>(utf8("h200-mig-1g.18gb"), value, headers, sent));
+        commands.pipeInput("h200", create(1, START.plusSeconds(60), START.plusSeconds(120)));
+
+        ProducerRecord<byte[], byte[]> letter = deadLetterProducer.history().getFirst();
+        assertThat(deadLetterProducer.history()).hasSize(1);
+        assertThat(letter.key()).isEqualTo(utf8("h200-mig-1g.18gb"));
+        assertThat(letter.value()).isEqualTo(value);
+        assertThat(header(letter, CloudEvents.TYPE)).isEqualTo("io.gpuaas.booking.command.create.v1");
+        assertHeaders(letter.headers(), "InvalidCommandException", "gpuaas.booking-commands", 0, 0, sent.toEpochMilli());
+        assertThat(header(letter, DeadLetterPublisher.ERROR)).contains("record key must be the pool id h200");
+        assertThat(deadLettered("InvalidCommandException")).isEqualTo(1.0);
+        assertThat(events.readValuesToList()).singleElement().isInstanceOf(BookingConfirmed.class);
+    }
+
+    @Test
+    void shouldStopTheTaskInsteadOfSkippingTheCommandWhenItsDeadLetterCannotBeWritten() {
+        deadLetterProducer.sendException = new TimeoutException("dead-letter topic unavailable");
+        CreateBooking misrouted = create(1, START.plusSeconds(60), START.plusSeconds(120));
+
+        assertThatThrownBy(() -> commands.pipeInput("h200-mig-1g.18gb", misrouted)).isInstanceOf(StreamsException.class);
+        assertThat(events.readValuesToList()).isEmpty();
+        assertThat(deadLettered("InvalidCommandException")).isZero();
+    }
+
+    private TestInputTopic<byte[], byte[]> rawCommands() {
+        return driver.createInputTopic("gpuaas.booking-commands", new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    private double deadLettered(String reason) {
+        return registry.scrape().stream().filter(CounterSnapshot.class::isInstance).map(CounterSnapshot.class::cast)
+                .filter(m -> m.getMetadata().getName().equals("gpuaas_dead_letter_records"))
+                .flatMap(m -> m.getDataPoints().stream())
+                .filter(p -> "gpuaas.booking-commands".equals(p.getLabels().get("topic"))
+                        && reason.equals(p.getLabels().get("reason")))
+                .mapToDouble(CounterSnapshot.CounterDataPointSnapshot::getValue).sum();
+    }
+
+    private static String header(ProducerRecord<byte[], byte[]> record, String name) {
+        return DeadLetterTopic.header(record.headers(), name);
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 }

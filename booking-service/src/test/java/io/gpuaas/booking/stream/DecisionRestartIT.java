@@ -1,13 +1,16 @@
 package io.gpuaas.booking.stream;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.gpuaas.booking.DeadLetterTopic;
 import io.gpuaas.booking.config.EngineTuning;
 import io.gpuaas.booking.model.BookingDecider;
 import io.gpuaas.booking.model.BookingLedger;
 import io.gpuaas.booking.model.BookingPolicy;
 import io.gpuaas.booking.model.InMemoryBookingRepository;
+import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
@@ -19,6 +22,7 @@ import io.gpuaas.events.booking.Caller;
 import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.gpuaas.testing.kafka.KafkaBrokerExtension;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,10 +43,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -53,6 +57,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The decision processor crashes in the middle of a transaction while commands keep arriving, and a new instance
  * with an empty state directory takes over from the changelog: every command is answered exactly once, no
  * booking is lost or duplicated, capacity holds, and the outcome equals an uninterrupted run of the same commands.
+ * Poison commands before the crash and after the restart reach the dead-letter topic through the one publisher both
+ * instances share, with every {@code gpuaas_dlq_*} header.
  */
 @ExtendWith(KafkaBrokerExtension.class)
 class DecisionRestartIT {
@@ -61,6 +67,8 @@ class DecisionRestartIT {
     private static final Instant BASE = Instant.now().plus(Duration.ofDays(1)).truncatedTo(java.time.temporal.ChronoUnit.DAYS);
     private static final BookingPolicy POLICY = BookingPolicy.DEFAULT;
     private static final PoolCatalog POOLS = PoolCatalog.load(Optional.empty());
+
+    private final PrometheusRegistry registry = new PrometheusRegistry();
 
     @Test
     void shouldLoseNothingDuplicateNothingAndNeverOverbookWhenTheProcessorCrashesMidStream(KafkaBroker broker) throws Exception {
@@ -71,15 +79,39 @@ class DecisionRestartIT {
         }
         List<CreateBooking> commands = commands();
         AtomicInteger decided = new AtomicInteger();
-        KafkaStreams first = streams(broker, prefix, appId, outcome -> {
-            if (decided.incrementAndGet() == COMMANDS / 3) {
-                throw new IllegalStateException("simulated crash after the state changed, before the commit");
+        try (KafkaProducer<byte[], byte[]> deadLetterProducer = producer(broker)) {
+            // One publisher for both instances, as DecisionEngine keeps one across restarts of its KafkaStreams.
+            DeadLetterPublisher deadLetters = new DeadLetterPublisher(deadLetterProducer, Topics.DEAD_LETTER.name(prefix),
+                    "booking-service", registry);
+            KafkaStreams first = streams(broker, prefix, appId, deadLetters, outcome -> {
+                if (decided.incrementAndGet() == COMMANDS / 3) {
+                    throw new IllegalStateException("simulated crash after the state changed, before the commit");
+                }
+            });
+            first.start();
+            List<Poison> poisons = sendCrashingHalfway(broker, prefix, commands, first);
+            first.close(Duration.ofSeconds(10));
+            KafkaStreams second = streams(broker, prefix, appId, deadLetters, outcome -> { });
+            second.start();
+            try {
+                assertEveryCommandAnsweredOnceAsWithoutCrash(readAnswers(broker, prefix, commands.size()), commands);
+                assertDeadLettered(broker, prefix, poisons);
+            } finally {
+                second.close(Duration.ofSeconds(10));
             }
-        });
-        first.start();
-        try (KafkaProducer<String, BookingCommand> producer = producer(broker)) {
+        }
+    }
+
+    /** Sends every command and two poisons; halfway, waits for {@code first} to have crashed. */
+    private static List<Poison> sendCrashingHalfway(KafkaBroker broker, String prefix, List<CreateBooking> commands,
+                                                    KafkaStreams first) throws Exception {
+        List<Poison> poisons = new ArrayList<>();
+        try (KafkaProducer<byte[], byte[]> producer = producer(broker)) {
             for (int i = 0; i < commands.size(); i++) {
-                producer.send(new ProducerRecord<>(Topics.BOOKING_COMMANDS.name(prefix), commands.get(i).pool(), commands.get(i)));
+                producer.send(record(prefix, commands.get(i).pool(), commands.get(i)));
+                if (i == 10 || i == COMMANDS - 10) {
+                    poisons.add(poison(producer, prefix, i == 10));
+                }
                 if (i == COMMANDS / 2) {
                     producer.flush();
                     await().atMost(Duration.ofSeconds(60)).until(() -> first.state() == KafkaStreams.State.ERROR
@@ -87,28 +119,59 @@ class DecisionRestartIT {
                 }
             }
         }
-        first.close(Duration.ofSeconds(10));
-        KafkaStreams second = streams(broker, prefix, appId, outcome -> { });
-        second.start();
-        try {
-            Map<String, List<BookingEvent>> answers = readAnswers(broker, prefix, commands.size());
+        return poisons;
+    }
 
-            assertThat(answers).hasSize(COMMANDS);
-            assertThat(answers.values()).allSatisfy(list -> assertThat(list).hasSize(1));
-            Set<String> confirmedRequests = answers.entrySet().stream()
-                    .filter(e -> e.getValue().getFirst() instanceof BookingConfirmed).map(Map.Entry::getKey)
-                    .collect(Collectors.toSet());
-            assertThat(confirmedRequests).isEqualTo(uninterruptedRun(commands));
-            List<Booking> confirmed = answers.values().stream().map(List::getFirst)
-                    .filter(BookingConfirmed.class::isInstance).map(e -> ((BookingConfirmed) e).booking()).toList();
-            assertThat(confirmed).extracting(Booking::id).doesNotHaveDuplicates();
-            assertNoOverbooking(confirmed);
-        } finally {
-            second.close(Duration.ofSeconds(10));
+    private static void assertEveryCommandAnsweredOnceAsWithoutCrash(Map<String, List<BookingEvent>> answers,
+                                                                     List<CreateBooking> commands) {
+        assertThat(answers).hasSize(COMMANDS);
+        assertThat(answers.values()).allSatisfy(list -> assertThat(list).hasSize(1));
+        Set<String> confirmedRequests = answers.entrySet().stream()
+                .filter(e -> e.getValue().getFirst() instanceof BookingConfirmed).map(Map.Entry::getKey)
+                .collect(Collectors.toSet());
+        assertThat(confirmedRequests).isEqualTo(uninterruptedRun(commands));
+        List<Booking> confirmed = answers.values().stream().map(List::getFirst)
+                .filter(BookingConfirmed.class::isInstance).map(e -> ((BookingConfirmed) e).booking()).toList();
+        assertThat(confirmed).extracting(Booking::id).doesNotHaveDuplicates();
+        assertNoOverbooking(confirmed);
+    }
+
+    /** A command that cannot be read (before the crash) or is keyed by another pool (after the restart). */
+    private record Poison(RecordMetadata sent, byte[] value, String reason) {
+        String where() {
+            return DeadLetterTopic.where(sent.topic(), sent.partition(), sent.offset());
         }
     }
 
-    private static KafkaStreams streams(KafkaBroker broker, String prefix, String appId,
+    private static Poison poison(KafkaProducer<byte[], byte[]> producer, String prefix, boolean garbage) throws Exception {
+        if (garbage) {
+            byte[] value = {0, (byte) 0xff, 'p', 'o', 'i', 's', 'o', 'n'};
+            RecordMetadata sent = producer.send(new ProducerRecord<>(Topics.BOOKING_COMMANDS.name(prefix),
+                    "h200".getBytes(UTF_8), value)).get();
+            return new Poison(sent, value, "MISSING_TYPE");
+        }
+        CreateBooking misrouted = new CreateBooking(UUID.randomUUID().toString(), null, new Caller("u", "team-a", false),
+                "h200", UUID.randomUUID().toString(), "team-a", 1, BASE, BASE.plus(Duration.ofHours(1)), null, Instant.now());
+        ProducerRecord<byte[], byte[]> record = record(prefix, "h200-mig-1g.18gb", misrouted);
+        return new Poison(producer.send(record).get(), record.value(), "InvalidCommandException");
+    }
+
+    /** Each poison reaches the dead-letter topic (at least once: a crash may repeat it) with every gpuaas_dlq_ header. */
+    private void assertDeadLettered(KafkaBroker broker, String prefix, List<Poison> poisons) {
+        Map<String, ConsumerRecord<byte[], byte[]>> letters = DeadLetterTopic.awaitLetters(broker,
+                Topics.DEAD_LETTER.name(prefix), poisons.stream().map(Poison::where).toList());
+        for (Poison poison : poisons) {
+            ConsumerRecord<byte[], byte[]> letter = letters.get(poison.where());
+            assertThat(letter.value()).isEqualTo(poison.value());
+            DeadLetterTopic.assertHeaders(letter.headers(), poison.reason(), poison.sent().topic(),
+                    poison.sent().partition(), poison.sent().offset(), poison.sent().timestamp());
+            assertThat(registry.scrape().stream().filter(m -> m.getMetadata().getName().equals("gpuaas_dead_letter_records"))
+                    .flatMap(m -> m.getDataPoints().stream()).filter(d -> poison.reason().equals(d.getLabels().get("reason"))))
+                    .as("gpuaas_dead_letter_records_total{reason=%s}", poison.reason()).isNotEmpty();
+        }
+    }
+
+    private static KafkaStreams streams(KafkaBroker broker, String prefix, String appId, DeadLetterPublisher deadLetters,
                                         java.util.function.Consumer<DecisionOutcome> observer) throws Exception {
         BookingDecider decider = new BookingDecider(POOLS, POLICY);
         Properties props = new Properties();
@@ -119,10 +182,7 @@ class DecisionRestartIT {
         props.putAll(EngineTuning.defaults().streamsProperties());
         // A fresh directory every time: the new instance can only know the past from the changelogs.
         props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("restart-state").toString());
-        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, CommandDeserializationHandler.class);
-        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, CommandProcessingHandler.class);
-        props.put(DeadLetterSink.CONFIG_KEY, new DeadLetterSink(
-                new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer()), prefix, (t, r) -> { }));
+        props.putAll(BookingTopology.errorHandling(deadLetters));
         KafkaStreams streams = new KafkaStreams(BookingTopology.build(prefix, decider, Duration.ofMillis(200),
                 Duration.ofDays(7), observer), props);
         streams.setUncaughtExceptionHandler(e -> StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
@@ -206,7 +266,15 @@ class DecisionRestartIT {
         };
     }
 
-    private static KafkaProducer<String, BookingCommand> producer(KafkaBroker broker) {
+    /** {@code command} as the service's CommandPublisher writes it (CloudEvents headers), keyed by {@code key}. */
+    private static ProducerRecord<byte[], byte[]> record(String prefix, String key, BookingCommand command) {
+        String topic = Topics.BOOKING_COMMANDS.name(prefix);
+        RecordHeaders headers = new RecordHeaders();
+        byte[] value = Topics.BOOKING_COMMANDS.valueSerde().serializer().serialize(topic, headers, command);
+        return new ProducerRecord<>(topic, null, key.getBytes(UTF_8), value, headers);
+    }
+
+    private static KafkaProducer<byte[], byte[]> producer(KafkaBroker broker) {
         Map<String, Object> config = broker.clientProperties();
         config.put("enable.idempotence", true);
         config.put("acks", "all");
@@ -216,6 +284,6 @@ class DecisionRestartIT {
         config.put("max.in.flight.requests.per.connection", 1);
         config.put("request.timeout.ms", 120_000);
         config.put("delivery.timeout.ms", 300_000);
-        return new KafkaProducer<>(config, new StringSerializer(), Topics.BOOKING_COMMANDS.valueSerde().serializer());
+        return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
     }
 }
