@@ -1,5 +1,7 @@
 package io.gpuaas.bench.booking;
 
+import io.gpuaas.bench.suite.JvmActivity;
+import io.gpuaas.bench.suite.WarmUp;
 import io.gpuaas.booking.config.EngineTuning;
 import io.gpuaas.testing.kafka.EmbeddedKafka;
 import java.nio.file.Files;
@@ -19,8 +21,10 @@ import org.apache.kafka.streams.KafkaStreams;
  * <pre>
  * java -cp "$(cat bench/target/classpath.txt):bench/target/classes" io.gpuaas.bench.booking.BookingBench \
  *     [--csv ../shared/data/openb-pod-list.csv] [--out bench/results/booking.md] [--rate 500] [--seconds 10] [--runs 3]
- *     [--latency-only false] [--streams commit.interval.ms=20,producer.linger.ms=0,...]
+ *     [--latency-only false] [--warmup-rounds 5] [--streams commit.interval.ms=20,producer.linger.ms=0,...]
  * </pre>
+ * Before the measured runs, warm-up rounds of the same raw and decision runs (at most {@code --warmup-rounds}, until
+ * the JIT has settled) are printed as discarded rows.
  * The engine runs with the service's own settings ({@code EngineTuning.defaults()}); {@code --streams} overrides
  * Kafka Streams keys for experiments, {@code --latency-only true} skips saturation, availability and replay.
  * <pre>
@@ -39,21 +43,22 @@ public final class BookingBench {
         int rate = Integer.parseInt(opts.getOrDefault("rate", "500"));
         int seconds = Integer.parseInt(opts.getOrDefault("seconds", "10"));
         int runs = Integer.parseInt(opts.getOrDefault("runs", "3"));
+        int warmUpRounds = Integer.parseInt(opts.getOrDefault("warmup-rounds", "5"));
         // --latency-only true: just the fixed-rate decision and raw runs (for profiling the decision path)
         boolean latencyOnly = Boolean.parseBoolean(opts.getOrDefault("latency-only", "false"));
         Path out = Path.of(opts.getOrDefault("out", "bench/results/booking.md"));
         StringBuilder md = new StringBuilder();
         md.append("## booking-service\n\n").append("Measured ").append(Instant.now()).append(" on ")
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores (shared with other builds, noisy), JDK ")
-                .append(Runtime.version()).append(", broker in the same JVM (EmbeddedKafka, KRaft, 1 node).\n\n");
+                .append(Runtime.version()).append(" (").append(JvmActivity.heapFlags())
+                .append("), broker in the same JVM (EmbeddedKafka, KRaft, 1 node).\n\n");
         try (EmbeddedKafka broker = EmbeddedKafka.start()) {
             overrides.putAll(streamsOverrides(opts.getOrDefault("streams", "")));
             DecisionLatencyBench bench = new DecisionLatencyBench(broker, overrides);
             KafkaStreams engine = bench.startEngine();
             try {
-                bench.decisions(rate, 5, false); // warm-up: JIT, RocksDB, transactions
-                bench.rawRoundTrip(rate, 2);
                 List<DecisionLatencyBench.Result> rows = new ArrayList<>();
+                String warmUp = warmUp(bench, rate, seconds, warmUpRounds, rows);
                 for (int r = 0; r < runs; r++) {
                     rows.add(bench.rawRoundTrip(rate, seconds));
                     rows.add(bench.decisions(rate, seconds, false));
@@ -61,7 +66,7 @@ public final class BookingBench {
                 for (int r = 0; r < runs && !latencyOnly; r++) {
                     rows.add(bench.decisions(2000, 5, true));
                 }
-                latencyTable(md, rows);
+                latencyTable(md, rows, warmUp);
                 System.out.println("broker figures (whole run):\n" + BrokerStats.report());
             } finally {
                 engine.close(java.time.Duration.ofSeconds(10));
@@ -80,17 +85,40 @@ public final class BookingBench {
         System.out.println(md);
     }
 
-    private static void latencyTable(StringBuilder md, List<DecisionLatencyBench.Result> rows) {
+    /**
+     * Full-size rounds, raw then decisions as in a measured run, until the JIT compiled for under a tenth of a round,
+     * at most {@code max}; their rows go first in the table, marked as discarded. At 500/s the per-command code needs
+     * about 10 s of commands to reach C2's invocation thresholds: after the former 5-s warm-up the C2 compiler was
+     * still busy through all of run 1 (JFR), and run 1's p99 was 1.5 times runs 2 and 3, for the raw round trip too.
+     * The transaction path (broker and Streams, once per commit, ~60/s) is the slowest: JFR still saw ~200 of its
+     * methods first reach C2 in the fourth decision run, hence up to 5 rounds.
+     *
+     * @return the sentence saying how the warm-up ended
+     */
+    private static String warmUp(DecisionLatencyBench bench, int rate, int seconds, int max,
+                                 List<DecisionLatencyBench.Result> rows) throws Exception {
+        return WarmUp.run(max, round -> {
+            String label = "warm-up (discarded) " + round + ": ";
+            DecisionLatencyBench.Result raw = bench.rawRoundTrip(rate, seconds);
+            rows.add(raw.named(label + raw.name()));
+            DecisionLatencyBench.Result decisions = bench.decisions(rate, seconds, false);
+            rows.add(decisions.named(label + decisions.name()));
+        }).describe("the same raw and decision runs");
+    }
+
+    private static void latencyTable(StringBuilder md, List<DecisionLatencyBench.Result> rows, String warmUp) {
         md.append("### Decisions through Kafka (command → committed decision read back)\n\n")
                 .append("Open loop: latency counts from the intended send time. Exactly-once Streams with the service's "
                         + "engine settings (" + engineSettings() + "), read_committed readers. 'raw' is an idempotent acks=all produce → read_committed consume "
                         + "of a 300-byte record on the same broker in the same run (the baseline).\n\n")
-                .append("| run | records | seconds | records/s | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|---|---|\n");
+                .append(warmUp).append("\n\n")
+                .append("| run | records | seconds | records/s | p50 ms | p99 ms | max ms | JIT ms | GC ms |\n"
+                        + "|---|---|---|---|---|---|---|---|---|\n");
         for (DecisionLatencyBench.Result r : rows) {
             Histogram h = r.latencyMicros();
-            md.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.0f | %.1f | %.1f | %.1f |%n", r.name(), r.count(),
-                    r.seconds(), r.perSecond(), h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(99) / 1000.0,
-                    h.getMaxValue() / 1000.0));
+            md.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.0f | %.1f | %.1f | %.1f | %d | %d |%n", r.name(),
+                    r.count(), r.seconds(), r.perSecond(), h.getValueAtPercentile(50) / 1000.0,
+                    h.getValueAtPercentile(99) / 1000.0, h.getMaxValue() / 1000.0, r.jvm().jitMillis(), r.jvm().gcMillis()));
         }
         stages(md, rows);
         summary(md, rows);
@@ -203,8 +231,8 @@ public final class BookingBench {
 
     private static String command(Map<String, String> opts) {
         StringBuilder c = new StringBuilder("./mvnw -B -o -q -pl booking-service install -DskipTests && ./mvnw -B -o -q -pl bench "
-                + "package && /usr/lib/jvm/temurin-25-jdk-amd64/bin/java -cp \"$(cat bench/target/classpath.txt):bench/target/classes\" "
-                + "io.gpuaas.bench.booking.BookingBench");
+                + "package && /usr/lib/jvm/temurin-25-jdk-amd64/bin/java " + JvmActivity.heapFlags()
+                + " -cp \"$(cat bench/target/classpath.txt):bench/target/classes\" io.gpuaas.bench.booking.BookingBench");
         opts.forEach((k, v) -> c.append(" --").append(k).append(' ').append(v));
         return c.toString();
     }

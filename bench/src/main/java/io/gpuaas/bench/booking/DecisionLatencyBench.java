@@ -1,13 +1,12 @@
 package io.gpuaas.bench.booking;
 
+import io.gpuaas.bench.suite.JvmActivity;
 import io.gpuaas.booking.config.EngineTuning;
 import io.gpuaas.booking.model.BookingDecider;
 import io.gpuaas.booking.model.BookingPolicy;
 import io.gpuaas.booking.stream.BookingTopology;
-import io.gpuaas.booking.stream.CommandDeserializationHandler;
-import io.gpuaas.booking.stream.CommandProcessingHandler;
-import io.gpuaas.booking.stream.DeadLetterSink;
 import io.gpuaas.booking.stream.DecisionOutcome;
+import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.BookingCommand;
@@ -16,6 +15,7 @@ import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.booking.Caller;
 import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.testing.kafka.KafkaBroker;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
@@ -53,11 +53,17 @@ final class DecisionLatencyBench {
      * @param toProcessedMicros intended send → the decision task processed the command (produce + task fetch)
      * @param toReadMicros      processed → the committed decision was read back (commit wait, commit, markers, fetch)
      * @param engine            Kafka Streams and transaction figures over the run
+     * @param jvm               JIT compile and GC time of this JVM (broker, engine and clients) during the run
      */
     record Result(String name, long count, double seconds, Histogram latencyMicros, Histogram toProcessedMicros,
-                  Histogram toReadMicros, String engine) {
+                  Histogram toReadMicros, String engine, JvmActivity jvm) {
         double perSecond() {
             return count / seconds;
+        }
+
+        /** The same figures under another name (a warm-up round's rows). */
+        Result named(String label) {
+            return new Result(label, count, seconds, latencyMicros, toProcessedMicros, toReadMicros, engine, jvm);
         }
     }
 
@@ -92,10 +98,10 @@ final class DecisionLatencyBench {
         // The service's own engine settings (gpuaas.booking.engine.* defaults), then any --streams experiment.
         props.putAll(EngineTuning.defaults().streamsProperties());
         props.putAll(streamsOverrides);
-        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, CommandDeserializationHandler.class);
-        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, CommandProcessingHandler.class);
-        props.put(DeadLetterSink.CONFIG_KEY, new DeadLetterSink(new KafkaProducer<>(broker.clientProperties(),
-                new ByteArraySerializer(), new ByteArraySerializer()), prefix, (t, r) -> { }));
+        // The service's own dead-letter wiring: unreadable and invalid commands go through one publisher.
+        props.putAll(BookingTopology.errorHandling(new DeadLetterPublisher(new KafkaProducer<>(broker.clientProperties(),
+                new ByteArraySerializer(), new ByteArraySerializer()), Topics.DEAD_LETTER.name(prefix), "booking-service",
+                new PrometheusRegistry())));
         KafkaStreams streams = new KafkaStreams(BookingTopology.build(prefix, decider, Duration.ofMillis(200),
                 Duration.ofDays(7), this::processed), props);
         streams.start();
@@ -122,6 +128,7 @@ final class DecisionLatencyBench {
         Thread reader = reader(events, running, true);
         reset();
         EngineStats before = EngineStats.of(engine);
+        JvmActivity jvm = JvmActivity.now();
         long total = (long) rate * seconds;
         long start = System.nanoTime();
         try (KafkaProducer<String, BookingCommand> producer = producer(Topics.BOOKING_COMMANDS.valueSerde().serializer())) {
@@ -140,7 +147,7 @@ final class DecisionLatencyBench {
         reader.join();
         return new Result(saturate ? "decisions, saturated" : "decisions at " + rate + "/s", answered.get(), elapsed,
                 recorder.getIntervalHistogram(), toProcessed.getIntervalHistogram(), toRead.getIntervalHistogram(),
-                EngineStats.of(engine).since(before, elapsed));
+                EngineStats.of(engine).since(before, elapsed), JvmActivity.since(jvm));
     }
 
     /** The same pattern on a plain topic: idempotent acks=all produce, read_committed consume. */
@@ -150,6 +157,7 @@ final class DecisionLatencyBench {
         AtomicBoolean running = new AtomicBoolean(true);
         Thread reader = reader(topic, running, false);
         reset();
+        JvmActivity jvm = JvmActivity.now();
         long total = (long) rate * seconds;
         long start = System.nanoTime();
         try (KafkaProducer<String, byte[]> producer = producer(new ByteArraySerializer())) {
@@ -166,7 +174,7 @@ final class DecisionLatencyBench {
         running.set(false);
         reader.join();
         return new Result("raw produce→consume at " + rate + "/s", answered.get(), elapsed, recorder.getIntervalHistogram(),
-                null, null, "");
+                null, null, "", JvmActivity.since(jvm));
     }
 
     private void reset() {

@@ -30,8 +30,9 @@ final class ChildJvm {
     Outcome run(Step step) throws IOException, InterruptedException {
         Files.createDirectories(logs);
         Path log = logs.resolve(step.id() + ".log");
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx" + step.heap(),
-                "--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED",
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx" + step.heap()));
+        command.addAll(Plan.jvmFlags(step));
+        command.addAll(List.of("--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED",
                 "-Dlogback.configurationFile=io/gpuaas/bench/suite/logback-suite.xml",
                 "-Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener",
                 "-cp", classpath, step.main()));

@@ -54,7 +54,7 @@ final class Extract {
     static void booking(Results results, String output) {
         List<MarkdownTable> tables = MarkdownTable.parseAll(output);
         MarkdownTable.withColumn(tables, "records/s").ifPresent(t -> {
-            for (List<String> row : t.rows()) {
+            for (List<String> row : measured(t)) {
                 String label = row.get(0).toLowerCase(Locale.ROOT);
                 if (label.startsWith("raw")) {
                     t.number(row, "p99").ifPresent(v -> results.add("booking.raw_rt_p99_ms", v, "runs"));
@@ -113,17 +113,22 @@ final class Extract {
     static void reclaim(Results results, int gpus, String output) {
         String p = "reclaim." + gpus + "g.";
         List<MarkdownTable> tables = MarkdownTable.parseAll(output);
-        MarkdownTable.withColumn(tables, "pipeline samples/s").ifPresent(t -> t.rows().forEach(row -> {
+        MarkdownTable.withColumn(tables, "pipeline samples/s").ifPresent(t -> measured(t).forEach(row -> {
             t.number(row, "pipeline").ifPresent(v -> results.add(p + "pipeline_per_s", v, "runs"));
             t.number(row, "raw consumer").ifPresent(v -> results.add(p + "raw_consumer_per_s", v, "runs"));
         }));
         MarkdownTable.withColumns(tables, "reclaims", "p99").ifPresent(t -> {
             List<List<String>> all = t.rowsWhere(l -> l.equalsIgnoreCase("all"));
-            (all.isEmpty() ? t.rows() : all).forEach(row -> {
+            (all.isEmpty() ? measured(t) : all).forEach(row -> {
                 t.number(row, "p99").ifPresent(v -> results.add("reclaim.close_to_patch_p99_ms", v, all.isEmpty() ? "rounds" : "runs (all rounds)"));
                 t.number(row, "p50").ifPresent(v -> results.add("reclaim.close_to_patch_p50_ms", v, all.isEmpty() ? "rounds" : "runs (all rounds)"));
             });
         });
+    }
+
+    /** A table's rows but its warm-up rows ("warm-up (discarded) …"), which the benches print and never count. */
+    static List<List<String>> measured(MarkdownTable t) {
+        return t.rowsWhere(label -> !label.toLowerCase(Locale.ROOT).startsWith("warm-up"));
     }
 
     static void replay(Results results, String output) {

@@ -53,6 +53,18 @@ final class Plan {
         return steps;
     }
 
+    /**
+     * JVM flags a step needs besides {@code -Xmx}. The booking and reclaim benches compare their runs with each other:
+     * their heap is fixed at {@code -Xmx}, because G1 otherwise shrank it at its first remark (380 MB to 67 MB) and grew
+     * it back during run 1 with a concurrent cycle every 2 to 3 s (remark pauses of 20 to 55 ms), and in no later run.
+     */
+    static List<String> jvmFlags(Step step) {
+        return switch (step.kind()) {
+            case BOOKING, RECLAIM -> List.of("-Xms" + step.heap());
+            default -> List.of();
+        };
+    }
+
     private static Step baseline(boolean quick) {
         return new Step("baseline", Step.Kind.BASELINE, 0, "io.gpuaas.bench.baseline.KafkaBaseline",
                 List.of("--records", quick ? "50000" : "200000", "--size", "512", "--latency-messages", quick ? "500" : "2000",

@@ -27,11 +27,12 @@ class ExtractTest {
         Extract.into(r, step(Step.Kind.BOOKING, 0), resource("booking-output.md"));
 
         assertThat(r.get("booking.fixed_p99_ms").orElseThrow()).extracting(Figure::min, Figure::max, Figure::n)
-                .containsExactly(55.1, 121.0, 3);
-        assertThat(r.get("booking.raw_rt_p99_ms").orElseThrow().max()).isEqualTo(20.6);
+                .containsExactly(24.2, 44.0, 3);
+        assertThat(r.get("booking.fixed_p50_ms").orElseThrow().max()).isEqualTo(12.7);
+        assertThat(r.get("booking.raw_rt_p99_ms").orElseThrow()).extracting(Figure::max, Figure::n).containsExactly(2.4, 3);
         assertThat(r.get("booking.saturated_per_s").orElseThrow()).extracting(Figure::min, Figure::median, Figure::max)
-                .containsExactly(5402.0, 7269.0, 8279.0);
-        assertThat(r.get("booking.availability_p99_ms").orElseThrow().median()).isEqualTo(0.11);
+                .containsExactly(6098.0, 8373.0, 9079.0);
+        assertThat(r.get("booking.availability_p99_ms").orElseThrow().median()).isEqualTo(0.14);
         assertThat(r.get("booking.openb.accepted").orElseThrow().median()).isEqualTo(7035.0);
         assertThat(r.get("booking.local16.accepted").orElseThrow().median()).isEqualTo(4057.0);
         assertThat(r.noteOf("booking.local16.rejected")).hasValue("{CAPACITY=2978, POLICY_MAX_DURATION=29}");
@@ -60,10 +61,11 @@ class ExtractTest {
         Extract.into(r, step(Step.Kind.INGEST, 10000), resource("ingest-output.txt"));
         Extract.into(r, step(Step.Kind.RENDER, 10000), resource("render-output.txt"));
 
-        assertThat(r.get("reclaim.10000g.pipeline_per_s").orElseThrow()).extracting(Figure::min, Figure::max)
-                .containsExactly(8628.0, 17982.0);
-        assertThat(r.get("reclaim.10000g.raw_consumer_per_s").orElseThrow().max()).isEqualTo(102890.0);
-        assertThat(r.get("reclaim.close_to_patch_p99_ms").orElseThrow().median()).isEqualTo(1158.0);
+        assertThat(r.get("reclaim.10000g.pipeline_per_s").orElseThrow()).extracting(Figure::min, Figure::max, Figure::n)
+                .containsExactly(58564.0, 96134.0, 3);
+        assertThat(r.get("reclaim.10000g.raw_consumer_per_s").orElseThrow()).extracting(Figure::min, Figure::max)
+                .containsExactly(190445.0, 220633.0);
+        assertThat(r.get("reclaim.close_to_patch_p99_ms").orElseThrow().median()).isEqualTo(360.0);
         assertThat(r.get("replay.rejected_total").orElseThrow().median()).isZero();
         assertThat(r.noteOf("replay.15min").orElseThrow()).contains("oracle 859").contains("448.5 / 448.5");
         assertThat(r.get("ingest.10000g.published_per_s").orElseThrow())
@@ -71,6 +73,38 @@ class ExtractTest {
         assertThat(r.get("render.10000g.1000t.text_ms").orElseThrow().median()).isEqualTo(20.6);
         assertThat(r.get("render.10000g.1000t.series").orElseThrow().median()).isEqualTo(25004.0);
         assertThat(r.problems()).isEmpty();
+    }
+
+    @Test
+    void shouldCountOnlyTheMeasuredRunsWhenABenchPrintsItsDiscardedWarmUpRows() {
+        Results r = new Results();
+        Extract.into(r, step(Step.Kind.BOOKING, 0), """
+                | run | records | seconds | records/s | p50 ms | p99 ms | max ms | JIT ms | GC ms |
+                |---|---|---|---|---|---|---|---|---|
+                | warm-up (discarded) 1: raw produce→consume at 500/s | 5000 | 10.0 | 499 | 54.8 | 600.6 | 658.4 | 14868 | 155 |
+                | warm-up (discarded) 1: decisions at 500/s | 5000 | 24.7 | 203 | 11796.5 | 18120.7 | 18350.1 | 28740 | 307 |
+                | raw produce→consume at 500/s | 5000 | 10.0 | 500 | 0.7 | 12.0 | 39.3 | 1805 | 36 |
+                | decisions at 500/s | 5000 | 10.0 | 499 | 17.8 | 151.8 | 233.1 | 7784 | 129 |
+                """);
+        Extract.into(r, step(Step.Kind.RECLAIM, 1000), """
+                | run | raw consumer samples/s | pipeline samples/s | JIT ms | GC ms |
+                |---|---|---|---|---|
+                | warm-up (discarded) 1 | 20,639 | 8,452 | 62109 | 1991 |
+                | 1 | 158,060 | 82,995 | 7128 | 329 |
+
+                | run | reclaims | p50 ms | p99 ms | max ms |
+                |---|---|---|---|---|
+                | warm-up (discarded) | 200 | 785 | 1521 | 1702 |
+                | 1 | 200 | 261 | 444 | 478 |
+                """);
+
+        assertThat(r.get("booking.fixed_p99_ms").orElseThrow()).extracting(Figure::median, Figure::n).containsExactly(151.8, 1);
+        assertThat(r.get("booking.raw_rt_p99_ms").orElseThrow()).extracting(Figure::median, Figure::n).containsExactly(12.0, 1);
+        assertThat(r.get("reclaim.1000g.pipeline_per_s").orElseThrow()).extracting(Figure::median, Figure::n)
+                .containsExactly(82995.0, 1);
+        assertThat(r.get("reclaim.1000g.raw_consumer_per_s").orElseThrow().median()).isEqualTo(158060.0);
+        assertThat(r.get("reclaim.close_to_patch_p99_ms").orElseThrow()).extracting(Figure::median, Figure::n)
+                .containsExactly(444.0, 1);
     }
 
     @Test

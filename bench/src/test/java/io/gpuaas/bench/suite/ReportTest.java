@@ -48,9 +48,10 @@ class ReportTest {
         assertThat(rows).allSatisfy(row -> assertThat(row.measured()).doesNotContain("not measured"));
         assertThat(rows).filteredOn(row -> row.target().startsWith("booking decision p99"))
                 .singleElement().satisfies(row -> {
-                    assertThat(row.measured()).isEqualTo("68.6 ms (55.1–121, 3 runs)");
-                    assertThat(row.met()).isEqualTo("**no**");
-                    assertThat(row.baseline()).contains("20.6").contains("kafka-tools EndToEndLatency p99 4.00 ms");
+                    assertThat(row.measured()).isEqualTo("25.9 ms (24.2–44.0, 3 runs)");
+                    assertThat(row.met()).isEqualTo("yes");
+                    assertThat(row.baseline()).contains("1.60 ms (1.20–2.40, 3 runs)")
+                            .contains("kafka-tools EndToEndLatency p99 4.00 ms");
                 });
         assertThat(rows).filteredOn(row -> row.target().startsWith("booking decisions ≥"))
                 .singleElement().extracting(Targets.Row::met).isEqualTo("yes");
@@ -65,7 +66,7 @@ class ReportTest {
         String md = Report.render(inputs(everyBench()));
 
         assertThat(md).doesNotContain("{{").contains("| cores | 2 |").contains("AMD EPYC")
-                .contains("## Targets at a glance").contains("| booking decisions ≥ 1,000/s (saturated) | 7,269 /s")
+                .contains("## Targets at a glance").contains("| booking decisions ≥ 1,000/s (saturated) | 8,373 /s")
                 .contains("### By fleet size (GPUs)").contains("| 10,000 | 55,702 (42,714–66,623, 5 rounds)")
                 .contains("### By tenants").contains("| 16 | 2 | 19.0 |").contains("## booking-service")
                 .contains("`bench/reliability` does not exist yet.");

@@ -1,0 +1,31 @@
+package io.gpuaas.bench.suite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The suite's child JVM flags: the benches that compare their runs with each other get a fixed heap. */
+class PlanTest {
+
+    private static Step stepStartingWith(List<Step> steps, String id) {
+        return steps.stream().filter(s -> s.id().startsWith(id)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void shouldFixTheHeapOfTheBookingAndReclaimBenchesWhenPlanningTheFullRun() {
+        List<Step> steps = Plan.of(false, Path.of("/nonexistent"));
+
+        assertThat(Plan.jvmFlags(stepStartingWith(steps, "booking"))).containsExactly("-Xms1500m");
+        assertThat(Plan.jvmFlags(stepStartingWith(steps, "reclaim-10000"))).containsExactly("-Xms1500m");
+        assertThat(Plan.jvmFlags(stepStartingWith(steps, "quota-100"))).isEmpty();
+        assertThat(Plan.jvmFlags(stepStartingWith(steps, "scale-16-2"))).isEmpty();
+    }
+
+    @Test
+    void shouldCallAWarmUpRoundSettledWhenTheJitCompiledForUnderATenthOfIt() {
+        assertThat(new JvmActivity(900, 50).settled(10.0)).isTrue();
+        assertThat(new JvmActivity(7_000, 50).settled(10.0)).isFalse();
+    }
+}
