@@ -1,7 +1,6 @@
 package io.gpuaas.metrics;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.gpu.GpuSample;
@@ -25,6 +24,7 @@ import io.gpuaas.metrics.scrape.Backoff;
 import io.gpuaas.metrics.scrape.ScrapeHealth;
 import io.gpuaas.metrics.scrape.ScrapeScheduler;
 import io.gpuaas.metrics.scrape.ScrapeTarget;
+import io.micronaut.context.BeanProvider;
 import io.micronaut.context.event.ApplicationEventListener;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -54,7 +54,7 @@ public class Gateway implements ApplicationEventListener<ServerStartupEvent> {
     private final ProjectionConsumer consumer;
     private final RollupPublisher rollups;
     private final TenantDirectory tenants;
-    private KubernetesClient client;
+    private final BeanProvider<KubernetesClient> clients;
     private DcgmExporterDiscovery discovery;
     private TenantNamespaceWatcher namespaces;
     private Thread consumerThread;
@@ -62,11 +62,13 @@ public class Gateway implements ApplicationEventListener<ServerStartupEvent> {
     public Gateway(ScrapeSettings scrape, UsageSettings usage, KubernetesSettings kubernetes, KafkaClients kafka,
                    PrometheusRegistry registry, PublishCounters counters,
                    ScrapeHealth health, QueueDepth queues, TenantUsage tenantUsage, BookedUnits bookings,
-                   ReclaimState reclaims, TenantDirectory tenants, Clock clock) {
+                   ReclaimState reclaims, TenantDirectory tenants, BeanProvider<KubernetesClient> clients,
+                   Clock clock) {
         this.scrape = scrape;
         this.usage = usage;
         this.kubernetes = kubernetes;
         this.tenants = tenants;
+        this.clients = clients;
         this.publisher = KafkaFactory.samplePublisher(kafka, counters);
         this.scheduler = new ScrapeScheduler(new Backoff(scrape.interval(), scrape.maxBackoff()), scrape.timeout(),
                 publisher, health, clock);
@@ -108,7 +110,8 @@ public class Gateway implements ApplicationEventListener<ServerStartupEvent> {
     }
 
     private void startKubernetes() {
-        client = new KubernetesClientBuilder().build();
+        // The kit's client (io.gpuaas.kit.k8s), fetched only now: with Kubernetes disabled none is built.
+        KubernetesClient client = clients.get();
         namespaces = new TenantNamespaceWatcher(client, kubernetes.tenantLabel(), tenants);
         namespaces.start();
         if (scrape.discovery()) {
@@ -146,9 +149,6 @@ public class Gateway implements ApplicationEventListener<ServerStartupEvent> {
         }
         if (namespaces != null) {
             namespaces.close();
-        }
-        if (client != null) {
-            client.close();
         }
         LOG.info("metrics-gateway stopped");
     }

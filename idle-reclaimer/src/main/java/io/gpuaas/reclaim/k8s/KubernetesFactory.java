@@ -1,37 +1,25 @@
 package io.gpuaas.reclaim.k8s;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.gpuaas.reclaim.config.IdlePolicySettings;
 import io.gpuaas.reclaim.config.ReclaimerSettings;
 import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
 import io.gpuaas.reclaim.model.PolicyResolver;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
-import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Kubernetes side: one client (kubeconfig from {@code KUBECONFIG} or in-cluster, JDK HTTP client), the pod and
- * workload informers and the scaler.
+ * The Kubernetes side: the pod and workload informers and the scaler, on the one client service-kit provides
+ * ({@code io.gpuaas.kit.k8s}: kubeconfig from {@code KUBECONFIG} or in-cluster, JDK HTTP client).
  */
 @Factory
 public class KubernetesFactory {
 
     private static final Logger LOG = LoggerFactory.getLogger(KubernetesFactory.class);
-
-    @Singleton
-    @Bean(preDestroy = "close")
-    @Requires(missingBeans = KubernetesClient.class)
-    KubernetesClient kubernetesClient() {
-        KubernetesClient client = new KubernetesClientBuilder().withHttpClientFactory(new JdkHttpClientFactory()).build();
-        LOG.info("Kubernetes API: {}", client.getMasterUrl());
-        return client;
-    }
 
     @Singleton
     @Bean(preDestroy = "close")
