@@ -68,7 +68,7 @@ public final class KafkaBaseline {
         String out = capture(() -> ProducerPerformance.main(new String[] {"--topic", "baseline", "--num-records",
                 Integer.toString(records), "--record-size", Integer.toString(size), "--throughput", "-1",
                 "--producer-props", "bootstrap.servers=" + bootstrap, "acks=all", "enable.idempotence=true",
-                "linger.ms=5", "batch.size=131072", "compression.type=lz4"}));
+                "linger.ms=5", "batch.size=131072", "compression.type=snappy"}));
         return ToolOutput.producer(out);
     }
 

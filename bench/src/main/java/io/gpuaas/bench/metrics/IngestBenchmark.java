@@ -25,7 +25,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * same run, without and with the gateway's CloudEvents headers, and the per-round ratio to the raw producer.
  *
  * <p>Usage: {@code IngestBenchmark [--scrape ../shared/data/dcgm-exporter-h100x8.prom] [--gpus 10000]
- * [--scrapes 10] [--rounds 5] [--threads 2] [--bootstrap host:port]}
+ * [--scrapes 10] [--rounds 5] [--threads 2] [--bootstrap host:port] [--producer key=value,...]}
  */
 public final class IngestBenchmark {
 
@@ -52,8 +52,11 @@ public final class IngestBenchmark {
         KafkaClients clients = new KafkaClients(new KafkaSettings(bootstrap, prefix,
                 Map.of("request.timeout.ms", "120000", "delivery.timeout.ms", "300000")));
         String topic = clients.topic(Topics.GPU_SAMPLES);
-        try (Producer<byte[], byte[]> raw = rawProducer(clients);
-             GpuSamplePublisher publisher = KafkaFactory.samplePublisher(clients, new PublishCounters())) {
+        Map<String, String> producerOverrides = producerOverrides(opts.getOrDefault("producer", ""));
+        try (Producer<byte[], byte[]> raw = producer(clients, "bench-raw", producerOverrides);
+             GpuSamplePublisher publisher = new GpuSamplePublisher(
+                     producer(clients, "metrics-gateway-gpu-samples", producerOverrides), topic,
+                     new GpuSampleSerializer(MetricsGatewayApplication.SOURCE), new PublishCounters())) {
             IngestRounds run = new IngestRounds(fleet, scrapes, threads, raw, publisher,
                     new GpuSampleSerializer(MetricsGatewayApplication.SOURCE), topic);
             run.round(); // warm-up: JIT, producer metadata, broker segments
@@ -61,14 +64,17 @@ public final class IngestBenchmark {
             double[] rawHeadersRate = new double[rounds];
             double[] parseRate = new double[rounds];
             double[] publishRate = new double[rounds];
+            IngestRounds.Cpu[] cpu = new IngestRounds.Cpu[rounds];
             for (int r = 0; r < rounds; r++) {
                 IngestRounds.Result result = run.round();
                 rawRate[r] = result.rawPerSecond();
                 rawHeadersRate[r] = result.rawWithHeadersPerSecond();
                 parseRate[r] = result.parsePerSecond();
                 publishRate[r] = result.publishPerSecond();
+                cpu[r] = result.cpu();
             }
             report(fleet, scrapes, threads, rawRate, rawHeadersRate, parseRate, publishRate);
+            reportCpu(cpu);
         } finally {
             clients.close();
             if (embedded != null) {
@@ -93,11 +99,30 @@ public final class IngestBenchmark {
         throw new IllegalStateException("no leaders for " + topic);
     }
 
-    /** The gateway's own producer settings (kit defaults + its batch size), so only the work before send differs. */
-    private static Producer<byte[], byte[]> rawProducer(KafkaClients clients) {
+    /**
+     * The gateway's own producer settings (kit defaults + its batch size) for both contenders, so only the work
+     * before send differs; {@code --producer key=value,...} overrides them on both for tuning experiments.
+     */
+    private static Producer<byte[], byte[]> producer(KafkaClients clients, String clientId,
+                                                     Map<String, String> overrides) {
         Map<String, Object> config = KafkaFactory.sampleProducerConfig(clients);
-        config.put(ProducerConfig.CLIENT_ID_CONFIG, "bench-raw");
+        config.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
+        config.putAll(overrides);
         return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    private static Map<String, String> producerOverrides(String spec) {
+        Map<String, String> overrides = new java.util.LinkedHashMap<>();
+        for (String pair : spec.split(",")) {
+            if (!pair.isBlank()) {
+                String[] kv = pair.split("=", 2);
+                overrides.put(kv[0].trim(), kv[1].trim());
+            }
+        }
+        if (!overrides.isEmpty()) {
+            System.out.println("producer overrides (both contenders): " + overrides);
+        }
+        return overrides;
     }
 
     private static void report(FleetScrape fleet, int scrapes, int threads, double[] raw, double[] rawHeaders,
@@ -115,6 +140,21 @@ public final class IngestBenchmark {
                 + Stats.of(publish).format("/s", "%,.0f") + " |");
         System.out.printf("parsed and published / raw producer: %.2f (median of per-round ratios %.2f)%n",
                 median(publish) / median(raw), medianRatio(publish, raw));
+    }
+
+    /** A second table (its own column, so the suite's samples/s parser never mistakes it for rates). */
+    private static void reportCpu(IngestRounds.Cpu[] cpu) {
+        System.out.println();
+        System.out.println("| contender | JVM CPU µs per sample, broker and GC included (median, min, max over rounds) |");
+        System.out.println("|---|---|");
+        System.out.println("| raw producer | " + cpuStats(cpu, IngestRounds.Cpu::rawMicros) + " |");
+        System.out.println("| raw producer + CloudEvents headers | " + cpuStats(cpu, IngestRounds.Cpu::rawWithHeadersMicros) + " |");
+        System.out.println("| parse only | " + cpuStats(cpu, IngestRounds.Cpu::parseMicros) + " |");
+        System.out.println("| parsed and published | " + cpuStats(cpu, IngestRounds.Cpu::publishMicros) + " |");
+    }
+
+    private static String cpuStats(IngestRounds.Cpu[] cpu, java.util.function.ToDoubleFunction<IngestRounds.Cpu> field) {
+        return Stats.of(java.util.Arrays.stream(cpu).mapToDouble(field).toArray()).format("µs", "%.2f");
     }
 
     private static double median(double[] values) {

@@ -22,7 +22,15 @@ final class IngestRounds {
 
     /** Rates of one round. */
     record Result(double rawPerSecond, double rawWithHeadersPerSecond, double parsePerSecond,
-                  double publishPerSecond) {
+                  double publishPerSecond, Cpu cpu) {
+    }
+
+    /**
+     * CPU time of the whole JVM (senders, producer I/O thread, the in-process broker and GC) per sample, per
+     * contender: unlike a rate it barely moves when other processes take the cores, so it settles tuning questions
+     * on a shared machine.
+     */
+    record Cpu(double rawMicros, double rawWithHeadersMicros, double parseMicros, double publishMicros) {
     }
 
     private final FleetScrape fleet;
@@ -60,6 +68,7 @@ final class IngestRounds {
     }
 
     Result round() throws InterruptedException {
+        long cpu = cpuNanos();
         long start = System.nanoTime();
         long sent = parallel(n -> {
             for (int d = 0; d < keys[n].length; d++) {
@@ -69,6 +78,8 @@ final class IngestRounds {
         });
         raw.flush();
         double rawRate = sent / seconds(start);
+        double rawCpu = (cpuNanos() - cpu) / 1e3 / sent;
+        cpu = cpuNanos();
 
         // The same pre-serialized bytes with the gateway's CloudEvents headers: what Kafka itself charges for them.
         start = System.nanoTime();
@@ -80,11 +91,16 @@ final class IngestRounds {
         });
         raw.flush();
         double rawWithHeadersRate = sent / seconds(start);
+        double rawWithHeadersCpu = (cpuNanos() - cpu) / 1e3 / sent;
 
+        cpu = cpuNanos();
         start = System.nanoTime();
-        double parseRate = parallel(n -> parse(n).samples().size()) / seconds(start);
+        long parsed = parallel(n -> parse(n).samples().size());
+        double parseRate = parsed / seconds(start);
+        double parseCpu = (cpuNanos() - cpu) / 1e3 / parsed;
 
         long failedBefore = publisher.counters().failedCount();
+        cpu = cpuNanos();
         start = System.nanoTime();
         long published = parallel(n -> {
             DcgmScrape scrape = parse(n);
@@ -93,10 +109,12 @@ final class IngestRounds {
         });
         publisher.flush();
         double publishRate = published / seconds(start);
+        double publishCpu = (cpuNanos() - cpu) / 1e3 / published;
         if (publisher.counters().failedCount() != failedBefore) {
             throw new IllegalStateException("samples failed to publish: the rate would be meaningless");
         }
-        return new Result(rawRate, rawWithHeadersRate, parseRate, publishRate);
+        return new Result(rawRate, rawWithHeadersRate, parseRate, publishRate,
+                new Cpu(rawCpu, rawWithHeadersCpu, parseCpu, publishCpu));
     }
 
     private static final ScrapeTarget TARGET = ScrapeTarget.configured("http://bench:9400/metrics");
@@ -104,6 +122,11 @@ final class IngestRounds {
     private DcgmScrape parse(int node) {
         byte[] text = fleet.node(node);
         return parsers[node].parse(text, text.length, Instant.now());
+    }
+
+    private static long cpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private static double seconds(long startNanos) {

@@ -149,7 +149,7 @@ final class ReclaimRig implements AutoCloseable {
         // One request in flight and generous timeouts: on a loaded 2-core box the embedded broker can time out a
         // request it later appends, and an idempotent producer with several in flight then loops on sequence errors.
         return new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers(), "linger.ms", 20,
-                "batch.size", 262_144, "compression.type", "lz4", "acks", "all",
+                "batch.size", 262_144, "compression.type", "snappy", "acks", "all",
                 "max.in.flight.requests.per.connection", 1, "request.timeout.ms", 120_000,
                 "delivery.timeout.ms", 600_000), new StringSerializer(),
                 Topics.GPU_SAMPLES.valueSerde().serializer());

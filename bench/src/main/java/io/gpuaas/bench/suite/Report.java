@@ -64,7 +64,7 @@ final class Report {
 
     private static String baselines(Results r) {
         StringBuilder md = new StringBuilder("Apache Kafka's own tools (kafka-tools 4.1.1) against one embedded broker, "
-                + "like every bench's own broker: `ProducerPerformance` (512-byte records, acks=all, idempotent, lz4, "
+                + "like every bench's own broker: `ProducerPerformance` (512-byte records, acks=all, idempotent, snappy, "
                 + "linger 5 ms, 24 partitions), `ConsumerPerformance` (the same topic from the start), "
                 + "`EndToEndLatency` (one record at a time, produce → consume, acks=all; whole milliseconds).\n\n"
                 + "| baseline | figure |\n|---|---|\n");
