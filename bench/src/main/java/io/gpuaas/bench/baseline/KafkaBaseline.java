@@ -1,5 +1,6 @@
 package io.gpuaas.bench.baseline;
 
+import io.gpuaas.bench.BenchOptions;
 import io.gpuaas.testing.kafka.EmbeddedKafka;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -28,7 +29,7 @@ public final class KafkaBaseline {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = ToolOutput.options(args);
+        Map<String, String> opts = BenchOptions.parse(args);
         int records = Integer.parseInt(opts.getOrDefault("records", "200000"));
         int size = Integer.parseInt(opts.getOrDefault("size", "512"));
         int latencyMessages = Integer.parseInt(opts.getOrDefault("latency-messages", "2000"));

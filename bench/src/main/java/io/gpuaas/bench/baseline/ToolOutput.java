@@ -1,9 +1,7 @@
 package io.gpuaas.bench.baseline;
 
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -70,14 +68,5 @@ final class ToolOutput {
         }
         return new EndToEnd(Double.parseDouble(avg.group(1)), Double.parseDouble(pct.group(1)),
                 Double.parseDouble(pct.group(2)));
-    }
-
-    /** {@code --key value} pairs. */
-    static Map<String, String> options(String[] args) {
-        Map<String, String> opts = new LinkedHashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            opts.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-        }
-        return opts;
     }
 }

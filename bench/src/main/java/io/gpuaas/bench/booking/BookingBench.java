@@ -1,5 +1,6 @@
 package io.gpuaas.bench.booking;
 
+import io.gpuaas.bench.BenchOptions;
 import io.gpuaas.bench.suite.JvmActivity;
 import io.gpuaas.bench.suite.WarmUp;
 import io.gpuaas.booking.config.EngineTuning;
@@ -39,7 +40,7 @@ public final class BookingBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = options(args);
+        Map<String, String> opts = BenchOptions.parse(args);
         int rate = Integer.parseInt(opts.getOrDefault("rate", "500"));
         int seconds = Integer.parseInt(opts.getOrDefault("seconds", "10"));
         int runs = Integer.parseInt(opts.getOrDefault("runs", "3"));
@@ -53,7 +54,7 @@ public final class BookingBench {
                 .append(Runtime.version()).append(" (").append(JvmActivity.heapFlags())
                 .append("), broker in the same JVM (EmbeddedKafka, KRaft, 1 node).\n\n");
         try (EmbeddedKafka broker = EmbeddedKafka.start()) {
-            overrides.putAll(streamsOverrides(opts.getOrDefault("streams", "")));
+            overrides.putAll(BenchOptions.pairs(opts.getOrDefault("streams", "")));
             DecisionLatencyBench bench = new DecisionLatencyBench(broker, overrides);
             KafkaStreams engine = bench.startEngine();
             try {
@@ -150,17 +151,6 @@ public final class BookingBench {
     }
 
     /** {@code --streams key=value,key=value}: extra Kafka Streams settings for experiments (default none). */
-    private static Map<String, String> streamsOverrides(String spec) {
-        Map<String, String> out = new java.util.LinkedHashMap<>();
-        for (String pair : spec.split(",")) {
-            int eq = pair.indexOf('=');
-            if (eq > 0) {
-                out.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
-            }
-        }
-        return out;
-    }
-
     /** The targets against this run: p99 ≤ 50 ms at 500/s, ≥ 1,000 decisions/s. */
     private static void summary(StringBuilder md, List<DecisionLatencyBench.Result> rows) {
         List<DecisionLatencyBench.Result> fixed = rows.stream().filter(r -> r.name().startsWith("decisions at")).toList();
@@ -219,14 +209,6 @@ public final class BookingBench {
                 pool, s.accepted(), s.rejected(), s.bookedUnitHours(), s.capacityUnitHours(),
                 100.0 * s.bookedUnitHours() / s.capacityUnitHours())));
         md.append('\n');
-    }
-
-    private static Map<String, String> options(String[] args) {
-        Map<String, String> opts = new java.util.LinkedHashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            opts.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-        }
-        return opts;
     }
 
     private static String command(Map<String, String> opts) {

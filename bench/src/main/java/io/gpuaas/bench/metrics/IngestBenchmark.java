@@ -1,5 +1,6 @@
 package io.gpuaas.bench.metrics;
 
+import io.gpuaas.bench.BenchOptions;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.kit.config.KafkaSettings;
@@ -33,7 +34,7 @@ public final class IngestBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = Options.parse(args);
+        Map<String, String> opts = BenchOptions.parse(args);
         Path scrape = Path.of(opts.getOrDefault("scrape", "/work/shared/data/dcgm-exporter-h100x8.prom"));
         int gpus = Integer.parseInt(opts.getOrDefault("gpus", "10000"));
         int scrapes = Integer.parseInt(opts.getOrDefault("scrapes", "10"));
@@ -112,13 +113,7 @@ public final class IngestBenchmark {
     }
 
     private static Map<String, String> producerOverrides(String spec) {
-        Map<String, String> overrides = new java.util.LinkedHashMap<>();
-        for (String pair : spec.split(",")) {
-            if (!pair.isBlank()) {
-                String[] kv = pair.split("=", 2);
-                overrides.put(kv[0].trim(), kv[1].trim());
-            }
-        }
+        Map<String, String> overrides = BenchOptions.pairs(spec);
         if (!overrides.isEmpty()) {
             System.out.println("producer overrides (both contenders): " + overrides);
         }
@@ -172,17 +167,4 @@ public final class IngestBenchmark {
         return median(ratios);
     }
 
-    /** {@code --key value} pairs. */
-    static final class Options {
-        private Options() {
-        }
-
-        static Map<String, String> parse(String[] args) {
-            Map<String, String> opts = new java.util.HashMap<>();
-            for (int i = 0; i + 1 < args.length; i += 2) {
-                opts.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-            }
-            return opts;
-        }
-    }
 }

@@ -1,5 +1,6 @@
 package io.gpuaas.bench.metrics;
 
+import io.gpuaas.bench.BenchOptions;
 import io.gpuaas.metrics.metrics.Exposition;
 import io.gpuaas.metrics.metrics.MetricsGatewayMetrics;
 import io.gpuaas.metrics.metrics.PublishCounters;
@@ -33,7 +34,7 @@ public final class RenderBenchmark {
     }
 
     public static void main(String[] args) throws IOException {
-        Map<String, String> opts = IngestBenchmark.Options.parse(args);
+        Map<String, String> opts = BenchOptions.parse(args);
         int gpus = Integer.parseInt(opts.getOrDefault("gpus", "10000"));
         int tenants = Integer.parseInt(opts.getOrDefault("tenants", "1000"));
         int workloadsPerTenant = Integer.parseInt(opts.getOrDefault("workloads", "2"));

@@ -1,5 +1,6 @@
 package io.gpuaas.bench.quota;
 
+import io.gpuaas.bench.BenchOptions;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -60,7 +61,7 @@ public final class QuotaBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = options(args);
+        Map<String, String> opts = BenchOptions.parse(args);
         int tenants = Integer.parseInt(opts.getOrDefault("tenants", "1000"));
         int burst = Integer.parseInt(opts.getOrDefault("burst", "200"));
         int workloads = Integer.parseInt(opts.getOrDefault("workloads", "300"));
@@ -250,13 +251,5 @@ public final class QuotaBench {
 
     static long nominal(GenericKubernetesResource cq) {
         return NominalQuota.of(cq).getOrDefault(GPU, BigDecimal.ZERO).longValue();
-    }
-
-    private static Map<String, String> options(String[] args) {
-        Map<String, String> opts = new java.util.HashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            opts.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-        }
-        return opts;
     }
 }

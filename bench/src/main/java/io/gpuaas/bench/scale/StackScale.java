@@ -1,5 +1,6 @@
 package io.gpuaas.bench.scale;
 
+import io.gpuaas.bench.BenchOptions;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
@@ -34,7 +35,7 @@ public final class StackScale {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = Options.parse(args);
+        Map<String, String> opts = BenchOptions.parse(args);
         int gpus = Integer.parseInt(opts.getOrDefault("gpus", "1000"));
         int tenants = Integer.parseInt(opts.getOrDefault("tenants", "100"));
         int settle = Integer.parseInt(opts.getOrDefault("settle", "30"));
@@ -166,19 +167,6 @@ public final class StackScale {
         System.out.printf(Locale.ROOT, "RESULT %s %.3f %s%n", key, value, unit);
     }
 
-    /** {@code --key value} pairs. */
-    static final class Options {
-        private Options() {
-        }
-
-        static Map<String, String> parse(String[] args) {
-            Map<String, String> opts = new java.util.LinkedHashMap<>();
-            for (int i = 0; i + 1 < args.length; i += 2) {
-                opts.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-            }
-            return opts;
-        }
-    }
 
     static JsonNode readJson(Path file) throws IOException {
         return new ObjectMapper().readTree(file.toFile());
