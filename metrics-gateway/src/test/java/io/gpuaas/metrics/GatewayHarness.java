@@ -19,14 +19,24 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
 
 /**
  * A running metrics-gateway for tests: real broker topics under a unique prefix, signed tokens, and a fake
@@ -40,15 +50,23 @@ public final class GatewayHarness implements AutoCloseable {
     public final KafkaBroker broker;
     public final String prefix;
     public final HttpServer exporter;
+    /** Requests the fake exporter has answered. */
+    public final AtomicInteger exporterScrapes = new AtomicInteger();
     public final EmbeddedServer server;
 
     public GatewayHarness(KafkaBroker broker, String exporterResource, Map<String, Object> extra) throws IOException {
+        this(broker, exporterResource, exporterPort -> extra);
+    }
+
+    /** {@code extra} is given the fake exporter's port, e.g. to reach it by discovery rather than configuration. */
+    public GatewayHarness(KafkaBroker broker, String exporterResource, IntFunction<Map<String, Object>> extra)
+            throws IOException {
         this.broker = broker;
         this.prefix = broker.uniquePrefix();
         try (Admin admin = broker.admin()) {
             TopicAdmin.createAll(admin, prefix);
         }
-        this.exporter = exporter(resource(exporterResource));
+        this.exporter = exporter(resource(exporterResource), exporterScrapes);
         Path jwks = JWT.writeJwks(Files.createTempFile("jwks", ".json"));
         Map<String, Object> props = new HashMap<>(Map.of(
                 "micronaut.server.port", -1,
@@ -58,7 +76,7 @@ public final class GatewayHarness implements AutoCloseable {
                 "gpuaas.metrics-gateway.scrape.targets", "http://127.0.0.1:" + exporter.getAddress().getPort() + "/metrics",
                 "gpuaas.metrics-gateway.scrape.interval", "500ms",
                 "gpuaas.metrics-gateway.kubernetes.enabled", false));
-        props.putAll(extra);
+        props.putAll(extra.apply(exporter.getAddress().getPort()));
         this.server = ApplicationContext.run(EmbeddedServer.class, props);
     }
 
@@ -70,9 +88,10 @@ public final class GatewayHarness implements AutoCloseable {
         }
     }
 
-    private static HttpServer exporter(byte[] body) throws IOException {
+    private static HttpServer exporter(byte[] body, AtomicInteger scrapes) throws IOException {
         HttpServer http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         http.createContext("/metrics", exchange -> {
+            scrapes.incrementAndGet();
             exchange.getResponseHeaders().add("Content-Type", "text/plain; version=0.0.4");
             exchange.sendResponseHeaders(200, body.length);
             try (OutputStream out = exchange.getResponseBody()) {
@@ -110,6 +129,28 @@ public final class GatewayHarness implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("cannot send to " + topic.name(prefix), e);
         }
+    }
+
+    /** Reads {@code topic} from the beginning until some record matches (at most 20 s); the matches found by then. */
+    public <V> List<ConsumerRecord<byte[], V>> consumeMatching(String topic, Deserializer<V> values,
+                                                               Predicate<ConsumerRecord<byte[], V>> match) {
+        Properties props = new Properties();
+        props.putAll(broker.clientProperties());
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, broker.uniqueGroupId("mg-it"));
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        List<ConsumerRecord<byte[], V>> found = new ArrayList<>();
+        try (KafkaConsumer<byte[], V> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), values)) {
+            consumer.subscribe(List.of(topic));
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> {
+                consumer.poll(Duration.ofMillis(200)).forEach(r -> {
+                    if (match.test(r)) {
+                        found.add(r);
+                    }
+                });
+                return !found.isEmpty();
+            });
+        }
+        return found;
     }
 
     /** Waits until /health/readiness is UP: the projections follow their partitions from then on. */

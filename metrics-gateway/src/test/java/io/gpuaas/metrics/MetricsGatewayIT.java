@@ -19,15 +19,10 @@ import java.math.BigDecimal;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.Deserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -54,7 +49,8 @@ class MetricsGatewayIT {
 
     @Test
     void shouldPublishTheScrapedT4AsAGpuSampleKeyedByDeviceWhenTheExporterAnswers() {
-        ConsumerRecord<byte[], GpuSampleEvent> record = consumeMatching(Topics.GPU_SAMPLES.name(gateway.prefix),
+        ConsumerRecord<byte[], GpuSampleEvent> record = gateway.consumeMatching(
+                Topics.GPU_SAMPLES.name(gateway.prefix),
                 Topics.GPU_SAMPLES.valueSerde().deserializer(), r -> r.value() instanceof GpuSample s
                         && "Tesla T4".equals(s.modelName())).getFirst();
 
@@ -145,7 +141,7 @@ class MetricsGatewayIT {
                 "gpuaas_tenant_gpu_utilization_ratio{tenant=\"team-a\"} 0.4",
                 "gpuaas_tenant_gpu_seconds_total{state=\"busy\",tenant=\"team-a\"} 2.0",
                 "gpuaas_tenant_gpu_seconds_total{state=\"idle\",tenant=\"team-a\"} 2.0"));
-        List<ConsumerRecord<byte[], TenantUtilizationEvent>> rollups = consumeMatching(
+        List<ConsumerRecord<byte[], TenantUtilizationEvent>> rollups = gateway.consumeMatching(
                 Topics.TENANT_UTILIZATION.name(gateway.prefix), Topics.TENANT_UTILIZATION.valueSerde().deserializer(),
                 r -> r.value() instanceof TenantUtilization u && u.allocatedGpuSeconds() > 0);
         assertThat(new String(rollups.getFirst().key())).isEqualTo("team-a");
@@ -156,7 +152,7 @@ class MetricsGatewayIT {
         gateway.sendGarbage(Topics.QUOTA_STATE, "lq/team-a/broken", "{not json".getBytes());
         gateway.send(Topics.QUOTA_STATE, "lq/team-a/after", localQueue("team-a", 7, 0, 0, "after"));
 
-        List<ConsumerRecord<byte[], byte[]>> letters = consumeMatching(Topics.DEAD_LETTER.name(gateway.prefix),
+        List<ConsumerRecord<byte[], byte[]>> letters = gateway.consumeMatching(Topics.DEAD_LETTER.name(gateway.prefix),
                 new ByteArrayDeserializer(), r -> "lq/team-a/broken".equals(new String(r.key())));
         assertThat(CloudEvents.header(letters.getFirst().headers(), DeadLetterPublisher.REASON)).isEqualTo("MISSING_TYPE");
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(gateway.metrics()).contains(
@@ -186,26 +182,5 @@ class MetricsGatewayIT {
     private static GpuSample sample(String uuid, Instant time, double utilization) {
         return new GpuSample(time, "n1", uuid, 0, "NVIDIA H200", null, null, "team-a", "worker-" + uuid, "main",
                 utilization, "GR_ENGINE_ACTIVE", 100.0, 100.0, 300.0);
-    }
-
-    private static <V> List<ConsumerRecord<byte[], V>> consumeMatching(String topic, Deserializer<V> values,
-                                                                       java.util.function.Predicate<ConsumerRecord<byte[], V>> match) {
-        Properties props = new Properties();
-        props.putAll(gateway.broker.clientProperties());
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, gateway.broker.uniqueGroupId("mg-it"));
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        List<ConsumerRecord<byte[], V>> found = new ArrayList<>();
-        try (KafkaConsumer<byte[], V> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), values)) {
-            consumer.subscribe(List.of(topic));
-            await().atMost(Duration.ofSeconds(20)).until(() -> {
-                consumer.poll(Duration.ofMillis(200)).forEach(r -> {
-                    if (match.test(r)) {
-                        found.add(r);
-                    }
-                });
-                return !found.isEmpty();
-            });
-        }
-        return found;
     }
 }
