@@ -38,6 +38,7 @@ public final class ProjectionConsumer implements Runnable, AutoCloseable {
     private static final Duration RETRY_ASSIGN = Duration.ofSeconds(5);
     private static final Duration PAUSE_AFTER_FAILURE = Duration.ofSeconds(1);
     private static final Duration POLL = Duration.ofMillis(100);
+    private static final Duration POSITION_TIMEOUT = Duration.ofSeconds(30);
 
     /** One topic the consumer follows and what to do with its records (value null for tombstones). */
     public record Feed<T>(TopicSpec<String, T> topic, boolean fromBeginning, BiConsumer<String, T> handler) {
@@ -160,9 +161,26 @@ public final class ProjectionConsumer implements Runnable, AutoCloseable {
         if (!end.isEmpty()) {
             consumer.seekToEnd(end);
         }
+        resolvePositions(fresh);
         assigned.addAll(fresh);
         waitingFor = missing;
         LOG.info("following {} new partitions{}", fresh.size(), missing.isEmpty() ? "" : "; waiting for " + missing);
+    }
+
+    /**
+     * Looks the new positions up now rather than in some later poll: "the end" of a live topic must be its end when
+     * it was taken, before readiness reports the projections caught up. Left to a poll whose 100 ms ran out before
+     * the offset answer came (a loaded machine), the lookup happened seconds later and skipped the samples sent in
+     * between. One lookup answers every partition waiting for a reset; if even that is slow, the next poll finishes it.
+     */
+    private void resolvePositions(List<TopicPartition> fresh) {
+        try {
+            for (TopicPartition partition : fresh) {
+                consumer.position(partition, POSITION_TIMEOUT);
+            }
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            LOG.warn("offsets of new partitions not known within {}; the next poll looks them up", POSITION_TIMEOUT);
+        }
     }
 
     private void pause() {
