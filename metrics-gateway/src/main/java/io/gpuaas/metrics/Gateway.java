@@ -72,8 +72,7 @@ public class Gateway implements ApplicationEventListener<ServerStartupEvent> {
         this.publisher = KafkaFactory.samplePublisher(kafka, counters);
         this.scheduler = new ScrapeScheduler(new Backoff(scrape.interval(), scrape.maxBackoff()), scrape.timeout(),
                 publisher, health, clock);
-        DeadLetterPublisher deadLetters = new DeadLetterPublisher(kafka.deadLetterProducer(),
-                kafka.topic(Topics.DEAD_LETTER), "metrics-gateway", registry);
+        DeadLetterPublisher deadLetters = kafka.deadLetterPublisher("metrics-gateway", registry);
         this.consumer = new ProjectionConsumer(KafkaFactory.projectionConsumer(kafka), kafka.settings().topicPrefix(),
                 deadLetters, List.of(
                         new ProjectionConsumer.Feed<>(Topics.QUOTA_STATE, true,

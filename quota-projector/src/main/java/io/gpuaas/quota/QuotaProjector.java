@@ -58,8 +58,7 @@ public final class QuotaProjector implements AutoCloseable {
         this.catalog = catalog;
         this.clock = clock;
         this.metrics = new QuotaProjectorMetrics(registry);
-        this.deadLetters = new DeadLetterPublisher(kafka.deadLetterProducer(), kafka.topic(Topics.DEAD_LETTER),
-                "quota-projector", registry);
+        this.deadLetters = kafka.deadLetterPublisher("quota-projector", registry);
         this.cache = new ClusterCache(client, settings.resync());
         this.bookings = new BookingTable(consumer(), kafka.topic(Topics.BOOKINGS), EventReader.of(Topics.BOOKINGS, deadLetters),
                 this::bookingsChanged, clock, metrics);

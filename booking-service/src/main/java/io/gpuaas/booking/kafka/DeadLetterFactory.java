@@ -1,7 +1,6 @@
 package io.gpuaas.booking.kafka;
 
 import io.gpuaas.events.DeadLetterPublisher;
-import io.gpuaas.events.Topics;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.micronaut.context.annotation.Factory;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -20,6 +19,6 @@ public class DeadLetterFactory {
 
     @Singleton
     DeadLetterPublisher deadLetterPublisher(KafkaClients clients, PrometheusRegistry registry) {
-        return new DeadLetterPublisher(clients.deadLetterProducer(), clients.topic(Topics.DEAD_LETTER), GROUP, registry);
+        return clients.deadLetterPublisher(GROUP, registry);
     }
 }

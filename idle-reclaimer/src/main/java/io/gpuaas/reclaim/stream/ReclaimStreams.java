@@ -1,7 +1,5 @@
 package io.gpuaas.reclaim.stream;
 
-import io.gpuaas.events.DeadLetterPublisher;
-import io.gpuaas.events.Topics;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.reclaim.config.ReclaimerSettings;
 import io.gpuaas.reclaim.k8s.PodOwnerIndex;
@@ -51,8 +49,7 @@ public class ReclaimStreams {
         Path dir = stateDir.isBlank() ? Files.createTempDirectory("idle-reclaimer-") : Path.of(stateDir);
         streams = ReclaimPipeline.create(clients.streamsConfig(settings.applicationId()),
                 clients.settings().topicPrefix(), dir, owners, directory, decider, metrics,
-                new DeadLetterPublisher(clients.deadLetterProducer(), clients.topic(Topics.DEAD_LETTER),
-                        settings.applicationId(), registry));
+                clients.deadLetterPublisher(settings.applicationId(), registry));
         LOG.info("idle-reclaimer: mode={} dryRun={} settings={}", settings.mode(), settings.dryRun(), settings);
     }
 

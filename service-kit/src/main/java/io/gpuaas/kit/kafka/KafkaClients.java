@@ -1,7 +1,10 @@
 package io.gpuaas.kit.kafka;
 
+import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.TopicSpec;
+import io.gpuaas.events.Topics;
 import io.gpuaas.kit.config.KafkaSettings;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.util.HashMap;
@@ -96,6 +99,16 @@ public class KafkaClients implements AutoCloseable {
             }
         }
         return deadLetterProducer;
+    }
+
+    /**
+     * A dead-letter publisher on the process's one dead-letter producer and this deployment's dead-letter topic.
+     *
+     * @param group    written to {@code gpuaas_dlq_group}: the consumer group or application id that gave up
+     * @param registry where {@code gpuaas_dead_letter_records_total} is counted
+     */
+    public DeadLetterPublisher deadLetterPublisher(String group, PrometheusRegistry registry) {
+        return new DeadLetterPublisher(deadLetterProducer(), topic(Topics.DEAD_LETTER), group, registry);
     }
 
     /** A shared admin client (readiness checks, topic checks). */
