@@ -93,7 +93,7 @@ final class Plan {
 
     private static Step reclaim(boolean quick, int gpus) {
         int workloads = gpus / 8;
-        int samples = quick ? 40_000 : Math.max(100_000, gpus * 30);
+        int samples = quick ? 40_000 : Math.max(100_000, gpus * 60);
         return new Step("reclaim-" + gpus, Step.Kind.RECLAIM, gpus, "io.gpuaas.bench.reclaim.ReclaimThroughputBench",
                 List.of(Integer.toString(samples), Integer.toString(workloads), "8", quick ? "1" : "3"), "1500m", 900);
     }

@@ -70,6 +70,11 @@ public final class ReclaimerMetrics {
         windowSamples.inc();
     }
 
+    /** Samples the attribution step has keyed by their workload so far (the bench times from the first). */
+    public long attributedSamples() {
+        return sampleOutcomes.get("attributed").getLongValue();
+    }
+
     /** Samples applied to windows so far (the bench waits on it). */
     public long windowSamples() {
         return (long) windowSamples.get();
