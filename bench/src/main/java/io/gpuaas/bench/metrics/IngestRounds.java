@@ -1,5 +1,6 @@
 package io.gpuaas.bench.metrics;
 
+import io.gpuaas.bench.suite.JvmActivity;
 import io.gpuaas.metrics.dcgm.DcgmScrape;
 import io.gpuaas.events.gpu.GpuSample;
 import io.gpuaas.metrics.dcgm.DcgmTextParser;
@@ -68,7 +69,7 @@ final class IngestRounds {
     }
 
     Result round() throws InterruptedException {
-        long cpu = cpuNanos();
+        long cpu = JvmActivity.processCpuNanos();
         long start = System.nanoTime();
         long sent = parallel(n -> {
             for (int d = 0; d < keys[n].length; d++) {
@@ -78,8 +79,8 @@ final class IngestRounds {
         });
         raw.flush();
         double rawRate = sent / seconds(start);
-        double rawCpu = (cpuNanos() - cpu) / 1e3 / sent;
-        cpu = cpuNanos();
+        double rawCpu = (JvmActivity.processCpuNanos() - cpu) / 1e3 / sent;
+        cpu = JvmActivity.processCpuNanos();
 
         // The same pre-serialized bytes with the gateway's CloudEvents headers: what Kafka itself charges for them.
         start = System.nanoTime();
@@ -91,16 +92,16 @@ final class IngestRounds {
         });
         raw.flush();
         double rawWithHeadersRate = sent / seconds(start);
-        double rawWithHeadersCpu = (cpuNanos() - cpu) / 1e3 / sent;
+        double rawWithHeadersCpu = (JvmActivity.processCpuNanos() - cpu) / 1e3 / sent;
 
-        cpu = cpuNanos();
+        cpu = JvmActivity.processCpuNanos();
         start = System.nanoTime();
         long parsed = parallel(n -> parse(n).samples().size());
         double parseRate = parsed / seconds(start);
-        double parseCpu = (cpuNanos() - cpu) / 1e3 / parsed;
+        double parseCpu = (JvmActivity.processCpuNanos() - cpu) / 1e3 / parsed;
 
         long failedBefore = publisher.counters().failedCount();
-        cpu = cpuNanos();
+        cpu = JvmActivity.processCpuNanos();
         start = System.nanoTime();
         long published = parallel(n -> {
             DcgmScrape scrape = parse(n);
@@ -109,7 +110,7 @@ final class IngestRounds {
         });
         publisher.flush();
         double publishRate = published / seconds(start);
-        double publishCpu = (cpuNanos() - cpu) / 1e3 / published;
+        double publishCpu = (JvmActivity.processCpuNanos() - cpu) / 1e3 / published;
         if (publisher.counters().failedCount() != failedBefore) {
             throw new IllegalStateException("samples failed to publish: the rate would be meaningless");
         }
@@ -122,11 +123,6 @@ final class IngestRounds {
     private DcgmScrape parse(int node) {
         byte[] text = fleet.node(node);
         return parsers[node].parse(text, text.length, Instant.now());
-    }
-
-    private static long cpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
-                .getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private static double seconds(long startNanos) {

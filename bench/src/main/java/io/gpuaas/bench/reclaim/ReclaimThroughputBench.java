@@ -137,11 +137,6 @@ public final class ReclaimThroughputBench {
         }
     }
 
-    private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
-                .getOperatingSystemMXBean()).getProcessCpuTime();
-    }
-
     private static Pass rawConsumer(ReclaimRig rig, int samples) {
         Map<String, Object> config = new HashMap<>(rig.consumerConfig());
         try (KafkaConsumer<String, GpuSampleEvent> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
@@ -151,7 +146,7 @@ public final class ReclaimThroughputBench {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             long start = System.nanoTime();
-            long cpu = processCpuNanos();
+            long cpu = JvmActivity.processCpuNanos();
             int read = 0;
             while (read < samples) {
                 for (var record : consumer.poll(Duration.ofMillis(100))) {
@@ -160,7 +155,7 @@ public final class ReclaimThroughputBench {
                     }
                 }
             }
-            return new Pass(read, System.nanoTime() - start, processCpuNanos() - cpu);
+            return new Pass(read, System.nanoTime() - start, JvmActivity.processCpuNanos() - cpu);
         }
     }
 
@@ -180,9 +175,9 @@ public final class ReclaimThroughputBench {
             Thread.sleep(1);
         }
         long start = System.nanoTime();
-        long cpu = processCpuNanos();
+        long cpu = JvmActivity.processCpuNanos();
         rig.awaitWindowSamples(applied + samples, Duration.ofMinutes(10));
-        Pass pass = new Pass(samples, System.nanoTime() - start, processCpuNanos() - cpu);
+        Pass pass = new Pass(samples, System.nanoTime() - start, JvmActivity.processCpuNanos() - cpu);
         rig.stopPipeline();
         return pass;
     }

@@ -41,6 +41,15 @@ public record JvmActivity(long jitMillis, long gcMillis) {
         return jitMillis < SETTLED_JIT_SHARE * seconds * 1000;
     }
 
+    /**
+     * CPU time this whole JVM has used so far (every thread: broker, clients, JIT, GC). Per unit of work it moves much
+     * less than a rate when other processes share the cores, so benches print it to compare two versions.
+     */
+    public static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
     /** The heap flags this JVM was started with, for a bench's header (the suite fixes -Xms to -Xmx for some). */
     public static String heapFlags() {
         return String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
