@@ -87,10 +87,10 @@ class ExtractTest {
                 | decisions at 500/s | 5000 | 10.0 | 499 | 17.8 | 151.8 | 233.1 | 7784 | 129 |
                 """);
         Extract.into(r, step(Step.Kind.RECLAIM, 1000), """
-                | run | raw consumer samples/s | pipeline samples/s | JIT ms | GC ms |
-                |---|---|---|---|---|
-                | warm-up (discarded) 1 | 20,639 | 8,452 | 62109 | 1991 |
-                | 1 | 158,060 | 82,995 | 7128 | 329 |
+                | run | raw consumer samples/s | pipeline samples/s | raw CPU µs/sample | pipeline CPU µs/sample | JIT ms | GC ms |
+                |---|---|---|---|---|---|---|
+                | warm-up (discarded) 1 | 20,639 | 8,452 | 70.1 | 160.8 | 62109 | 1991 |
+                | 1 | 158,060 | 82,995 | 6.2 | 25.0 | 7128 | 329 |
 
                 | run | reclaims | p50 ms | p99 ms | max ms |
                 |---|---|---|---|---|
