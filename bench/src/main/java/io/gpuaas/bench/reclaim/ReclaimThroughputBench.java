@@ -123,8 +123,8 @@ public final class ReclaimThroughputBench {
     /**
      * One timed pass over the samples.
      *
-     * @param cpuNanos the whole JVM's CPU time during the pass (broker, clients, JIT and GC included): unlike the
-     *                 rate it barely moves when other processes share the cores, so it is what compares two versions
+     * @param cpuNanos the whole JVM's CPU time during the pass (broker, clients, JIT and GC included): it moves much
+     *                 less than the rate when other processes share the cores, so it is what compares two versions
      */
     private record Pass(int samples, long wallNanos, long cpuNanos) {
 
