@@ -1,0 +1,146 @@
+package io.gpuaas.events;
+
+import static io.gpuaas.events.KafkaPrincipal.BOOKING_SERVICE;
+import static io.gpuaas.events.KafkaPrincipal.IDLE_RECLAIMER;
+import static io.gpuaas.events.KafkaPrincipal.METRICS_GATEWAY;
+import static io.gpuaas.events.KafkaPrincipal.QUOTA_PROJECTOR;
+import static io.gpuaas.events.KafkaPrincipal.SRE;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
+
+/**
+ * Who may do what on Kafka: for every topic of {@link Topics} which services write it and which read it, and from
+ * that each principal's exact ACLs. The single source for the embedded broker of the tests and the local stack,
+ * and for the Strimzi {@code KafkaUser}s of {@code deploy/kubernetes} (checked by a test there).
+ *
+ * <p>Topic grants are literal names, never wildcards. A Kafka Streams application additionally gets what Streams
+ * needs under its application id: the consumer group of that name, its internal topics and its transactional ids
+ * ({@code <application.id>-} prefixed, as Streams names them). Consumers that read without a group (topic replicas
+ * assign partitions themselves) need no group grant.
+ */
+public final class KafkaAccess {
+
+    private static final Map<TopicSpec<?, ?>, Set<KafkaPrincipal>> WRITERS = new LinkedHashMap<>();
+    private static final Map<TopicSpec<?, ?>, Set<KafkaPrincipal>> READERS = new LinkedHashMap<>();
+
+    static {
+        topic(Topics.BOOKING_COMMANDS, EnumSet.of(BOOKING_SERVICE), EnumSet.of(BOOKING_SERVICE));
+        topic(Topics.BOOKING_EVENTS, EnumSet.of(BOOKING_SERVICE), EnumSet.of(BOOKING_SERVICE));
+        topic(Topics.BOOKINGS, EnumSet.of(BOOKING_SERVICE), EnumSet.of(BOOKING_SERVICE, QUOTA_PROJECTOR, METRICS_GATEWAY));
+        topic(Topics.KUEUE_WORKLOADS, EnumSet.of(QUOTA_PROJECTOR), EnumSet.of(QUOTA_PROJECTOR));
+        topic(Topics.GPU_SAMPLES, EnumSet.of(METRICS_GATEWAY), EnumSet.of(IDLE_RECLAIMER, METRICS_GATEWAY));
+        topic(Topics.QUOTA_STATE, EnumSet.of(QUOTA_PROJECTOR), EnumSet.of(METRICS_GATEWAY));
+        topic(Topics.RECLAIM_EVENTS, EnumSet.of(IDLE_RECLAIMER), EnumSet.of(METRICS_GATEWAY));
+        topic(Topics.TENANT_UTILIZATION, EnumSet.of(METRICS_GATEWAY), EnumSet.noneOf(KafkaPrincipal.class));
+        topic(Topics.DEAD_LETTER, EnumSet.of(BOOKING_SERVICE, QUOTA_PROJECTOR, IDLE_RECLAIMER, METRICS_GATEWAY),
+                EnumSet.noneOf(KafkaPrincipal.class));
+        for (TopicSpec<?, ?> spec : Topics.all()) {
+            if (!WRITERS.containsKey(spec)) {
+                throw new ExceptionInInitializerError("topic " + spec.baseName() + " has no access rule");
+            }
+        }
+    }
+
+    private KafkaAccess() {
+    }
+
+    private static void topic(TopicSpec<?, ?> spec, Set<KafkaPrincipal> writers, Set<KafkaPrincipal> readers) {
+        WRITERS.put(spec, Set.copyOf(writers));
+        Set<KafkaPrincipal> withSre = EnumSet.of(SRE);
+        withSre.addAll(readers);
+        READERS.put(spec, Set.copyOf(withSre));
+    }
+
+    /** The principals that may write {@code topic}. */
+    public static Set<KafkaPrincipal> writers(TopicSpec<?, ?> topic) {
+        return lookup(WRITERS, topic);
+    }
+
+    /** The principals that may read {@code topic}; the SRE principal reads every topic. */
+    public static Set<KafkaPrincipal> readers(TopicSpec<?, ?> topic) {
+        return lookup(READERS, topic);
+    }
+
+    private static Set<KafkaPrincipal> lookup(Map<TopicSpec<?, ?>, Set<KafkaPrincipal>> table, TopicSpec<?, ?> topic) {
+        Set<KafkaPrincipal> principals = table.get(topic);
+        if (principals == null) {
+            throw new IllegalArgumentException("not a registered topic: " + topic.baseName());
+        }
+        return principals;
+    }
+
+    /** Every ACL of {@code principal} in a deployment with the default Streams application ids. */
+    public static List<AclBinding> acls(KafkaPrincipal principal, String topicPrefix) {
+        return acls(principal, topicPrefix, principal.streamsApplicationId());
+    }
+
+    /**
+     * Every ACL of {@code principal}: write (and describe) on the topics it writes, read (and describe) on those it
+     * reads, and for a Streams service what Streams needs under {@code streamsApplicationId}.
+     *
+     * @param topicPrefix          the deployment's topic prefix, e.g. {@code gpuaas.}
+     * @param streamsApplicationId the configured Streams application id; ignored for a principal without one
+     */
+    public static List<AclBinding> acls(KafkaPrincipal principal, String topicPrefix, String streamsApplicationId) {
+        Objects.requireNonNull(topicPrefix, "topicPrefix");
+        List<AclBinding> acls = new ArrayList<>();
+        for (TopicSpec<?, ?> spec : Topics.all()) {
+            Set<AclOperation> ops = EnumSet.noneOf(AclOperation.class);
+            if (WRITERS.get(spec).contains(principal)) {
+                ops.add(AclOperation.WRITE);
+            }
+            if (READERS.get(spec).contains(principal)) {
+                ops.add(AclOperation.READ);
+            }
+            if (!ops.isEmpty()) {
+                ops.add(AclOperation.DESCRIBE);
+                literal(acls, principal, ResourceType.TOPIC, spec.name(topicPrefix), ops);
+            }
+        }
+        if (principal == SRE) {
+            add(acls, principal, new ResourcePattern(ResourceType.GROUP, KafkaPrincipal.sreGroupPrefix(),
+                    PatternType.PREFIXED), EnumSet.of(AclOperation.READ, AclOperation.DESCRIBE));
+        } else if (principal.streamsApplicationId() != null) {
+            streams(acls, principal, Objects.requireNonNull(streamsApplicationId, "streamsApplicationId"));
+        }
+        return List.copyOf(acls);
+    }
+
+    /** What a Kafka Streams application with exactly-once v2 needs beyond its input and output topics. */
+    private static void streams(List<AclBinding> acls, KafkaPrincipal principal, String applicationId) {
+        literal(acls, principal, ResourceType.GROUP, applicationId, EnumSet.of(AclOperation.READ,
+                AclOperation.DESCRIBE));
+        String internal = applicationId + "-";
+        add(acls, principal, new ResourcePattern(ResourceType.TOPIC, internal, PatternType.PREFIXED),
+                EnumSet.of(AclOperation.CREATE, AclOperation.READ, AclOperation.WRITE, AclOperation.DELETE,
+                        AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS));
+        add(acls, principal, new ResourcePattern(ResourceType.TRANSACTIONAL_ID, internal, PatternType.PREFIXED),
+                EnumSet.of(AclOperation.WRITE, AclOperation.DESCRIBE));
+    }
+
+    private static void literal(List<AclBinding> acls, KafkaPrincipal principal, ResourceType type, String name,
+                                Set<AclOperation> ops) {
+        add(acls, principal, new ResourcePattern(type, name, PatternType.LITERAL), ops);
+    }
+
+    private static void add(List<AclBinding> acls, KafkaPrincipal principal, ResourcePattern resource,
+                            Set<AclOperation> ops) {
+        for (AclOperation op : ops) {
+            acls.add(new AclBinding(resource,
+                    new AccessControlEntry(principal.principal(), "*", op, AclPermissionType.ALLOW)));
+        }
+    }
+}

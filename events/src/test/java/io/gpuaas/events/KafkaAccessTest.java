@@ -1,0 +1,72 @@
+package io.gpuaas.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourceType;
+import org.junit.jupiter.api.Test;
+
+class KafkaAccessTest {
+
+    @Test
+    void shouldLetOnlyBookingServiceWriteCommandsWhenTheTableIsRead() {
+        assertThat(KafkaAccess.writers(Topics.BOOKING_COMMANDS)).containsExactly(KafkaPrincipal.BOOKING_SERVICE);
+        for (KafkaPrincipal p : KafkaPrincipal.values()) {
+            boolean writes = KafkaAccess.acls(p, "gpuaas.").stream().anyMatch(a -> isWrite(a, "gpuaas.booking-commands"));
+            assertThat(writes).as(p + " writes commands").isEqualTo(p == KafkaPrincipal.BOOKING_SERVICE);
+        }
+    }
+
+    @Test
+    void shouldLetOnlyMetricsGatewayWriteSamplesWhenTheTableIsRead() {
+        assertThat(KafkaAccess.writers(Topics.GPU_SAMPLES)).containsExactly(KafkaPrincipal.METRICS_GATEWAY);
+        assertThat(KafkaAccess.acls(KafkaPrincipal.BOOKING_SERVICE, "gpuaas.").stream()
+                .anyMatch(a -> isWrite(a, "gpuaas.gpu-samples"))).isFalse();
+    }
+
+    @Test
+    void shouldGrantSreReadOnEveryTopicAndNoWriteWhenAclsAreDerived() {
+        List<AclBinding> sre = KafkaAccess.acls(KafkaPrincipal.SRE, "gpuaas.");
+        for (TopicSpec<?, ?> t : Topics.all()) {
+            assertThat(sre).anyMatch(a -> a.pattern().name().equals(t.name("gpuaas."))
+                    && a.entry().operation() == AclOperation.READ);
+        }
+        assertThat(sre).noneMatch(a -> a.entry().operation() == AclOperation.WRITE
+                || a.entry().operation() == AclOperation.CREATE || a.entry().operation() == AclOperation.DELETE);
+    }
+
+    @Test
+    void shouldNeverGrantWildcardsWhenAclsAreDerived() {
+        for (KafkaPrincipal p : KafkaPrincipal.values()) {
+            for (AclBinding acl : KafkaAccess.acls(p, "t7.gpuaas.")) {
+                assertThat(acl.pattern().name()).as(p + " " + acl).isNotEqualTo("*");
+                assertThat(acl.pattern().patternType()).isIn(PatternType.LITERAL, PatternType.PREFIXED);
+                assertThat(acl.entry().operation()).isNotEqualTo(AclOperation.ALL);
+                assertThat(acl.entry().principal()).isEqualTo(p.principal());
+                if (acl.pattern().resourceType() == ResourceType.TOPIC
+                        && acl.pattern().patternType() == PatternType.PREFIXED) {
+                    assertThat(acl.pattern().name()).as("only Streams internal topics are prefixed")
+                            .isEqualTo(p.streamsApplicationId() + "-");
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldScopeStreamsGrantsToTheConfiguredApplicationIdWhenOneIsGiven() {
+        List<AclBinding> acls = KafkaAccess.acls(KafkaPrincipal.IDLE_RECLAIMER, "t1.gpuaas.", "reclaimer-42");
+        assertThat(acls).anyMatch(a -> a.pattern().resourceType() == ResourceType.GROUP
+                && a.pattern().name().equals("reclaimer-42") && a.entry().operation() == AclOperation.READ);
+        assertThat(acls).anyMatch(a -> a.pattern().resourceType() == ResourceType.TRANSACTIONAL_ID
+                && a.pattern().name().equals("reclaimer-42-") && a.entry().operation() == AclOperation.WRITE);
+        assertThat(acls).noneMatch(a -> a.pattern().name().startsWith("gpuaas-idle-reclaimer"));
+    }
+
+    private static boolean isWrite(AclBinding acl, String topic) {
+        return acl.pattern().resourceType() == ResourceType.TOPIC && acl.pattern().name().equals(topic)
+                && acl.entry().operation() == AclOperation.WRITE;
+    }
+}
