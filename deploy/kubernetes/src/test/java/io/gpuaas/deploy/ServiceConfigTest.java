@@ -29,11 +29,9 @@ class ServiceConfigTest {
     void shouldPointEveryServiceAtTheRenderedKafkaBootstrapService(String target) {
         Rendering rendering = Rendering.of(target);
         Map<String, Object> kafka = rendering.ofKind("Kafka").getFirst();
-        Map<String, Object> plain = Yaml.list(kafka, "spec", "kafka", "listeners").stream()
-                .filter(l -> "internal".equals(l.get("type")) && Boolean.FALSE.equals(l.get("tls"))).findFirst()
-                .orElseThrow();
+        Map<String, Object> listener = KafkaUsersMatchAccessTableTest.servicesListener(kafka);
         String expected = Rendering.name(kafka) + "-kafka-bootstrap." + Yaml.string(kafka, "metadata", "namespace")
-                + ".svc:" + plain.get("port");
+                + ".svc:" + listener.get("port");
         for (String service : SERVICES) {
             assertThat(ServiceConfig.of(rendering, service).get("gpuaas.kafka.bootstrap-servers"))
                     .as("bootstrap servers of %s", service).contains(expected);
