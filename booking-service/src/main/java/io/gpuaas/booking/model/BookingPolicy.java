@@ -1,5 +1,6 @@
 package io.gpuaas.booking.model;
 
+import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -16,6 +17,8 @@ import java.util.Optional;
  */
 public record BookingPolicy(Duration maxDuration, Duration maxAdvance, Duration alignment, double tenantCap,
                             Duration pastTolerance) {
+
+    private static final BigInteger NANOS_PER_SECOND = BigInteger.valueOf(1_000_000_000L);
 
     public static final BookingPolicy DEFAULT = new BookingPolicy(
             Duration.ofDays(14), Duration.ofDays(90), Duration.ofMinutes(15), 1.0, Duration.ofMinutes(1));
@@ -57,11 +60,21 @@ public record BookingPolicy(Duration maxDuration, Duration maxAdvance, Duration 
         if (end.isAfter(now.plus(maxAdvance))) {
             return violation(Rejection.POLICY_MAX_ADVANCE, "a booking must end within " + maxAdvance + " from now");
         }
-        long align = alignment.toMillis();
-        if (start.toEpochMilli() % align != 0 || end.toEpochMilli() % align != 0) {
+        if (!isAligned(start) || !isAligned(end)) {
             return violation(Rejection.POLICY_ALIGNMENT, "start and end must be multiples of " + alignment);
         }
         return Optional.empty();
+    }
+
+    /**
+     * Whether {@code t} is a whole multiple of the alignment since the epoch, to the nanosecond: a check on
+     * milliseconds let {@code 12:00:00.000000999Z} pass as {@code 12:00}.
+     */
+    public boolean isAligned(Instant t) {
+        BigInteger nanos = BigInteger.valueOf(t.getEpochSecond()).multiply(NANOS_PER_SECOND).add(BigInteger.valueOf(t.getNano()));
+        BigInteger step = BigInteger.valueOf(alignment.getSeconds()).multiply(NANOS_PER_SECOND)
+                .add(BigInteger.valueOf(alignment.getNano()));
+        return nanos.mod(step).signum() == 0;
     }
 
     private static Optional<Violation> violation(Rejection rule, String message) {
