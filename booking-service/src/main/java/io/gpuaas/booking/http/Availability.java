@@ -20,15 +20,17 @@ public class Availability {
     private final BookingView view;
     private final BookingPolicy policy;
     private final HttpLimits limits;
+    private final RequestValidator validator;
 
     public Availability(BookingView view, BookingDecider decider, HttpLimits limits) {
         this.view = view;
         this.policy = decider.policy();
         this.limits = limits;
+        this.validator = new RequestValidator(policy);
     }
 
-    /** Query parameters; all optional (defaults: the next 24 hours in hourly steps from the current hour). */
-    public record Query(Instant from, Instant to, Duration step, Integer quantity, Duration duration) {
+    /** Query parameters as sent; all optional (defaults: the next 24 hours in hourly steps from the current hour). */
+    public record Query(String from, String to, String step, String quantity, String duration) {
     }
 
     /** Free units from {@code start} (inclusive) to {@code end} (exclusive): the minimum over the step. */
@@ -46,38 +48,52 @@ public class Availability {
                          FirstFit firstFit) {
     }
 
+    /**
+     * The report for {@code q}. Every parameter is bounded before any arithmetic: instants within the validator's
+     * horizon, step from a minute to that horizon, at most {@code max-slots} steps, a first-fit duration from the
+     * alignment to {@code max-duration}.
+     */
     public Report report(Pool pool, Query q, Instant now) {
-        Duration step = q.step() == null ? Duration.ofHours(1) : q.step();
-        if (step.compareTo(Duration.ofMinutes(1)) < 0) {
-            throw ProblemException.badRequest("INVALID_STEP", "step", "step must be at least PT1M");
-        }
-        Instant from = q.from() == null ? floor(now, step) : q.from();
-        Instant to = q.to() == null ? from.plus(Duration.ofDays(1)) : q.to();
+        Duration step = RequestValidator.duration("INVALID_STEP", "step", q.step(), RequestValidator.MIN_STEP,
+                validator.horizon());
+        step = step == null ? Duration.ofHours(1) : step;
+        Instant from = validator.queryInstant("from", q.from(), now);
+        from = from == null ? floor(now, step) : from;
+        Instant to = validator.queryInstant("to", q.to(), now);
+        to = to == null ? from.plus(Duration.ofDays(1)) : to;
         if (!from.isBefore(to)) {
             throw ProblemException.badRequest("INVALID_WINDOW", "to", "from must be before to");
         }
-        long count = (Duration.between(from, to).toMillis() + step.toMillis() - 1) / step.toMillis();
+        Duration window = Duration.between(from, to);
+        long count = window.dividedBy(step) + (window.equals(step.multipliedBy(window.dividedBy(step))) ? 0 : 1);
         if (count > limits.maxSlots()) {
             throw ProblemException.badRequest("TOO_MANY_STEPS", "step",
                     "at most " + limits.maxSlots() + " steps per query, asked for " + count);
         }
         FirstFit fit = firstFitQuery(pool, q);
-        return view.withTimeline(pool.id(), timeline -> new Report(pool.id(), pool.capacity(), from, to, step,
-                slots(timeline, pool, from, to, step), fit == null ? null : search(timeline, pool, fit, from, now)));
+        Instant begin = from;
+        Instant end = to;
+        Duration stride = step;
+        return view.withTimeline(pool.id(), timeline -> new Report(pool.id(), pool.capacity(), begin, end, stride,
+                slots(timeline, pool, begin, end, stride), fit == null ? null : search(timeline, pool, fit, begin, now)));
     }
 
     private FirstFit firstFitQuery(Pool pool, Query q) {
         if (q.quantity() == null && q.duration() == null) {
             return null;
         }
-        if (q.quantity() == null || q.quantity() < 1 || q.quantity() > pool.capacity()) {
+        if (q.quantity() == null) {
             throw ProblemException.badRequest("INVALID_QUANTITY", "quantity",
-                    "quantity must be between 1 and the pool capacity " + pool.capacity());
+                    "quantity must be given with duration, between 1 and the pool capacity " + pool.capacity());
         }
-        if (q.duration() == null || q.duration().isNegative() || q.duration().isZero()) {
-            throw ProblemException.badRequest("INVALID_DURATION", "duration", "duration must be positive, e.g. PT4H");
+        int quantity = RequestValidator.integer("INVALID_QUANTITY", "quantity", q.quantity(), 1, pool.capacity(), 0);
+        Duration duration = RequestValidator.duration("INVALID_DURATION", "duration", q.duration(), policy.alignment(),
+                policy.maxDuration());
+        if (duration == null) {
+            throw ProblemException.badRequest("INVALID_DURATION", "duration",
+                    "duration must be given with quantity, e.g. PT4H");
         }
-        return new FirstFit(q.quantity(), q.duration(), null);
+        return new FirstFit(quantity, duration, null);
     }
 
     private static List<Slot> slots(PoolTimeline timeline, Pool pool, Instant from, Instant to, Duration step) {
@@ -97,8 +113,9 @@ public class Availability {
         return new FirstFit(ask.quantity(), ask.duration(), start);
     }
 
+    /** {@code t} rounded down to a whole number of steps since the epoch (whole seconds suffice for a default). */
     private static Instant floor(Instant t, Duration step) {
-        long s = step.toMillis();
-        return Instant.ofEpochMilli(Math.floorDiv(t.toEpochMilli(), s) * s);
+        long s = Math.max(1, step.getSeconds());
+        return Instant.ofEpochSecond(Math.floorDiv(t.getEpochSecond(), s) * s);
     }
 }

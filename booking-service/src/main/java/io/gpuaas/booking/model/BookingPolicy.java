@@ -52,6 +52,20 @@ public record BookingPolicy(Duration maxDuration, Duration maxAdvance, Duration 
         return checkShape(start, end, now);
     }
 
+    /**
+     * The rules a move of a booking from {@code currentStart} to {@code [start, end)} breaks, if any: a kept start
+     * may lie in the past (the booking may be running), a moved one is checked like a new booking's.
+     */
+    public Optional<Violation> checkMove(Instant currentStart, int quantity, Instant start, Instant end, Instant now) {
+        if (!start.equals(currentStart)) {
+            return check(start, end, quantity, Integer.MAX_VALUE, now);
+        }
+        if (end == null || !start.isBefore(end)) {
+            return violation(Rejection.INVALID_WINDOW, "start must be before end");
+        }
+        return checkShape(start, end, now);
+    }
+
     /** The rules on the window's shape alone: duration, advance and alignment. */
     public Optional<Violation> checkShape(Instant start, Instant end, Instant now) {
         if (Duration.between(start, end).compareTo(maxDuration) > 0) {
