@@ -29,8 +29,8 @@ public class Availability {
         this.validator = new RequestValidator(policy);
     }
 
-    /** Query parameters as sent; all optional (defaults: the next 24 hours in hourly steps from the current hour). */
-    public record Query(String from, String to, String step, String quantity, String duration) {
+    /** Query parameters; all optional (defaults: the next 24 hours in hourly steps from the current hour). */
+    public record Query(Instant from, Instant to, Duration step, Integer quantity, Duration duration) {
     }
 
     /** Free units from {@code start} (inclusive) to {@code end} (exclusive): the minimum over the step. */
@@ -49,18 +49,24 @@ public class Availability {
     }
 
     /**
-     * The report for {@code q}. Every parameter is bounded before any arithmetic: instants within the validator's
-     * horizon, step from a minute to that horizon, at most {@code max-slots} steps, a first-fit duration from the
-     * alignment to {@code max-duration}.
+     * The query parameters as sent, read and bounded before any arithmetic: instants RFC 3339 within the
+     * validator's horizon, a step from a minute to that horizon, a first-fit duration from the alignment to
+     * {@code max-duration}, a whole quantity (its pool's capacity is checked by {@link #report}).
      */
+    public Query parse(String from, String to, String step, String quantity, String duration, Instant now) {
+        return new Query(validator.queryInstant("from", from, now), validator.queryInstant("to", to, now),
+                RequestValidator.duration("INVALID_STEP", "step", step, RequestValidator.MIN_STEP, validator.horizon()),
+                quantity == null ? null
+                        : RequestValidator.integer("INVALID_QUANTITY", "quantity", quantity, 1, Integer.MAX_VALUE, 1),
+                RequestValidator.duration("INVALID_DURATION", "duration", duration, policy.alignment(),
+                        policy.maxDuration()));
+    }
+
+    /** Free units per step of {@code q} (at most {@code max-slots} steps) and the first fit it asks for. */
     public Report report(Pool pool, Query q, Instant now) {
-        Duration step = RequestValidator.duration("INVALID_STEP", "step", q.step(), RequestValidator.MIN_STEP,
-                validator.horizon());
-        step = step == null ? Duration.ofHours(1) : step;
-        Instant from = validator.queryInstant("from", q.from(), now);
-        from = from == null ? floor(now, step) : from;
-        Instant to = validator.queryInstant("to", q.to(), now);
-        to = to == null ? from.plus(Duration.ofDays(1)) : to;
+        Duration step = q.step() == null ? Duration.ofHours(1) : q.step();
+        Instant from = q.from() == null ? floor(now, step) : q.from();
+        Instant to = q.to() == null ? from.plus(Duration.ofDays(1)) : q.to();
         if (!from.isBefore(to)) {
             throw ProblemException.badRequest("INVALID_WINDOW", "to", "from must be before to");
         }
@@ -71,29 +77,23 @@ public class Availability {
                     "at most " + limits.maxSlots() + " steps per query, asked for " + count);
         }
         FirstFit fit = firstFitQuery(pool, q);
-        Instant begin = from;
-        Instant end = to;
-        Duration stride = step;
-        return view.withTimeline(pool.id(), timeline -> new Report(pool.id(), pool.capacity(), begin, end, stride,
-                slots(timeline, pool, begin, end, stride), fit == null ? null : search(timeline, pool, fit, begin, now)));
+        return view.withTimeline(pool.id(), timeline -> new Report(pool.id(), pool.capacity(), from, to, step,
+                slots(timeline, pool, from, to, step), fit == null ? null : search(timeline, pool, fit, from, now)));
     }
 
     private FirstFit firstFitQuery(Pool pool, Query q) {
         if (q.quantity() == null && q.duration() == null) {
             return null;
         }
-        if (q.quantity() == null) {
+        if (q.quantity() == null || q.quantity() < 1 || q.quantity() > pool.capacity()) {
             throw ProblemException.badRequest("INVALID_QUANTITY", "quantity",
                     "quantity must be given with duration, between 1 and the pool capacity " + pool.capacity());
         }
-        int quantity = RequestValidator.integer("INVALID_QUANTITY", "quantity", q.quantity(), 1, pool.capacity(), 0);
-        Duration duration = RequestValidator.duration("INVALID_DURATION", "duration", q.duration(), policy.alignment(),
-                policy.maxDuration());
-        if (duration == null) {
+        if (q.duration() == null || q.duration().isNegative() || q.duration().isZero()) {
             throw ProblemException.badRequest("INVALID_DURATION", "duration",
-                    "duration must be given with quantity, e.g. PT4H");
+                    "duration must be given with quantity and be positive, e.g. PT4H");
         }
-        return new FirstFit(quantity, duration, null);
+        return new FirstFit(q.quantity(), q.duration(), null);
     }
 
     private static List<Slot> slots(PoolTimeline timeline, Pool pool, Instant from, Instant to, Duration step) {

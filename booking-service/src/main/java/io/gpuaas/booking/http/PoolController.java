@@ -47,6 +47,7 @@ public class PoolController {
         guard.admit(authentication);
         Pool pool = pools.find(id).orElseThrow(() -> new ProblemException(404, "UNKNOWN_POOL", "id",
                 id.length() <= RequestValidator.MAX_ID ? "no pool " + id : "no pool with that id"));
-        return availability.report(pool, new Availability.Query(from, to, step, quantity, duration), Instant.now());
+        Instant now = Instant.now();
+        return availability.report(pool, availability.parse(from, to, step, quantity, duration, now), now);
     }
 }

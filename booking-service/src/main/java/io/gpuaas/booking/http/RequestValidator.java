@@ -81,8 +81,8 @@ public final class RequestValidator {
         } catch (NumberFormatException e) {
             // answered below, with the range
         }
-        throw ProblemException.badRequest(rule, field,
-                field + " must be a whole number between " + min + " and " + max);
+        throw ProblemException.badRequest(rule, field, field + " must be a whole number "
+                + (max == Integer.MAX_VALUE ? "of at least " + min : "between " + min + " and " + max));
     }
 
     /** Free text of at most {@code max} characters (null stays null). */
