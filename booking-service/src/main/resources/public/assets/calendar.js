@@ -156,6 +156,11 @@
     }
   }
 
+  function isAdmin() {
+    const roles = claims().roles || [];
+    return roles.includes('admin');
+  }
+
   function openDialog(start) {
     const begin = start || new Date(Math.ceil(Date.now() / HOUR) * HOUR);
     const end = new Date(begin.getTime() + HOUR);
@@ -163,6 +168,12 @@
     $('dlg-date').value = localDate(begin);
     $('dlg-start').value = localTime(begin);
     $('dlg-end').value = localTime(end);
+    // An admin books for a tenant it names, in a namespace of that tenant; its token lists no namespaces.
+    const admin = isAdmin();
+    $('dlg-tenant-row').hidden = !admin;
+    $('dlg-tenant').required = admin;
+    $('dlg-namespace-free-row').hidden = !admin;
+    $('dlg-namespace').parentElement.hidden = admin;
     const namespaces = claims().namespaces || [];
     const select = $('dlg-namespace');
     select.innerHTML = '';
@@ -189,9 +200,12 @@
       quantity: Number($('dlg-quantity').value),
       start: start.toISOString(),
       end: end.toISOString(),
-      namespace: $('dlg-namespace').value,
+      namespace: isAdmin() ? $('dlg-namespace-free').value : $('dlg-namespace').value,
       purpose: $('dlg-purpose').value || undefined,
     };
+    if (isAdmin()) {
+      body.tenant = $('dlg-tenant').value;
+    }
     try {
       const res = await api('POST', '/api/v1/bookings', body);
       $('booking-dialog').close();

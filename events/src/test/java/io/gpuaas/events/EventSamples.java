@@ -52,14 +52,17 @@ final class EventSamples {
                 "2g.35gb", "team-a", "train-worker-0", "pytorch", 0.42, "GR_ENGINE_ACTIVE", 20480.0, 15360.0, 301.5);
     }
 
+    /** A hex SHA-256, as the HTTP edge writes into commands. */
+    private static final String FINGERPRINT = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+
     private static void booking(Map<Class<?>, Object> samples) {
         Caller caller = new Caller("alice", "team-a", false);
         Booking b = booking();
         put(samples, new BookingCommand.CreateBooking("req-1", "idem-1", caller, b.pool(), b.id(), "team-a", 3,
-                T0, T1, "fine-tune llama", NOW));
-        put(samples, new BookingCommand.CancelBooking("req-2", "idem-2", caller, b.pool(), b.id(), NOW));
+                T0, T1, "fine-tune llama", NOW, FINGERPRINT));
+        put(samples, new BookingCommand.CancelBooking("req-2", "idem-2", caller, b.pool(), b.id(), NOW, FINGERPRINT));
         put(samples, new BookingCommand.ChangeBooking("req-3", "idem-3", caller, b.pool(), b.id(), T0,
-                T1.plusSeconds(3600), NOW));
+                T1.plusSeconds(3600), NOW, FINGERPRINT));
         put(samples, new BookingEvent.BookingConfirmed("req-1", b, NOW));
         put(samples, new BookingEvent.BookingRejected("req-4", "bk-01JD90", b.pool(), "team-b", "CAPACITY",
                 "only 6 of 9 units free in part of the window", List.of(new Interval(T0, T1, 6)), T1, NOW));

@@ -20,11 +20,13 @@ public class Availability {
     private final BookingView view;
     private final BookingPolicy policy;
     private final HttpLimits limits;
+    private final RequestValidator validator;
 
     public Availability(BookingView view, BookingDecider decider, HttpLimits limits) {
         this.view = view;
         this.policy = decider.policy();
         this.limits = limits;
+        this.validator = new RequestValidator(policy);
     }
 
     /** Query parameters; all optional (defaults: the next 24 hours in hourly steps from the current hour). */
@@ -46,17 +48,30 @@ public class Availability {
                          FirstFit firstFit) {
     }
 
+    /**
+     * The query parameters as sent, read and bounded before any arithmetic: instants RFC 3339 within the
+     * validator's horizon, a step from a minute to that horizon, a first-fit duration from the alignment to
+     * {@code max-duration}, a whole quantity (its pool's capacity is checked by {@link #report}).
+     */
+    public Query parse(String from, String to, String step, String quantity, String duration, Instant now) {
+        return new Query(validator.queryInstant("from", from, now), validator.queryInstant("to", to, now),
+                RequestValidator.duration("INVALID_STEP", "step", step, RequestValidator.MIN_STEP, validator.horizon()),
+                quantity == null ? null
+                        : RequestValidator.integer("INVALID_QUANTITY", "quantity", quantity, 1, Integer.MAX_VALUE, 1),
+                RequestValidator.duration("INVALID_DURATION", "duration", duration, policy.alignment(),
+                        policy.maxDuration()));
+    }
+
+    /** Free units per step of {@code q} (at most {@code max-slots} steps) and the first fit it asks for. */
     public Report report(Pool pool, Query q, Instant now) {
         Duration step = q.step() == null ? Duration.ofHours(1) : q.step();
-        if (step.compareTo(Duration.ofMinutes(1)) < 0) {
-            throw ProblemException.badRequest("INVALID_STEP", "step", "step must be at least PT1M");
-        }
         Instant from = q.from() == null ? floor(now, step) : q.from();
         Instant to = q.to() == null ? from.plus(Duration.ofDays(1)) : q.to();
         if (!from.isBefore(to)) {
             throw ProblemException.badRequest("INVALID_WINDOW", "to", "from must be before to");
         }
-        long count = (Duration.between(from, to).toMillis() + step.toMillis() - 1) / step.toMillis();
+        Duration window = Duration.between(from, to);
+        long count = window.dividedBy(step) + (window.equals(step.multipliedBy(window.dividedBy(step))) ? 0 : 1);
         if (count > limits.maxSlots()) {
             throw ProblemException.badRequest("TOO_MANY_STEPS", "step",
                     "at most " + limits.maxSlots() + " steps per query, asked for " + count);
@@ -72,10 +87,11 @@ public class Availability {
         }
         if (q.quantity() == null || q.quantity() < 1 || q.quantity() > pool.capacity()) {
             throw ProblemException.badRequest("INVALID_QUANTITY", "quantity",
-                    "quantity must be between 1 and the pool capacity " + pool.capacity());
+                    "quantity must be given with duration, between 1 and the pool capacity " + pool.capacity());
         }
         if (q.duration() == null || q.duration().isNegative() || q.duration().isZero()) {
-            throw ProblemException.badRequest("INVALID_DURATION", "duration", "duration must be positive, e.g. PT4H");
+            throw ProblemException.badRequest("INVALID_DURATION", "duration",
+                    "duration must be given with quantity and be positive, e.g. PT4H");
         }
         return new FirstFit(q.quantity(), q.duration(), null);
     }
@@ -97,8 +113,9 @@ public class Availability {
         return new FirstFit(ask.quantity(), ask.duration(), start);
     }
 
+    /** {@code t} rounded down to a whole number of steps since the epoch (whole seconds suffice for a default). */
     private static Instant floor(Instant t, Duration step) {
-        long s = step.toMillis();
-        return Instant.ofEpochMilli(Math.floorDiv(t.toEpochMilli(), s) * s);
+        long s = Math.max(1, step.getSeconds());
+        return Instant.ofEpochSecond(Math.floorDiv(t.getEpochSecond(), s) * s);
     }
 }

@@ -41,12 +41,13 @@ public class BookingQuery {
     public record Page(List<Booking> items, String nextCursor) {
     }
 
-    public Page page(Caller caller, Filter filter, Integer limit, String cursor) {
-        int size = limit == null ? 50 : limit;
-        if (size < 1 || size > limits.maxPageSize()) {
-            throw ProblemException.badRequest("INVALID_PAGE_SIZE", "limit",
-                    "limit must be between 1 and " + limits.maxPageSize());
-        }
+    /** Items per page when the caller does not say. */
+    static final int DEFAULT_PAGE_SIZE = 50;
+
+    /** One page of at most {@code limit} (1 to {@code max-page-size}, default 50) items after {@code cursor}. */
+    public Page page(Caller caller, Filter filter, String limit, String cursor) {
+        int size = RequestValidator.integer("INVALID_PAGE_SIZE", "limit", limit, 1, limits.maxPageSize(),
+                DEFAULT_PAGE_SIZE);
         Predicate<Booking> keep = visibleTo(caller).and(matching(filter));
         Booking after = cursor == null ? null : decode(cursor);
         List<Booking> items = view.all().stream().filter(keep)

@@ -1,25 +1,27 @@
 package io.gpuaas.booking.http;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.gpuaas.events.Json;
 import io.micronaut.core.annotation.Introspected;
 import java.time.Instant;
-import java.util.stream.Collectors;
+import java.util.Map;
+import java.util.TreeMap;
 
-/** Request bodies of the booking API, read strictly so every error names its field. */
+/**
+ * Request bodies of the booking API. Read field by field from the JSON tree rather than bound by a mapper, so
+ * every error names its field and says what is wrong in the caller's terms (never a Java type), and every value
+ * is bounded before it can reach a command.
+ */
 public final class BookingRequests {
 
-    /**
-     * The events mapper, minus the coercions that would silently change what the caller asked for: {@code 1.5} or
-     * {@code "2"} as a quantity is an error, not one or two units.
-     */
-    private static final ObjectMapper STRICT = Json.mapper().copy()
-            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
-            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS);
+    /** Duplicate members and trailing garbage are errors: the caller's intent would be ambiguous. */
+    private static final ObjectMapper TREE = Json.mapper().copy()
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private BookingRequests() {
     }
@@ -29,19 +31,40 @@ public final class BookingRequests {
      *
      * @param pool      pool id from {@code GET /api/v1/pools}
      * @param quantity  units of the pool's resource
-     * @param start     inclusive start (ISO-8601 instant)
+     * @param start     inclusive start (RFC 3339, aligned to the policy's alignment)
      * @param end       exclusive end
-     * @param namespace a namespace the caller's tenant owns
-     * @param purpose   optional free text
+     * @param namespace a namespace the tenant owns (DNS-1123 label)
+     * @param purpose   optional free text, at most 256 characters
+     * @param tenant    the tenant the booking is for: required from admins, optional for a tenant (its own)
      */
     @Introspected
     public record CreateBookingRequest(String pool, Integer quantity, Instant start, Instant end, String namespace,
-                                       String purpose) {
+                                       String purpose, String tenant) {
+
+        /** The body as the idempotency fingerprint sees it, for {@code tenant} (the one the request acts for). */
+        String canonical(String actingTenant) {
+            Map<String, Object> fields = new TreeMap<>();
+            fields.put("pool", pool);
+            fields.put("quantity", quantity);
+            fields.put("start", start.toString());
+            fields.put("end", end.toString());
+            fields.put("namespace", namespace);
+            fields.put("purpose", purpose);
+            fields.put("tenant", actingTenant);
+            return write(fields);
+        }
     }
 
     /** {@code PATCH /api/v1/bookings/{id}}: the new window; a missing start keeps the current one. */
     @Introspected
     public record ChangeBookingRequest(Instant start, Instant end) {
+
+        String canonical() {
+            Map<String, Object> fields = new TreeMap<>();
+            fields.put("start", start == null ? null : start.toString());
+            fields.put("end", end.toString());
+            return write(fields);
+        }
     }
 
     /** Answer when the decision took longer than the bounded wait. */
@@ -49,29 +72,87 @@ public final class BookingRequests {
     public record Pending(String requestId, String bookingId, String status) {
     }
 
-    static <T> T read(String body, Class<T> type) {
-        if (body == null || body.isBlank()) {
-            throw ProblemException.badRequest("MALFORMED_JSON", "body", "a JSON body is required");
-        }
-        try {
-            T value = STRICT.readValue(body, type);
-            if (value == null) {
-                throw ProblemException.badRequest("MALFORMED_JSON", "body", "a JSON object is required");
-            }
-            return value;
-        } catch (MismatchedInputException e) {
-            String field = e.getPath().stream().map(r -> r.getFieldName() == null ? "[" + r.getIndex() + "]" : r.getFieldName())
-                    .collect(Collectors.joining("."));
-            throw ProblemException.badRequest("INVALID_FIELD", field.isEmpty() ? "body" : field,
-                    "cannot read " + (field.isEmpty() ? "the body" : field) + ": " + e.getOriginalMessage());
-        } catch (JsonProcessingException e) {
-            throw ProblemException.badRequest("MALFORMED_JSON", "body", "malformed JSON: " + e.getOriginalMessage());
-        }
+    static CreateBookingRequest create(String body) {
+        JsonNode o = object(body);
+        return new CreateBookingRequest(
+                RequestValidator.text("pool", string(o, "pool"), RequestValidator.MAX_ID),
+                integer(o, "quantity"), instant(o, "start"), instant(o, "end"),
+                RequestValidator.dnsLabel("namespace", string(o, "namespace")),
+                RequestValidator.text("purpose", string(o, "purpose"), RequestValidator.MAX_PURPOSE),
+                RequestValidator.dnsLabel("tenant", string(o, "tenant")));
+    }
+
+    static ChangeBookingRequest change(String body) {
+        JsonNode o = object(body);
+        return new ChangeBookingRequest(instant(o, "start"), instant(o, "end"));
     }
 
     static void require(Object value, String field) {
         if (value == null || value instanceof String s && s.isBlank()) {
             throw ProblemException.badRequest("REQUIRED", field, field + " is required");
+        }
+    }
+
+    private static JsonNode object(String body) {
+        if (body == null || body.isBlank()) {
+            throw ProblemException.badRequest("MALFORMED_JSON", "body", "a JSON body is required");
+        }
+        JsonNode node;
+        try {
+            node = TREE.readTree(body);
+        } catch (JsonProcessingException e) {
+            String where = e.getLocation() == null ? ""
+                    : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
+            String what = e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Duplicate field")
+                    ? "a member appears twice" : "the body is not valid JSON";
+            throw ProblemException.badRequest("MALFORMED_JSON", "body", what + where);
+        }
+        if (node == null || !node.isObject()) {
+            throw ProblemException.badRequest("MALFORMED_JSON", "body", "the body must be a JSON object");
+        }
+        return node;
+    }
+
+    private static String string(JsonNode o, String field) {
+        JsonNode v = o.get(field);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isTextual()) {
+            throw ProblemException.badRequest("INVALID_FIELD", field, field + " must be a string");
+        }
+        return v.textValue();
+    }
+
+    /** A whole JSON number: {@code 1.5} or {@code "2"} is refused, never rounded or coerced. */
+    private static Integer integer(JsonNode o, String field) {
+        JsonNode v = o.get(field);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isIntegralNumber() || !v.canConvertToInt()) {
+            throw ProblemException.badRequest("INVALID_FIELD", field, field + " must be a whole number");
+        }
+        return v.intValue();
+    }
+
+    private static Instant instant(JsonNode o, String field) {
+        JsonNode v = o.get(field);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isTextual()) {
+            throw ProblemException.badRequest("INVALID_FIELD", field,
+                    field + " must be an RFC 3339 date-time string, e.g. " + Rfc3339.EXAMPLE);
+        }
+        return Rfc3339.parse("INVALID_FIELD", field, v.textValue());
+    }
+
+    private static String write(Map<String, Object> fields) {
+        try {
+            return Json.mapper().writeValueAsString(fields);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write a canonical request body", e);
         }
     }
 }

@@ -10,9 +10,6 @@ import jakarta.inject.Singleton;
 @Singleton
 public class CallerGuard {
 
-    /** Tenant recorded on bookings an admin makes without a tenant claim of its own. */
-    static final String PLATFORM_TENANT = "platform";
-
     private final CallerResolver resolver;
     private final TenantRateLimiter limiter;
     private final BookingMetrics metrics;
@@ -23,18 +20,43 @@ public class CallerGuard {
         this.metrics = metrics;
     }
 
+    /**
+     * The caller, rate limited. An admin without a tenant claim comes back with a null tenant: it reads everything
+     * but must name the tenant it acts for ({@link #actingFor}); it is never given a made-up one.
+     */
     public Caller admit(Authentication authentication) {
         Caller caller = resolver.caller(authentication);
         if (caller.tenant() == null || caller.tenant().isBlank()) {
             if (!caller.admin()) {
                 throw new ProblemException(403, "NO_TENANT", "Authorization", "the token carries no tenant claim");
             }
-            caller = new Caller(caller.subject(), PLATFORM_TENANT, true);
+            caller = new Caller(caller.subject(), null, true);
         }
-        if (!limiter.tryAcquire(caller.tenant())) {
+        String bucket = caller.tenant() != null ? caller.tenant() : "admin:" + caller.subject();
+        if (!limiter.tryAcquire(bucket)) {
             metrics.rateLimited();
-            throw new ProblemException(429, "RATE_LIMITED", null, "tenant " + caller.tenant() + " sends too many requests")
+            throw new ProblemException(429, "RATE_LIMITED", null, "tenant " + bucket + " sends too many requests")
                     .with("retryAfterSeconds", limiter.retryAfterSeconds());
+        }
+        return caller;
+    }
+
+    /**
+     * The caller as it acts for {@code requested} (the request's {@code tenant} field). Admins must name the tenant
+     * (422 otherwise; a tenant claim of their own does not count, so no booking lands on an admin's tenant by
+     * omission). A tenant may omit it or name itself; naming another is 403, like a namespace it does not own.
+     */
+    public Caller actingFor(Caller caller, String requested) {
+        if (caller.admin()) {
+            if (requested == null || requested.isBlank()) {
+                throw new ProblemException(422, "TENANT_REQUIRED", "tenant",
+                        "an admin must name the tenant it acts for in the tenant field");
+            }
+            return new Caller(caller.subject(), requested, true);
+        }
+        if (requested != null && !requested.equals(caller.tenant())) {
+            throw new ProblemException(403, "TENANT_NOT_OWNED", "tenant",
+                    "a tenant may act only for itself; omit tenant or give " + caller.tenant());
         }
         return caller;
     }

@@ -3,6 +3,7 @@ package io.gpuaas.booking.kafka;
 import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
+import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.micronaut.context.annotation.Context;
@@ -25,7 +26,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One consumer thread per instance reading every partition of {@code bookings} (from the beginning, to build
- * the view) and of {@code booking-events} (from the end, to answer waiting HTTP calls). No consumer group: each
+ * the view), of {@code booking-events} (from the end, to answer waiting HTTP calls) and of
+ * {@code booking-commands} (from the beginning, to learn every idempotency key any instance bound; commands that do
+ * not decode are the decider's to dead-letter, so they are skipped here). No consumer group: each
  * instance needs all partitions, because any instance may receive the HTTP call for any pool. Records that do
  * not decode go to the dead-letter topic (from every instance that reads them) and the feed moves on; while the
  * dead letter cannot be written the feed retries it instead of skipping the record.
@@ -39,6 +42,8 @@ public class BookingFeed implements Runnable {
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final String bookingsTopic;
     private final String eventsTopic;
+    private final String commandsTopic;
+    private final IdempotencyKeys keys;
     private final BookingView view;
     private final DecisionAwaiter awaiter;
     private final DeadLetterPublisher deadLetters;
@@ -47,12 +52,15 @@ public class BookingFeed implements Runnable {
     private volatile Map<TopicPartition, Long> initialEnd;
     private volatile boolean running = true;
 
-    public BookingFeed(KafkaClients clients, BookingView view, DecisionAwaiter awaiter, DeadLetterPublisher deadLetters) {
+    public BookingFeed(KafkaClients clients, BookingView view, DecisionAwaiter awaiter, DeadLetterPublisher deadLetters,
+                       IdempotencyKeys keys) {
         Map<String, Object> config = clients.consumerConfig(null);
         config.put("fetch.max.wait.ms", 20);
         this.consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.bookingsTopic = clients.topic(Topics.BOOKINGS);
         this.eventsTopic = clients.topic(Topics.BOOKING_EVENTS);
+        this.commandsTopic = clients.topic(Topics.BOOKING_COMMANDS);
+        this.keys = keys;
         this.view = view;
         this.awaiter = awaiter;
         this.deadLetters = deadLetters;
@@ -84,10 +92,13 @@ public class BookingFeed implements Runnable {
     private void assign() {
         List<TopicPartition> bookings = partitions(bookingsTopic);
         List<TopicPartition> events = partitions(eventsTopic);
+        List<TopicPartition> commands = partitions(commandsTopic);
         List<TopicPartition> all = new ArrayList<>(bookings);
         all.addAll(events);
+        all.addAll(commands);
         consumer.assign(all);
         consumer.seekToBeginning(bookings);
+        consumer.seekToBeginning(commands);
         consumer.seekToEnd(events);
         events.forEach(consumer::position);
         initialEnd = consumer.endOffsets(bookings);
@@ -108,6 +119,10 @@ public class BookingFeed implements Runnable {
         if (record.value() == null) {
             return; // a tombstone on the compacted bookings topic: nothing to show, nothing wrong
         }
+        if (record.topic().equals(commandsTopic)) {
+            learnKey(record);
+            return;
+        }
         try {
             if (record.topic().equals(bookingsTopic)) {
                 Booking booking = Topics.BOOKINGS.valueSerde().deserializer()
@@ -123,6 +138,19 @@ public class BookingFeed implements Runnable {
             awaiter.deliver(DecisionAwaiter.requestIdOf(event), event);
         } catch (RuntimeException e) {
             deadLetter(record, e);
+        }
+    }
+
+    private void learnKey(ConsumerRecord<byte[], byte[]> record) {
+        BookingCommand command;
+        try {
+            command = Topics.BOOKING_COMMANDS.valueSerde().deserializer()
+                    .deserialize(record.topic(), record.headers(), record.value());
+        } catch (RuntimeException e) {
+            return; // the decider dead-letters it once; every instance doing so too would count it N+1 times
+        }
+        if (command != null) {
+            keys.learn(command.caller(), command.idempotencyKey(), command.requestFingerprint(), command.requestedAt());
         }
     }
 

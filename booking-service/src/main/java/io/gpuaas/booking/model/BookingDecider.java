@@ -123,9 +123,8 @@ public final class BookingDecider {
         if (stateProblem.isPresent()) {
             return reject(c, booking, Rejection.INVALID_STATE, stateProblem.get(), now);
         }
-        Optional<BookingPolicy.Violation> broken = c.start().equals(booking.start())
-                ? windowProblem(c.start(), c.end(), now)
-                : policy.check(c.start(), c.end(), booking.quantity(), Integer.MAX_VALUE, now);
+        Optional<BookingPolicy.Violation> broken = policy.checkMove(booking.start(), booking.quantity(), c.start(),
+                c.end(), now);
         if (broken.isPresent()) {
             return reject(c, booking, broken.get().rule(), broken.get().message(), now);
         }
@@ -136,13 +135,6 @@ public final class BookingDecider {
         }
         Booking moved = booking.withWindow(c.start(), c.end(), now);
         return Decision.of(new BookingExtended(c.requestId(), moved, booking.start(), booking.end(), now), moved);
-    }
-
-    private Optional<BookingPolicy.Violation> windowProblem(Instant start, Instant end, Instant now) {
-        if (end == null || !start.isBefore(end)) {
-            return Optional.of(new BookingPolicy.Violation(Rejection.INVALID_WINDOW, "start must be before end"));
-        }
-        return policy.checkShape(start, end, now);
     }
 
     private static Optional<String> changeStateProblem(Booking booking, ChangeBooking c, Instant now) {

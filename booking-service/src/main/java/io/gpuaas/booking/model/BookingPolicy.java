@@ -1,5 +1,6 @@
 package io.gpuaas.booking.model;
 
+import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -16,6 +17,8 @@ import java.util.Optional;
  */
 public record BookingPolicy(Duration maxDuration, Duration maxAdvance, Duration alignment, double tenantCap,
                             Duration pastTolerance) {
+
+    private static final BigInteger NANOS_PER_SECOND = BigInteger.valueOf(1_000_000_000L);
 
     public static final BookingPolicy DEFAULT = new BookingPolicy(
             Duration.ofDays(14), Duration.ofDays(90), Duration.ofMinutes(15), 1.0, Duration.ofMinutes(1));
@@ -49,6 +52,20 @@ public record BookingPolicy(Duration maxDuration, Duration maxAdvance, Duration 
         return checkShape(start, end, now);
     }
 
+    /**
+     * The rules a move of a booking from {@code currentStart} to {@code [start, end)} breaks, if any: a kept start
+     * may lie in the past (the booking may be running), a moved one is checked like a new booking's.
+     */
+    public Optional<Violation> checkMove(Instant currentStart, int quantity, Instant start, Instant end, Instant now) {
+        if (!start.equals(currentStart)) {
+            return check(start, end, quantity, Integer.MAX_VALUE, now);
+        }
+        if (end == null || !start.isBefore(end)) {
+            return violation(Rejection.INVALID_WINDOW, "start must be before end");
+        }
+        return checkShape(start, end, now);
+    }
+
     /** The rules on the window's shape alone: duration, advance and alignment. */
     public Optional<Violation> checkShape(Instant start, Instant end, Instant now) {
         if (Duration.between(start, end).compareTo(maxDuration) > 0) {
@@ -57,11 +74,21 @@ public record BookingPolicy(Duration maxDuration, Duration maxAdvance, Duration 
         if (end.isAfter(now.plus(maxAdvance))) {
             return violation(Rejection.POLICY_MAX_ADVANCE, "a booking must end within " + maxAdvance + " from now");
         }
-        long align = alignment.toMillis();
-        if (start.toEpochMilli() % align != 0 || end.toEpochMilli() % align != 0) {
+        if (!isAligned(start) || !isAligned(end)) {
             return violation(Rejection.POLICY_ALIGNMENT, "start and end must be multiples of " + alignment);
         }
         return Optional.empty();
+    }
+
+    /**
+     * Whether {@code t} is a whole multiple of the alignment since the epoch, to the nanosecond: a check on
+     * milliseconds let {@code 12:00:00.000000999Z} pass as {@code 12:00}.
+     */
+    public boolean isAligned(Instant t) {
+        BigInteger nanos = BigInteger.valueOf(t.getEpochSecond()).multiply(NANOS_PER_SECOND).add(BigInteger.valueOf(t.getNano()));
+        BigInteger step = BigInteger.valueOf(alignment.getSeconds()).multiply(NANOS_PER_SECOND)
+                .add(BigInteger.valueOf(alignment.getNano()));
+        return nanos.mod(step).signum() == 0;
     }
 
     private static Optional<Violation> violation(Rejection rule, String message) {

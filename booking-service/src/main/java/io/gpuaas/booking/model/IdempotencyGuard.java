@@ -20,8 +20,9 @@ import java.util.Optional;
 /**
  * Idempotency keys, scoped per tenant: the first answer to a key is remembered with a fingerprint of the command
  * body; a repeat with the same body gets that answer again (under the new request id), a repeat with another
- * body is rejected with {@link Rejection#IDEMPOTENCY_MISMATCH}. Request and booking ids are left out of the
- * fingerprint because the HTTP edge mints fresh ones for every attempt.
+ * body is rejected with {@link Rejection#IDEMPOTENCY_MISMATCH}. The fingerprint is the HTTP edge's digest of the
+ * request when the command carries it (so the edge and the decider agree on "same request"), else the command's
+ * fields without request and booking ids, which the HTTP edge mints fresh for every attempt.
  */
 final class IdempotencyGuard {
 
@@ -55,7 +56,14 @@ final class IdempotencyGuard {
         return command.caller().tenant() + '\u0000' + command.idempotencyKey();
     }
 
+    /**
+     * The edge's fingerprint of the whole HTTP request when the command carries one (method, path and body: a key
+     * first used to cancel cannot then create), else the command's own fields, for commands written without it.
+     */
     static String fingerprint(BookingCommand command) {
+        if (command.requestFingerprint() != null) {
+            return "request|" + command.requestFingerprint();
+        }
         return switch (command) {
             case CreateBooking c -> String.join("|", "create", c.pool(), c.namespace(), Integer.toString(c.quantity()),
                     String.valueOf(c.start()), String.valueOf(c.end()), String.valueOf(c.purpose()));

@@ -13,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
+import io.gpuaas.events.booking.BookingCommand.CreateBooking;
 import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.booking.BookingEvent.BookingConfirmed;
 import io.gpuaas.events.booking.BookingEvent.BookingRejected;
@@ -76,6 +77,30 @@ class BookingDeciderTest {
         BookingRejected rejected = (BookingRejected) run(create(TEAM_A, "key-1", 3, h(1), h(2)));
 
         assertThat(rejected.reason()).isEqualTo("IDEMPOTENCY_MISMATCH");
+    }
+
+    @Test
+    void shouldRejectWithIdempotencyMismatchWhenTheEdgeFingerprintDiffersThoughTheFieldsMatch() {
+        CreateBooking first = create(TEAM_A, "key-1", 2, h(1), h(2));
+        confirm(withFingerprint(first, "POST-a"));
+
+        BookingEvent same = run(withFingerprint(create(TEAM_A, "key-1", 2, h(1), h(2)), "POST-a"));
+        BookingEvent other = run(withFingerprint(create(TEAM_A, "key-1", 2, h(1), h(2)), "DELETE-b"));
+
+        assertThat(same).isInstanceOf(BookingConfirmed.class);
+        assertThat(((BookingRejected) other).reason()).isEqualTo("IDEMPOTENCY_MISMATCH");
+    }
+
+    @Test
+    void shouldRejectAStartOffTheAlignmentByOneNanosecond() {
+        BookingRejected rejected = (BookingRejected) run(create(TEAM_A, null, 1, h(1).plusNanos(999), h(2)));
+
+        assertThat(rejected.reason()).isEqualTo("POLICY_ALIGNMENT");
+    }
+
+    private static CreateBooking withFingerprint(CreateBooking c, String fingerprint) {
+        return new CreateBooking(c.requestId(), c.idempotencyKey(), c.caller(), c.pool(), c.bookingId(), c.namespace(),
+                c.quantity(), c.start(), c.end(), c.purpose(), c.requestedAt(), fingerprint);
     }
 
     @Test

@@ -28,6 +28,13 @@ public sealed interface BookingCommand permits BookingCommand.CreateBooking, Boo
     Instant requestedAt();
 
     /**
+     * What the HTTP edge bound the idempotency key to: a digest of the method, the target path and the canonical
+     * body, or null (commands written before the edge sent it). When present, "same request" means the same
+     * fingerprint, so the edge and the decider agree on a replay.
+     */
+    String requestFingerprint();
+
+    /**
      * Book {@code quantity} units of {@code pool} for {@code [start, end)} in {@code namespace}.
      *
      * @param requestId      unique id of the request; the decision echoes it
@@ -41,10 +48,19 @@ public sealed interface BookingCommand permits BookingCommand.CreateBooking, Boo
      * @param end            requested exclusive end
      * @param purpose        free text, may be null
      * @param requestedAt    when the HTTP edge accepted the request
+     * @param requestFingerprint digest of the HTTP request the idempotency key is bound to, or null
      */
     record CreateBooking(String requestId, String idempotencyKey, Caller caller, String pool, String bookingId,
                          String namespace, int quantity, Instant start, Instant end, String purpose,
-                         Instant requestedAt) implements BookingCommand {
+                         Instant requestedAt, String requestFingerprint) implements BookingCommand {
+
+        /** A command without a request fingerprint (tools and tests that bypass the HTTP edge). */
+        public CreateBooking(String requestId, String idempotencyKey, Caller caller, String pool, String bookingId,
+                             String namespace, int quantity, Instant start, Instant end, String purpose,
+                             Instant requestedAt) {
+            this(requestId, idempotencyKey, caller, pool, bookingId, namespace, quantity, start, end, purpose,
+                    requestedAt, null);
+        }
     }
 
     /**
@@ -56,9 +72,16 @@ public sealed interface BookingCommand permits BookingCommand.CreateBooking, Boo
      * @param pool           the pool (the record key)
      * @param bookingId      the booking created or acted on
      * @param requestedAt    when the HTTP edge accepted the request
+     * @param requestFingerprint digest of the HTTP request the idempotency key is bound to, or null
      */
     record CancelBooking(String requestId, String idempotencyKey, Caller caller, String pool, String bookingId,
-                         Instant requestedAt) implements BookingCommand {
+                         Instant requestedAt, String requestFingerprint) implements BookingCommand {
+
+        /** A command without a request fingerprint (tools and tests that bypass the HTTP edge). */
+        public CancelBooking(String requestId, String idempotencyKey, Caller caller, String pool, String bookingId,
+                             Instant requestedAt) {
+            this(requestId, idempotencyKey, caller, pool, bookingId, requestedAt, null);
+        }
     }
 
     /**
@@ -72,8 +95,16 @@ public sealed interface BookingCommand permits BookingCommand.CreateBooking, Boo
      * @param start          new inclusive start
      * @param end            new exclusive end
      * @param requestedAt    when the HTTP edge accepted the request
+     * @param requestFingerprint digest of the HTTP request the idempotency key is bound to, or null
      */
     record ChangeBooking(String requestId, String idempotencyKey, Caller caller, String pool, String bookingId,
-                         Instant start, Instant end, Instant requestedAt) implements BookingCommand {
+                         Instant start, Instant end, Instant requestedAt, String requestFingerprint)
+            implements BookingCommand {
+
+        /** A command without a request fingerprint (tools and tests that bypass the HTTP edge). */
+        public ChangeBooking(String requestId, String idempotencyKey, Caller caller, String pool, String bookingId,
+                             Instant start, Instant end, Instant requestedAt) {
+            this(requestId, idempotencyKey, caller, pool, bookingId, start, end, requestedAt, null);
+        }
     }
 }
