@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.stream.Stream;
 
 import org.apache.kafka.common.network.ListenerName;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 import org.apache.kafka.server.common.MetadataVersion;
@@ -22,22 +23,29 @@ import org.slf4j.LoggerFactory;
  * {@code min.insync.replicas=1}, so idempotent/transactional producers and {@code exactly_once_v2}
  * Kafka Streams work.
  *
+ * <p>Every listener takes SASL only and the {@code StandardAuthorizer} decides: the super user
+ * {@link KafkaCredentials#ADMIN} (PLAIN, password from {@link Builder#adminPassword(String)} or random) sets
+ * things up, every other user is a SCRAM-SHA-512 user created at run time ({@link KafkaBroker#userProperties})
+ * and may do only what its ACLs allow. A client without credentials cannot connect.
+ *
  * <p>By default the broker listens on an ephemeral port. With {@link Builder#port(int)} it also
- * opens a PLAINTEXT listener on {@code 127.0.0.1:<port>} that external clients (kcat) can use; the
+ * opens a listener on {@code 127.0.0.1:<port>} that external clients (kcat) can use; the
  * test kit binds its own listeners before the server starts, so the fixed port is an extra listener.
  */
 public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafka.class);
     /** Name of the extra fixed-port listener; the test kit's own listeners are EXTERNAL and CONTROLLER. */
-    static final String FIXED_LISTENER = "PLAINTEXT";
+    static final String FIXED_LISTENER = "LOCAL";
 
     private final KafkaClusterTestKit cluster;
     private final String bootstrapServers;
+    private final String adminPassword;
 
-    private EmbeddedKafka(KafkaClusterTestKit cluster, String bootstrapServers) {
+    private EmbeddedKafka(KafkaClusterTestKit cluster, String bootstrapServers, String adminPassword) {
         this.cluster = cluster;
         this.bootstrapServers = bootstrapServers;
+        this.adminPassword = adminPassword;
     }
 
     /** Starts a broker on an ephemeral port with a temporary data directory. */
@@ -52,6 +60,11 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
     @Override
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    @Override
+    public String adminPassword() {
+        return adminPassword;
     }
 
     /** The underlying test kit, for tests that need broker internals. */
@@ -78,6 +91,7 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
         private int port;
         private Path dataDir;
         private boolean deleteOnClose = true;
+        private String adminPassword = KafkaCredentials.randomPassword();
         private final Map<String, String> overrides = new LinkedHashMap<>();
 
         private Builder() {
@@ -111,6 +125,12 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
             return this;
         }
 
+        /** The super user's password (default: random); the local stack writes it where its operator finds it. */
+        public Builder adminPassword(String adminPassword) {
+            this.adminPassword = Objects.requireNonNull(adminPassword, "adminPassword");
+            return this;
+        }
+
         /** Any broker property, e.g. {@code num.partitions}; wins over the defaults. */
         public Builder brokerProperty(String key, String value) {
             overrides.put(key, value);
@@ -128,7 +148,7 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
                 cluster.waitForReadyBrokers();
                 String bootstrap = port > 0 ? "127.0.0.1:" + port : cluster.bootstrapServers();
                 LOG.info("embedded kafka ready on {} in {} ms", bootstrap, (System.nanoTime() - started) / 1_000_000);
-                return new EmbeddedKafka(cluster, bootstrap);
+                return new EmbeddedKafka(cluster, bootstrap, adminPassword);
             } catch (Exception e) {
                 closeQuietly(cluster);
                 if (e instanceof InterruptedException) {
@@ -145,6 +165,8 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
                 .setNumBrokerNodes(1)
                 .setNumControllerNodes(1)
                 .setBrokerListenerName(new ListenerName("EXTERNAL"))
+                .setBrokerSecurityProtocol(SecurityProtocol.SASL_PLAINTEXT)
+                .setControllerSecurityProtocol(SecurityProtocol.SASL_PLAINTEXT)
                 // The kit defaults to the newest (testing) metadata version; pin what a release runs.
                 .setBootstrapMetadataVersion(MetadataVersion.latestProduction());
             if (dataDir != null) {
@@ -155,6 +177,7 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
             KafkaClusterTestKit.Builder kit = new KafkaClusterTestKit.Builder(nodes.build())
                 .setDeleteOnClose(deleteOnClose);
             BrokerDefaults.singleNode(port).forEach(kit::setConfigProp);
+            BrokerDefaults.security(port, adminPassword).forEach(kit::setConfigProp);
             overrides.forEach(kit::setConfigProp);
             return kit.build();
         }
