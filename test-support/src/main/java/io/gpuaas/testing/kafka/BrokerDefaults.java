@@ -2,6 +2,7 @@ package io.gpuaas.testing.kafka;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
 
 /** Broker settings for a one-node cluster that starts fast and stays small. */
 final class BrokerDefaults {
@@ -9,7 +10,7 @@ final class BrokerDefaults {
     private BrokerDefaults() {
     }
 
-    static Map<String, String> singleNode(int fixedPort) {
+    static Map<String, String> singleNode(int fixedPort, SecurityProtocol protocol) {
         Map<String, String> p = new LinkedHashMap<>();
         // One replica everywhere, or transactions and exactly_once_v2 streams never become ready.
         p.put("offsets.topic.replication.factor", "1");
@@ -44,8 +45,8 @@ final class BrokerDefaults {
         if (fixedPort > 0) {
             p.put("listeners", "EXTERNAL://localhost:0,CONTROLLER://localhost:0,"
                 + EmbeddedKafka.FIXED_LISTENER + "://127.0.0.1:" + fixedPort);
-            p.put("listener.security.protocol.map", "EXTERNAL:SASL_PLAINTEXT,CONTROLLER:SASL_PLAINTEXT,"
-                + EmbeddedKafka.FIXED_LISTENER + ":SASL_PLAINTEXT");
+            p.put("listener.security.protocol.map", "EXTERNAL:" + protocol + ",CONTROLLER:" + protocol + ","
+                + EmbeddedKafka.FIXED_LISTENER + ":" + protocol);
         }
         return p;
     }

@@ -41,9 +41,19 @@ public interface KafkaBroker {
     /** The super user's password (see {@link KafkaCredentials#ADMIN}). */
     String adminPassword();
 
+    /**
+     * Whether clients authenticate and ACLs apply (always, but for the bench's broker started
+     * {@link EmbeddedKafka.Builder#withoutSecurity() without security}: there every client has plain
+     * {@code bootstrap.servers} only, and users and ACLs are not created).
+     */
+    default boolean secured() {
+        return true;
+    }
+
     /** Super-user client properties with {@code bootstrap.servers}. A new mutable map each call. */
     default Map<String, Object> clientProperties() {
-        Map<String, Object> props = new HashMap<>(KafkaCredentials.plain(KafkaCredentials.ADMIN, adminPassword()));
+        Map<String, Object> props = secured() ? new HashMap<>(KafkaCredentials.plain(KafkaCredentials.ADMIN,
+                adminPassword())) : new HashMap<>();
         props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         return props;
     }
@@ -61,6 +71,9 @@ public interface KafkaBroker {
      * credential under a running client. The user may do nothing until ACLs grant it something.
      */
     default Map<String, Object> userProperties(String user) {
+        if (!secured()) {
+            return clientProperties();
+        }
         String password = derivedPassword(user);
         try (Admin admin = admin()) {
             admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(user,
@@ -86,6 +99,9 @@ public interface KafkaBroker {
 
     /** Creates {@code acls} and waits until the broker enforces them (ACLs travel through the metadata log). */
     default void createAcls(Collection<AclBinding> acls) {
+        if (!secured()) {
+            return;
+        }
         try (Admin admin = admin()) {
             admin.createAcls(acls).all().get(30, TimeUnit.SECONDS);
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -110,12 +126,28 @@ public interface KafkaBroker {
      * settings every client of the service is given). Pass {@code KafkaAccess.acls(principal, prefix, appId)}.
      */
     default Map<String, Object> serviceProperties(String user, Collection<AclBinding> acls) {
+        Map<String, Object> props = new HashMap<>();
+        props.put("gpuaas.kafka.bootstrap-servers", bootstrapServers());
+        serviceCredentials(user, acls).forEach((k, v) -> props.put("gpuaas.kafka.properties." + k, v));
+        return props;
+    }
+
+    /**
+     * The same for code under test that is wired by hand: creates {@code user} with exactly {@code acls} and returns
+     * its SASL client settings ({@code security.protocol}, {@code sasl.mechanism}, {@code sasl.jaas.config}, without
+     * {@code bootstrap.servers}), as a service's {@code KafkaSettings.properties} holds them and a Kafka Streams
+     * configuration takes them.
+     */
+    default Map<String, String> serviceCredentials(String user, Collection<AclBinding> acls) {
+        if (!secured()) {
+            return Map.of();
+        }
         createAcls(acls);
         Map<String, Object> client = userProperties(user);
-        Map<String, Object> props = new HashMap<>();
-        props.put("gpuaas.kafka.bootstrap-servers", client.remove(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG));
-        client.forEach((k, v) -> props.put("gpuaas.kafka.properties." + k, v));
-        return props;
+        client.remove(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
+        Map<String, String> credentials = new HashMap<>();
+        client.forEach((k, v) -> credentials.put(k, String.valueOf(v)));
+        return credentials;
     }
 
     /** The password {@link #userProperties} gives {@code user}: an HMAC of the name under the super user's password. */
