@@ -1,8 +1,10 @@
 package io.gpuaas.reclaim;
 
+import static io.gpuaas.events.KafkaPrincipal.IDLE_RECLAIMER;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.gpu.GpuSample;
@@ -30,10 +32,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -66,6 +70,7 @@ public final class ReclaimerHarness implements AutoCloseable {
     private KafkaStreams streams;
     private final org.apache.kafka.clients.producer.Producer<byte[], byte[]> deadLetterProducer;
     private final KafkaClients clients;
+    private final Map<String, String> credentials;
 
     public ReclaimerHarness(KafkaBroker broker, KubernetesApi api, IdlePolicy policy, Mode mode, boolean dryRun)
             throws Exception {
@@ -78,7 +83,10 @@ public final class ReclaimerHarness implements AutoCloseable {
         this.client = api.newClient();
         this.metrics = new ReclaimerMetrics(registry);
         this.owners = new PodOwnerIndex(client, 0);
-        KafkaClients clients = new KafkaClients(new KafkaSettings(broker.bootstrapServers(), prefix, Map.of()));
+        // The pipeline, its publishers and dead letters run as idle-reclaimer with exactly its ACLs.
+        this.credentials = broker.serviceCredentials(IDLE_RECLAIMER.userName(),
+                KafkaAccess.acls(IDLE_RECLAIMER, prefix, applicationId));
+        KafkaClients clients = new KafkaClients(new KafkaSettings(broker.bootstrapServers(), prefix, credentials));
         this.publisher = new ReclaimEventPublisher(clients);
         this.scaler = new WorkerScaler(client, owners, WorkerScaler.RawStrategy.STOP_ANNOTATION, false,
                 Clock.systemUTC());
@@ -91,9 +99,9 @@ public final class ReclaimerHarness implements AutoCloseable {
                 scaler::reclaim, metrics, Clock.systemUTC(), Duration.ofSeconds(1));
         this.deadLetterProducer = clients.deadLetterProducer();
         this.clients = clients;
-        this.producer = new KafkaProducer<>(clients.producerConfig("it-samples"), new StringSerializer(),
+        this.producer = new KafkaProducer<>(broker.clientProperties(), new StringSerializer(),
                 Topics.GPU_SAMPLES.valueSerde().serializer());
-        this.eventReader = Thread.ofVirtual().start(() -> readEvents(clients));
+        this.eventReader = Thread.ofVirtual().start(this::readEvents);
         await().atMost(Duration.ofSeconds(20)).until(() -> owners.synced() && directory.synced());
         start();
     }
@@ -101,12 +109,14 @@ public final class ReclaimerHarness implements AutoCloseable {
     /** Starts (or restarts) the pipeline with an empty local state directory: windows come from the changelog. */
     public void start() throws Exception {
         Path stateDir = Files.createTempDirectory("reclaim-it-");
-        streams = ReclaimPipeline.create(Map.of("application.id", applicationId,
-                        "bootstrap.servers", broker.bootstrapServers(), "commit.interval.ms", 100,
-                        "consumer.auto.offset.reset", "earliest",
-                        // A restarted instance waits for the old member's session to expire (dynamic members do
-                        // not leave on close): keep that at the broker's minimum so restarts take seconds.
-                        "consumer.session.timeout.ms", 6_000, "consumer.heartbeat.interval.ms", 1_000),
+        Map<String, Object> config = new HashMap<>(credentials);
+        config.putAll(Map.of("application.id", applicationId,
+                "bootstrap.servers", broker.bootstrapServers(), "commit.interval.ms", 100,
+                "consumer.auto.offset.reset", "earliest",
+                // A restarted instance waits for the old member's session to expire (dynamic members do
+                // not leave on close): keep that at the broker's minimum so restarts take seconds.
+                "consumer.session.timeout.ms", 6_000, "consumer.heartbeat.interval.ms", 1_000));
+        streams = ReclaimPipeline.create(config,
                 prefix, stateDir, owners, directory, decider, metrics, new io.gpuaas.events.DeadLetterPublisher(
                         deadLetterProducer, Topics.DEAD_LETTER.name(prefix), applicationId, registry));
         streams.start();
@@ -156,8 +166,10 @@ public final class ReclaimerHarness implements AutoCloseable {
         return registry;
     }
 
-    private void readEvents(KafkaClients clients) {
-        try (KafkaConsumer<String, ReclaimEvent> consumer = new KafkaConsumer<>(clients.consumerConfig(null),
+    private void readEvents() {
+        Map<String, Object> config = broker.clientProperties();
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        try (KafkaConsumer<String, ReclaimEvent> consumer = new KafkaConsumer<>(config,
                 new StringDeserializer(), Topics.RECLAIM_EVENTS.valueSerde().deserializer())) {
             var partitions = consumer.partitionsFor(Topics.RECLAIM_EVENTS.name(prefix)).stream()
                     .map(p -> new org.apache.kafka.common.TopicPartition(p.topic(), p.partition())).toList();

@@ -1,6 +1,9 @@
 package io.gpuaas.metrics;
 
+import static io.gpuaas.events.KafkaPrincipal.METRICS_GATEWAY;
+
 import com.sun.net.httpserver.HttpServer;
+import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.TopicSpec;
 import io.gpuaas.testing.auth.TestJwt;
@@ -70,12 +73,13 @@ public final class GatewayHarness implements AutoCloseable {
         Path jwks = JWT.writeJwks(Files.createTempFile("jwks", ".json"));
         Map<String, Object> props = new HashMap<>(Map.of(
                 "micronaut.server.port", -1,
-                "gpuaas.kafka.bootstrap-servers", broker.bootstrapServers(),
                 "gpuaas.kafka.topic-prefix", prefix,
                 "gpuaas.security.jwks-path", jwks.toString(),
                 "gpuaas.metrics-gateway.scrape.targets", "http://127.0.0.1:" + exporter.getAddress().getPort() + "/metrics",
                 "gpuaas.metrics-gateway.scrape.interval", "500ms",
                 "gpuaas.metrics-gateway.kubernetes.enabled", false));
+        // The gateway's own Kafka user with exactly its ACLs; the harness's sends and reads are the super user's.
+        props.putAll(broker.serviceProperties(METRICS_GATEWAY.userName(), KafkaAccess.acls(METRICS_GATEWAY, prefix)));
         props.putAll(extra.apply(exporter.getAddress().getPort()));
         this.server = ApplicationContext.run(EmbeddedServer.class, props);
     }

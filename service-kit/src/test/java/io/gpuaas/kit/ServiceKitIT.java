@@ -17,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -35,11 +36,13 @@ class ServiceKitIT {
     @BeforeAll
     static void start(KafkaBroker broker) throws IOException {
         Path jwks = JWT.writeJwks(Files.createTempFile("jwks", ".json"));
-        server = ApplicationContext.run(EmbeddedServer.class, Map.of(
+        Map<String, Object> props = new HashMap<>(Map.of(
                 "micronaut.server.port", -1,
                 "endpoints.health.details-visible", "ANONYMOUS",
-                "gpuaas.kafka.bootstrap-servers", broker.bootstrapServers(),
                 "gpuaas.security.jwks-path", jwks.toString()));
+        // A Kafka user without a single ACL: the readiness check must need nothing a service's grants lack.
+        props.putAll(broker.serviceProperties("gpuaas-kit-it", List.of()));
+        server = ApplicationContext.run(EmbeddedServer.class, props);
         Counter.builder().name("kit_test_events_total").help("test counter").register(
                 server.getApplicationContext().getBean(PrometheusRegistry.class)).inc(3);
     }

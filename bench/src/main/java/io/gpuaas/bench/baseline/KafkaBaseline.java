@@ -38,9 +38,10 @@ public final class KafkaBaseline {
         Exit.setExitProcedure((code, message) -> {
             throw new ToolExit(code, message);
         });
-        try (EmbeddedKafka broker = EmbeddedKafka.start(); Admin admin = Admin.create(
-                Map.<String, Object>of("bootstrap.servers", broker.bootstrapServers()))) {
+        try (EmbeddedKafka broker = EmbeddedKafka.start(); Admin admin = broker.admin()) {
             String bootstrap = broker.bootstrapServers();
+            // The broker authenticates every client, as the services' brokers do: the tools log in as the super user.
+            clientConfig = clientConfig(broker);
             // Same partition count as gpuaas.gpu-samples, one replica (one broker).
             admin.createTopics(List.of(new NewTopic("baseline", 24, (short) 1), new NewTopic("baseline-e2e", 1, (short) 1)))
                     .all().get();
@@ -69,14 +70,14 @@ public final class KafkaBaseline {
         String out = capture(() -> ProducerPerformance.main(new String[] {"--topic", "baseline", "--num-records",
                 Integer.toString(records), "--record-size", Integer.toString(size), "--throughput", "-1",
                 "--producer-props", "bootstrap.servers=" + bootstrap, "acks=all", "enable.idempotence=true",
-                "linger.ms=5", "batch.size=131072", "compression.type=snappy"}));
+                "linger.ms=5", "batch.size=131072", "compression.type=snappy", "--producer.config", clientConfig}));
         return ToolOutput.producer(out);
     }
 
     private static ToolOutput.Consumer consume(String bootstrap, int records, int run) throws Exception {
         String out = capture(() -> ConsumerPerformance.main(new String[] {"--bootstrap-server", bootstrap, "--topic",
                 "baseline", "--messages", Integer.toString(records), "--group", "baseline-" + run + "-" + System.nanoTime(),
-                "--timeout", "60000"}));
+                "--timeout", "60000", "--consumer.config", clientConfig}));
         return ToolOutput.consumer(out);
     }
 
@@ -84,7 +85,7 @@ public final class KafkaBaseline {
         String out = capture(() -> {
             try {
                 org.apache.kafka.tools.EndToEndLatency.main(bootstrap, "baseline-e2e", Integer.toString(messages), "all",
-                        Integer.toString(size));
+                        Integer.toString(size), clientConfig);
             } catch (ToolExit e) {
                 if (e.code != 0) {
                     throw e;
@@ -92,6 +93,20 @@ public final class KafkaBaseline {
             }
         });
         return ToolOutput.endToEnd(out);
+    }
+
+    /** The tools' client settings file (SASL of the broker's super user). */
+    private static String clientConfig;
+
+    private static String clientConfig(EmbeddedKafka broker) throws java.io.IOException {
+        java.util.Properties props = new java.util.Properties();
+        broker.clientProperties().forEach((k, v) -> props.setProperty(k, String.valueOf(v)));
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("baseline-client", ".properties");
+        file.toFile().deleteOnExit();
+        try (var out = java.nio.file.Files.newBufferedWriter(file)) {
+            props.store(out, "kafka-tools client settings of the bench broker's super user");
+        }
+        return file.toString();
     }
 
     private static void result(String key, double value, String unit) {

@@ -23,7 +23,10 @@ import org.apache.kafka.streams.KafkaStreams;
  * java -cp "$(cat bench/target/classpath.txt):bench/target/classes" io.gpuaas.bench.booking.BookingBench \
  *     [--csv ../shared/data/openb-pod-list.csv] [--out bench/results/booking.md] [--rate 500] [--seconds 10] [--runs 3]
  *     [--latency-only false] [--warmup-rounds 5] [--streams commit.interval.ms=20,producer.linger.ms=0,...]
+ *     [--security both]
  * </pre>
+ * The fixed-rate runs go on two brokers in the same JVM, interleaved: one with authentication and ACLs as in
+ * production (booking-service's own user), one without ({@code auth off:} rows); {@code --security on|off} keeps one.
  * Before the measured runs, warm-up rounds of the same raw and decision runs (at most {@code --warmup-rounds}, until
  * the JIT has settled) are printed as discarded rows.
  * The engine runs with the service's own settings ({@code EngineTuning.defaults()}); {@code --streams} overrides
@@ -52,26 +55,30 @@ public final class BookingBench {
         md.append("## booking-service\n\n").append("Measured ").append(Instant.now()).append(" on ")
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores (shared with other builds, noisy), JDK ")
                 .append(Runtime.version()).append(" (").append(JvmActivity.heapFlags())
-                .append("), broker in the same JVM (EmbeddedKafka, KRaft, 1 node).\n\n");
-        try (EmbeddedKafka broker = EmbeddedKafka.start()) {
-            overrides.putAll(BenchOptions.pairs(opts.getOrDefault("streams", "")));
-            DecisionLatencyBench bench = new DecisionLatencyBench(broker, overrides);
-            KafkaStreams engine = bench.startEngine();
-            try {
-                List<DecisionLatencyBench.Result> rows = new ArrayList<>();
-                String warmUp = warmUp(bench, rate, seconds, warmUpRounds, rows);
-                for (int r = 0; r < runs; r++) {
-                    rows.add(bench.rawRoundTrip(rate, seconds));
-                    rows.add(bench.decisions(rate, seconds, false));
-                }
-                for (int r = 0; r < runs && !latencyOnly; r++) {
-                    rows.add(bench.decisions(2000, 5, true));
-                }
-                latencyTable(md, rows, warmUp);
-                System.out.println("broker figures (whole run):\n" + BrokerStats.report());
-            } finally {
-                engine.close(java.time.Duration.ofSeconds(10));
+                .append("), broker in the same JVM (EmbeddedKafka, KRaft, 1 node; SASL and ACLs on, and for the 'auth off' "
+                        + "rows a second broker without them).\n\n");
+        overrides.putAll(BenchOptions.pairs(opts.getOrDefault("streams", "")));
+        List<Variant> variants = new ArrayList<>();
+        try {
+            for (boolean secured : securityVariants(opts.getOrDefault("security", "both"))) {
+                variants.add(Variant.start(secured));
             }
+            List<DecisionLatencyBench.Result> rows = new ArrayList<>();
+            String warmUp = warmUp(variants, rate, seconds, warmUpRounds, rows);
+            // Interleaved, so load from elsewhere on a shared machine falls on both variants alike.
+            for (int r = 0; r < runs; r++) {
+                for (Variant v : variants) {
+                    rows.add(v.named(v.bench().rawRoundTrip(rate, seconds)));
+                    rows.add(v.named(v.bench().decisions(rate, seconds, false)));
+                }
+            }
+            for (int r = 0; r < runs && !latencyOnly; r++) {
+                rows.add(variants.getFirst().named(variants.getFirst().bench().decisions(2000, 5, true)));
+            }
+            latencyTable(md, rows, warmUp);
+            System.out.println("broker figures (whole run):\n" + BrokerStats.report());
+        } finally {
+            variants.forEach(Variant::close);
         }
         if (!latencyOnly) {
             availability(md);
@@ -96,16 +103,53 @@ public final class BookingBench {
      *
      * @return the sentence saying how the warm-up ended
      */
-    private static String warmUp(DecisionLatencyBench bench, int rate, int seconds, int max,
+    private static String warmUp(List<Variant> variants, int rate, int seconds, int max,
                                  List<DecisionLatencyBench.Result> rows) throws Exception {
         return WarmUp.run(max, round -> {
             String label = "warm-up (discarded) " + round + ": ";
-            DecisionLatencyBench.Result raw = bench.rawRoundTrip(rate, seconds);
-            rows.add(raw.named(label + raw.name()));
-            DecisionLatencyBench.Result decisions = bench.decisions(rate, seconds, false);
-            rows.add(decisions.named(label + decisions.name()));
+            for (Variant v : variants) {
+                DecisionLatencyBench.Result raw = v.named(v.bench().rawRoundTrip(rate, seconds));
+                rows.add(raw.named(label + raw.name()));
+                DecisionLatencyBench.Result decisions = v.named(v.bench().decisions(rate, seconds, false));
+                rows.add(decisions.named(label + decisions.name()));
+            }
         }).describe("the same raw and decision runs");
     }
+
+    /** {@code --security both|on|off}: which brokers to measure on; both by default (on first, the production case). */
+    private static List<Boolean> securityVariants(String option) {
+        return switch (option) {
+            case "both" -> List.of(true, false);
+            case "on" -> List.of(true);
+            case "off" -> List.of(false);
+            default -> throw new IllegalArgumentException("--security must be both, on or off, not " + option);
+        };
+    }
+
+    /**
+     * One broker with its engine. Secured: SASL (booking-service as a SCRAM-SHA-512 user) and the StandardAuthorizer
+     * with exactly booking-service's ACLs, as production runs; its rows keep the plain names. Open: PLAINTEXT and no
+     * authorizer, its rows labelled {@value #OPEN}, to show what authentication and authorization cost.
+     */
+    private record Variant(String label, EmbeddedKafka broker, DecisionLatencyBench bench, KafkaStreams engine) {
+        static Variant start(boolean secured) throws Exception {
+            EmbeddedKafka broker = secured ? EmbeddedKafka.start() : EmbeddedKafka.builder().withoutSecurity().start();
+            DecisionLatencyBench bench = new DecisionLatencyBench(broker, overrides);
+            return new Variant(secured ? "" : OPEN, broker, bench, bench.startEngine());
+        }
+
+        DecisionLatencyBench.Result named(DecisionLatencyBench.Result result) {
+            return result.named(label + result.name());
+        }
+
+        void close() {
+            engine.close(java.time.Duration.ofSeconds(10));
+            broker.close();
+        }
+    }
+
+    /** The label prefix of the rows measured without authentication. */
+    static final String OPEN = "auth off: ";
 
     private static void latencyTable(StringBuilder md, List<DecisionLatencyBench.Result> rows, String warmUp) {
         md.append("### Decisions through Kafka (command → committed decision read back)\n\n")
@@ -164,6 +208,15 @@ public final class BookingBench {
                 min(raw, 99), max(raw, 99),
                 saturated.stream().mapToDouble(DecisionLatencyBench.Result::perSecond).min().orElse(0),
                 saturated.stream().mapToDouble(DecisionLatencyBench.Result::perSecond).max().orElse(0)));
+        List<DecisionLatencyBench.Result> open = rows.stream().filter(r -> r.name().startsWith(OPEN + "decisions at")).toList();
+        List<DecisionLatencyBench.Result> openRaw = rows.stream().filter(r -> r.name().startsWith(OPEN + "raw")).toList();
+        if (!open.isEmpty()) {
+            md.append(String.format(Locale.ROOT, "Authentication on (SASL SCRAM-SHA-512, the StandardAuthorizer with "
+                            + "booking-service's ACLs) beside off (PLAINTEXT, no authorizer), interleaved in this run: "
+                            + "decision p99 %.0f–%.0f ms on, %.0f–%.0f ms off; raw round-trip p99 %.0f–%.0f ms on, "
+                            + "%.0f–%.0f ms off.%n%n", min(fixed, 99), max(fixed, 99), min(open, 99), max(open, 99),
+                    min(raw, 99), max(raw, 99), min(openRaw, 99), max(openRaw, 99)));
+        }
     }
 
     private static double min(List<DecisionLatencyBench.Result> rows, double percentile) {

@@ -1,5 +1,7 @@
 package io.gpuaas.bench.booking;
 
+import static io.gpuaas.events.KafkaPrincipal.BOOKING_SERVICE;
+
 import io.gpuaas.bench.suite.JvmActivity;
 import io.gpuaas.booking.config.EngineTuning;
 import io.gpuaas.booking.model.BookingDecider;
@@ -7,6 +9,7 @@ import io.gpuaas.booking.model.BookingPolicy;
 import io.gpuaas.booking.stream.BookingTopology;
 import io.gpuaas.booking.stream.DecisionOutcome;
 import io.gpuaas.events.DeadLetterPublisher;
+import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.BookingCommand;
@@ -20,6 +23,7 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -69,6 +73,9 @@ final class DecisionLatencyBench {
 
     private final KafkaBroker broker;
     private final String prefix;
+    private final String applicationId;
+    /** booking-service's client settings: its own user with exactly its ACLs (nothing but the address when open). */
+    private final Map<String, Object> service;
     private final Map<String, Long> sentAt = new ConcurrentHashMap<>();
     private final Recorder recorder = new Recorder(3);
     private final Recorder toProcessed = new Recorder(3);
@@ -82,24 +89,30 @@ final class DecisionLatencyBench {
         this.broker = broker;
         this.streamsOverrides = streamsOverrides;
         this.prefix = broker.uniquePrefix();
+        this.applicationId = broker.uniqueGroupId("bench-booking");
         try (Admin admin = broker.admin()) {
             TopicAdmin.createAll(admin, prefix);
         }
+        // The decision path runs as booking-service does in production: the engine, the command producer (its
+        // CommandPublisher) and the decision reader (its awaiter) authenticate as its user and pass its ACLs.
+        this.service = new HashMap<>(broker.serviceCredentials(BOOKING_SERVICE.userName(),
+                KafkaAccess.acls(BOOKING_SERVICE, prefix, applicationId)));
+        service.put("bootstrap.servers", broker.bootstrapServers());
     }
 
     KafkaStreams startEngine() throws Exception {
         PoolCatalog pools = PoolCatalog.load(java.util.Optional.empty());
         BookingDecider decider = new BookingDecider(pools, BookingPolicy.DEFAULT);
         Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, broker.uniqueGroupId("bench-booking"));
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        props.putAll(service);
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("bench-booking").toString());
         // The service's own engine settings (gpuaas.booking.engine.* defaults), then any --streams experiment.
         props.putAll(EngineTuning.defaults().streamsProperties());
         props.putAll(streamsOverrides);
         // The service's own dead-letter wiring: unreadable and invalid commands go through one publisher.
-        props.putAll(BookingTopology.errorHandling(new DeadLetterPublisher(new KafkaProducer<>(broker.clientProperties(),
+        props.putAll(BookingTopology.errorHandling(new DeadLetterPublisher(new KafkaProducer<>(service,
                 new ByteArraySerializer(), new ByteArraySerializer()), Topics.DEAD_LETTER.name(prefix), "booking-service",
                 new PrometheusRegistry())));
         KafkaStreams streams = new KafkaStreams(BookingTopology.build(prefix, decider, Duration.ofMillis(200),
@@ -125,13 +138,14 @@ final class DecisionLatencyBench {
     Result decisions(int rate, int seconds, boolean saturate) throws Exception {
         String events = Topics.BOOKING_EVENTS.name(prefix);
         AtomicBoolean running = new AtomicBoolean(true);
-        Thread reader = reader(events, running, true);
+        Thread reader = reader(service, events, running, true);
         reset();
         EngineStats before = EngineStats.of(engine);
         JvmActivity jvm = JvmActivity.now();
         long total = (long) rate * seconds;
         long start = System.nanoTime();
-        try (KafkaProducer<String, BookingCommand> producer = producer(Topics.BOOKING_COMMANDS.valueSerde().serializer())) {
+        try (KafkaProducer<String, BookingCommand> producer = producer(service,
+                Topics.BOOKING_COMMANDS.valueSerde().serializer())) {
             Random random = new Random(1);
             for (long i = 0; i < total; i++) {
                 long intended = saturate ? System.nanoTime() : start + i * 1_000_000_000L / rate;
@@ -155,12 +169,13 @@ final class DecisionLatencyBench {
         String topic = prefix + "bench-raw";
         broker.createTopics(12, topic);
         AtomicBoolean running = new AtomicBoolean(true);
-        Thread reader = reader(topic, running, false);
+        // The baseline: the broker's super user, which the authorizer lets through without an ACL lookup.
+        Thread reader = reader(broker.clientProperties(), topic, running, false);
         reset();
         JvmActivity jvm = JvmActivity.now();
         long total = (long) rate * seconds;
         long start = System.nanoTime();
-        try (KafkaProducer<String, byte[]> producer = producer(new ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> producer = producer(broker.clientProperties(), new ByteArraySerializer())) {
             for (long i = 0; i < total; i++) {
                 long intended = start + i * 1_000_000_000L / rate;
                 pace(intended);
@@ -185,8 +200,8 @@ final class DecisionLatencyBench {
         answered.set(0);
     }
 
-    private Thread reader(String topic, AtomicBoolean running, boolean decisions) {
-        Map<String, Object> config = broker.clientProperties();
+    private Thread reader(Map<String, Object> client, String topic, AtomicBoolean running, boolean decisions) {
+        Map<String, Object> config = new HashMap<>(client);
         config.put("isolation.level", "read_committed");
         config.put("fetch.max.wait.ms", 20);
         KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
@@ -250,8 +265,9 @@ final class DecisionLatencyBench {
                 UUID.randomUUID().toString(), caller.tenant(), 1 + random.nextInt(2), start, end, null, Instant.now());
     }
 
-    private <V> KafkaProducer<String, V> producer(org.apache.kafka.common.serialization.Serializer<V> values) {
-        Map<String, Object> config = broker.clientProperties();
+    private static <V> KafkaProducer<String, V> producer(Map<String, Object> client,
+                                                         org.apache.kafka.common.serialization.Serializer<V> values) {
+        Map<String, Object> config = new HashMap<>(client);
         config.put("enable.idempotence", true);
         config.put("acks", "all");
         config.put("linger.ms", 0);

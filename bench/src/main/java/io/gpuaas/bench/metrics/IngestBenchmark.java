@@ -1,6 +1,9 @@
 package io.gpuaas.bench.metrics;
 
+import static io.gpuaas.events.KafkaPrincipal.METRICS_GATEWAY;
+
 import io.gpuaas.bench.BenchOptions;
+import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.kit.config.KafkaSettings;
@@ -12,6 +15,9 @@ import io.gpuaas.metrics.kafka.GpuSampleSerializer;
 import io.gpuaas.metrics.metrics.PublishCounters;
 import io.gpuaas.testing.kafka.EmbeddedKafka;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -24,9 +30,12 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * broker with the service's own parser, publisher, serializer and idempotent acks=all producer settings,
  * beside a raw producer (same producer settings) sending pre-serialized samples of the same size and keys in the
  * same run, without and with the gateway's CloudEvents headers, and the per-round ratio to the raw producer.
+ * Both run on two brokers in this JVM, rounds interleaved: one with authentication and ACLs as in production
+ * (metrics-gateway's own user), one without ({@code auth off:} rows); {@code --security on|off} keeps one.
  *
  * <p>Usage: {@code IngestBenchmark [--scrape ../shared/data/dcgm-exporter-h100x8.prom] [--gpus 10000]
- * [--scrapes 10] [--rounds 5] [--threads 2] [--bootstrap host:port] [--producer key=value,...]}
+ * [--scrapes 10] [--rounds 5] [--threads 2] [--bootstrap host:port] [--producer key=value,...]
+ * [--security both]} ({@code --bootstrap}: an external broker without security instead)
  */
 public final class IngestBenchmark {
 
@@ -41,48 +50,103 @@ public final class IngestBenchmark {
         int rounds = Integer.parseInt(opts.getOrDefault("rounds", "5"));
         int threads = Integer.parseInt(opts.getOrDefault("threads", "2"));
         FleetScrape fleet = FleetScrape.of(scrape, "gpu-node-1", 8, gpus / 8);
-        EmbeddedKafka embedded = opts.containsKey("bootstrap") ? null : EmbeddedKafka.start();
-        String bootstrap = embedded != null ? embedded.bootstrapServers() : opts.get("bootstrap");
-        String prefix = "bench" + System.currentTimeMillis() + ".gpuaas.";
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
-            TopicAdmin.createAll(admin, prefix);
-            awaitLeaders(admin, Topics.GPU_SAMPLES.name(prefix));
-        }
-        // The broker shares two busy cores with the benchmark: generous timeouts keep a slow ack from turning into
-        // a retry storm that would measure the machine's load rather than the gateway.
-        KafkaClients clients = new KafkaClients(new KafkaSettings(bootstrap, prefix,
-                Map.of("request.timeout.ms", "120000", "delivery.timeout.ms", "300000")));
-        String topic = clients.topic(Topics.GPU_SAMPLES);
         Map<String, String> producerOverrides = producerOverrides(opts.getOrDefault("producer", ""));
-        try (Producer<byte[], byte[]> raw = producer(clients, "bench-raw", producerOverrides);
-             GpuSamplePublisher publisher = new GpuSamplePublisher(
-                     producer(clients, "metrics-gateway-gpu-samples", producerOverrides), topic,
-                     new GpuSampleSerializer(MetricsGatewayApplication.SOURCE), new PublishCounters())) {
-            IngestRounds run = new IngestRounds(fleet, scrapes, threads, raw, publisher,
-                    new GpuSampleSerializer(MetricsGatewayApplication.SOURCE), topic);
-            run.round(); // warm-up: JIT, producer metadata, broker segments
-            double[] rawRate = new double[rounds];
-            double[] rawHeadersRate = new double[rounds];
-            double[] parseRate = new double[rounds];
-            double[] publishRate = new double[rounds];
-            IngestRounds.Cpu[] cpu = new IngestRounds.Cpu[rounds];
-            for (int r = 0; r < rounds; r++) {
-                IngestRounds.Result result = run.round();
-                rawRate[r] = result.rawPerSecond();
-                rawHeadersRate[r] = result.rawWithHeadersPerSecond();
-                parseRate[r] = result.parsePerSecond();
-                publishRate[r] = result.publishPerSecond();
-                cpu[r] = result.cpu();
+        List<Side> sides = new ArrayList<>();
+        try {
+            if (opts.containsKey("bootstrap")) {
+                sides.add(Side.open("", null, opts.get("bootstrap"), fleet, scrapes, threads, producerOverrides));
+            } else {
+                for (boolean secured : securityVariants(opts.getOrDefault("security", "both"))) {
+                    sides.add(Side.start(secured, fleet, scrapes, threads, producerOverrides));
+                }
             }
-            report(fleet, scrapes, threads, rawRate, rawHeadersRate, parseRate, publishRate);
-            reportCpu(cpu);
+            for (Side side : sides) {
+                side.rounds().round(); // warm-up: JIT, producer metadata, broker segments
+            }
+            // Interleaved, so load from elsewhere on a shared machine falls on both brokers alike.
+            for (int r = 0; r < rounds; r++) {
+                for (Side side : sides) {
+                    side.results().add(side.rounds().round());
+                }
+            }
+            report(fleet, scrapes, threads, sides);
+            reportCpu(sides);
         } finally {
+            sides.forEach(Side::close);
+        }
+    }
+
+    /** {@code --security both|on|off}: which brokers to measure on; both by default (on first, the production case). */
+    private static List<Boolean> securityVariants(String option) {
+        return switch (option) {
+            case "both" -> List.of(true, false);
+            case "on" -> List.of(true);
+            case "off" -> List.of(false);
+            default -> throw new IllegalArgumentException("--security must be both, on or off, not " + option);
+        };
+    }
+
+    /**
+     * The contenders on one broker. Secured: SASL with metrics-gateway's own SCRAM-SHA-512 user and exactly its
+     * ACLs under the StandardAuthorizer, as production runs; its rows keep the plain names. Open: PLAINTEXT and no
+     * authorizer, its rows labelled {@value #OPEN}, to show what authentication and authorization cost.
+     */
+    private record Side(String label, EmbeddedKafka broker, KafkaClients clients, Producer<byte[], byte[]> raw,
+                        GpuSamplePublisher publisher, IngestRounds rounds, List<IngestRounds.Result> results) {
+
+        static Side start(boolean secured, FleetScrape fleet, int scrapes, int threads, Map<String, String> overrides)
+                throws Exception {
+            EmbeddedKafka broker = secured ? EmbeddedKafka.start() : EmbeddedKafka.builder().withoutSecurity().start();
+            return open(secured ? "" : OPEN, broker, broker.bootstrapServers(), fleet, scrapes, threads, overrides);
+        }
+
+        static Side open(String label, EmbeddedKafka broker, String bootstrap, FleetScrape fleet, int scrapes,
+                         int threads, Map<String, String> overrides) throws Exception {
+            String prefix = "bench" + System.currentTimeMillis() + ".gpuaas.";
+            Map<String, String> settings = new HashMap<>();
+            if (broker != null) {
+                try (Admin admin = broker.admin()) {
+                    TopicAdmin.createAll(admin, prefix);
+                    awaitLeaders(admin, Topics.GPU_SAMPLES.name(prefix));
+                }
+                settings.putAll(broker.serviceCredentials(METRICS_GATEWAY.userName(),
+                        KafkaAccess.acls(METRICS_GATEWAY, prefix)));
+            } else {
+                try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+                    TopicAdmin.createAll(admin, prefix);
+                    awaitLeaders(admin, Topics.GPU_SAMPLES.name(prefix));
+                }
+            }
+            // The broker shares two busy cores with the benchmark: generous timeouts keep a slow ack from turning
+            // into a retry storm that would measure the machine's load rather than the gateway.
+            settings.putAll(Map.of("request.timeout.ms", "120000", "delivery.timeout.ms", "300000"));
+            KafkaClients clients = new KafkaClients(new KafkaSettings(bootstrap, prefix, settings));
+            String topic = clients.topic(Topics.GPU_SAMPLES);
+            Producer<byte[], byte[]> raw = producer(clients, "bench-raw", overrides);
+            GpuSamplePublisher publisher = new GpuSamplePublisher(
+                    producer(clients, "metrics-gateway-gpu-samples", overrides), topic,
+                    new GpuSampleSerializer(MetricsGatewayApplication.SOURCE), new PublishCounters());
+            IngestRounds rounds = new IngestRounds(fleet, scrapes, threads, raw, publisher,
+                    new GpuSampleSerializer(MetricsGatewayApplication.SOURCE), topic);
+            return new Side(label, broker, clients, raw, publisher, rounds, new ArrayList<>());
+        }
+
+        double[] rates(java.util.function.ToDoubleFunction<IngestRounds.Result> field) {
+            return results.stream().mapToDouble(field).toArray();
+        }
+
+        void close() {
+            raw.close();
+            publisher.close();
             clients.close();
-            if (embedded != null) {
-                embedded.close();
+            if (broker != null) {
+                broker.close();
             }
         }
     }
+
+    /** The label prefix of the rows measured without authentication. */
+    static final String OPEN = "auth off: ";
 
     /**
      * Producing into partitions whose leader is not elected yet ends in NOT_LEADER_OR_FOLLOWER and then
@@ -120,32 +184,52 @@ public final class IngestBenchmark {
         return overrides;
     }
 
-    private static void report(FleetScrape fleet, int scrapes, int threads, double[] raw, double[] rawHeaders,
-                               double[] parse, double[] publish) {
+    private static void report(FleetScrape fleet, int scrapes, int threads, List<Side> sides) {
         System.out.printf("fleet: %d nodes, %d GPUs, %.1f KiB of exporter text per fleet scrape; %d fleet scrapes"
                 + " per round, %d threads%n", fleet.nodes(), fleet.gpus(), fleet.bytes() / 1024.0, scrapes, threads);
         System.out.println("| measurement | samples/s (median, min, max over rounds) |");
         System.out.println("|---|---|");
-        System.out.println("| raw producer: the same devices' JSON pre-serialized, same keys, no headers (baseline) | "
-                + Stats.of(raw).format("/s", "%,.0f") + " |");
-        System.out.println("| raw producer + the gateway's CloudEvents headers (fresh ce_id/ce_time per record) | "
-                + Stats.of(rawHeaders).format("/s", "%,.0f") + " |");
-        System.out.println("| parse only (DcgmTextParser, no Kafka) | " + Stats.of(parse).format("/s", "%,.0f") + " |");
-        System.out.println("| parsed and published (parser + CloudEvents serializer + idempotent acks=all, until acked) | "
-                + Stats.of(publish).format("/s", "%,.0f") + " |");
-        System.out.printf("parsed and published / raw producer: %.2f (median of per-round ratios %.2f)%n",
-                median(publish) / median(raw), medianRatio(publish, raw));
+        for (Side side : sides) {
+            System.out.println("| " + side.label() + "raw producer: the same devices' JSON pre-serialized, same keys, "
+                    + "no headers (baseline) | " + Stats.of(side.rates(IngestRounds.Result::rawPerSecond))
+                    .format("/s", "%,.0f") + " |");
+            System.out.println("| " + side.label() + "raw producer + the gateway's CloudEvents headers (fresh "
+                    + "ce_id/ce_time per record) | " + Stats.of(side.rates(IngestRounds.Result::rawWithHeadersPerSecond))
+                    .format("/s", "%,.0f") + " |");
+            System.out.println("| " + side.label() + "parse only (DcgmTextParser, no Kafka) | "
+                    + Stats.of(side.rates(IngestRounds.Result::parsePerSecond)).format("/s", "%,.0f") + " |");
+            System.out.println("| " + side.label() + "parsed and published (parser + CloudEvents serializer + "
+                    + "idempotent acks=all, until acked) | "
+                    + Stats.of(side.rates(IngestRounds.Result::publishPerSecond)).format("/s", "%,.0f") + " |");
+        }
+        for (Side side : sides) {
+            double[] publish = side.rates(IngestRounds.Result::publishPerSecond);
+            double[] raw = side.rates(IngestRounds.Result::rawPerSecond);
+            System.out.printf("%sparsed and published / raw producer: %.2f (median of per-round ratios %.2f)%n",
+                    side.label(), median(publish) / median(raw), medianRatio(publish, raw));
+        }
+        if (sides.size() == 2) {
+            double[] on = sides.get(0).rates(IngestRounds.Result::publishPerSecond);
+            double[] off = sides.get(1).rates(IngestRounds.Result::publishPerSecond);
+            System.out.printf("parsed and published, authentication on / off: %.2f (median of per-round ratios %.2f)%n",
+                    median(on) / median(off), medianRatio(on, off));
+        }
     }
 
     /** A second table (its own column, so the suite's samples/s parser never mistakes it for rates). */
-    private static void reportCpu(IngestRounds.Cpu[] cpu) {
+    private static void reportCpu(List<Side> sides) {
         System.out.println();
         System.out.println("| contender | JVM CPU µs per sample, broker and GC included (median, min, max over rounds) |");
         System.out.println("|---|---|");
-        System.out.println("| raw producer | " + cpuStats(cpu, IngestRounds.Cpu::rawMicros) + " |");
-        System.out.println("| raw producer + CloudEvents headers | " + cpuStats(cpu, IngestRounds.Cpu::rawWithHeadersMicros) + " |");
-        System.out.println("| parse only | " + cpuStats(cpu, IngestRounds.Cpu::parseMicros) + " |");
-        System.out.println("| parsed and published | " + cpuStats(cpu, IngestRounds.Cpu::publishMicros) + " |");
+        for (Side side : sides) {
+            IngestRounds.Cpu[] cpu = side.results().stream().map(IngestRounds.Result::cpu).toArray(IngestRounds.Cpu[]::new);
+            System.out.println("| " + side.label() + "raw producer | " + cpuStats(cpu, IngestRounds.Cpu::rawMicros) + " |");
+            System.out.println("| " + side.label() + "raw producer + CloudEvents headers | "
+                    + cpuStats(cpu, IngestRounds.Cpu::rawWithHeadersMicros) + " |");
+            System.out.println("| " + side.label() + "parse only | " + cpuStats(cpu, IngestRounds.Cpu::parseMicros) + " |");
+            System.out.println("| " + side.label() + "parsed and published | "
+                    + cpuStats(cpu, IngestRounds.Cpu::publishMicros) + " |");
+        }
     }
 
     private static String cpuStats(IngestRounds.Cpu[] cpu, java.util.function.ToDoubleFunction<IngestRounds.Cpu> field) {

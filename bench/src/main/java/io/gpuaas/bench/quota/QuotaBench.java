@@ -76,7 +76,12 @@ public final class QuotaBench {
             try (Admin admin = broker.admin()) {
                 TopicAdmin.createAll(admin, prefix);
             }
-            KafkaClients kafka = new KafkaClients(new KafkaSettings(broker.bootstrapServers(), prefix, Map.of()));
+            // One set of clients for the projector and the bench's own producers and readers, so the super user's:
+            // this bench measures latency, the projector's least privilege is proven by quota-projector's ITs.
+            Map<String, String> superUser = new java.util.HashMap<>();
+            broker.clientProperties().forEach((k, v) -> superUser.put(k, String.valueOf(v)));
+            superUser.remove("bootstrap.servers");
+            KafkaClients kafka = new KafkaClients(new KafkaSettings(broker.bootstrapServers(), prefix, superUser));
             KubernetesClient client = api.client();
             for (int i = 0; i < tenants; i++) {
                 String t = tenant(i);

@@ -1,11 +1,14 @@
 package io.gpuaas.bench.reclaim;
 
+import static io.gpuaas.events.KafkaPrincipal.IDLE_RECLAIMER;
+
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.DeadLetterPublisher;
+import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.gpu.GpuSample;
@@ -79,7 +82,7 @@ final class ReclaimRig implements AutoCloseable {
                 Clock.systemUTC());
         this.decider = new ReclaimDecider(mode, false, new ActionRateLimiter(1_000_000, System::currentTimeMillis),
                 scaler::reclaim, metrics, Clock.systemUTC(), Duration.ofMinutes(1));
-        this.deadLetters = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers()),
+        this.deadLetters = new KafkaProducer<>(service(KafkaAccess.acls(IDLE_RECLAIMER, prefix)),
                 new ByteArraySerializer(), new ByteArraySerializer());
     }
 
@@ -118,8 +121,9 @@ final class ReclaimRig implements AutoCloseable {
 
     /** @param overrides Streams settings on top of the service's (e.g. {@code num.stream.threads}) */
     void startPipeline(String applicationId, Map<String, Object> overrides) throws Exception {
-        Map<String, Object> config = new java.util.HashMap<>(Map.of("application.id", applicationId,
-                "bootstrap.servers", broker.bootstrapServers(), "commit.interval.ms", 100,
+        // The pipeline runs as idle-reclaimer with exactly its ACLs, as in production.
+        Map<String, Object> config = service(KafkaAccess.acls(IDLE_RECLAIMER, prefix, applicationId));
+        config.putAll(Map.of("application.id", applicationId, "commit.interval.ms", 100,
                 "consumer.auto.offset.reset", "earliest"));
         config.putAll(overrides);
         streams = ReclaimPipeline.create(config,
@@ -148,10 +152,12 @@ final class ReclaimRig implements AutoCloseable {
     KafkaProducer<String, GpuSampleEvent> producer() {
         // One request in flight and generous timeouts: on a loaded 2-core box the embedded broker can time out a
         // request it later appends, and an idempotent producer with several in flight then loops on sequence errors.
-        return new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers(), "linger.ms", 20,
+        Map<String, Object> config = broker.clientProperties();
+        config.putAll(Map.of("linger.ms", 20,
                 "batch.size", 262_144, "compression.type", "snappy", "acks", "all",
                 "max.in.flight.requests.per.connection", 1, "request.timeout.ms", 120_000,
-                "delivery.timeout.ms", 600_000), new StringSerializer(),
+                "delivery.timeout.ms", 600_000));
+        return new KafkaProducer<>(config, new StringSerializer(),
                 Topics.GPU_SAMPLES.valueSerde().serializer());
     }
 
@@ -159,9 +165,18 @@ final class ReclaimRig implements AutoCloseable {
         producer.send(new ProducerRecord<>(Topics.GPU_SAMPLES.name(prefix), sample.deviceKey(), sample));
     }
 
+    /** The bench's own readers (the raw baseline, the event reader): the broker's super user. */
     Map<String, Object> consumerConfig() {
-        return Map.of("bootstrap.servers", broker.bootstrapServers(), "isolation.level", "read_committed",
-                "max.poll.records", 5_000);
+        Map<String, Object> config = broker.clientProperties();
+        config.putAll(Map.of("isolation.level", "read_committed", "max.poll.records", 5_000));
+        return config;
+    }
+
+    /** idle-reclaimer's client settings with exactly {@code acls}. */
+    private Map<String, Object> service(List<org.apache.kafka.common.acl.AclBinding> acls) {
+        Map<String, Object> config = new java.util.HashMap<>(broker.serviceCredentials(IDLE_RECLAIMER.userName(), acls));
+        config.put("bootstrap.servers", broker.bootstrapServers());
+        return config;
     }
 
     private void readEvents() {

@@ -18,6 +18,9 @@ final class Extract {
     private static final Pattern ACCEPTED = Pattern.compile("Accepted (\\d+), rejected (\\{[^}]*\\})");
     private static final Pattern RENDER_SCALE = Pattern.compile("scale: (\\d+) GPUs, (\\d+) tenants, (\\d+) series, (\\d+) KiB");
 
+    /** The label prefix of the booking and ingest rows measured on the broker without authentication. */
+    static final String AUTH_OFF = "auth off: ";
+
     private Extract() {
     }
 
@@ -64,6 +67,10 @@ final class Extract {
                     t.number(row, "p99").ifPresent(v -> results.add("booking.fixed_p99_ms", v, "runs"));
                     t.number(row, "p50").ifPresent(v -> results.add("booking.fixed_p50_ms", v, "runs"));
                     t.number(row, "records/s").ifPresent(v -> results.add("booking.fixed_rate_per_s", v, "runs"));
+                } else if (label.startsWith(AUTH_OFF + "decisions at")) {
+                    t.number(row, "p99").ifPresent(v -> results.add("booking.auth_off.fixed_p99_ms", v, "runs"));
+                } else if (label.startsWith(AUTH_OFF + "raw")) {
+                    t.number(row, "p99").ifPresent(v -> results.add("booking.auth_off.raw_rt_p99_ms", v, "runs"));
                 }
             }
         });
@@ -155,7 +162,8 @@ final class Extract {
         MarkdownTable.withColumn(MarkdownTable.parseAll(output), "samples/s").ifPresent(t -> t.rows().forEach(row -> {
             String label = row.get(0).toLowerCase(Locale.ROOT);
             String key = label.startsWith("raw producer") ? "raw_producer" : label.startsWith("parse only") ? "parse_only"
-                    : label.startsWith("parsed and published") ? "published" : null;
+                    : label.startsWith("parsed and published") ? "published"
+                    : label.startsWith(AUTH_OFF + "parsed and published") ? "auth_off.published" : null;
             List<Double> n = Numbers.all(row.get(t.column("samples/s")));
             if (key != null && n.size() >= 3) {
                 results.put("ingest." + gpus + "g." + key + "_per_s", Figure.summarised(n.get(0), n.get(1), n.get(2),

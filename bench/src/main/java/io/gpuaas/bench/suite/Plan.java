@@ -34,7 +34,8 @@ final class Plan {
         for (int gpus : quick ? new int[] {1000} : new int[] {1000, 5000, 10000}) {
             steps.add(new Step("metrics-ingest-" + gpus, Step.Kind.INGEST, gpus, "io.gpuaas.bench.metrics.IngestBenchmark",
                     List.of("--scrape", scrape.toString(), "--gpus", Integer.toString(gpus), "--scrapes", quick ? "2" : "4",
-                            "--rounds", quick ? "2" : "5", "--threads", "2"), "1500m", 600));
+                            // Two brokers (authentication on and off), rounds interleaved: twice the rounds.
+                            "--rounds", quick ? "2" : "5", "--threads", "2"), "1500m", 900));
         }
         int[][] renders = quick ? new int[][] {{1000, 100}, {10000, 1000}}
                 : new int[][] {{1000, 100}, {5000, 100}, {10000, 100}, {1000, 1000}, {5000, 1000}, {10000, 1000}};
@@ -79,7 +80,8 @@ final class Plan {
             args.addAll(List.of("--csv", openb.toString()));
         }
         args.addAll(List.of("--out", "bench/target/suite/booking.md"));
-        return new Step("booking", Step.Kind.BOOKING, 0, "io.gpuaas.bench.booking.BookingBench", args, "1500m", 900);
+        // The fixed-rate runs go on two brokers (authentication on and off): twice the warm-up and measured runs.
+        return new Step("booking", Step.Kind.BOOKING, 0, "io.gpuaas.bench.booking.BookingBench", args, "1500m", 1500);
     }
 
     private static Step quota(boolean quick, int tenants) {

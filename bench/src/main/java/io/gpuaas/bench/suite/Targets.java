@@ -42,7 +42,8 @@ final class Targets {
         rows.add(atLeast("booking decisions ≥ 1,000/s (saturated)", "booking.saturated_per_s", 1000, "/s",
                 join(fig("baseline.producer.records_per_s", "records/s").map(s -> "kafka-tools producer " + s).orElse(""))));
         rows.add(atMost("booking decision p99 ≤ 50 ms at 500 req/s", "booking.fixed_p99_ms", 50, "ms",
-                join(bookingRt, kafkaRoundTrip())));
+                join(fig("booking.auth_off.fixed_p99_ms", "ms").map(s -> "without authentication (same run) p99 " + s)
+                        .orElse(""), bookingRt, kafkaRoundTrip())));
         rows.add(new Row("booking decision p50 at 500 req/s", fig("booking.fixed_p50_ms", "ms").orElse("not measured"),
                 "reported", "—"));
         rows.add(atMost("availability query p99 < 20 ms, 100,000 future bookings", "booking.availability_p99_ms", 20, "ms", "—"));
@@ -77,6 +78,8 @@ final class Targets {
         int ingest = largest("ingest.", "g.published_per_s");
         rows.add(atLeast("DCGM parsed-and-published ≥ 200,000 samples/s" + (ingest == 0 ? "" : " (" + ingest + " GPUs)"),
                 "ingest." + ingest + "g.published_per_s", 200_000, "/s", join(
+                        fig("ingest." + ingest + "g.auth_off.published_per_s", "/s")
+                                .map(s -> "without authentication (same run) " + s).orElse(""),
                         fig("ingest." + ingest + "g.raw_producer_per_s", "/s").map(s -> "raw producer, same run " + s).orElse(""),
                         fig("baseline.producer.records_per_s", "records/s").map(s -> "kafka-tools producer " + s).orElse(""))));
         String render = renderKey();

@@ -108,6 +108,35 @@ class ExtractTest {
     }
 
     @Test
+    void shouldReadTheFiguresWithoutAuthenticationApartWhenTheBenchesRanBothBrokers() {
+        Results r = new Results();
+        Extract.into(r, step(Step.Kind.BOOKING, 0), """
+                | run | records | seconds | records/s | p50 ms | p99 ms | max ms | JIT ms | GC ms |
+                |---|---|---|---|---|---|---|---|---|
+                | warm-up (discarded) 1: auth off: decisions at 500/s | 5000 | 10.0 | 499 | 9.1 | 88.0 | 95.1 | 3000 | 20 |
+                | raw produce→consume at 500/s | 5000 | 10.0 | 500 | 0.9 | 3.1 | 9.3 | 180 | 6 |
+                | decisions at 500/s | 5000 | 10.0 | 499 | 12.5 | 41.0 | 52.2 | 780 | 12 |
+                | auth off: raw produce→consume at 500/s | 5000 | 10.0 | 500 | 0.8 | 2.7 | 8.0 | 150 | 5 |
+                | auth off: decisions at 500/s | 5000 | 10.0 | 499 | 11.9 | 37.5 | 48.0 | 700 | 11 |
+                """);
+        Extract.into(r, step(Step.Kind.INGEST, 1000), """
+                | measurement | samples/s (median, min, max over rounds) |
+                |---|---|
+                | parsed and published (parser + CloudEvents serializer + idempotent acks=all, until acked) | 50,000 /s (min 45,000, max 52,000, n=2) |
+                | auth off: parsed and published (parser + CloudEvents serializer + idempotent acks=all, until acked) | 60,000 /s (min 58,000, max 61,000, n=2) |
+                """);
+
+        assertThat(r.get("booking.fixed_p99_ms").orElseThrow()).extracting(Figure::median, Figure::n).containsExactly(41.0, 1);
+        assertThat(r.get("booking.raw_rt_p99_ms").orElseThrow().median()).isEqualTo(3.1);
+        assertThat(r.get("booking.auth_off.fixed_p99_ms").orElseThrow()).extracting(Figure::median, Figure::n)
+                .containsExactly(37.5, 1);
+        assertThat(r.get("booking.auth_off.raw_rt_p99_ms").orElseThrow().median()).isEqualTo(2.7);
+        assertThat(r.get("ingest.1000g.published_per_s").orElseThrow().median()).isEqualTo(50000.0);
+        assertThat(r.get("ingest.1000g.auth_off.published_per_s").orElseThrow())
+                .extracting(Figure::median, Figure::min, Figure::max).containsExactly(60000.0, 58000.0, 61000.0);
+    }
+
+    @Test
     void shouldReadATableWhenLogLinesFallBetweenItsRows() {
         Results r = new Results();
         Extract.into(r, step(Step.Kind.RECLAIM, 1000), """

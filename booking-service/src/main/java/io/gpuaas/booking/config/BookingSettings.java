@@ -19,7 +19,6 @@ import java.time.Duration;
  * @param retention       how long idempotency answers and finished bookings are kept by the decider
  * @param applicationId   Kafka Streams application id (consumer group, changelog topic names)
  * @param stateDir        RocksDB directory; a temp directory when unset
- * @param createTopics    create the booking topics at start when they are missing
  */
 @ConfigurationProperties("gpuaas.booking")
 public record BookingSettings(
@@ -32,8 +31,7 @@ public record BookingSettings(
         @Bindable(defaultValue = "PT0.2S") Duration tick,
         @Bindable(defaultValue = "P7D") Duration retention,
         @Bindable(defaultValue = "gpuaas-booking-decider") String applicationId,
-        @Nullable String stateDir,
-        @Bindable(defaultValue = "true") boolean createTopics) {
+        @Nullable String stateDir) {
 
     public BookingPolicy policy() {
         return new BookingPolicy(maxDuration, maxAdvance, alignment, tenantCap, pastTolerance);

@@ -5,7 +5,6 @@ import io.gpuaas.booking.config.EngineTuning;
 import io.gpuaas.booking.metrics.BookingMetrics;
 import io.gpuaas.booking.model.BookingDecider;
 import io.gpuaas.events.DeadLetterPublisher;
-import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.micronaut.context.annotation.Context;
 import jakarta.annotation.PreDestroy;
@@ -23,7 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs the decision topology for the lifetime of the application: started eagerly with the context, closed
- * (committing the open transaction) on shutdown.
+ * (committing the open transaction) on shutdown. The gpuaas topics exist before it starts: the operator creates them
+ * (Strimzi KafkaTopics, the local stack's super user); this service's Kafka user may not.
  */
 @Context
 public class DecisionEngine {
@@ -45,9 +45,6 @@ public class DecisionEngine {
         this.topology = BookingTopology.build(clients.settings().topicPrefix(), decider, settings.tick(),
                 settings.retention(), metrics::decided);
         this.deadLetters = deadLetters;
-        if (settings.createTopics()) {
-            createTopics();
-        }
         start();
     }
 
@@ -97,14 +94,6 @@ public class DecisionEngine {
             return Files.createTempDirectory("booking-state").toString();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a state directory", e);
-        }
-    }
-
-    private void createTopics() {
-        try {
-            TopicAdmin.createAll(clients.admin(), clients.settings().topicPrefix());
-        } catch (RuntimeException e) {
-            LOG.warn("could not create topics (they may exist already): {}", e.toString());
         }
     }
 

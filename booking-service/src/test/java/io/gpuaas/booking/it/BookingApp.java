@@ -1,8 +1,11 @@
 package io.gpuaas.booking.it;
 
+import static io.gpuaas.events.KafkaPrincipal.BOOKING_SERVICE;
 import static org.awaitility.Awaitility.await;
 
 import io.gpuaas.events.Json;
+import io.gpuaas.events.KafkaAccess;
+import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.testing.auth.TestJwt;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.micronaut.context.ApplicationContext;
@@ -20,6 +23,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
 
 /** booking-service on an ephemeral port against the shared test broker, with real signed tokens. */
 final class BookingApp implements AutoCloseable {
@@ -58,13 +62,19 @@ final class BookingApp implements AutoCloseable {
         try {
             Path jwks = JWT.writeJwks(Files.createTempFile("jwks", ".json"));
             String prefix = broker.uniquePrefix();
+            String applicationId = broker.uniqueGroupId("booking");
+            try (Admin admin = broker.admin()) {
+                TopicAdmin.createAll(admin, prefix);
+            }
             Map<String, Object> props = new HashMap<>(Map.of(
                     "micronaut.server.port", -1,
-                    "gpuaas.kafka.bootstrap-servers", broker.bootstrapServers(),
                     "gpuaas.kafka.topic-prefix", prefix,
                     "gpuaas.security.jwks-path", jwks.toString(),
-                    "gpuaas.booking.application-id", broker.uniqueGroupId("booking"),
+                    "gpuaas.booking.application-id", applicationId,
                     "gpuaas.booking.state-dir", Files.createTempDirectory("booking-state").toString()));
+            // The service's own Kafka user with exactly its ACLs: a grant it lacks fails here as in production.
+            props.putAll(broker.serviceProperties(BOOKING_SERVICE.userName(),
+                    KafkaAccess.acls(BOOKING_SERVICE, prefix, applicationId)));
             props.putAll(extra);
             BookingApp app = new BookingApp(ApplicationContext.run(EmbeddedServer.class, props), prefix);
             app.awaitReady();

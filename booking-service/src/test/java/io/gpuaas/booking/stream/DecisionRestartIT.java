@@ -1,5 +1,6 @@
 package io.gpuaas.booking.stream;
 
+import static io.gpuaas.events.KafkaPrincipal.BOOKING_SERVICE;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -11,6 +12,7 @@ import io.gpuaas.booking.model.BookingLedger;
 import io.gpuaas.booking.model.BookingPolicy;
 import io.gpuaas.booking.model.InMemoryBookingRepository;
 import io.gpuaas.events.DeadLetterPublisher;
+import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
@@ -77,13 +79,16 @@ class DecisionRestartIT {
         try (Admin admin = broker.admin()) {
             TopicAdmin.createAll(admin, prefix);
         }
+        // The processor and its dead-letter producer run as booking-service, with exactly its ACLs.
+        Map<String, String> service = broker.serviceCredentials(BOOKING_SERVICE.userName(),
+                KafkaAccess.acls(BOOKING_SERVICE, prefix, appId));
         List<CreateBooking> commands = commands();
         AtomicInteger decided = new AtomicInteger();
-        try (KafkaProducer<byte[], byte[]> deadLetterProducer = producer(broker)) {
+        try (KafkaProducer<byte[], byte[]> deadLetterProducer = producer(broker, service)) {
             // One publisher for both instances, as DecisionEngine keeps one across restarts of its KafkaStreams.
             DeadLetterPublisher deadLetters = new DeadLetterPublisher(deadLetterProducer, Topics.DEAD_LETTER.name(prefix),
                     "booking-service", registry);
-            KafkaStreams first = streams(broker, prefix, appId, deadLetters, outcome -> {
+            KafkaStreams first = streams(broker, service, prefix, appId, deadLetters, outcome -> {
                 if (decided.incrementAndGet() == COMMANDS / 3) {
                     throw new IllegalStateException("simulated crash after the state changed, before the commit");
                 }
@@ -91,7 +96,7 @@ class DecisionRestartIT {
             first.start();
             List<Poison> poisons = sendCrashingHalfway(broker, prefix, commands, first);
             first.close(Duration.ofSeconds(10));
-            KafkaStreams second = streams(broker, prefix, appId, deadLetters, outcome -> { });
+            KafkaStreams second = streams(broker, service, prefix, appId, deadLetters, outcome -> { });
             second.start();
             try {
                 assertEveryCommandAnsweredOnceAsWithoutCrash(readAnswers(broker, prefix, commands.size()), commands);
@@ -106,7 +111,7 @@ class DecisionRestartIT {
     private static List<Poison> sendCrashingHalfway(KafkaBroker broker, String prefix, List<CreateBooking> commands,
                                                     KafkaStreams first) throws Exception {
         List<Poison> poisons = new ArrayList<>();
-        try (KafkaProducer<byte[], byte[]> producer = producer(broker)) {
+        try (KafkaProducer<byte[], byte[]> producer = producer(broker, Map.of())) {
             for (int i = 0; i < commands.size(); i++) {
                 producer.send(record(prefix, commands.get(i).pool(), commands.get(i)));
                 if (i == 10 || i == COMMANDS - 10) {
@@ -171,10 +176,12 @@ class DecisionRestartIT {
         }
     }
 
-    private static KafkaStreams streams(KafkaBroker broker, String prefix, String appId, DeadLetterPublisher deadLetters,
+    private static KafkaStreams streams(KafkaBroker broker, Map<String, String> service, String prefix, String appId,
+                                        DeadLetterPublisher deadLetters,
                                         java.util.function.Consumer<DecisionOutcome> observer) throws Exception {
         BookingDecider decider = new BookingDecider(POOLS, POLICY);
         Properties props = new Properties();
+        props.putAll(service);
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, appId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
@@ -274,8 +281,10 @@ class DecisionRestartIT {
         return new ProducerRecord<>(topic, null, key.getBytes(UTF_8), value, headers);
     }
 
-    private static KafkaProducer<byte[], byte[]> producer(KafkaBroker broker) {
+    /** A producer of the super user, or of the user whose SASL settings {@code credentials} holds when not empty. */
+    private static KafkaProducer<byte[], byte[]> producer(KafkaBroker broker, Map<String, String> credentials) {
         Map<String, Object> config = broker.clientProperties();
+        config.putAll(credentials);
         config.put("enable.idempotence", true);
         config.put("acks", "all");
         // The commands must all arrive for the assertions to mean anything. On a starved machine a request can

@@ -1,10 +1,12 @@
 package io.gpuaas.reclaim.http;
 
+import static io.gpuaas.events.KafkaPrincipal.IDLE_RECLAIMER;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.gpu.GpuSampleEvent;
@@ -27,6 +29,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -76,17 +79,20 @@ class ReclaimerServiceIT {
         client.pods().inNamespace(NS).resource(Fixtures.predictor(NS, "chat", "chat-predictor-0", "nvidia.com/gpu", 1))
                 .create();
         var jwks = JWT.writeJwks(Files.createTempFile("jwks", ".json"));
-        context = ApplicationContext.builder().singletons(client).properties(Map.of(
+        String applicationId = broker.uniqueGroupId("idle-reclaimer-svc");
+        Map<String, Object> props = new HashMap<>(Map.of(
                 "micronaut.server.port", -1,
-                "gpuaas.kafka.bootstrap-servers", broker.bootstrapServers(),
                 "gpuaas.kafka.topic-prefix", prefix,
                 "gpuaas.security.jwks-path", jwks.toString(),
-                "gpuaas.reclaimer.application-id", broker.uniqueGroupId("idle-reclaimer-svc"),
+                "gpuaas.reclaimer.application-id", applicationId,
                 "gpuaas.reclaimer.policy.window", "2s",
                 "gpuaas.reclaimer.policy.sample-interval", "200ms",
-                "gpuaas.reclaimer.policy.warm-up", "0s")).start();
+                "gpuaas.reclaimer.policy.warm-up", "0s"));
+        props.putAll(broker.serviceProperties(IDLE_RECLAIMER.userName(),
+                KafkaAccess.acls(IDLE_RECLAIMER, prefix, applicationId)));
+        context = ApplicationContext.builder().singletons(client).properties(props).start();
         server = context.getBean(EmbeddedServer.class).start();
-        producer = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers()),
+        producer = new KafkaProducer<>(broker.clientProperties(),
                 new StringSerializer(), Topics.GPU_SAMPLES.valueSerde().serializer());
         reader = Thread.ofVirtual().start(() -> readEvents(broker));
     }
@@ -102,8 +108,8 @@ class ReclaimerServiceIT {
     }
 
     private static void readEvents(KafkaBroker broker) {
-        Map<String, Object> config = Map.of("bootstrap.servers", broker.bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        Map<String, Object> config = broker.clientProperties();
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         try (var consumer = new KafkaConsumer<>(config, new StringDeserializer(),
                 Topics.RECLAIM_EVENTS.valueSerde().deserializer())) {
             var partitions = consumer.partitionsFor(Topics.RECLAIM_EVENTS.name(prefix)).stream()

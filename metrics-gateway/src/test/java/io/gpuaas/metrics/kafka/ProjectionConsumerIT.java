@@ -1,9 +1,11 @@
 package io.gpuaas.metrics.kafka;
 
+import static io.gpuaas.events.KafkaPrincipal.METRICS_GATEWAY;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.gpuaas.events.DeadLetterPublisher;
+import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.TopicSpec;
 import io.gpuaas.events.Topics;
@@ -50,6 +52,7 @@ class ProjectionConsumerIT {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
 
+    private KafkaBroker broker;
     private KafkaClients clients;
     private String prefix;
     private final Set<String> queues = ConcurrentHashMap.newKeySet();
@@ -60,8 +63,9 @@ class ProjectionConsumerIT {
 
     @BeforeEach
     void topics(KafkaBroker broker) {
+        this.broker = broker;
         prefix = broker.uniquePrefix();
-        clients = new KafkaClients(new KafkaSettings(broker.bootstrapServers(), prefix, Map.of()));
+        clients = gateway(broker, prefix);
         try (Admin admin = broker.admin()) {
             TopicAdmin.createAll(admin, prefix);
         }
@@ -103,7 +107,8 @@ class ProjectionConsumerIT {
     @Test
     void shouldFollowTheTopicsWhenTheyAreCreatedAfterTheConsumerStarted(KafkaBroker broker) {
         prefix = broker.uniquePrefix();
-        clients = new KafkaClients(new KafkaSettings(broker.bootstrapServers(), prefix, Map.of()));
+        clients.close();
+        clients = gateway(broker, prefix);
         start(KafkaFactory.projectionConsumer(clients), (key, state) -> { });
         await().during(Duration.ofSeconds(1)).atMost(WAIT).until(() -> thread.isAlive() && !projections.caughtUp());
 
@@ -180,12 +185,18 @@ class ProjectionConsumerIT {
         thread = Thread.ofPlatform().name("projections-it").daemon().start(projections);
     }
 
+    /** The projections run as metrics-gateway with exactly its ACLs; the test writes their input as the super user. */
+    private static KafkaClients gateway(KafkaBroker broker, String prefix) {
+        return new KafkaClients(new KafkaSettings(broker.bootstrapServers(), prefix,
+                broker.serviceCredentials(METRICS_GATEWAY.userName(), KafkaAccess.acls(METRICS_GATEWAY, prefix))));
+    }
+
     private <V> void send(TopicSpec<String, V> topic, String key, V value) {
         send(topic, null, key, value);
     }
 
     private <V> void send(TopicSpec<String, V> topic, Integer partition, String key, V value) {
-        try (KafkaProducer<String, V> producer = new KafkaProducer<>(clients.producerConfig("it"),
+        try (KafkaProducer<String, V> producer = new KafkaProducer<>(broker.clientProperties(),
                 topic.keySerde().serializer(), topic.valueSerde().serializer())) {
             producer.send(new ProducerRecord<>(topic.name(prefix), partition, key, value)).get();
         } catch (Exception e) {
@@ -194,7 +205,7 @@ class ProjectionConsumerIT {
     }
 
     private long sendRaw(ProducerRecord<byte[], byte[]> record) throws Exception {
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(clients.producerConfig("it-raw"),
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(broker.clientProperties(),
                 new ByteArraySerializer(), new ByteArraySerializer())) {
             return producer.send(record).get().offset();
         }

@@ -1,11 +1,13 @@
 package io.gpuaas.quota.http;
 
+import static io.gpuaas.events.KafkaPrincipal.QUOTA_PROJECTOR;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
@@ -25,6 +27,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
@@ -50,12 +53,12 @@ class QuotaProjectorServiceIT {
     private static EmbeddedServer server;
     private static KubernetesClient client;
     private static String prefix;
-    private static String bootstrap;
+    private static KafkaBroker kafka;
 
     @BeforeAll
     static void start(KafkaBroker broker, KubernetesApi api) throws Exception {
         prefix = broker.uniquePrefix();
-        bootstrap = broker.bootstrapServers();
+        kafka = broker;
         try (Admin admin = broker.admin()) {
             TopicAdmin.createAll(admin, prefix);
         }
@@ -63,11 +66,12 @@ class QuotaProjectorServiceIT {
         client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("team-a")
                 .addToLabels("gpuaas.io/tenant", "team-a").endMetadata().build()).create();
         var jwks = JWT.writeJwks(Files.createTempFile("jwks", ".json"));
-        context = ApplicationContext.builder().singletons(client).properties(Map.of(
+        Map<String, Object> props = new HashMap<>(Map.of(
                 "micronaut.server.port", -1,
-                "gpuaas.kafka.bootstrap-servers", bootstrap,
                 "gpuaas.kafka.topic-prefix", prefix,
-                "gpuaas.security.jwks-path", jwks.toString())).start();
+                "gpuaas.security.jwks-path", jwks.toString()));
+        props.putAll(broker.serviceProperties(QUOTA_PROJECTOR.userName(), KafkaAccess.acls(QUOTA_PROJECTOR, prefix)));
+        context = ApplicationContext.builder().singletons(client).properties(props).start();
         server = context.getBean(EmbeddedServer.class).start();
     }
 
@@ -84,7 +88,7 @@ class QuotaProjectorServiceIT {
         assertThat(get("/health/liveness", null).statusCode()).isEqualTo(200);
         assertThat(get("/health/readiness", null).body()).contains("kubernetes", "kafka");
 
-        try (var producer = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers", bootstrap),
+        try (var producer = new KafkaProducer<>(kafka.clientProperties(),
                 new StringSerializer(), Topics.BOOKINGS.valueSerde().serializer())) {
             Booking booking = new Booking("b-svc", "team-a", "team-a", "h200", "h200", "nvidia.com/gpu", 2,
                     Instant.now(), Instant.now().plusSeconds(300), null, BookingState.ACTIVE, "alice", Instant.now(),

@@ -1,8 +1,11 @@
 package io.gpuaas.quota.it;
 
+import static io.gpuaas.events.KafkaPrincipal.QUOTA_PROJECTOR;
+
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
@@ -25,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -50,8 +54,10 @@ final class ProjectorFixture implements AutoCloseable {
         try (Admin admin = broker.admin()) {
             TopicAdmin.createAll(admin, prefix);
         }
-        this.kafka = new KafkaClients(new KafkaSettings(broker.bootstrapServers(), prefix, Map.of()));
-        this.bookings = new KafkaProducer<>(kafka.producerConfig("it-bookings"), new StringSerializer(),
+        // Projector replicas run as quota-projector with exactly its ACLs; the test's own clients are the super user's.
+        this.kafka = new KafkaClients(new KafkaSettings(broker.bootstrapServers(), prefix,
+                broker.serviceCredentials(QUOTA_PROJECTOR.userName(), KafkaAccess.acls(QUOTA_PROJECTOR, prefix))));
+        this.bookings = new KafkaProducer<>(broker.clientProperties(), new StringSerializer(),
                 Topics.BOOKINGS.valueSerde().serializer());
     }
 
@@ -98,7 +104,8 @@ final class ProjectorFixture implements AutoCloseable {
 
     /** Every record on {@code topic} (full name) so far, as key and raw value. */
     List<ConsumerRecord<String, String>> records(String topic) {
-        Map<String, Object> config = kafka.consumerConfig(null);
+        Map<String, Object> config = broker.clientProperties();
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         try (var consumer = new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
                     .map(p -> new TopicPartition(topic, p.partition())).toList();

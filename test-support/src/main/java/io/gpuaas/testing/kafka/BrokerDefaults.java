@@ -2,6 +2,7 @@ package io.gpuaas.testing.kafka;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
 
 /** Broker settings for a one-node cluster that starts fast and stays small. */
 final class BrokerDefaults {
@@ -9,7 +10,7 @@ final class BrokerDefaults {
     private BrokerDefaults() {
     }
 
-    static Map<String, String> singleNode(int fixedPort) {
+    static Map<String, String> singleNode(int fixedPort, SecurityProtocol protocol) {
         Map<String, String> p = new LinkedHashMap<>();
         // One replica everywhere, or transactions and exactly_once_v2 streams never become ready.
         p.put("offsets.topic.replication.factor", "1");
@@ -44,8 +45,34 @@ final class BrokerDefaults {
         if (fixedPort > 0) {
             p.put("listeners", "EXTERNAL://localhost:0,CONTROLLER://localhost:0,"
                 + EmbeddedKafka.FIXED_LISTENER + "://127.0.0.1:" + fixedPort);
-            p.put("listener.security.protocol.map",
-                "EXTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT," + EmbeddedKafka.FIXED_LISTENER + ":PLAINTEXT");
+            p.put("listener.security.protocol.map", "EXTERNAL:" + protocol + ",CONTROLLER:" + protocol + ","
+                + EmbeddedKafka.FIXED_LISTENER + ":" + protocol);
+        }
+        return p;
+    }
+
+    /**
+     * SASL on every listener and the StandardAuthorizer with no access by default. The super user logs in with
+     * PLAIN (declared here; it is also the broker's identity towards itself and its controller); every other user
+     * with SCRAM-SHA-512, whose credentials live in the cluster metadata. Listener-scoped JAAS settings win over
+     * the JVM-wide JAAS file the test kit writes for its own fixed users, so those users are never accepted.
+     */
+    static Map<String, String> security(int fixedPort, String adminPassword) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("sasl.enabled.mechanisms", "PLAIN," + KafkaCredentials.SCRAM);
+        p.put("sasl.mechanism.inter.broker.protocol", "PLAIN");
+        p.put("sasl.mechanism.controller.protocol", "PLAIN");
+        p.put("listener.name.controller.sasl.enabled.mechanisms", "PLAIN");
+        p.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+        p.put("allow.everyone.if.no.acl.found", "false");
+        p.put("super.users", "User:" + KafkaCredentials.ADMIN);
+        String plain = KafkaCredentials.serverPlainJaas(adminPassword);
+        String scram = KafkaCredentials.serverScramJaas();
+        p.put("listener.name.controller.plain.sasl.jaas.config", plain);
+        for (String listener : fixedPort > 0 ? new String[] {"external", EmbeddedKafka.FIXED_LISTENER.toLowerCase()}
+                : new String[] {"external"}) {
+            p.put("listener.name." + listener + ".plain.sasl.jaas.config", plain);
+            p.put("listener.name." + listener + ".scram-sha-512.sasl.jaas.config", scram);
         }
         return p;
     }

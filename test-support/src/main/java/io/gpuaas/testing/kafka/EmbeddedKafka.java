@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.stream.Stream;
 
 import org.apache.kafka.common.network.ListenerName;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 import org.apache.kafka.server.common.MetadataVersion;
@@ -22,22 +23,32 @@ import org.slf4j.LoggerFactory;
  * {@code min.insync.replicas=1}, so idempotent/transactional producers and {@code exactly_once_v2}
  * Kafka Streams work.
  *
+ * <p>Every listener takes SASL only and the {@code StandardAuthorizer} decides: the super user
+ * {@link KafkaCredentials#ADMIN} (PLAIN, password from {@link Builder#adminPassword(String)} or random) sets
+ * things up, every other user is a SCRAM-SHA-512 user created at run time ({@link KafkaBroker#userProperties})
+ * and may do only what its ACLs allow. A client without credentials cannot connect. Only the bench starts one
+ * {@linkplain Builder#withoutSecurity() without security}, to measure what security costs.
+ *
  * <p>By default the broker listens on an ephemeral port. With {@link Builder#port(int)} it also
- * opens a PLAINTEXT listener on {@code 127.0.0.1:<port>} that external clients (kcat) can use; the
+ * opens a listener on {@code 127.0.0.1:<port>} that external clients (kcat) can use; the
  * test kit binds its own listeners before the server starts, so the fixed port is an extra listener.
  */
 public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafka.class);
     /** Name of the extra fixed-port listener; the test kit's own listeners are EXTERNAL and CONTROLLER. */
-    static final String FIXED_LISTENER = "PLAINTEXT";
+    static final String FIXED_LISTENER = "LOCAL";
 
     private final KafkaClusterTestKit cluster;
     private final String bootstrapServers;
+    private final String adminPassword;
+    private final boolean secured;
 
-    private EmbeddedKafka(KafkaClusterTestKit cluster, String bootstrapServers) {
+    private EmbeddedKafka(KafkaClusterTestKit cluster, String bootstrapServers, String adminPassword, boolean secured) {
         this.cluster = cluster;
         this.bootstrapServers = bootstrapServers;
+        this.adminPassword = adminPassword;
+        this.secured = secured;
     }
 
     /** Starts a broker on an ephemeral port with a temporary data directory. */
@@ -52,6 +63,16 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
     @Override
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    @Override
+    public String adminPassword() {
+        return adminPassword;
+    }
+
+    @Override
+    public boolean secured() {
+        return secured;
     }
 
     /** The underlying test kit, for tests that need broker internals. */
@@ -78,6 +99,8 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
         private int port;
         private Path dataDir;
         private boolean deleteOnClose = true;
+        private String adminPassword = KafkaCredentials.randomPassword();
+        private boolean secured = true;
         private final Map<String, String> overrides = new LinkedHashMap<>();
 
         private Builder() {
@@ -111,6 +134,22 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
             return this;
         }
 
+        /** The super user's password (default: random); the local stack writes it where its operator finds it. */
+        public Builder adminPassword(String adminPassword) {
+            this.adminPassword = Objects.requireNonNull(adminPassword, "adminPassword");
+            return this;
+        }
+
+        /**
+         * PLAINTEXT listeners and no authorizer: any client may do anything. For the bench only, which runs the same
+         * measurement against a secured broker beside it to show what authentication and ACLs cost; never for a test
+         * of a service (a missing ACL would go unnoticed) nor for the local stack.
+         */
+        public Builder withoutSecurity() {
+            this.secured = false;
+            return this;
+        }
+
         /** Any broker property, e.g. {@code num.partitions}; wins over the defaults. */
         public Builder brokerProperty(String key, String value) {
             overrides.put(key, value);
@@ -127,8 +166,9 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
                 cluster.startup();
                 cluster.waitForReadyBrokers();
                 String bootstrap = port > 0 ? "127.0.0.1:" + port : cluster.bootstrapServers();
-                LOG.info("embedded kafka ready on {} in {} ms", bootstrap, (System.nanoTime() - started) / 1_000_000);
-                return new EmbeddedKafka(cluster, bootstrap);
+                LOG.info("embedded kafka ready on {} in {} ms{}", bootstrap, (System.nanoTime() - started) / 1_000_000,
+                        secured ? "" : " (without security)");
+                return new EmbeddedKafka(cluster, bootstrap, adminPassword, secured);
             } catch (Exception e) {
                 closeQuietly(cluster);
                 if (e instanceof InterruptedException) {
@@ -140,11 +180,14 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
         }
 
         private KafkaClusterTestKit buildCluster() throws Exception {
+            SecurityProtocol protocol = secured ? SecurityProtocol.SASL_PLAINTEXT : SecurityProtocol.PLAINTEXT;
             TestKitNodes.Builder nodes = new TestKitNodes.Builder()
                 .setCombined(true)
                 .setNumBrokerNodes(1)
                 .setNumControllerNodes(1)
                 .setBrokerListenerName(new ListenerName("EXTERNAL"))
+                .setBrokerSecurityProtocol(protocol)
+                .setControllerSecurityProtocol(protocol)
                 // The kit defaults to the newest (testing) metadata version; pin what a release runs.
                 .setBootstrapMetadataVersion(MetadataVersion.latestProduction());
             if (dataDir != null) {
@@ -154,7 +197,10 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
             }
             KafkaClusterTestKit.Builder kit = new KafkaClusterTestKit.Builder(nodes.build())
                 .setDeleteOnClose(deleteOnClose);
-            BrokerDefaults.singleNode(port).forEach(kit::setConfigProp);
+            BrokerDefaults.singleNode(port, protocol).forEach(kit::setConfigProp);
+            if (secured) {
+                BrokerDefaults.security(port, adminPassword).forEach(kit::setConfigProp);
+            }
             overrides.forEach(kit::setConfigProp);
             return kit.build();
         }

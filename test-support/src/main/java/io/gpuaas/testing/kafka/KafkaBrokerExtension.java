@@ -15,9 +15,8 @@ import org.junit.jupiter.api.extension.TestInstancePostProcessor;
  * {@code @ExtendWith(KafkaBrokerExtension.class)}; then declare a {@link KafkaBroker} parameter
  * (constructor, lifecycle or test method) or a static/instance field of that type.
  *
- * <p>The broker is embedded (in-process KRaft) unless a Docker daemon answers, in which case it is
- * a Testcontainers {@code apache/kafka} container. Force one with {@code -Dgpuaas.test.kafka=embedded}
- * (or {@code container}) or env {@code GPUAAS_TEST_KAFKA}. It is closed when the JUnit run ends.
+ * <p>The broker is an {@link EmbeddedKafka} (in-process KRaft) with SASL and ACLs on; it is closed
+ * when the JUnit run ends.
  *
  * <p>Tests share the broker: take topic names from {@link KafkaBroker#uniquePrefix()} and group
  * ids from {@link KafkaBroker#uniqueGroupId(String)}.

@@ -35,20 +35,9 @@ final class SharedKafka {
     }
 
     private static void start() {
-        BrokerMode mode = BrokerMode.configured().resolve();
-        switch (mode) {
-            case CONTAINER -> {
-                ContainerKafka container = ContainerKafka.start(
-                    System.getProperty("gpuaas.test.kafka.image", ContainerKafka.DEFAULT_IMAGE));
-                broker = container;
-                closer = container;
-            }
-            case EMBEDDED, AUTO -> {
-                EmbeddedKafka embedded = EmbeddedKafka.start();
-                broker = embedded;
-                closer = embedded;
-            }
-        }
+        EmbeddedKafka embedded = EmbeddedKafka.start();
+        broker = embedded;
+        closer = embedded;
         LOG.info("shared test broker: {}", broker);
         // Callers outside JUnit (or a JVM killed before the engine finishes) still stop the broker.
         Runtime.getRuntime().addShutdownHook(new Thread(SharedKafka::close, "gpuaas-test-kafka-stop"));

@@ -39,6 +39,22 @@ class EmbeddedKafkaIT {
     }
 
     @Test
+    void shouldServeClientsWithoutCredentialsWhenStartedWithoutSecurity() throws Exception {
+        try (EmbeddedKafka kafka = EmbeddedKafka.builder().withoutSecurity().start()) {
+            assertThat(kafka.secured()).isFalse();
+            assertThat(kafka.clientProperties()).containsOnlyKeys("bootstrap.servers");
+            assertThat(kafka.serviceCredentials("anyone", List.of())).as("no users on an open broker").isEmpty();
+            kafka.createTopics(1, "open");
+
+            send(kafka, "open", "k", "hello", true);
+            send(kafka, "open", "k", "again", false);
+
+            assertThat(readAll(kafka, "open", 1, "read_committed"))
+                .extracting(ConsumerRecord::value).containsExactly("again");
+        }
+    }
+
+    @Test
     void shouldHideAbortedRecordsFromReadCommittedConsumersWhenTransactionsAreUsed() throws Exception {
         try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
             kafka.createTopics(1, "tx");
