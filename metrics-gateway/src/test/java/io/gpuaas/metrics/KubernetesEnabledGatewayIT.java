@@ -77,7 +77,8 @@ class KubernetesEnabledGatewayIT {
     @Test
     void shouldReportKubernetesWatchingOnReadinessWhenKubernetesIsEnabled() {
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-            HttpResponse<String> ready = gateway.get("/health/readiness", null, null);
+            HttpResponse<String> ready = gateway.get("/health/readiness",
+                    GatewayHarness.token("ops", List.of(), List.of("metrics")), null);
             assertThat(ready.statusCode()).isEqualTo(200);
             assertThat(ready.body()).contains("\"kubernetesWatching\":true", "\"projectionsAssigned\":true");
         });

@@ -113,6 +113,22 @@ class MetricsGatewayIT {
     }
 
     @Test
+    void shouldAnswer400WhenKedaAsksForANameKubernetesCouldNotHold() throws Exception {
+        String keda = GatewayHarness.token("keda", List.of(), List.of("metrics"));
+        Map<String, String> crafted = Map.of(
+                "/api/v1/keda/queues/..%2Fteam-b/gpuaas", "namespace",
+                "/api/v1/keda/queues/team-a/a%20b", "localQueue",
+                "/api/v1/keda/workloads/team-a/Deployment/llm", "kind",
+                "/api/v1/keda/workloads/team-a/InferenceService/a%0d%0ab", "name");
+        for (Map.Entry<String, String> path : crafted.entrySet()) {
+            HttpResponse<String> response = gateway.get(path.getKey(), keda, null);
+            assertThat(response.statusCode()).as(path.getKey()).isEqualTo(400);
+            assertThat(response.headers().firstValue("content-type")).hasValue("application/problem+json");
+            assertThat(response.body()).contains("\"field\":\"" + path.getValue() + "\"");
+        }
+    }
+
+    @Test
     void shouldExposeTheIdlenessSignalWhenTheReclaimerReportsAnIdleWorkload() {
         WorkloadRef ref = new WorkloadRef("team-a", "InferenceService", "llm");
         Instant now = Instant.now();

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class CallerResolverTest {
 
     private final CallerResolver resolver = new CallerResolver(
-            new SecuritySettings(null, "tenant", "namespaces", "admin", "metrics"));
+            new SecuritySettings(null, "gpuaas-local", "gpuaas", null, "tenant", "namespaces", "admin", "metrics"));
 
     @Test
     void shouldMapTenantAndNamespacesWhenClaimsPresent() {

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimEvent.ScaledGroup;
 import io.gpuaas.events.reclaim.WorkloadRef;
+import io.gpuaas.kit.http.KubernetesNames;
 import io.gpuaas.reclaim.kafka.ReclaimEventPublisher;
 import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
 import jakarta.inject.Singleton;
@@ -33,8 +34,16 @@ public class ResumeService {
      * @param requestedBy subject of the caller, or {@code annotation}
      * @return the restored groups; empty when the workload was not reclaimed
      * @throws WorkloadNotFoundException when the object does not exist
+     * @throws IllegalArgumentException   when the namespace or name cannot be a Kubernetes name (nothing is tried
+     *                                    and no ReclaimFailed is published: bad input is not a failed resume)
      */
     public Optional<List<ScaledGroup>> resume(WorkloadRef ref, String requestedBy, String trigger) {
+        // The HTTP edge checks first; this keeps every other caller from sending a path such as ../../ to the API.
+        KubernetesNames.label("namespace", ref.namespace())
+                .or(() -> KubernetesNames.subdomain("name", ref.name()))
+                .ifPresent(problem -> {
+                    throw new IllegalArgumentException(problem.detail());
+                });
         String tenant = directory.tenantOf(ref.namespace());
         List<ScaledGroup> groups;
         try {

@@ -3,24 +3,29 @@ package io.gpuaas.metrics.http;
 import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.kit.config.SecuritySettings;
+import io.gpuaas.kit.http.KubernetesNames;
+import io.gpuaas.kit.http.Problem;
 import io.gpuaas.kit.security.CallerResolver;
 import io.gpuaas.metrics.metrics.MetricsGatewayMetrics;
 import io.gpuaas.metrics.projection.QueueDepth;
 import io.gpuaas.metrics.projection.ReclaimState;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
-import io.micronaut.http.MediaType;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.security.annotation.Secured;
 import io.micronaut.security.authentication.Authentication;
 import io.micronaut.security.rules.SecurityRule;
-import java.util.Map;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * KEDA metrics-api endpoints (trigger {@code metrics-api}, {@code valueLocation} one of the JSON fields).
  * A tenant reads its own namespaces; the admin and metrics roles read all. An unknown queue or workload answers
  * zeros with {@code known: false} rather than 404, so a ScaledObject created before its queue does not error.
+ * Names that Kubernetes could not hold (namespace: DNS-1123 label; queue and workload: DNS-1123 subdomain; kind:
+ * RayCluster or InferenceService) are a 400 problem: they can name nothing, and a typo should not read as idle.
  */
 @Controller("/api/v1/keda")
 @Secured(SecurityRule.IS_AUTHENTICATED)
@@ -38,10 +43,18 @@ public class KedaController {
         this.security = security;
     }
 
+    /** The reclaimable kinds, as idle-reclaimer names them in its events. */
+    static final List<String> KINDS = List.of("RayCluster", "InferenceService");
+
     @Get("/queues/{namespace}/{localQueue}")
-    public HttpResponse<?> queue(String namespace, String localQueue, Authentication caller) {
+    public HttpResponse<?> queue(String namespace, String localQueue, Authentication caller, HttpRequest<?> request) {
+        Optional<Problem> bad = KubernetesNames.label("namespace", namespace)
+                .or(() -> KubernetesNames.subdomain("localQueue", localQueue));
+        if (bad.isPresent()) {
+            return bad.get().response(request.getPath());
+        }
         if (!allowed(caller, namespace)) {
-            return forbidden(namespace);
+            return forbidden(namespace, request.getPath());
         }
         return HttpResponse.ok(queues.localQueue(namespace, localQueue)
                 .map(q -> QueueMetric.of(q))
@@ -49,9 +62,17 @@ public class KedaController {
     }
 
     @Get("/workloads/{namespace}/{kind}/{name}")
-    public HttpResponse<?> workload(String namespace, String kind, String name, Authentication caller) {
+    public HttpResponse<?> workload(String namespace, String kind, String name, Authentication caller,
+                                    HttpRequest<?> request) {
+        Optional<Problem> bad = KubernetesNames.label("namespace", namespace)
+                .or(() -> KINDS.contains(kind) ? Optional.empty() : Optional.of(Problem.of(HttpStatus.BAD_REQUEST,
+                        "RECLAIMABLE_KIND", "kind", "kind must be one of " + KINDS).with("allowed", KINDS)))
+                .or(() -> KubernetesNames.subdomain("name", name));
+        if (bad.isPresent()) {
+            return bad.get().response(request.getPath());
+        }
         if (!allowed(caller, namespace)) {
-            return forbidden(namespace);
+            return forbidden(namespace, request.getPath());
         }
         WorkloadRef ref = new WorkloadRef(namespace, kind, name);
         return HttpResponse.ok(reclaims.workload(ref)
@@ -64,11 +85,9 @@ public class KedaController {
         return callers.mayAccess(caller, namespace) || caller.getRoles().contains(security.metricsRole());
     }
 
-    private static HttpResponse<?> forbidden(String namespace) {
-        return HttpResponse.status(HttpStatus.FORBIDDEN).contentType(MediaType.of("application/problem+json"))
-                .body(Map.of("type", "about:blank", "title", "Forbidden", "status", 403,
-                        "detail", "namespace " + namespace + " is not one of the caller's namespaces",
-                        "field", "namespace"));
+    private static HttpResponse<?> forbidden(String namespace, String path) {
+        return Problem.of(HttpStatus.FORBIDDEN, "NAMESPACE_NOT_OWNED", "namespace",
+                "namespace " + namespace + " is not one of the caller's namespaces").response(path);
     }
 
     /** Queue depth of one LocalQueue; {@code pendingGpus} sums the GPU resources of pending workloads. */

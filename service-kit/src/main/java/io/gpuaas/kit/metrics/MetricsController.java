@@ -9,6 +9,7 @@ import io.micronaut.http.annotation.Header;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.gpuaas.kit.config.SecuritySettings;
+import io.gpuaas.kit.http.Problem;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.security.annotation.Secured;
 import io.micronaut.security.authentication.Authentication;
@@ -39,11 +40,13 @@ public class MetricsController {
 
     @Get(produces = {"text/plain", "application/openmetrics-text"})
     @ExecuteOn(TaskExecutors.BLOCKING)
-    public HttpResponse<byte[]> scrape(Authentication authentication,
+    public HttpResponse<?> scrape(Authentication authentication,
                                        @Nullable @Header(HttpHeaders.ACCEPT) String accept) throws IOException {
         var roles = authentication.getRoles();
         if (!roles.contains(security.metricsRole()) && !roles.contains(security.adminRole())) {
-            return HttpResponse.status(HttpStatus.FORBIDDEN);
+            return Problem.of(HttpStatus.FORBIDDEN, "ROLE_REQUIRED", "Authorization",
+                    "reading metrics needs the " + security.metricsRole() + " or " + security.adminRole() + " role")
+                    .response("/metrics");
         }
         ExpositionFormatWriter writer = accept != null && accept.contains("application/openmetrics-text")
                 ? formats.getOpenMetricsTextFormatWriter()

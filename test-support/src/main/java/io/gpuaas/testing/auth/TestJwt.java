@@ -23,14 +23,17 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 
 /**
- * Mints RS256 bearer tokens the way gpuaas expects them (issuer {@value #ISSUER}; claims
- * {@code sub}, {@code tenant}, {@code namespaces}, {@code roles}) and publishes the public key as
- * a JWKS file for {@code gpuaas.security.jwks-path}. Each instance has its own 2048-bit key, and
- * (made on first use) a second, unpublished key for tokens that must fail verification.
+ * Mints RS256 bearer tokens the way gpuaas expects them (issuer {@value #ISSUER} and audience {@value #AUDIENCE},
+ * the services' local defaults of {@code gpuaas.security.issuer} and {@code gpuaas.security.audience}; claims
+ * {@code sub}, {@code tenant}, {@code namespaces}, {@code roles}, {@code exp}, {@code nbf}) and publishes the public
+ * key as a JWKS file for {@code gpuaas.security.jwks-path}. Each instance has its own 2048-bit key, and (made on
+ * first use) a second, unpublished key for tokens that must fail verification. The {@code tokenWith...} methods
+ * mint the tokens a service must refuse although their signature is good.
  */
 public final class TestJwt {
 
     public static final String ISSUER = "gpuaas-local";
+    public static final String AUDIENCE = "gpuaas";
     public static final String TENANT_CLAIM = "tenant";
     public static final String NAMESPACES_CLAIM = "namespaces";
     public static final String ROLES_CLAIM = "roles";
@@ -104,6 +107,36 @@ public final class TestJwt {
             now.minus(Duration.ofHours(1))));
     }
 
+    /** A correctly signed token without {@code exp}: it would never expire, so it must be refused. */
+    public String tokenWithoutExpiry(String subject, String tenant, List<String> namespaces, List<String> roles) {
+        Instant now = Instant.now();
+        return sign(key, new JWTClaimsSet.Builder(claims(subject, tenant, namespaces, roles, now, now))
+            .expirationTime(null).build());
+    }
+
+    /** A token that becomes valid only at {@code notBefore} (and lasts an hour from then). */
+    public String tokenNotBefore(Instant notBefore, String subject, String tenant, List<String> namespaces,
+        List<String> roles) {
+        return sign(key, new JWTClaimsSet.Builder(claims(subject, tenant, namespaces, roles, Instant.now(),
+            notBefore.plus(Duration.ofHours(1)))).notBeforeTime(Date.from(notBefore)).build());
+    }
+
+    /** A valid-for-five-minutes token from another issuer ({@code iss}), or without one when {@code issuer} is null. */
+    public String tokenWithIssuer(String issuer, String subject, String tenant, List<String> namespaces,
+        List<String> roles) {
+        Instant now = Instant.now();
+        return sign(key, new JWTClaimsSet.Builder(claims(subject, tenant, namespaces, roles, now,
+            now.plus(Duration.ofMinutes(5)))).issuer(issuer).build());
+    }
+
+    /** A valid-for-five-minutes token for other audiences ({@code aud}), or none when the list is empty. */
+    public String tokenWithAudience(List<String> audience, String subject, String tenant, List<String> namespaces,
+        List<String> roles) {
+        Instant now = Instant.now();
+        return sign(key, new JWTClaimsSet.Builder(claims(subject, tenant, namespaces, roles, now,
+            now.plus(Duration.ofMinutes(5)))).audience(audience.isEmpty() ? null : List.copyOf(audience)).build());
+    }
+
     /**
      * A well-formed, unexpired token whose header names the trusted kid but whose signature comes
      * from another key, so verification against the JWKS must fail.
@@ -126,6 +159,7 @@ public final class TestJwt {
         Instant issuedAt, Instant expiresAt) {
         JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder()
             .issuer(ISSUER)
+            .audience(AUDIENCE)
             .subject(subject)
             .jwtID(UUID.randomUUID().toString())
             .issueTime(Date.from(issuedAt))

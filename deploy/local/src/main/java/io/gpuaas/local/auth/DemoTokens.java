@@ -14,7 +14,9 @@ import java.util.Map;
 
 /**
  * The local stack's identity provider: one RSA key (kept in {@code jwt-private.jwk} so tokens survive a restart),
- * its JWKS for the services, and long-lived demo tokens per tenant plus {@code admin} and {@code prometheus}.
+ * its JWKS for the services, and long-lived demo tokens per tenant plus {@code admin} and {@code prometheus}. The
+ * tokens carry the issuer and audience the services expect by default ({@code gpuaas.security.issuer}
+ * {@value TestJwt#ISSUER}, {@code gpuaas.security.audience} {@value TestJwt#AUDIENCE}), and an {@code exp}.
  */
 public final class DemoTokens {
 
@@ -25,7 +27,7 @@ public final class DemoTokens {
 
     /**
      * Writes {@code jwks.json} and {@code demo-tokens.json} into {@code dir}; returns the tokens by name.
-     * The tokens file maps a name to {@code {token, tenant, namespaces, roles}}.
+     * The tokens file maps a name to {@code {token, subject, tenant, namespaces, roles, issuer, audience}}.
      */
     public static Map<String, Map<String, Object>> write(Path dir, List<Tenant> tenants) {
         TestJwt jwt = TestJwt.loadOrGenerate(dir.resolve("jwt-private.jwk"));
@@ -53,6 +55,8 @@ public final class DemoTokens {
         entry.put("tenant", tenant);
         entry.put("namespaces", namespaces);
         entry.put("roles", roles);
+        entry.put("issuer", TestJwt.ISSUER);
+        entry.put("audience", TestJwt.AUDIENCE);
         return entry;
     }
 }

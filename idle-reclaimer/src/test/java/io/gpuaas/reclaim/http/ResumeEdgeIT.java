@@ -1,0 +1,194 @@
+package io.gpuaas.reclaim.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.gpuaas.events.TopicAdmin;
+import io.gpuaas.events.Topics;
+import io.gpuaas.events.reclaim.ReclaimEvent;
+import io.gpuaas.reclaim.Fixtures;
+import io.gpuaas.reclaim.k8s.KubeResources;
+import io.gpuaas.testing.auth.TestJwt;
+import io.gpuaas.testing.k8s.KubernetesApi;
+import io.gpuaas.testing.k8s.KubernetesApiExtension;
+import io.gpuaas.testing.kafka.KafkaBroker;
+import io.gpuaas.testing.kafka.KafkaBrokerExtension;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.runtime.server.EmbeddedServer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The resume edge against crafted paths: a name Kubernetes could not hold is a 400 problem that reaches neither
+ * the API server nor {@code reclaim-events}; a tenant looping on resume gets 429 with Retry-After.
+ */
+@ExtendWith({KafkaBrokerExtension.class, KubernetesApiExtension.class})
+class ResumeEdgeIT {
+
+    private static final TestJwt JWT = TestJwt.generate();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final List<ReclaimEvent> EVENTS = new CopyOnWriteArrayList<>();
+
+    private static ApplicationContext context;
+    private static EmbeddedServer server;
+    private static KubernetesClient client;
+    private static KubernetesApi kube;
+    private static String prefix;
+    private static volatile boolean reading = true;
+    private static Thread reader;
+
+    @BeforeAll
+    static void start(KafkaBroker broker, KubernetesApi api) throws Exception {
+        kube = api;
+        prefix = broker.uniquePrefix();
+        try (Admin admin = broker.admin()) {
+            TopicAdmin.createAll(admin, prefix);
+        }
+        client = api.newClient();
+        for (String ns : List.of("team-a", "team-b")) {
+            client.namespaces().resource(Fixtures.namespace(ns, ns)).create();
+        }
+        client.genericKubernetesResources(KubeResources.INFERENCE_SERVICE).inNamespace("team-b")
+                .resource(Fixtures.inferenceService("team-b", "demo-llm", 2, Map.of())).create();
+        client.genericKubernetesResources(KubeResources.INFERENCE_SERVICE).inNamespace("team-a")
+                .resource(Fixtures.inferenceService("team-a", "chat", 2, Map.of())).create();
+        var jwks = JWT.writeJwks(Files.createTempFile("jwks", ".json"));
+        context = ApplicationContext.builder().singletons(client).properties(Map.of(
+                "micronaut.server.port", -1,
+                "gpuaas.kafka.bootstrap-servers", broker.bootstrapServers(),
+                "gpuaas.kafka.topic-prefix", prefix,
+                "gpuaas.security.jwks-path", jwks.toString(),
+                "gpuaas.reclaimer.application-id", broker.uniqueGroupId("idle-reclaimer-edge"),
+                "gpuaas.reclaimer.resume.burst", 3,
+                "gpuaas.reclaimer.resume.requests-per-second", 0.01)).start();
+        server = context.getBean(EmbeddedServer.class).start();
+        reader = Thread.ofVirtual().start(() -> readEvents(broker));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        reading = false;
+        reader.join(5_000);
+        server.close();
+        context.close();
+        client.close();
+    }
+
+    @Test
+    void shouldAnswer400AndTouchNothingWhenNamesAreNotKubernetesNames() throws Exception {
+        String owner = JWT.token("alice", "team-a", List.of("team-a"), List.of(), Duration.ofMinutes(5));
+        String admin = JWT.token("root", "platform", List.of(), List.of("admin"), Duration.ofMinutes(5));
+        drainApiRequests();
+
+        Map<String, String> crafted = Map.of(
+                "/api/v1/workloads/team-a/InferenceService/..%2F..%2Fteam-b%2Finferenceservices%2Fdemo-llm/resume", "name",
+                "/api/v1/workloads/team-a/InferenceService/a%20b/resume", "name",
+                "/api/v1/workloads/team-a/InferenceService/a%0d%0ab/resume", "name",
+                "/api/v1/workloads/team-a/InferenceService/Chat/resume", "name",
+                "/api/v1/workloads/team-a/InferenceService/" + "a".repeat(254) + "/resume", "name",
+                "/api/v1/workloads/..%2Fteam-b/InferenceService/demo-llm/resume", "namespace",
+                "/api/v1/workloads/Team-A/InferenceService/chat/resume", "namespace");
+        for (Map.Entry<String, String> path : crafted.entrySet()) {
+            for (String token : List.of(owner, admin)) {
+                HttpResponse<String> response = post(path.getKey(), token);
+                assertThat(response.statusCode()).as(path.getKey()).isEqualTo(400);
+                assertThat(response.headers().firstValue("content-type")).hasValue("application/problem+json");
+                assertThat(response.body()).contains("\"field\":\"" + path.getValue() + "\"", "DNS1123")
+                        .doesNotContainPattern("(?i)java\\.|fabric8|exception");
+            }
+        }
+
+        Thread.sleep(1_000);
+        assertThat(EVENTS).as("no ReclaimFailed for bad input").noneMatch(e -> e instanceof ReclaimEvent.ReclaimFailed);
+        assertThat(drainApiRequests()).as("requests that reached the API server")
+                .noneMatch(p -> p.contains("inferenceservices") || p.contains("demo-llm"));
+    }
+
+    @Test
+    void shouldAnswer429WithRetryAfterWhenATenantResumesTooOften() throws Exception {
+        String owner = JWT.token("bob", "team-limited", List.of("team-a"), List.of(), Duration.ofMinutes(5));
+        List<Integer> statuses = new ArrayList<>();
+        HttpResponse<String> last = null;
+        for (int i = 0; i < 4; i++) {
+            last = post("/api/v1/workloads/team-a/InferenceService/chat/resume", owner);
+            statuses.add(last.statusCode());
+        }
+
+        assertThat(statuses).containsExactly(409, 409, 409, 429);
+        assertThat(last.headers().firstValue("content-type")).hasValue("application/problem+json");
+        assertThat(last.headers().firstValue("Retry-After")).hasValueSatisfying(
+                s -> assertThat(Long.parseLong(s)).isPositive());
+        assertThat(last.body()).contains("\"rule\":\"RATE_LIMITED\"");
+        String other = JWT.token("carol", "team-other", List.of("team-a"), List.of(), Duration.ofMinutes(5));
+        assertThat(post("/api/v1/workloads/team-a/InferenceService/chat/resume", other).statusCode())
+                .as("another tenant keeps its own bucket").isEqualTo(409);
+    }
+
+    @Test
+    void shouldHideInternalsFromEveryCaller() throws Exception {
+        String admin = JWT.token("root", "platform", List.of(), List.of("admin"), Duration.ofMinutes(5));
+        for (String path : List.of("/beans", "/routes", "/info", "/threaddump")) {
+            HttpResponse<String> response = send("GET", path, admin);
+            assertThat(response.statusCode()).as(path).isEqualTo(404);
+            assertThat(response.headers().firstValue("content-type")).hasValue("application/problem+json");
+        }
+        HttpResponse<String> health = send("GET", "/health", null);
+        assertThat(health.body()).contains("\"status\"").doesNotContain("details", "diskSpace", "clusterId");
+    }
+
+    private static List<String> drainApiRequests() throws InterruptedException {
+        List<String> paths = new ArrayList<>();
+        RecordedRequest request;
+        while ((request = kube.server().takeRequest(200, TimeUnit.MILLISECONDS)) != null) {
+            paths.add(request.getPath());
+        }
+        return paths;
+    }
+
+    private static void readEvents(KafkaBroker broker) {
+        Map<String, Object> config = Map.of("bootstrap.servers", broker.bootstrapServers(),
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        try (var consumer = new KafkaConsumer<>(config, new StringDeserializer(),
+                Topics.RECLAIM_EVENTS.valueSerde().deserializer())) {
+            var partitions = consumer.partitionsFor(Topics.RECLAIM_EVENTS.name(prefix)).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            while (reading) {
+                consumer.poll(Duration.ofMillis(100)).forEach(r -> EVENTS.add(r.value()));
+            }
+        }
+    }
+
+    private static HttpResponse<String> post(String path, String token) throws Exception {
+        return send("POST", path, token);
+    }
+
+    private static HttpResponse<String> send(String method, String path, String token) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + server.getPort() + path))
+                .method(method, HttpRequest.BodyPublishers.noBody());
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}
