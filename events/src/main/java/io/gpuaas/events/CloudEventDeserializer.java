@@ -10,7 +10,9 @@ import org.apache.kafka.common.serialization.Deserializer;
  * Reads a gpuaas event: the record class comes from {@code ce_type}, the body is checked against the type's JSON
  * Schema (see {@link SchemaValidation}); anything unreadable throws {@link EventDecodingException} naming the reason
  * ({@code MISSING_TYPE}, {@code UNKNOWN_TYPE}, {@code WRONG_TYPE}, {@code BAD_JSON}, {@code SCHEMA_VIOLATION}), so
- * the caller can dead-letter it. A null body (tombstone) reads as null. Unknown JSON properties are ignored.
+ * the caller can dead-letter it. A null body (tombstone) reads as null: whether that is a delete or a record to
+ * dead-letter depends on the topic, see {@link EventSerdes#valueDeserializer(TopicSpec)}. Unknown JSON properties
+ * are ignored.
  *
  * @param <T> the sealed event interface or record class of the topic
  */
@@ -82,11 +84,10 @@ public final class CloudEventDeserializer<T> implements Deserializer<T> {
         if (value == null) {
             throw new EventDecodingException("BAD_JSON", "body is JSON null for " + ceType, null);
         }
-        RequiredComponents.firstMissing(value).ifPresent(missing -> {
+        ComponentConstraints.firstViolation(value).ifPresent(violation -> {
             // Rare path: run the full schema so the dead letter says everything that is wrong, not just one field.
             List<String> violations = EventSchemas.violations(ceType, tree(ceType, data));
-            throwOnViolations(ceType, violations.isEmpty()
-                    ? List.of("required property '" + missing + "' not found") : violations);
+            throwOnViolations(ceType, violations.isEmpty() ? List.of(violation) : violations);
         });
         return value;
     }

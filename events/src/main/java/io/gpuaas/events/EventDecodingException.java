@@ -19,7 +19,10 @@ public class EventDecodingException extends SerializationException {
         this.reason = reason;
     }
 
-    /** One of {@code MISSING_TYPE}, {@code UNKNOWN_TYPE}, {@code WRONG_TYPE}, {@code BAD_JSON}, {@code SCHEMA_VIOLATION}. */
+    /**
+     * One of {@code MISSING_TYPE}, {@code UNKNOWN_TYPE}, {@code WRONG_TYPE}, {@code BAD_JSON},
+     * {@code SCHEMA_VIOLATION}, {@code TOMBSTONE} (a null value on a topic that is not compacted).
+     */
     public String reason() {
         return reason;
     }

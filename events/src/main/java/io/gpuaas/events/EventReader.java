@@ -17,8 +17,10 @@ import org.apache.kafka.common.serialization.Deserializer;
  * consumer.commitSync();
  * }</pre>
  *
- * <p>A tombstone (null value, on compacted topics) is a legitimate delete, not an error: {@link #read} returns empty
- * without dead-lettering; check {@code raw.value() == null} when tombstones matter to you.
+ * <p>A tombstone (null value) is judged by the topic ({@link EventSerdes#valueDeserializer(TopicSpec)}): on a
+ * compacted topic it is a legitimate delete, and {@link #read} returns empty without dead-lettering (check
+ * {@code raw.value() == null} when deletes matter to you); on any other topic it is dead-lettered with reason
+ * {@value EventSerdes#TOMBSTONE} like any record that cannot be trusted.
  *
  * @param <T> the value type of the topic
  */
@@ -28,7 +30,8 @@ public final class EventReader<T> {
     private final DeadLetterPublisher deadLetters;
 
     /**
-     * @param deserializer the topic's value deserializer, e.g. {@code Topics.GPU_SAMPLES.valueSerde().deserializer()}
+     * @param deserializer the topic's value deserializer with its tombstone rule, e.g.
+     *                     {@code EventSerdes.valueDeserializer(Topics.GPU_SAMPLES)}; a null it returns reads as empty
      * @param deadLetters  where unreadable records go
      */
     public EventReader(Deserializer<T> deserializer, DeadLetterPublisher deadLetters) {
@@ -36,21 +39,18 @@ public final class EventReader<T> {
         this.deadLetters = deadLetters;
     }
 
-    /** A reader for the values of {@code topic}. */
+    /** A reader for the values of {@code topic}, tombstones judged by whether it is compacted. */
     public static <T> EventReader<T> of(TopicSpec<?, T> topic, DeadLetterPublisher deadLetters) {
-        return new EventReader<>(topic.valueSerde().deserializer(), deadLetters);
+        return new EventReader<>(EventSerdes.valueDeserializer(topic), deadLetters);
     }
 
     /**
-     * The decoded value, or empty when the record was a tombstone or was dead-lettered. Any failure of the
-     * deserializer (not only {@link EventDecodingException}) dead-letters the record.
+     * The decoded value, or empty when the record was a delete on a compacted topic or was dead-lettered. Any
+     * failure of the deserializer (not only {@link EventDecodingException}) dead-letters the record.
      *
      * @throws org.apache.kafka.common.KafkaException when the dead-letter topic cannot be written; do not commit
      */
     public Optional<T> read(ConsumerRecord<byte[], byte[]> raw) {
-        if (raw.value() == null) {
-            return Optional.empty();
-        }
         try {
             return Optional.ofNullable(deserializer.deserialize(raw.topic(), raw.headers(), raw.value()));
         } catch (RuntimeException e) {

@@ -10,9 +10,11 @@ public enum SchemaValidation {
     FULL,
 
     /**
-     * Decode directly and run the schema only when a required top-level property came back missing: catches
-     * incomplete records at near-zero cost for high-volume topics, but not wrong nested shapes that Jackson
-     * tolerates. Type mismatches still fail decoding as {@code BAD_JSON}.
+     * Decode directly, check the constraints the schema declares on top-level properties on the decoded record
+     * (required, {@code minimum}/{@code maximum}, {@code enum}, {@code minLength}/{@code maxLength}), and run the
+     * full schema only when one is broken, to name everything wrong. Catches incomplete and out-of-range records at
+     * near-zero cost for high-volume flat types, but not wrong nested shapes that Jackson tolerates. Type mismatches
+     * still fail decoding as {@code BAD_JSON}.
      */
     REQUIRED_FIELDS,
 

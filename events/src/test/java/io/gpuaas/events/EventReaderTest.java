@@ -62,12 +62,6 @@ class EventReaderTest {
         assertThat(reader.key(raw(null, null, new RecordHeaders()))).isNull();
     }
 
-    @Test
-    void shouldSkipWithoutDeadLetteringWhenTheRecordIsATombstone() {
-        assertThat(reader.read(raw("k".getBytes(StandardCharsets.UTF_8), null, new RecordHeaders()))).isEmpty();
-        assertThat(producer.history()).isEmpty();
-    }
-
     private static ConsumerRecord<byte[], byte[]> raw(byte[] key, byte[] value, RecordHeaders headers) {
         return new ConsumerRecord<>("gpuaas.gpu-samples", 0, 7, 0L, TimestampType.CREATE_TIME, -1, -1, key, value,
                 headers, Optional.empty());

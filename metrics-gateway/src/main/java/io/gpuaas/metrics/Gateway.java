@@ -78,11 +78,8 @@ public class Gateway implements ApplicationEventListener<ServerStartupEvent> {
                         new ProjectionConsumer.Feed<>(Topics.QUOTA_STATE, true,
                                 (key, state) -> queues.apply(key, state instanceof QueueState q ? q : null)),
                         new ProjectionConsumer.Feed<>(Topics.BOOKINGS, true, bookings::apply),
-                        new ProjectionConsumer.Feed<>(Topics.RECLAIM_EVENTS, true, (key, event) -> {
-                            if (event != null) {
-                                reclaims.apply(event);
-                            }
-                        }),
+                        // Not compacted: a null there is dead-lettered and never reaches the handler.
+                        new ProjectionConsumer.Feed<>(Topics.RECLAIM_EVENTS, true, (key, event) -> reclaims.apply(event)),
                         new ProjectionConsumer.Feed<>(Topics.GPU_SAMPLES, false, (key, sample) -> {
                             if (sample instanceof GpuSample s) {
                                 tenantUsage.apply(s);

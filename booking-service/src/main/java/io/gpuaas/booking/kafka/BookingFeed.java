@@ -1,6 +1,7 @@
 package io.gpuaas.booking.kafka;
 
 import io.gpuaas.events.DeadLetterPublisher;
+import io.gpuaas.events.EventReader;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -30,8 +32,10 @@ import org.slf4j.LoggerFactory;
  * {@code booking-commands} (from the beginning, to learn every idempotency key any instance bound; commands that do
  * not decode are the decider's to dead-letter, so they are skipped here). No consumer group: each
  * instance needs all partitions, because any instance may receive the HTTP call for any pool. Records that do
- * not decode go to the dead-letter topic (from every instance that reads them) and the feed moves on; while the
- * dead letter cannot be written the feed retries it instead of skipping the record.
+ * not decode or cannot be trusted (a schema violation; a null value on {@code booking-events}, which is not
+ * compacted) go to the dead-letter topic (from every instance that reads them) and the feed moves on; a null on the
+ * compacted {@code bookings} is a delete and is skipped. While a dead letter cannot be written the feed retries it
+ * instead of skipping the record.
  */
 @Context
 public class BookingFeed implements Runnable {
@@ -47,6 +51,8 @@ public class BookingFeed implements Runnable {
     private final BookingView view;
     private final DecisionAwaiter awaiter;
     private final DeadLetterPublisher deadLetters;
+    private final EventReader<Booking> bookings;
+    private final EventReader<BookingEvent> events;
     private final CountDownLatch caughtUp = new CountDownLatch(1);
     private final Thread thread;
     private volatile Map<TopicPartition, Long> initialEnd;
@@ -64,6 +70,8 @@ public class BookingFeed implements Runnable {
         this.view = view;
         this.awaiter = awaiter;
         this.deadLetters = deadLetters;
+        this.bookings = EventReader.of(Topics.BOOKINGS, deadLetters);
+        this.events = EventReader.of(Topics.BOOKING_EVENTS, deadLetters);
         this.thread = new Thread(this, "booking-feed");
         thread.setDaemon(true);
         thread.start();
@@ -116,26 +124,39 @@ public class BookingFeed implements Runnable {
     }
 
     private void apply(ConsumerRecord<byte[], byte[]> record) {
-        if (record.value() == null) {
-            return; // a tombstone on the compacted bookings topic: nothing to show, nothing wrong
+        if (record.topic().equals(bookingsTopic)) {
+            // A null here is a delete on the compacted topic: nothing to show, nothing wrong (the reader is empty).
+            read(bookings, record).ifPresent(booking -> process(record, () -> view.upsert(booking)));
+            return;
         }
         if (record.topic().equals(commandsTopic)) {
             learnKey(record);
             return;
         }
-        try {
-            if (record.topic().equals(bookingsTopic)) {
-                Booking booking = Topics.BOOKINGS.valueSerde().deserializer()
-                        .deserialize(record.topic(), record.headers(), record.value());
-                if (booking != null) {
-                    view.upsert(booking);
-                }
-                return;
-            }
-            BookingEvent event = Topics.BOOKING_EVENTS.valueSerde().deserializer()
-                    .deserialize(record.topic(), record.headers(), record.value());
+        read(events, record).ifPresent(event -> process(record, () -> {
             BookingEvents.bookingOf(event).ifPresent(view::upsert);
             awaiter.deliver(DecisionAwaiter.requestIdOf(event), event);
+        }));
+    }
+
+    /** The decoded value, or empty once the reader dead-lettered it; retries while that dead letter cannot be written. */
+    private <T> Optional<T> read(EventReader<T> reader, ConsumerRecord<byte[], byte[]> record) {
+        while (running) {
+            try {
+                return reader.read(record);
+            } catch (KafkaException e) {
+                LOG.error("cannot dead-letter {}-{}@{}; retrying in {}", record.topic(), record.partition(),
+                        record.offset(), DEAD_LETTER_RETRY, e);
+                sleep(DEAD_LETTER_RETRY);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** A decoded record the view cannot take is dead-lettered too, so one bad booking never stops the feed. */
+    private void process(ConsumerRecord<byte[], byte[]> record, Runnable step) {
+        try {
+            step.run();
         } catch (RuntimeException e) {
             deadLetter(record, e);
         }

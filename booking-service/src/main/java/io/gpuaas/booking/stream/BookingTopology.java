@@ -4,6 +4,7 @@ import io.gpuaas.booking.model.BookingDecider;
 import io.gpuaas.booking.model.IdempotencyEntry;
 import io.gpuaas.events.DeadLetterDeserializationHandler;
 import io.gpuaas.events.DeadLetterPublisher;
+import io.gpuaas.events.EventSerdes;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
 import java.time.Duration;
@@ -42,8 +43,10 @@ public final class BookingTopology {
     public static Topology build(String prefix, BookingDecider decider, Duration tick, Duration retention,
                                  Consumer<DecisionOutcome> observer) {
         Topology topology = new Topology();
+        // The topic's deserializer with the tombstone rule: a null command is dead-lettered (TOMBSTONE) like any
+        // command that cannot be read, before it reaches the decision.
         topology.addSource(SOURCE, Serdes.String().deserializer(),
-                Topics.BOOKING_COMMANDS.valueSerde().deserializer(), Topics.BOOKING_COMMANDS.name(prefix));
+                EventSerdes.valueDeserializer(Topics.BOOKING_COMMANDS), Topics.BOOKING_COMMANDS.name(prefix));
         topology.addProcessor(PROCESSOR, () -> new DecisionProcessor(decider, tick, retention, observer), SOURCE);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(BOOKING_STORE),
                 Serdes.String(), new JsonSerde<>(Booking.class)), PROCESSOR);
@@ -57,7 +60,8 @@ public final class BookingTopology {
     }
 
     /**
-     * Streams settings that send unreadable commands ({@link DeadLetterDeserializationHandler}) and invalid ones
+     * Streams settings that send unreadable, schema-violating and null commands
+     * ({@link DeadLetterDeserializationHandler}) and undecidable ones
      * ({@link CommandProcessingHandler}) to the dead-letter topic through {@code deadLetters}. Streams hands config
      * objects to the handlers' {@code configure}, so every {@code KafkaStreams} built from these settings, a
      * restarted one too, writes through the same publisher (whose producer outlives any one instance).

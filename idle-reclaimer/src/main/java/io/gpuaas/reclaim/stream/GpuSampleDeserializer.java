@@ -1,6 +1,7 @@
 package io.gpuaas.reclaim.stream;
 
 import io.gpuaas.events.CloudEvents;
+import io.gpuaas.events.EventSerdes;
 import io.gpuaas.events.EventTypes;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.gpu.GpuSample;
@@ -15,17 +16,18 @@ import org.apache.kafka.common.serialization.Serdes;
 
 /**
  * Reads {@code gpuaas.gpu-samples} with the same results as the contract's deserializer
- * ({@code Topics.GPU_SAMPLES.valueSerde()}), faster: a record whose {@code ce_type} is the GpuSample type and whose
- * body has the shape producers write is parsed by {@link GpuSampleJson}; every other record — other types, missing
- * headers, unusual or broken bodies — goes to the contract's deserializer, which returns the same record or throws
- * the same {@code EventDecodingException} (and so dead-letters it) as before. Jackson's generic decoding, the
- * Instant parse above all, was a fifth of the stream thread's time.
+ * ({@code EventSerdes.valueDeserializer(Topics.GPU_SAMPLES)}), faster: a record whose {@code ce_type} is the
+ * GpuSample type and whose body has the shape producers write, every value within the schema's bounds, is parsed by
+ * {@link GpuSampleJson}; every other record — other types, missing headers, unusual, broken or out-of-range bodies,
+ * tombstones — goes to the contract's deserializer, which returns the same record or throws the same
+ * {@code EventDecodingException} ({@code SCHEMA_VIOLATION}, {@code TOMBSTONE}, ...) and so dead-letters it. Jackson's
+ * generic decoding, the Instant parse above all, was a fifth of the stream thread's time.
  */
 public final class GpuSampleDeserializer implements Deserializer<GpuSampleEvent> {
 
     private static final byte[] TYPE = EventTypes.typeOf(GpuSample.class).getBytes(StandardCharsets.UTF_8);
 
-    private final Deserializer<GpuSampleEvent> contract = Topics.GPU_SAMPLES.valueSerde().deserializer();
+    private final Deserializer<GpuSampleEvent> contract = EventSerdes.valueDeserializer(Topics.GPU_SAMPLES);
 
     /** The serde of the samples topic with this deserializer and the contract's serializer. */
     public static Serde<GpuSampleEvent> serde() {

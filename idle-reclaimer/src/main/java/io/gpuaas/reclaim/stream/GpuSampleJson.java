@@ -9,8 +9,14 @@ import java.time.LocalDate;
 /**
  * Reads the GpuSample body producers write (known properties, ASCII strings without escapes, plain numbers,
  * {@code yyyy-MM-ddTHH:mm:ss[.f]Z} instants) into the record Jackson would build; null for anything else (unknown or
- * repeated property, escape, wrong token type, missing required property), which the caller then hands to the
- * contract's deserializer. Only the common shape is fast; no input gets a different answer.
+ * repeated property, escape, wrong token type, missing required property, a value outside a bound of the schema),
+ * which the caller then hands to the contract's deserializer. Only the common, valid shape is fast; no input gets
+ * a different answer, so an out-of-range sample is rejected by the contract exactly as before.
+ *
+ * <p>The bounds are those of {@code io.gpuaas.gpu.sample.v1.json}: {@code hostname} and {@code uuid} not empty,
+ * {@code utilization} a ratio 0..1, {@code utilizationSource} one of its enum, memory and power not negative.
+ * {@code GpuSampleJsonBoundsTest} generates values on and past every bound the schema declares and fails when the
+ * two disagree, so a schema change cannot leave this reader behind.
  */
 final class GpuSampleJson {
 
@@ -20,7 +26,14 @@ final class GpuSampleJson {
             .map(n -> n.getBytes(StandardCharsets.US_ASCII)).toArray(byte[][]::new);
 
     private static final int TIME = 0;
+    private static final int HOSTNAME = 1;
+    private static final int UUID = 2;
     private static final int GPU_INDEX = 3;
+    private static final int UTILIZATION = 10;
+    private static final int UTILIZATION_SOURCE = 11;
+    private static final int MEMORY_USED = 12;
+    private static final int MEMORY_FREE = 13;
+    private static final int POWER = 14;
     private static final int MAX_LONG_DIGITS = 18;
     private static final int MAX_NUMBER_LENGTH = 64;
     /** Digits below 2^53, so a long of them converts to double exactly. */
@@ -80,13 +93,34 @@ final class GpuSampleJson {
             skipSpace();
         }
         skipSpace();
-        if (p != b.length || values[TIME] == null || values[1] == null || values[2] == null) {
+        if (p != b.length || values[TIME] == null || values[HOSTNAME] == null || values[UUID] == null
+                || !withinSchema()) {
             throw NOT_FAST;
         }
         return new GpuSample((Instant) values[TIME], (String) values[1], (String) values[2], (Integer) values[3],
                 (String) values[4], (String) values[5], (String) values[6], (String) values[7], (String) values[8],
                 (String) values[9], (Double) values[10], (String) values[11], (Double) values[12],
                 (Double) values[13], (Double) values[14]);
+    }
+
+    /** The schema's value constraints; the contract's deserializer rejects what fails them, naming the rule. */
+    private boolean withinSchema() {
+        return !((String) values[HOSTNAME]).isEmpty() && !((String) values[UUID]).isEmpty()
+                && ratio(values[UTILIZATION]) && notNegative(values[MEMORY_USED])
+                && notNegative(values[MEMORY_FREE]) && notNegative(values[POWER])
+                && knownSource(values[UTILIZATION_SOURCE]);
+    }
+
+    private static boolean ratio(Object value) {
+        return value == null || ((Double) value >= 0 && (Double) value <= 1);
+    }
+
+    private static boolean notNegative(Object value) {
+        return value == null || (Double) value >= 0;
+    }
+
+    private static boolean knownSource(Object value) {
+        return value == null || "GR_ENGINE_ACTIVE".equals(value) || "GPU_UTIL".equals(value);
     }
 
     private int name() {
@@ -111,7 +145,7 @@ final class GpuSampleJson {
         return switch (field) {
             case TIME -> instant();
             case GPU_INDEX -> (int) integer(9);
-            case 10, 12, 13, 14 -> number(); // utilization, memoryUsedMiB, memoryFreeMiB, powerWatts
+            case UTILIZATION, MEMORY_USED, MEMORY_FREE, POWER -> number();
             default -> string();
         };
     }

@@ -24,8 +24,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Feeds the projections from Kafka. Every gateway replica needs every queue, booking and reclaim fact, so it
  * assigns all partitions itself (no consumer group): compacted and history topics are read from the
- * beginning, GPU samples from the end (only the present matters for gauges). Unreadable records are
- * dead-lettered and the partition moves on. Topics that do not exist yet are retried.
+ * beginning, GPU samples from the end (only the present matters for gauges). Records that cannot be read or
+ * trusted (a schema bound broken, a null value on a topic that is not compacted) are dead-lettered and the
+ * partition moves on. Topics that do not exist yet are retried.
  *
  * <p>The loop never dies on an exception: whatever escapes a poll is logged and the loop goes on after a pause.
  * A record whose dead letter cannot be written (broker down) is not skipped: its partition is rewound to it and
@@ -40,7 +41,10 @@ public final class ProjectionConsumer implements Runnable, AutoCloseable {
     private static final Duration POLL = Duration.ofMillis(100);
     private static final Duration POSITION_TIMEOUT = Duration.ofSeconds(30);
 
-    /** One topic the consumer follows and what to do with its records (value null for tombstones). */
+    /**
+     * One topic the consumer follows and what to do with its records. The handler gets a null value only for a
+     * delete on a compacted topic; a null on any other topic is dead-lettered ({@code TOMBSTONE}) and never reaches it.
+     */
     public record Feed<T>(TopicSpec<String, T> topic, boolean fromBeginning, BiConsumer<String, T> handler) {
     }
 
@@ -221,23 +225,25 @@ public final class ProjectionConsumer implements Runnable, AutoCloseable {
     }
 
     private record Route<T>(EventReader<T> reader, BiConsumer<String, T> handler, boolean fromBeginning,
-                            DeadLetterPublisher deadLetters) {
+                            boolean compacted, DeadLetterPublisher deadLetters) {
 
         static <T> Route<T> of(Feed<T> feed, DeadLetterPublisher deadLetters) {
             return new Route<>(EventReader.of(feed.topic(), deadLetters), feed.handler(), feed.fromBeginning(),
-                    deadLetters);
+                    feed.topic().compacted(), deadLetters);
         }
 
         void handle(ConsumerRecord<byte[], byte[]> record) {
             String key = reader.key(record);
             Optional<T> value;
             try {
-                value = record.value() == null ? Optional.empty() : reader.read(record);
+                // The reader decides tombstones from the topic: a delete on a compacted one, a dead letter elsewhere.
+                value = reader.read(record);
             } catch (RuntimeException e) {
                 // EventReader dead-letters what it cannot decode itself; it only throws when that write failed.
                 throw new DeadLetterFailure(record, e);
             }
-            if (record.value() != null && value.isEmpty()) {
+            boolean delete = compacted && record.value() == null;
+            if (value.isEmpty() && !delete) {
                 return;
             }
             try {
