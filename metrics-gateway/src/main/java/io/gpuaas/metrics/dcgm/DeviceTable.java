@@ -92,8 +92,14 @@ final class DeviceTable {
                     value(DcgmField.FB_USED), value(DcgmField.FB_FREE), value(DcgmField.POWER_USAGE));
         }
 
+        /**
+         * A reading the contract cannot carry (memory and power are never negative; an exporter reports a negative
+         * or NaN value for a field it could not read) is reported as missing, so the sample stays valid and its
+         * readers never dead-letter it.
+         */
         private Double value(DcgmField field) {
-            return present[field.ordinal()] ? values[field.ordinal()] : null;
+            double v = values[field.ordinal()];
+            return present[field.ordinal()] && v >= 0 ? v : null;
         }
 
         private static Double ratio(double value) {

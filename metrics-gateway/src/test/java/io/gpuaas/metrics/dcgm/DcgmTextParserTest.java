@@ -70,6 +70,23 @@ class DcgmTextParserTest {
     }
 
     @Test
+    void shouldReportNegativeMemoryAndPowerAsMissingWhenTheExporterCouldNotReadThem() {
+        DcgmScrape scrape = parser.parse("""
+                DCGM_FI_DEV_GPU_UTIL{gpu="0",UUID="GPU-neg",Hostname="node-1"} 10
+                DCGM_FI_DEV_FB_USED{gpu="0",UUID="GPU-neg",Hostname="node-1"} -1
+                DCGM_FI_DEV_FB_FREE{gpu="0",UUID="GPU-neg",Hostname="node-1"} 2048
+                DCGM_FI_DEV_POWER_USAGE{gpu="0",UUID="GPU-neg",Hostname="node-1"} -5.5
+                """, NOW);
+
+        assertThat(scrape.samples()).singleElement().satisfies(s -> {
+            assertThat(s.memoryUsedMiB()).isNull();
+            assertThat(s.powerWatts()).isNull();
+            assertThat(s.memoryFreeMiB()).isEqualTo(2048.0);
+            assertThat(s.utilization()).isEqualTo(0.10);
+        });
+    }
+
+    @Test
     void shouldReadPodNameAndLowerCaseMetricNamesWhenTheExporterRunsInOldNamespaceMode() {
         DcgmScrape scrape = parser.parse("""
                 # TYPE dcgm_fi_dev_gpu_util gauge
