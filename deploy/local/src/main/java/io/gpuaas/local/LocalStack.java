@@ -133,8 +133,9 @@ public final class LocalStack implements AutoCloseable {
     }
 
     private EmbeddedKafka startKafka() {
+        // The SRE user may also log in with PLAIN: kcat-sre.conf needs it (see KafkaIdentities#writeKcatConfig).
         EmbeddedKafka broker = EmbeddedKafka.builder().port(options.kafkaPort())
-                .dataDir(options.targetDir().resolve("kafka-data")).start();
+                .dataDir(options.targetDir().resolve("kafka-data")).plainUser(KafkaPrincipal.SRE.userName()).start();
         try (Admin admin = broker.admin()) {
             // The super user creates the topics: no service may create or delete a contract topic.
             TopicAdmin.createAll(admin, Topics.DEFAULT_PREFIX);

@@ -64,12 +64,12 @@ public final class BrokerDefaults {
      * with SCRAM-SHA-512, whose credentials live in the cluster metadata. Listener-scoped JAAS settings win over
      * the JVM-wide JAAS file the test kit writes for its own fixed users, so those users are never accepted.
      */
-    static Map<String, String> security(int fixedPort, String adminPassword) {
+    static Map<String, String> security(int fixedPort, String adminPassword, List<String> plainUsers) {
         List<String> listeners = new ArrayList<>(List.of("external"));
         if (fixedPort > 0) {
             listeners.add(EmbeddedKafka.FIXED_LISTENER.toLowerCase(Locale.ROOT));
         }
-        return security(adminPassword, listeners);
+        return security(adminPassword, listeners, plainUsers);
     }
 
     /**
@@ -78,6 +78,11 @@ public final class BrokerDefaults {
      * SCRAM-SHA-512 for every other user. The caller maps each listener to {@code SASL_PLAINTEXT}.
      */
     public static Map<String, String> security(String adminPassword, List<String> clientListeners) {
+        return security(adminPassword, clientListeners, List.of());
+    }
+
+    /** As {@link #security(String, List)}, the client listeners also taking {@code plainUsers} with PLAIN. */
+    static Map<String, String> security(String adminPassword, List<String> clientListeners, List<String> plainUsers) {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("sasl.enabled.mechanisms", "PLAIN," + KafkaCredentials.SCRAM);
         p.put("sasl.mechanism.inter.broker.protocol", "PLAIN");
@@ -86,9 +91,9 @@ public final class BrokerDefaults {
         p.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
         p.put("allow.everyone.if.no.acl.found", "false");
         p.put("super.users", "User:" + KafkaCredentials.ADMIN);
-        String plain = KafkaCredentials.serverPlainJaas(adminPassword);
+        String plain = KafkaCredentials.serverPlainJaas(adminPassword, plainUsers);
         String scram = KafkaCredentials.serverScramJaas();
-        p.put("listener.name.controller.plain.sasl.jaas.config", plain);
+        p.put("listener.name.controller.plain.sasl.jaas.config", KafkaCredentials.serverPlainJaas(adminPassword, List.of()));
         for (String name : clientListeners) {
             String listener = name.toLowerCase(Locale.ROOT);
             p.put("listener.name." + listener + ".plain.sasl.jaas.config", plain);

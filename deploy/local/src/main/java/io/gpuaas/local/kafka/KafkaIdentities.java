@@ -81,13 +81,15 @@ public final class KafkaIdentities {
 
     /**
      * Writes a kcat ({@code -F}) configuration of {@code principal} in librdkafka's property names, only its owner
-     * can read: {@code kcat -F <file> -C -t gpuaas.gpu-samples}.
+     * can read: {@code kcat -F <file> -C -t gpuaas.gpu-samples}. It logs in with PLAIN, so the broker must accept the
+     * principal with PLAIN too ({@code EmbeddedKafka.Builder#plainUser}): Debian 12's kcat links librdkafka 2.0.2,
+     * whose SCRAM client-final nonce Kafka 4 rejects (fixed in librdkafka 2.6.1). Same user, same password, same ACLs.
      */
     public Path writeKcatConfig(KafkaPrincipal principal, Path file) {
         String text = "# kcat -F " + file.getFileName() + " ...: Kafka as " + principal.userName() + "\n"
                 + "bootstrap.servers=" + broker.bootstrapServers() + "\n"
                 + "security.protocol=SASL_PLAINTEXT\n"
-                + "sasl.mechanisms=" + KafkaCredentials.SCRAM + "\n"
+                + "sasl.mechanisms=PLAIN\n"
                 + "sasl.username=" + principal.userName() + "\n"
                 + "sasl.password=" + broker.derivedPassword(principal.userName()) + "\n";
         return writePrivate(file, text);
@@ -95,7 +97,8 @@ public final class KafkaIdentities {
 
     /**
      * Writes every login of the stack as JSON, only its owner can read: {@code bootstrapServers}, and under
-     * {@code users} each user name with its {@code mechanism}, {@code password} and {@code role}.
+     * {@code users} each user name with its {@code mechanisms}, {@code password} and {@code role}. The SRE user is
+     * listed with PLAIN as well, for kcat (see {@link #writeKcatConfig}).
      */
     public Path writeCredentials(Path file) {
         ObjectNode root = Json.mapper().createObjectNode();
@@ -103,12 +106,15 @@ public final class KafkaIdentities {
         root.put("securityProtocol", "SASL_PLAINTEXT");
         ObjectNode users = root.putObject("users");
         ObjectNode admin = users.putObject(KafkaCredentials.ADMIN);
-        admin.put("mechanism", "PLAIN");
+        admin.putArray("mechanisms").add("PLAIN");
         admin.put("password", broker.adminPassword());
         admin.put("role", "super user: topics, users and ACLs");
         for (KafkaPrincipal principal : KafkaPrincipal.values()) {
             ObjectNode user = users.putObject(principal.userName());
-            user.put("mechanism", KafkaCredentials.SCRAM);
+            var mechanisms = user.putArray("mechanisms").add(KafkaCredentials.SCRAM);
+            if (principal == KafkaPrincipal.SRE) {
+                mechanisms.add("PLAIN");
+            }
             user.put("password", broker.derivedPassword(principal.userName()));
             user.put("role", principal == KafkaPrincipal.SRE ? "reads every topic, writes none" : "service");
         }
