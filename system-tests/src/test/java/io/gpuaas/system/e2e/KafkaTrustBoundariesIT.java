@@ -86,6 +86,7 @@ class KafkaTrustBoundariesIT {
         Map<String, Object> wrongPassword = stack.kafka().clientProperties(KafkaPrincipal.SRE);
         wrongPassword.putAll(KafkaCredentials.scram(KafkaPrincipal.SRE.userName(), "not-the-password"));
         wrongPassword.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 8000);
+        wrongPassword.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 4000);
         try (Admin admin = Admin.create(wrongPassword)) {
             assertThatThrownBy(() -> admin.listTopics().names().get(20, TimeUnit.SECONDS))
                     .as("metadata for the SRE user with a wrong password")
