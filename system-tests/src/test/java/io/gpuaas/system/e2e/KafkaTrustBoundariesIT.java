@@ -209,6 +209,7 @@ class KafkaTrustBoundariesIT {
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 20_000);
+        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
         config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
         return config;
     }
