@@ -1,5 +1,6 @@
 package io.gpuaas.local;
 
+import io.gpuaas.events.KafkaPrincipal;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.pool.PoolCatalog;
@@ -9,6 +10,7 @@ import io.gpuaas.local.fleet.DeviceAllocator;
 import io.gpuaas.local.fleet.FleetLayout;
 import io.gpuaas.local.fleet.FleetServer;
 import io.gpuaas.local.fleet.UtilizationModel;
+import io.gpuaas.local.kafka.KafkaIdentities;
 import io.gpuaas.local.k8s.ClusterSeeder;
 import io.gpuaas.local.k8s.DemoWorkloads;
 import io.gpuaas.local.k8s.Tenant;
@@ -23,6 +25,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +35,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,6 +42,10 @@ import org.slf4j.LoggerFactory;
  * The embedded default: a KRaft broker with every topic, an in-memory Kubernetes API seeded like a GPU cluster
  * with Kueue, the simulated dcgm-exporters, the Kueue/KubeRay/KServe stand-ins, and the four services in their own
  * JVMs. The broker starts in the background while the API server is seeded, since it takes longest.
+ *
+ * <p>Kafka runs as in production: SASL on its listener and ACLs enforced. The stack's super user creates the topics
+ * and one user per service with exactly its {@link io.gpuaas.events.KafkaAccess} ACLs; each service logs in as its
+ * own user, and operators read with the read-only SRE user ({@code kcat-sre.conf}).
  */
 public final class LocalStack implements AutoCloseable {
 
@@ -48,6 +54,7 @@ public final class LocalStack implements AutoCloseable {
     private final StackOptions options;
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private EmbeddedKafka kafka;
+    private KafkaIdentities identities;
     private KubernetesApi kube;
     private FleetServer fleet;
     private ServiceLauncher services;
@@ -119,15 +126,23 @@ public final class LocalStack implements AutoCloseable {
             closeables.addFirst(kafka);
             startup.shutdown();
         }
+        files.put("kafka-credentials", identities.writeCredentials(target.resolve("kafka-credentials.json")));
+        files.put("kcat-sre", identities.writeKcatConfig(KafkaPrincipal.SRE, target.resolve("kcat-sre.conf")));
+        LOG.info("kafka-credentials.json and kcat-sre.conf (read-only user {}) written to {}",
+                KafkaPrincipal.SRE.userName(), target);
     }
 
     private EmbeddedKafka startKafka() {
+        // The SRE user may also log in with PLAIN: kcat-sre.conf needs it (see KafkaIdentities#writeKcatConfig).
         EmbeddedKafka broker = EmbeddedKafka.builder().port(options.kafkaPort())
-                .dataDir(options.targetDir().resolve("kafka-data")).start();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+                .dataDir(options.targetDir().resolve("kafka-data")).plainUser(KafkaPrincipal.SRE.userName()).start();
+        try (Admin admin = broker.admin()) {
+            // The super user creates the topics: no service may create or delete a contract topic.
             TopicAdmin.createAll(admin, Topics.DEFAULT_PREFIX);
             topics = Topics.all().stream().map(t -> t.name(Topics.DEFAULT_PREFIX)).toList();
-            LOG.info("kafka on {} with topics {}", broker.bootstrapServers(), topics);
+            identities = KafkaIdentities.create(broker, Topics.DEFAULT_PREFIX);
+            LOG.info("kafka on {} (SASL, ACLs) with topics {} and users {}", broker.bootstrapServers(), topics,
+                    Arrays.stream(KafkaPrincipal.values()).map(KafkaPrincipal::userName).toList());
             return broker;
         } catch (RuntimeException e) {
             broker.close();
@@ -147,6 +162,9 @@ public final class LocalStack implements AutoCloseable {
         Map<String, String> env = Map.of("KUBECONFIG", files.get("kubeconfig").toString());
         for (ServiceSpec spec : options.selectedServices()) {
             Map<String, String> own = new LinkedHashMap<>(properties);
+            Path login = identities.writeServiceConfig(spec.principal(),
+                    options.targetDir().resolve("kafka-logins").resolve(spec.name() + ".properties"));
+            own.put(KafkaIdentities.CONFIG_FILES_PROPERTY, login.toString());
             own.putAll(options.propertiesFor(spec.name()));
             services.start(spec, servicePort(spec), own, env);
         }
@@ -172,6 +190,11 @@ public final class LocalStack implements AutoCloseable {
 
     public String bootstrapServers() {
         return kafka.bootstrapServers();
+    }
+
+    /** The stack's Kafka users: each service's, the SRE's and the super user's client properties. */
+    public KafkaIdentities kafkaIdentities() {
+        return identities;
     }
 
     public String kubernetesUrl() {

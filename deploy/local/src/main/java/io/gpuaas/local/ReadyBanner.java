@@ -11,8 +11,9 @@ final class ReadyBanner {
 
     static String render(LocalStack stack, StackOptions options, double seconds) {
         StringBuilder text = new StringBuilder("\n");
-        line(text, "kafka", stack.bootstrapServers() + "  (" + stack.topics().size() + " topics, "
+        line(text, "kafka", stack.bootstrapServers() + "  (SASL + ACLs, " + stack.topics().size() + " topics, "
                 + String.join(" ", stack.topics()) + ")");
+        line(text, "kafka users", stack.file("kafka-credentials") + "  (one per service, read-only gpuaas-sre)");
         line(text, "kubernetes API", stack.kubernetesUrl() + "  (kubeconfig " + stack.file("kubeconfig") + ")");
         for (int i = 0; i < stack.fleetUrls().size(); i++) {
             line(text, i == 0 ? "dcgm-exporters" : "", stack.fleetUrls().get(i) + "  (gpu-node-" + (i + 1) + ")");
@@ -28,7 +29,7 @@ final class ReadyBanner {
         line(text, "logs", options.targetDir().resolve("logs").toString());
         text.append("\n  try: TOKEN=$(jq -r '.\"team-a\".token' ").append(stack.file("tokens")).append(")\n");
         text.append("       kubectl --kubeconfig ").append(stack.file("kubeconfig")).append(" get workloads -A\n");
-        text.append("       kcat -b ").append(stack.bootstrapServers()).append(" -L\n\n");
+        text.append("       kcat -F ").append(stack.file("kcat-sre")).append(" -C -t gpuaas.gpu-samples -c 1 -e\n\n");
         text.append(String.format(Locale.ROOT, "gpuaas local stack ready in %.1f s (Ctrl-C stops it)%n", seconds));
         return text.toString();
     }

@@ -1,6 +1,7 @@
 package io.gpuaas.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.nimbusds.jose.crypto.RSASSAVerifier;
@@ -11,6 +12,8 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.Json;
+import io.gpuaas.events.KafkaAccess;
+import io.gpuaas.events.KafkaPrincipal;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.pool.Pool;
 import io.gpuaas.events.pool.PoolCatalog;
@@ -22,10 +25,14 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.junit.jupiter.api.AfterAll;
@@ -55,12 +62,49 @@ class LocalStackIT {
 
     @Test
     void shouldCreateEveryContractTopicWhenTheBrokerStarts() throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers()))) {
+        try (Admin admin = Admin.create(stack.kafkaIdentities().adminProperties())) {
             Set<String> topics = admin.listTopics().names().get();
 
             assertThat(topics).containsAll(Topics.all().stream().map(t -> t.name(Topics.DEFAULT_PREFIX)).toList());
             assertThat(admin.describeTopics(List.of("gpuaas.gpu-samples")).allTopicNames().get()
                     .get("gpuaas.gpu-samples").partitions()).hasSize(Topics.GPU_SAMPLES.partitions());
+        }
+    }
+
+    @Test
+    void shouldGiveEachPrincipalExactlyItsTopicsWhenItLogsInWithTheStacksCredentials() throws Exception {
+        for (KafkaPrincipal principal : KafkaPrincipal.values()) {
+            Set<String> granted = Topics.all().stream().filter(t -> KafkaAccess.readers(t).contains(principal)
+                    || KafkaAccess.writers(t).contains(principal)).map(t -> t.name(Topics.DEFAULT_PREFIX))
+                    .collect(Collectors.toSet());
+            try (Admin admin = Admin.create(stack.kafkaIdentities().clientProperties(principal))) {
+                // The broker lists only the topics a principal may describe.
+                assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS)).as(principal.userName())
+                        .containsExactlyInAnyOrderElementsOf(granted);
+            }
+        }
+        try (Admin anonymous = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers(),
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5000, AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 4000))) {
+            assertThatThrownBy(() -> anonymous.listTopics().names().get(20, TimeUnit.SECONDS))
+                    .as("a client without credentials").isInstanceOf(ExecutionException.class);
+        }
+    }
+
+    @Test
+    void shouldWriteKafkaLoginsOnlyTheOwnerCanReadWhenTheStackStarts() throws Exception {
+        JsonNode credentials = Json.mapper().readTree(stack.file("kafka-credentials").toFile());
+        Path kcat = stack.file("kcat-sre");
+
+        assertThat(credentials.path("bootstrapServers").asText()).isEqualTo(stack.bootstrapServers());
+        assertThat(credentials.path("users").fieldNames()).toIterable().containsExactly("gpuaas-admin",
+                "gpuaas-booking-service", "gpuaas-quota-projector", "gpuaas-idle-reclaimer", "gpuaas-metrics-gateway",
+                "gpuaas-sre");
+        assertThat(kcat).content().contains("bootstrap.servers=" + stack.bootstrapServers(),
+                "security.protocol=SASL_PLAINTEXT", "sasl.username=gpuaas-sre",
+                "sasl.password=" + credentials.path("users").path("gpuaas-sre").path("password").asText());
+        for (Path secret : List.of(stack.file("kafka-credentials"), kcat)) {
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secret))).as(secret.toString())
+                    .isEqualTo("rw-------");
         }
     }
 

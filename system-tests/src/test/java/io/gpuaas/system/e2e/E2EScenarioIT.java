@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.gpuaas.system.e2e.CalendarBrowser.BookingRow;
 import io.gpuaas.system.e2e.JsonHttp.Answer;
 import io.gpuaas.system.e2e.Kcat.KafkaRecord;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -270,7 +271,7 @@ class E2EScenarioIT {
     @Order(9)
     void shouldHoldTheExpectedCloudEventsOnEveryTopicWhenReadWithKcat() throws Exception {
         Instant reading = Instant.now();
-        String kafka = stack.bootstrapServers();
+        Path kafka = stack.kcatConfig();
         Map<String, List<KafkaRecord>> topics = new LinkedHashMap<>();
         for (String topic : TopicChecks.WRITERS.keySet()) {
             topics.put(topic, Kcat.readAll(kafka, topic));

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.Json;
 import io.gpuaas.local.LocalStack;
 import io.gpuaas.local.StackOptions;
+import io.gpuaas.local.kafka.KafkaIdentities;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +30,11 @@ final class E2eStack implements AutoCloseable {
     }
 
     static E2eStack start() throws Exception {
+        return start(List.of());
+    }
+
+    /** The same stack with more {@code deploy/local/up} options, e.g. {@code --only booking-service}. */
+    static E2eStack start(List<String> moreOptions) throws Exception {
         Path module = Path.of("").toAbsolutePath();
         // The module sits in the repository root; -Dgpuaas.repo-root says otherwise for a copy run elsewhere.
         Path repoRoot = Path.of(System.getProperty("gpuaas.repo-root", module.getParent().toString()));
@@ -37,6 +43,7 @@ final class E2eStack implements AutoCloseable {
                 "--kafka-port", "0", "--kube-port", "0", "--fleet-port", "0", "--service-port", "0",
                 "--repo-root", repoRoot.toString(), "--target-dir", targetDir.toString(), "--ready-timeout", "240"));
         ScenarioTiming.serviceProperties().forEach(p -> args.addAll(List.of("--service-property", p)));
+        args.addAll(moreOptions);
         LocalStack stack = LocalStack.start(StackOptions.parse(args.toArray(String[]::new)));
         try {
             stack.startServices();
@@ -62,8 +69,19 @@ final class E2eStack implements AutoCloseable {
         return "127.0.0.1:" + stack.service(service).port();
     }
 
+    /** The broker's address (it takes SASL only: a client needs one of {@link #kafka()}'s logins). */
     String bootstrapServers() {
         return stack.bootstrapServers();
+    }
+
+    /** kcat's configuration file for the read-only SRE user, as the stack wrote it. */
+    Path kcatConfig() {
+        return stack.file("kcat-sre");
+    }
+
+    /** The stack's Kafka users (each service's, the SRE's, the super user's). */
+    KafkaIdentities kafka() {
+        return stack.kafkaIdentities();
     }
 
     KubernetesClient kube() {

@@ -13,7 +13,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Reads a topic the way an operator would: Debian's {@code kcat} as a subprocess against the stack's broker, from
+ * Reads a topic the way an operator would: Debian's {@code kcat} as a subprocess against the stack's broker, logged
+ * in with the configuration file the stack writes for the read-only SRE user ({@code kcat -F kcat-sre.conf}), from
  * the beginning to the current end, with its JSON envelope ({@code -J}) so that keys, headers and payloads come
  * back exactly as stored, tombstones included.
  */
@@ -57,12 +58,16 @@ final class Kcat {
         return Files.isExecutable(BINARY);
     }
 
-    /** Every record of {@code topic} up to its end now, in partition then offset order. */
-    static List<KafkaRecord> readAll(String bootstrapServers, String topic) throws IOException, InterruptedException {
+    /**
+     * Every record of {@code topic} up to its end now, in partition then offset order.
+     *
+     * @param config a kcat configuration file ({@code -F}) with the broker and a login
+     */
+    static List<KafkaRecord> readAll(Path config, String topic) throws IOException, InterruptedException {
         Path out = Files.createTempFile("kcat-" + topic, ".jsonl");
         Path err = Files.createTempFile("kcat-" + topic, ".err");
         try {
-            Process kcat = new ProcessBuilder(BINARY.toString(), "-b", bootstrapServers, "-C", "-t", topic,
+            Process kcat = new ProcessBuilder(BINARY.toString(), "-F", config.toString(), "-C", "-t", topic,
                     "-o", "beginning", "-e", "-q", "-J").redirectOutput(out.toFile()).redirectError(err.toFile()).start();
             if (!kcat.waitFor(60, TimeUnit.SECONDS)) {
                 kcat.destroyForcibly();

@@ -6,12 +6,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpuaas.events.EventTypes;
+import io.gpuaas.events.KafkaAccess;
+import io.gpuaas.events.KafkaPrincipal;
+import io.gpuaas.events.Topics;
+import io.gpuaas.local.services.ServiceSpec;
 import io.gpuaas.system.e2e.Kcat.KafkaRecord;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /**
  * What each topic must hold after the scenario, read with kcat: the CloudEvents headers of every record
@@ -20,16 +26,20 @@ import java.util.function.Predicate;
  */
 final class TopicChecks {
 
-    /** Topic to the service that writes it (its {@code ce_source} is {@code /gpuaas/<service>}). */
-    static final Map<String, String> WRITERS = Map.of(
-            "gpuaas.booking-commands", "booking-service",
-            "gpuaas.booking-events", "booking-service",
-            "gpuaas.bookings", "booking-service",
-            "gpuaas.kueue-workloads", "quota-projector",
-            "gpuaas.quota-state", "quota-projector",
-            "gpuaas.gpu-samples", "metrics-gateway",
-            "gpuaas.reclaim-events", "idle-reclaimer",
-            "gpuaas.tenant-utilization", "metrics-gateway");
+    /**
+     * Topic to the service that writes it (its {@code ce_source} is {@code /gpuaas/<service>}), from the ACL table:
+     * the one principal allowed to write the topic must be the one whose events are on it. The dead-letter topic,
+     * written by every service with foreign bytes, is checked apart.
+     */
+    static final Map<String, String> WRITERS = Topics.all().stream()
+            .filter(t -> KafkaAccess.writers(t).size() == 1)
+            .collect(Collectors.toMap(t -> t.name(Topics.DEFAULT_PREFIX),
+                    t -> serviceOf(KafkaAccess.writers(t).iterator().next()), (a, b) -> a, LinkedHashMap::new));
+
+    private static String serviceOf(KafkaPrincipal principal) {
+        return ServiceSpec.ALL.stream().filter(s -> s.principal() == principal).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no service logs in as " + principal)).name();
+    }
 
     private TopicChecks() {
     }

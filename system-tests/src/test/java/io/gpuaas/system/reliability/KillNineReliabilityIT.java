@@ -120,7 +120,7 @@ class KillNineReliabilityIT {
 
     /** rel-idle must be reclaimed in the round (else the check proves nothing), and exactly once. */
     private static List<String> reclaimedOnce() throws InterruptedException {
-        io.gpuaas.system.reliability.support.KafkaProbe kafka = new io.gpuaas.system.reliability.support.KafkaProbe(stack.bootstrapServers());
+        io.gpuaas.system.reliability.support.KafkaProbe kafka = stack.probe();
         long deadline = System.nanoTime() + Duration.ofSeconds(Mode.pick(60, 90)).toNanos();
         while (true) {
             var steps = io.gpuaas.system.reliability.support.Ledger.reclaims(kafka);

@@ -30,6 +30,9 @@ import org.junit.jupiter.api.Test;
  * each must reach {@code gpuaas.dead-letter} once per consuming service with its reason in the {@code gpuaas_dlq_*}
  * headers, and the second round being dead-lettered proves the consumer moved past the good records behind the
  * first. The good traffic must also have its effect: bookings decided, quota written, /metrics updated.
+ *
+ * <p>The broker enforces ACLs, so poison is written with the credentials of the topic's owner: in production only a
+ * principal allowed to write a topic can put a bad record on it (a buggy or version-skewed release of its owner).
  */
 class PoisonRecordReliabilityIT {
 
@@ -53,7 +56,7 @@ class PoisonRecordReliabilityIT {
     static void startStack() throws Exception {
         stack = ReliabilityStack.shared();
         stack.ensureAllHealthy(Duration.ofSeconds(180));
-        kafka = new KafkaProbe(stack.bootstrapServers());
+        kafka = stack.probe();
     }
 
     @Test
@@ -112,7 +115,7 @@ class PoisonRecordReliabilityIT {
                         yield new byte[0];
                     }
                 };
-                sent.add(kafka.send(topic, p, "poison-" + round + "-" + p, value, headers));
+                sent.add(kafka.sendAsOwner(topic, p, "poison-" + round + "-" + p, value, headers));
             }
         }
         return sent;

@@ -1,15 +1,28 @@
 package io.gpuaas.testing.kafka;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 
-/** Broker settings for a one-node cluster that starts fast and stays small. */
-final class BrokerDefaults {
+/**
+ * Broker settings for a one-node cluster that starts fast and stays small, with the security of {@link EmbeddedKafka}.
+ * Public so that a broker run another way (a {@code kafka.Kafka} child JVM that can be killed and restarted) gets the
+ * very same settings.
+ */
+public final class BrokerDefaults {
 
     private BrokerDefaults() {
     }
 
+    /** One replica everywhere, few threads and small buffers, SASL listeners; {@code fixedPort} 0 adds no listener. */
+    public static Map<String, String> singleNode(int fixedPort) {
+        return singleNode(fixedPort, SecurityProtocol.SASL_PLAINTEXT);
+    }
+
+    /** As {@link #singleNode(int)} with the fixed-port listeners on {@code protocol}. */
     static Map<String, String> singleNode(int fixedPort, SecurityProtocol protocol) {
         Map<String, String> p = new LinkedHashMap<>();
         // One replica everywhere, or transactions and exactly_once_v2 streams never become ready.
@@ -57,7 +70,25 @@ final class BrokerDefaults {
      * with SCRAM-SHA-512, whose credentials live in the cluster metadata. Listener-scoped JAAS settings win over
      * the JVM-wide JAAS file the test kit writes for its own fixed users, so those users are never accepted.
      */
-    static Map<String, String> security(int fixedPort, String adminPassword) {
+    static Map<String, String> security(int fixedPort, String adminPassword, List<String> plainUsers) {
+        List<String> listeners = new ArrayList<>(List.of("external"));
+        if (fixedPort > 0) {
+            listeners.add(EmbeddedKafka.FIXED_LISTENER.toLowerCase(Locale.ROOT));
+        }
+        return security(adminPassword, listeners, plainUsers);
+    }
+
+    /**
+     * The same security for a broker whose controller listener is named {@code CONTROLLER} and whose client (and
+     * inter-broker) listeners are {@code clientListeners}: each takes PLAIN for {@link KafkaCredentials#ADMIN} and
+     * SCRAM-SHA-512 for every other user. The caller maps each listener to {@code SASL_PLAINTEXT}.
+     */
+    public static Map<String, String> security(String adminPassword, List<String> clientListeners) {
+        return security(adminPassword, clientListeners, List.of());
+    }
+
+    /** As {@link #security(String, List)}, the client listeners also taking {@code plainUsers} with PLAIN. */
+    static Map<String, String> security(String adminPassword, List<String> clientListeners, List<String> plainUsers) {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("sasl.enabled.mechanisms", "PLAIN," + KafkaCredentials.SCRAM);
         p.put("sasl.mechanism.inter.broker.protocol", "PLAIN");
@@ -66,11 +97,11 @@ final class BrokerDefaults {
         p.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
         p.put("allow.everyone.if.no.acl.found", "false");
         p.put("super.users", "User:" + KafkaCredentials.ADMIN);
-        String plain = KafkaCredentials.serverPlainJaas(adminPassword);
+        String plain = KafkaCredentials.serverPlainJaas(adminPassword, plainUsers);
         String scram = KafkaCredentials.serverScramJaas();
-        p.put("listener.name.controller.plain.sasl.jaas.config", plain);
-        for (String listener : fixedPort > 0 ? new String[] {"external", EmbeddedKafka.FIXED_LISTENER.toLowerCase()}
-                : new String[] {"external"}) {
+        p.put("listener.name.controller.plain.sasl.jaas.config", KafkaCredentials.serverPlainJaas(adminPassword, List.of()));
+        for (String name : clientListeners) {
+            String listener = name.toLowerCase(Locale.ROOT);
             p.put("listener.name." + listener + ".plain.sasl.jaas.config", plain);
             p.put("listener.name." + listener + ".scram-sha-512.sasl.jaas.config", scram);
         }

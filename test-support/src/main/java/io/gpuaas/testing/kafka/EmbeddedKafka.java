@@ -3,7 +3,9 @@ package io.gpuaas.testing.kafka;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -102,6 +104,7 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
         private String adminPassword = KafkaCredentials.randomPassword();
         private boolean secured = true;
         private final Map<String, String> overrides = new LinkedHashMap<>();
+        private final List<String> plainUsers = new ArrayList<>();
 
         private Builder() {
         }
@@ -147,6 +150,16 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
          */
         public Builder withoutSecurity() {
             this.secured = false;
+            return this;
+        }
+
+        /**
+         * Lets {@code user} also log in with PLAIN (password {@link KafkaBroker#derivedPassword}, the same as its SCRAM
+         * one), for clients whose SCRAM Kafka 4 rejects: librdkafka before 2.6.1 (Debian 12's kcat links 2.0.2) sends
+         * a nonce the broker refuses. The user still gets only what its ACLs grant.
+         */
+        public Builder plainUser(String user) {
+            plainUsers.add(Objects.requireNonNull(user, "user"));
             return this;
         }
 
@@ -199,7 +212,7 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
                 .setDeleteOnClose(deleteOnClose);
             BrokerDefaults.singleNode(port, protocol).forEach(kit::setConfigProp);
             if (secured) {
-                BrokerDefaults.security(port, adminPassword).forEach(kit::setConfigProp);
+                BrokerDefaults.security(port, adminPassword, plainUsers).forEach(kit::setConfigProp);
             }
             overrides.forEach(kit::setConfigProp);
             return kit.build();

@@ -1,9 +1,14 @@
 package io.gpuaas.testing.kafka;
 
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.common.config.SaslConfigs;
 
@@ -31,6 +36,17 @@ public final class KafkaCredentials {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
+    /** The password of {@code user} on a broker whose super user has {@code adminPassword}: an HMAC of the name. */
+    public static String derivedPassword(String adminPassword, String user) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(adminPassword.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(mac.doFinal(user.getBytes(StandardCharsets.UTF_8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 unavailable", e);
+        }
+    }
+
     /** {@code security.protocol}, {@code sasl.mechanism} and {@code sasl.jaas.config} of a SCRAM-SHA-512 user. */
     public static Map<String, Object> scram(String user, String password) {
         return sasl(SCRAM, "org.apache.kafka.common.security.scram.ScramLoginModule", user, password);
@@ -51,12 +67,18 @@ public final class KafkaCredentials {
     }
 
     /**
-     * The broker side of a listener's PLAIN login: the one user it accepts ({@code user_<name>="<password>"}), which
-     * is also the identity the broker logs in with on that listener.
+     * The broker side of a listener's PLAIN login: the users it accepts ({@code user_<name>="<password>"}), the super
+     * user (also the identity the broker logs in with on that listener) and {@code plainUsers} with their
+     * {@link #derivedPassword derived} passwords.
      */
-    static String serverPlainJaas(String adminPassword) {
-        return "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + ADMIN
-                + "\" password=\"" + adminPassword + "\" user_" + ADMIN + "=\"" + adminPassword + "\";";
+    static String serverPlainJaas(String adminPassword, Collection<String> plainUsers) {
+        StringBuilder jaas = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required username=\"")
+                .append(ADMIN).append("\" password=\"").append(adminPassword).append("\" user_").append(ADMIN)
+                .append("=\"").append(adminPassword).append('"');
+        for (String user : plainUsers) {
+            jaas.append(" user_").append(user).append("=\"").append(derivedPassword(adminPassword, user)).append('"');
+        }
+        return jaas.append(';').toString();
     }
 
     /** The broker side of a listener's SCRAM login: users come from the cluster metadata, not from here. */

@@ -5,10 +5,16 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import io.gpuaas.testing.kafka.BrokerDefaults;
+import io.gpuaas.testing.kafka.KafkaBroker;
+import io.gpuaas.testing.kafka.KafkaCredentials;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
@@ -17,13 +23,20 @@ import org.apache.kafka.common.Uuid;
  * A single-node KRaft broker ({@code kafka.Kafka}) in its own JVM, on a fixed port and a fixed log directory, so it
  * can be killed and started again with its data: the in-process test kit formats a fresh directory on every start
  * and cannot restart. The classpath is this test JVM's own (kafka_2.13 comes with test-support).
+ *
+ * <p>Its security is test-support's ({@link BrokerDefaults#security}): SASL on both listeners, the super user with
+ * PLAIN, every other user with SCRAM-SHA-512, the StandardAuthorizer. Users and ACLs created through the Admin API
+ * live in the KRaft metadata log, so they survive a restart like the records do.
  */
-public final class ChildKafka implements AutoCloseable {
+public final class ChildKafka implements KafkaBroker, AutoCloseable {
+
+    private static final String LISTENER = "BROKER";
 
     private final Path dir;
     private final int port;
     private final int controllerPort;
     private final Path log;
+    private final String adminPassword = KafkaCredentials.randomPassword();
     private Process process;
     private int starts;
 
@@ -49,8 +62,14 @@ public final class ChildKafka implements AutoCloseable {
         return kafka;
     }
 
+    @Override
     public String bootstrapServers() {
         return "127.0.0.1:" + port;
+    }
+
+    @Override
+    public String adminPassword() {
+        return adminPassword;
     }
 
     public boolean alive() {
@@ -80,8 +99,9 @@ public final class ChildKafka implements AutoCloseable {
 
     private void awaitReady(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        Map<String, Object> config = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3000, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3000);
+        Map<String, Object> config = clientProperties();
+        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3000);
+        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3000);
         while (true) {
             if (!process.isAlive()) {
                 throw new IllegalStateException("kafka broker exited with " + process.exitValue() + ", see " + log);
@@ -100,39 +120,26 @@ public final class ChildKafka implements AutoCloseable {
         }
     }
 
+    /** The server.properties holds the super user's password: only this user may read it. */
     private Path writeConfig() {
-        String properties = String.join("\n",
-                "process.roles=broker,controller",
-                "node.id=1",
-                "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
-                "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort,
-                "advertised.listeners=PLAINTEXT://127.0.0.1:" + port,
-                "controller.listener.names=CONTROLLER",
-                "inter.broker.listener.name=PLAINTEXT",
-                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
-                "log.dirs=" + dir.resolve("data"),
-                "offsets.topic.replication.factor=1",
-                "offsets.topic.num.partitions=5",
-                "transaction.state.log.replication.factor=1",
-                "transaction.state.log.min.isr=1",
-                "transaction.state.log.num.partitions=5",
-                "share.coordinator.state.topic.replication.factor=1",
-                "share.coordinator.state.topic.min.isr=1",
-                "default.replication.factor=1",
-                "min.insync.replicas=1",
-                "num.partitions=1",
-                "group.initial.rebalance.delay.ms=0",
-                "num.network.threads=2",
-                "num.io.threads=2",
-                "background.threads=2",
-                "num.recovery.threads.per.data.dir=1",
-                "log.cleaner.threads=1",
-                "log.cleaner.dedupe.buffer.size=2097152",
-                "log.index.size.max.bytes=1048576",
-                "log.segment.bytes=67108864",
-                "") ;
+        Map<String, String> p = new LinkedHashMap<>(BrokerDefaults.singleNode(0));
+        p.put("process.roles", "broker,controller");
+        p.put("node.id", "1");
+        p.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
+        p.put("listeners", LISTENER + "://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        p.put("advertised.listeners", LISTENER + "://127.0.0.1:" + port);
+        p.put("controller.listener.names", "CONTROLLER");
+        p.put("inter.broker.listener.name", LISTENER);
+        p.put("listener.security.protocol.map", LISTENER + ":SASL_PLAINTEXT,CONTROLLER:SASL_PLAINTEXT");
+        p.put("log.dirs", dir.resolve("data").toString());
+        p.putAll(BrokerDefaults.security(adminPassword, List.of(LISTENER)));
+        String text = p.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue().replace("\\", "\\\\"))
+                .collect(Collectors.joining("\n", "", "\n"));
+        Path file = dir.resolve("server.properties");
         try {
-            return Files.writeString(dir.resolve("server.properties"), properties);
+            Files.deleteIfExists(file);
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            return Files.writeString(file, text);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -18,7 +18,7 @@ public final class Invariants {
 
     public Invariants(ReliabilityStack stack) {
         this.stack = stack;
-        this.kafka = new KafkaProbe(stack.bootstrapServers());
+        this.kafka = stack.probe();
         this.view = new SystemView(stack);
     }
 

@@ -6,6 +6,7 @@ import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.local.LocalStack;
 import io.gpuaas.local.StackOptions;
+import io.gpuaas.local.kafka.KafkaIdentities;
 import io.gpuaas.local.services.ServiceLauncher;
 import io.gpuaas.local.services.ServiceSpec;
 import io.gpuaas.testing.auth.TestJwt;
@@ -21,13 +22,13 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
  * The whole system for the reliability suite, shared by every reliability IT in one test JVM (starting it costs
  * most of the suite's time): a restartable broker in its own JVM, the local stack's Kubernetes API, fleet and
  * stand-ins (its in-process broker stays unused), and the four services as child JVMs on fixed ephemeral ports so a
- * killed service comes back where its clients expect it.
+ * killed service comes back where its clients expect it. The broker runs with SASL and ACLs: its super user creates
+ * the topics and one user per service with exactly its ACLs, and every service logs in as its own user.
  */
 public final class ReliabilityStack {
 
@@ -36,6 +37,7 @@ public final class ReliabilityStack {
     private final Path target;
     private final LocalStack infra;
     private final ChildKafka kafka;
+    private final KafkaIdentities identities;
     private final Map<String, Integer> ports = new ConcurrentHashMap<>();
     private final Map<String, ServiceLauncher.Running> running = new ConcurrentHashMap<>();
     private final Map<String, Integer> starts = new ConcurrentHashMap<>();
@@ -43,10 +45,12 @@ public final class ReliabilityStack {
     private final TestJwt jwt;
     private final HttpCalls http = new HttpCalls();
 
-    private ReliabilityStack(Path target, LocalStack infra, ChildKafka kafka) throws IOException {
+    private ReliabilityStack(Path target, LocalStack infra, ChildKafka kafka, KafkaIdentities identities)
+            throws IOException {
         this.target = target;
         this.infra = infra;
         this.kafka = kafka;
+        this.identities = identities;
         JsonNode demo = Json.mapper().readTree(infra.file("tokens").toFile());
         demo.fieldNames().forEachRemaining(name -> tokens.put(name, demo.get(name).get("token").asText()));
         this.jwt = TestJwt.loadOrGenerate(target.resolve("jwt-private.jwk"));
@@ -63,17 +67,23 @@ public final class ReliabilityStack {
             StackOptions options = new StackOptions(16, 2, Set.of(), 0, 0, 0, 0, root, target, Duration.ofSeconds(1),
                     Duration.ofHours(1), Duration.ofMillis(500), Duration.ofSeconds(180), false);
             LocalStack infra = LocalStack.start(options);
-            ChildKafka kafka;
+            ChildKafka kafka = null;
+            KafkaIdentities identities;
             try {
                 kafka = ChildKafka.start(target.resolve("broker"), Duration.ofSeconds(90));
-                try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+                // The super user creates the topics: no service may (booking-service's own attempt is refused).
+                try (Admin admin = kafka.admin()) {
                     TopicAdmin.createAll(admin, Topics.DEFAULT_PREFIX);
                 }
+                identities = KafkaIdentities.create(kafka, Topics.DEFAULT_PREFIX);
             } catch (Exception e) {
+                if (kafka != null) {
+                    kafka.close();
+                }
                 infra.close();
                 throw e;
             }
-            ReliabilityStack stack = new ReliabilityStack(target, infra, kafka);
+            ReliabilityStack stack = new ReliabilityStack(target, infra, kafka, identities);
             Runtime.getRuntime().addShutdownHook(new Thread(stack::close, "reliability-stack-stop"));
             shared = stack;
             for (ServiceSpec spec : ServiceSpec.ALL) {
@@ -92,6 +102,8 @@ public final class ReliabilityStack {
         ServiceLauncher launcher = new ServiceLauncher(snapshot(spec), target.resolve("logs").resolve(name + "-" + n), javaCommand());
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("gpuaas.kafka.bootstrap-servers", kafka.bootstrapServers());
+        properties.put(KafkaIdentities.CONFIG_FILES_PROPERTY, identities.writeServiceConfig(spec.principal(),
+                target.resolve("kafka-logins").resolve(name + ".properties")).toString());
         properties.put("gpuaas.security.jwks-path", infra.file("jwks").toString());
         properties.put("gpuaas.pools-file", infra.file("pools").toString());
         properties.put("gpuaas.metrics-gateway.scrape.targets", String.join(",", infra.fleetUrls()));
@@ -180,8 +192,9 @@ public final class ReliabilityStack {
         return kafka;
     }
 
-    public String bootstrapServers() {
-        return kafka.bootstrapServers();
+    /** Reads as the SRE user, writes as a topic's owner. */
+    public KafkaProbe probe() {
+        return new KafkaProbe(identities);
     }
 
     public KubernetesClient kube() {
