@@ -17,6 +17,11 @@ import org.junit.jupiter.api.io.TempDir;
 /** The client bean every Kubernetes-facing service shares: built from the kubeconfig, closed with the context. */
 class KubernetesClientFactoryTest {
 
+    /** The kit's token validator needs an issuer and an audience to start; these contexts verify no token. */
+    private static final java.util.Map<String, Object> TOKENS = java.util.Map.of(
+            "gpuaas.security.issuer", "gpuaas-local", "gpuaas.security.audience", "gpuaas");
+
+
     private static final String KUBECONFIG = """
             apiVersion: v1
             kind: Config
@@ -43,7 +48,7 @@ class KubernetesClientFactoryTest {
         System.setProperty(Config.KUBERNETES_KUBECONFIG_FILE,
                 Files.writeString(dir.resolve("kubeconfig"), KUBECONFIG).toString());
         KubernetesClient client;
-        try (ApplicationContext context = ApplicationContext.run()) {
+        try (ApplicationContext context = ApplicationContext.run(TOKENS)) {
             client = context.getBean(KubernetesClient.class);
 
             assertThat(context.getBean(KubernetesClient.class)).isSameAs(client);
@@ -60,7 +65,7 @@ class KubernetesClientFactoryTest {
     void shouldUseAndLeaveOpenAClientRegisteredBeforeStartWhenTestsBringTheirOwn() {
         try (KubernetesClient own = new KubernetesClientBuilder().withHttpClientFactory(new JdkHttpClientFactory())
                 .withConfig(Config.empty()).build()) {
-            try (ApplicationContext context = ApplicationContext.builder().singletons(own).start()) {
+            try (ApplicationContext context = ApplicationContext.builder().properties(TOKENS).singletons(own).start()) {
                 assertThat(context.getBean(KubernetesClient.class)).isSameAs(own);
                 assertThat(context.getBeansOfType(KubernetesClient.class)).hasSize(1);
             }
