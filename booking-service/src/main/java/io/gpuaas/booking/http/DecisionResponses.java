@@ -40,7 +40,7 @@ final class DecisionResponses {
             problem.with("conflicts", e.conflicts()).with("earliestStart", e.earliestStart());
         }
         problem.with("requestId", e.requestId());
-        return Problems.render(problem, path);
+        return problem.response(path);
     }
 
     private static Rejection parse(String reason) {

@@ -1,5 +1,7 @@
 package io.gpuaas.booking.http;
 
+import io.gpuaas.kit.http.Problem;
+import io.micronaut.http.MutableHttpResponse;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -38,6 +40,11 @@ public final class ProblemException extends RuntimeException {
 
     public String field() {
         return field;
+    }
+
+    /** The response carrying this problem, rendered by the kit's {@link Problem} like every other service's. */
+    public MutableHttpResponse<String> response(String instance) {
+        return new Problem(status, rule, field, getMessage(), extra).response(instance);
     }
 
     public Map<String, Object> extra() {

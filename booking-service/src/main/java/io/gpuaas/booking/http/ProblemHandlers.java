@@ -20,7 +20,7 @@ public final class ProblemHandlers {
     public static class Problem implements ExceptionHandler<ProblemException, MutableHttpResponse<?>> {
         @Override
         public MutableHttpResponse<?> handle(HttpRequest request, ProblemException exception) {
-            return Problems.render(exception, request.getPath());
+            return exception.response(request.getPath());
         }
     }
 }
