@@ -1,6 +1,7 @@
 package io.gpuaas.bench;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** The command-line conventions every bench main shares. */
@@ -28,5 +29,15 @@ public final class BenchOptions {
             }
         }
         return out;
+    }
+
+    /** {@code --security both|on|off}: which brokers to measure on; both by default (on first, the production case). */
+    public static List<Boolean> securityVariants(String option) {
+        return switch (option) {
+            case "both" -> List.of(true, false);
+            case "on" -> List.of(true);
+            case "off" -> List.of(false);
+            default -> throw new IllegalArgumentException("--security must be both, on or off, not " + option);
+        };
     }
 }

@@ -60,7 +60,7 @@ public final class BookingBench {
         overrides.putAll(BenchOptions.pairs(opts.getOrDefault("streams", "")));
         List<Variant> variants = new ArrayList<>();
         try {
-            for (boolean secured : securityVariants(opts.getOrDefault("security", "both"))) {
+            for (boolean secured : BenchOptions.securityVariants(opts.getOrDefault("security", "both"))) {
                 variants.add(Variant.start(secured));
             }
             List<DecisionLatencyBench.Result> rows = new ArrayList<>();
@@ -116,15 +116,6 @@ public final class BookingBench {
         }).describe("the same raw and decision runs");
     }
 
-    /** {@code --security both|on|off}: which brokers to measure on; both by default (on first, the production case). */
-    private static List<Boolean> securityVariants(String option) {
-        return switch (option) {
-            case "both" -> List.of(true, false);
-            case "on" -> List.of(true);
-            case "off" -> List.of(false);
-            default -> throw new IllegalArgumentException("--security must be both, on or off, not " + option);
-        };
-    }
 
     /**
      * One broker with its engine. Secured: SASL (booking-service as a SCRAM-SHA-512 user) and the StandardAuthorizer

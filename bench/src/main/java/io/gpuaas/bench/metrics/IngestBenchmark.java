@@ -56,7 +56,7 @@ public final class IngestBenchmark {
             if (opts.containsKey("bootstrap")) {
                 sides.add(Side.open("", null, opts.get("bootstrap"), fleet, scrapes, threads, producerOverrides));
             } else {
-                for (boolean secured : securityVariants(opts.getOrDefault("security", "both"))) {
+                for (boolean secured : BenchOptions.securityVariants(opts.getOrDefault("security", "both"))) {
                     sides.add(Side.start(secured, fleet, scrapes, threads, producerOverrides));
                 }
             }
@@ -76,15 +76,6 @@ public final class IngestBenchmark {
         }
     }
 
-    /** {@code --security both|on|off}: which brokers to measure on; both by default (on first, the production case). */
-    private static List<Boolean> securityVariants(String option) {
-        return switch (option) {
-            case "both" -> List.of(true, false);
-            case "on" -> List.of(true);
-            case "off" -> List.of(false);
-            default -> throw new IllegalArgumentException("--security must be both, on or off, not " + option);
-        };
-    }
 
     /**
      * The contenders on one broker. Secured: SASL with metrics-gateway's own SCRAM-SHA-512 user and exactly its
