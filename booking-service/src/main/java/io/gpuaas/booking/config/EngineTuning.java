@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * Latency tuning of the decision engine's Kafka Streams clients, under {@code gpuaas.booking.engine}. A decision
  * is visible only when its transaction commits, so what matters is how soon a commit starts and how long it takes;
- * the reasons for each default are in DESIGN.md ("Decision latency").
+ * the measurements behind each default are in docs/decisions/0001-booking-engine-latency-settings.md.
  *
  * @param commitInterval  {@code commit.interval.ms}: the longest a processed decision waits for its commit
  * @param pollInterval    {@code poll.ms}: how long the stream thread may block in poll before it checks whether a
