@@ -158,7 +158,7 @@ public final class ProjectionConsumer implements Runnable, AutoCloseable {
         List<TopicPartition> beginning = fresh.stream().filter(tp -> routes.get(tp.topic()).fromBeginning()).toList();
         List<TopicPartition> end = fresh.stream().filter(tp -> !routes.get(tp.topic()).fromBeginning()).toList();
         // An EMPTY collection means "every assigned partition" to seekToBeginning/seekToEnd: a late topic read from
-        // the beginning would otherwise be moved to its end, with every other partition (see DESIGN.md).
+        // the beginning would otherwise be moved to its end, with every other partition (docs/decisions/0008).
         if (!beginning.isEmpty()) {
             consumer.seekToBeginning(beginning);
         }
