@@ -144,8 +144,8 @@ public final class TopicReplica implements ServiceComponent {
         } catch (Error e) {
             dead = true;
             status.status(State.DEAD, "died: " + e);
+            // Logged, not rethrown: the thread ends either way, and liveness now says the process must restart.
             LOG.error("{}: died; the replica no longer follows its topics", name, e);
-            throw e;
         } finally {
             if (!dead) {
                 status.status(State.STOPPED, "stopped");
