@@ -45,10 +45,14 @@ public final class KafkaFactory {
                 Topics.TENANT_UTILIZATION.keySerde().serializer(), Topics.TENANT_UTILIZATION.valueSerde().serializer());
     }
 
-    public static Consumer<byte[], byte[]> projectionConsumer(KafkaClients kafka) {
+    /**
+     * A consumer for a projection replica: the kit's replica settings (no group, read_committed, no topic
+     * auto-creation), and fetches that wait at most 100 ms.
+     */
+    public static Consumer<byte[], byte[]> projectionConsumer(KafkaClients kafka, String clientId) {
         Map<String, Object> config = kafka.consumerConfig(null);
         config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
-        config.put(ConsumerConfig.CLIENT_ID_CONFIG, "metrics-gateway-projections");
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
         // A Workload change must reach /metrics within a second: never let an idle fetch park for long.
         config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
         return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
