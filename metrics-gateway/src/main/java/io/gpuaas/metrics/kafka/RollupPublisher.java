@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Component {@code tenant-rollups}: publishes one TenantUtilization per tenant and window on
  * {@code gpuaas.tenant-utilization}, keyed by tenant. Windows are aligned to the wall clock (whole minutes by default)
- * so rollups of different replicas or restarts line up; a window holds what the samples consumed during it charged. A window that cannot be sent is logged and
- * lost (the next one is not affected), so the component is {@code RUNNING} from start to stop.
+ * so rollups of different replicas or restarts line up; a window holds what the samples consumed during it charged.
+ * A window that cannot be sent is logged and lost (the next one is not affected), so the component is
+ * {@code RUNNING} from start to stop.
  */
 public final class RollupPublisher implements ServiceComponent, AutoCloseable {
 
