@@ -101,15 +101,20 @@ class ScrapeSchedulerTest {
     void shouldBackOffExponentiallyWhenATargetKeepsFailing() throws InterruptedException {
         scheduler.start();
         scheduler.setTargets("config", Set.of(target("/broken")));
+        await().atMost(Duration.ofSeconds(10)).until(() -> failures() >= 1);
 
         Thread.sleep(1_600);
 
-        // 100 ms interval without backoff would be ~15 calls; with 200, 400, 800 ms waits it is at most 4.
-        assertThat(brokenCalls.get()).isBetween(1, 4);
+        // 100 ms interval without backoff would be ~16 more attempts; with 200, 400, 800 ms waits at most 3 more
+        // (fewer on a loaded machine). An attempt that times out before reaching the exporter fails all the same,
+        // so the exporter's count is only an upper bound of what it answered.
+        assertThat(failures()).isBetween(1L, 4L);
+        assertThat(brokenCalls.get()).isLessThanOrEqualTo(4);
         assertThat(health.targets()).hasSize(1);
-        // The exporter may have counted a call whose failure the scraper is still recording.
-        assertThat(health.targets().values().iterator().next().failuresTotal())
-                .isBetween(brokenCalls.get() - 1L, (long) brokenCalls.get());
+    }
+
+    private long failures() {
+        return health.targets().values().stream().mapToLong(ScrapeHealth.TargetHealth::failuresTotal).sum();
     }
 
     @Test
