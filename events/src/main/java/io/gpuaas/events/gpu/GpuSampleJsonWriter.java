@@ -1,17 +1,17 @@
-package io.gpuaas.metrics.kafka;
+package io.gpuaas.events.gpu;
 
-import io.gpuaas.events.gpu.GpuSample;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
 
 /**
- * Writes a GpuSample as {@code Json.mapper()} does (component order, ISO instants, nulls and non-finite doubles
- * left out, Jackson's string escaping) straight into bytes. One writer serves one scrape's samples on one thread:
- * its buffer is reused, and the scrape instant, the same for every sample, is formatted once (ISO formatting
- * through {@code DateTimeFormatter} cost more than the rest of the body). Not thread-safe.
+ * Writes a GpuSample as {@code Json.mapper()} writes it (component order, ISO instants, nulls left out, Jackson's
+ * string escaping) straight into bytes, without Jackson's reflection. Non-finite doubles are left out as well (a
+ * missing reading, where Jackson would write a string the schema rejects). Its buffer is reused from sample to
+ * sample, and the last instant's text is kept: every sample of one scrape has the same time, and formatting it
+ * through {@code DateTimeFormatter} cost more than the rest of the body. Not thread-safe.
  */
-final class GpuSampleJson {
+final class GpuSampleJsonWriter {
 
     private static final byte[] TIME = name("time", true);
     private static final byte[] HOSTNAME = name("hostname", false);
@@ -28,6 +28,8 @@ final class GpuSampleJson {
     private static final byte[] MEMORY_USED = name("memoryUsedMiB", false);
     private static final byte[] MEMORY_FREE = name("memoryFreeMiB", false);
     private static final byte[] POWER = name("powerWatts", false);
+    /** {@code Double.toString} writes integral values below 10^7 as their digits and ".0". */
+    private static final double PLAIN_INTEGRAL_LIMIT = 1e7;
 
     private byte[] out = new byte[512];
     private int size;
@@ -88,7 +90,7 @@ final class GpuSampleJson {
         }
         field(name);
         if (!plainAscii(value)) {
-            put(JsonStrings.quote(value).getBytes(StandardCharsets.UTF_8));
+            put(quoted(value).getBytes(StandardCharsets.UTF_8));
             return;
         }
         int length = value.length();
@@ -114,8 +116,9 @@ final class GpuSampleJson {
         field(name);
         double d = value;
         long whole = (long) d;
-        // Double.toString writes integral values below 10^7 as digits and ".0"; -0.0 and the rest go the long way.
-        if (whole == d && Math.abs(d) < 1e7 && Double.doubleToRawLongBits(d) != Double.doubleToRawLongBits(-0.0)) {
+        // The common reading (a whole number of MiB or W) skips Double.toString; -0.0 and the rest go the long way.
+        if (whole == d && Math.abs(d) < PLAIN_INTEGRAL_LIMIT
+                && Double.doubleToRawLongBits(d) != Double.doubleToRawLongBits(-0.0)) {
             ascii(Long.toString(whole));
             put((byte) '.');
             put((byte) '0');
@@ -124,7 +127,7 @@ final class GpuSampleJson {
         }
     }
 
-    /** Printable ASCII without a quote or backslash: written as is; anything else takes Jackson's escaping. */
+    /** Printable ASCII without a quote or backslash: written as is; anything else takes {@link #quoted}. */
     private static boolean plainAscii(String value) {
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
@@ -133,6 +136,31 @@ final class GpuSampleJson {
             }
         }
         return true;
+    }
+
+    /** {@code text} quoted and escaped as Jackson writes it; other characters are kept, to be UTF-8 encoded. */
+    static String quoted(String text) {
+        StringBuilder quoted = new StringBuilder(text.length() + 8).append('"');
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '"' -> quoted.append("\\\"");
+                case '\\' -> quoted.append("\\\\");
+                case '\n' -> quoted.append("\\n");
+                case '\r' -> quoted.append("\\r");
+                case '\t' -> quoted.append("\\t");
+                case '\b' -> quoted.append("\\b");
+                case '\f' -> quoted.append("\\f");
+                default -> {
+                    if (c < 0x20) {
+                        quoted.append(String.format("\\u%04X", (int) c));
+                    } else {
+                        quoted.append(c);
+                    }
+                }
+            }
+        }
+        return quoted.append('"').toString();
     }
 
     private void ascii(String text) {
