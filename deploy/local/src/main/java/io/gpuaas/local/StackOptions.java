@@ -79,7 +79,8 @@ public record StackOptions(int gpus, int tenants, Set<String> services, int kafk
     public StackOptions {
         serviceProperties = List.copyOf(serviceProperties);
         if (replicas < 1 || replicas > ServiceReplica.MAX_REPLICAS) {
-            throw new IllegalArgumentException("--replicas needs 1.." + ServiceReplica.MAX_REPLICAS + ", got " + replicas);
+            throw new IllegalArgumentException("--replicas needs 1.." + ServiceReplica.MAX_REPLICAS + ", got "
+                    + replicas);
         }
     }
 

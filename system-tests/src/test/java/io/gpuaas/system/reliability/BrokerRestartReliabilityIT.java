@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The broker is killed (SIGKILL) in the middle of booking load and started again on the same port and log
- * directory. No service is touched: each replica of each must come back UP by itself, keep working (new bookings decided, quota
- * written, samples consumed and published), and nothing it acknowledged may be lost.
+ * directory. No service is touched: each replica of each must come back UP by itself, keep working (new bookings
+ * decided, quota written, samples consumed and published), and nothing it acknowledged may be lost.
  */
 class BrokerRestartReliabilityIT {
 
@@ -87,7 +87,8 @@ class BrokerRestartReliabilityIT {
         problems.addAll(workContinues(view));
         ReliabilityReport.add("broker restart", "SIGKILL of the broker during " + load.outcomes().size()
                 + " booking requests, restarted on the same port and log dir after " + Mode.pick(3, 8) + " s",
-                "every replica of every service UP again by itself, nothing acknowledged lost, no duplicate or overbooking, quota = "
+                "every replica of every service UP again by itself, nothing acknowledged lost, no duplicate or "
+                        + "overbooking, quota = "
                         + "bookings, new work done", problems.isEmpty(), String.format("broker back after %.1f s; services UP at %s; %d retries",
                         brokerBack, recovered, load.retries()) + (problems.isEmpty() ? "" : "; BROKEN: " + String.join("; ", problems)));
         problems.addAll(invariants.cancelRun(run));
@@ -107,7 +108,8 @@ class BrokerRestartReliabilityIT {
             stack.http().send("DELETE", stack.url("booking-service") + "/api/v1/bookings/" + id, stack.token("team-a"), null, Map.of());
         }
         double reclaimer = view.metric("idle-reclaimer", "gpuaas_reclaim_samples_total");
-        Map<ServiceReplica, Double> published = view.metricByReplica("metrics-gateway", "gpuaas_gpu_samples_published_total");
+        Map<ServiceReplica, Double> published =
+                view.metricByReplica("metrics-gateway", "gpuaas_gpu_samples_published_total");
         Thread.sleep(6000);
         if (view.metric("idle-reclaimer", "gpuaas_reclaim_samples_total") <= reclaimer) {
             problems.add("idle-reclaimer consumes no samples after the restart");

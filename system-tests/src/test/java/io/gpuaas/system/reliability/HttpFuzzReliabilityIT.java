@@ -144,7 +144,8 @@ class HttpFuzzReliabilityIT {
         expect(403, 404, "KEDA workload of team-b as team-a", stack.http().get(stack.url("metrics-gateway")
                 + "/api/v1/keda/workloads/team-b/InferenceService/demo-llm", teamA));
         for (ServiceReplica replica : stack.replicas()) {
-            expect(403, 403, replica + " /metrics with a tenant token", stack.http().get(stack.url(replica) + "/metrics", teamA));
+            expect(403, 403, replica + " /metrics with a tenant token",
+                    stack.http().get(stack.url(replica) + "/metrics", teamA));
         }
         HttpCalls.Response list = stack.http().get(stack.url("booking-service") + "/api/v1/bookings?limit=500", teamA);
         if (list.body().contains(otherTenantsBooking)) {

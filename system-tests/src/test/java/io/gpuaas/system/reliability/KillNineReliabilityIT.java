@@ -83,7 +83,7 @@ class KillNineReliabilityIT {
             ReclaimLoad load = ReclaimLoad.create(stack.kube(), run, Mode.pick(3, 5), Mode.pick(3, 5),
                     Duration.ofSeconds(2));
             Map<ServiceReplica, Double> windowWork = windowSamples();
-            awaitFirstReclaim(load, writes, Duration.ofSeconds(90));
+            load.awaitFirstReclaim(writes, Duration.ofSeconds(90));
             ServiceReplica victim = busiest(windowWork, windowSamples());
             int before = (int) load.outcomes(stack.probe(), writes).stream().filter(o -> o.reclaimed() > 0).count();
             stack.kill(victim);
@@ -94,11 +94,11 @@ class KillNineReliabilityIT {
             Thread.sleep(8000); // the restarted replica rejoins the group: tasks move back, stores restore
             List<ReclaimLoad.Outcome> after = load.outcomes(stack.probe(), writes);
             after.forEach(o -> problems.addAll(o.problems().stream().map(p -> "after the restart: " + p).toList()));
-            List<String> resumes = resumeAll(load);
+            List<String> resumes = load.resumeAll(stack);
             problems.addAll(resumes);
             ReliabilityReport.add("kill -9", "reclaim load: " + load.keys().size() + " idle Ray clusters and "
-                    + "InferenceServices created 2 s apart; SIGKILL of " + victim + " (the replica with the most window "
-                    + "work) after the first reclaim, restarted once all were reclaimed",
+                    + "InferenceServices created 2 s apart; SIGKILL of " + victim + " (the replica with the most "
+                    + "window work) after the first reclaim, restarted once all were reclaimed",
                     "every workload reclaimed exactly once (one Reclaimed event, one scale-down and one stored state "
                             + "on the object), also after the restart; resumes answered by both replicas",
                     problems.isEmpty(), before + " of " + load.keys().size() + " reclaimed before the kill; outcomes "
@@ -153,7 +153,8 @@ class KillNineReliabilityIT {
         problems.addAll(survivorsServed(load, victims, killedAt));
         String outcome = load.outcomes().values().stream().collect(Collectors.groupingBy(BookingLoad.Outcome::status,
                 TreeMap::new, Collectors.counting())).toString();
-        ReliabilityReport.add("kill -9", "SIGKILL of " + victims + (kills > 1 ? " (the last of " + kills + " kills)" : "")
+        String which = kills > 1 ? " (the last of " + kills + " kills)" : "";
+        ReliabilityReport.add("kill -9", "SIGKILL of " + victims + which
                 + " during " + clients * perClient + " booking requests from " + clients + " clients (Idempotency-Key, "
                 + "retried until a final answer, sent to both booking-service replicas in turn)",
                 "with the victims still down: no booking lost or duplicated, no overbooking, quota = active bookings, "
@@ -172,7 +173,8 @@ class KillNineReliabilityIT {
         }
         ReliabilityReport.add("kill -9", "restart of " + victims + " after the load", "the restarted replicas rebuild "
                 + "their views: every booking readable and booked units right on every replica; no reclaim twice",
-                back.isEmpty(), "UP again after " + recovery + (back.isEmpty() ? "" : "; BROKEN: " + String.join("; ", back)));
+                back.isEmpty(), "UP again after " + recovery
+                        + (back.isEmpty() ? "" : "; BROKEN: " + String.join("; ", back)));
         problems.addAll(back);
         List<String> left = invariants.cancelRun(run);
         ReliabilityReport.add("kill -9", "cancel every booking of " + run + " after the kills", "quota drains to the "
@@ -209,10 +211,12 @@ class KillNineReliabilityIT {
     private static List<String> survivorsServed(BookingLoad load, List<ServiceReplica> victims, Instant killedAt)
             throws InterruptedException {
         List<String> problems = new ArrayList<>();
-        List<ServiceReplica> bookingSurvivors = stack.replicas("booking-service").stream().filter(stack::alive).toList();
+        List<ServiceReplica> bookingSurvivors =
+                stack.replicas("booking-service").stream().filter(stack::alive).toList();
+        boolean peerKilled = victims.stream().anyMatch(v -> v.spec().name().equals("booking-service"));
         Map<String, Long> after = load.answeredBy(killedAt, Instant.now());
         for (ServiceReplica survivor : bookingSurvivors) {
-            if (after.getOrDefault(survivor.name(), 0L) == 0 && victims.stream().anyMatch(v -> v.spec().equals(survivor.spec()))) {
+            if (peerKilled && after.getOrDefault(survivor.name(), 0L) == 0) {
                 problems.add(survivor + " answered no booking after the kill of its peer: " + after);
             }
             problems.addAll(invariants.unreadable(load, survivor));
@@ -255,22 +259,11 @@ class KillNineReliabilityIT {
         }
     }
 
-    private static void awaitFirstReclaim(ReclaimLoad load, ScaleWrites writes, Duration timeout)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (load.keys().stream().noneMatch(k -> writes.reclaimStates(k) > 0)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("no workload of the reclaim load was reclaimed within " + timeout);
-            }
-            Thread.sleep(250);
-        }
-    }
-
     private static Map<ServiceReplica, Double> windowSamples() {
         return view.metricByReplica("idle-reclaimer", "gpuaas_reclaim_window_samples_total");
     }
 
-    /** The idle-reclaimer replica that processed the most window samples in between: the one whose death matters most. */
+    /** The idle-reclaimer replica that processed the most window samples in between: its death matters most. */
     private static ServiceReplica busiest(Map<ServiceReplica, Double> before, Map<ServiceReplica, Double> after) {
         ServiceReplica busiest = stack.replica("idle-reclaimer", 1);
         double most = -1;
@@ -282,19 +275,5 @@ class KillNineReliabilityIT {
             }
         }
         return busiest;
-    }
-
-    /** Every reclaimed workload resumed through both idle-reclaimer replicas in turn: each answers 200. */
-    private static List<String> resumeAll(ReclaimLoad load) {
-        List<String> problems = new ArrayList<>();
-        for (String key : load.keys()) {
-            String[] ref = key.split("/");
-            HttpCalls.Response r = stack.http().send("POST", stack.url("idle-reclaimer") + "/api/v1/workloads/" + key
-                    + "/resume", stack.token(ref[0]), null, Map.of());
-            if (r.status() != 200) {
-                problems.add("resume of " + key + " answered " + (r.answered() ? r.status() + " " + r.body() : r.error()));
-            }
-        }
-        return problems;
     }
 }

@@ -108,22 +108,23 @@ class AdversarialHttpIT {
         String key = "adv-" + UUID.randomUUID();
         Instant start = FAR.plus(Duration.ofDays(2));
         String first = body("h200", 1, start, start.plus(Duration.ofHours(1)), "team-a", null);
-        assertThat(sendTo(replica, "POST", "/api/v1/bookings", "team-a", first, Map.of("Idempotency-Key", key)).status())
-                .isEqualTo(201);
-        assertThat(sendTo(replica, "POST", "/api/v1/bookings", "team-a", first, Map.of("Idempotency-Key", key)).status())
+        Map<String, String> keyed = Map.of("Idempotency-Key", key);
+        assertThat(sendTo(replica, "POST", "/api/v1/bookings", "team-a", first, keyed).status()).isEqualTo(201);
+        assertThat(sendTo(replica, "POST", "/api/v1/bookings", "team-a", first, keyed).status())
                 .as("the same request again is a replay").isIn(200, 201);
         String otherPool = stack.http().get(replica + "/api/v1/pools", stack.token("team-a")).body()
                 .replaceAll("(?s).*\"id\"\\s*:\\s*\"(h200-mig[^\"]*)\".*", "$1");
         problem(422, sendTo(replica, "POST", "/api/v1/bookings", "team-a", body(otherPool, 1, start,
-                start.plus(Duration.ofHours(1)), "team-a", null), Map.of("Idempotency-Key", key)), "key reused for another pool");
+                start.plus(Duration.ofHours(1)), "team-a", null), keyed), "key reused for another pool");
 
         String deleteKey = "adv-del-" + UUID.randomUUID();
         int deleted = sendTo(replica, "DELETE", "/api/v1/bookings/" + booking + "-nope", "team-a", null,
                 Map.of("Idempotency-Key", deleteKey)).status();
         assertThat(deleted).isEqualTo(404);
-        problem(422, sendTo(replica, "POST", "/api/v1/bookings", "team-a", body("h200", 1, start.plus(Duration.ofDays(1)),
-                start.plus(Duration.ofDays(1)).plus(Duration.ofHours(1)), "team-a", null), Map.of("Idempotency-Key",
-                deleteKey)), "key first used by a DELETE");
+        Instant later = start.plus(Duration.ofDays(1));
+        problem(422, sendTo(replica, "POST", "/api/v1/bookings", "team-a", body("h200", 1, later,
+                later.plus(Duration.ofHours(1)), "team-a", null), Map.of("Idempotency-Key", deleteKey)),
+                "key first used by a DELETE");
     }
 
     @Test

@@ -97,7 +97,8 @@ public final class Invariants {
                         .forEach((replica, shown) -> {
                             if (shown != units) {
                                 mismatches.add(replica + " gpuaas_tenant_booked_units{tenant=" + tenant + "} " + shown
-                                        + " but " + units + " active (ledger states " + states(ledger, tenant, now) + ")");
+                                        + " but " + units + " active (ledger states " + states(ledger, tenant, now)
+                                        + ")");
                             }
                         });
             }

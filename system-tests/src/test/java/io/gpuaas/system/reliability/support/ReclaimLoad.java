@@ -51,7 +51,7 @@ public final class ReclaimLoad {
         this.client = client;
     }
 
-    /** Creates {@code rays} Ray clusters and {@code services} InferenceServices, one at a time, {@code stagger} apart. */
+    /** Creates {@code rays} Ray clusters and {@code services} InferenceServices, {@code stagger} apart. */
     public static ReclaimLoad create(KubernetesClient client, String run, int rays, int services, Duration stagger)
             throws InterruptedException {
         ReclaimLoad load = new ReclaimLoad(client);
@@ -119,6 +119,32 @@ public final class ReclaimLoad {
             }
             Thread.sleep(2000);
         }
+    }
+
+    /** Waits until some workload of the load has a reclaim state stored on its object. */
+    public void awaitFirstReclaim(ScaleWrites writes, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (keys().stream().noneMatch(k -> writes.reclaimStates(k) > 0)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no workload of the reclaim load was reclaimed within " + timeout);
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    /** Resumes every workload through the idle-reclaimer replicas in turn; answers each resume that was not 200. */
+    public List<String> resumeAll(ReliabilityStack stack) {
+        List<String> problems = new ArrayList<>();
+        for (String key : keys()) {
+            String namespace = key.substring(0, key.indexOf('/'));
+            HttpCalls.Response r = stack.http().send("POST", stack.url("idle-reclaimer") + "/api/v1/workloads/" + key
+                    + "/resume", stack.token(namespace), null, Map.of());
+            if (r.status() != 200) {
+                problems.add("resume of " + key + " answered "
+                        + (r.answered() ? r.status() + " " + r.body() : r.error()));
+            }
+        }
+        return problems;
     }
 
     public void delete() {

@@ -29,7 +29,8 @@ final class ServiceSnapshot {
                 copyTree(source.resolve("classes"), copy.resolve("classes"));
                 Path main = copy.resolve("classes").resolve(spec.mainClass().replace('.', '/') + ".class");
                 // A build that wrote into classes in the last 15 s may still be writing: take the copy later.
-                if (Files.isRegularFile(main) && newest(source.resolve("classes")) < System.currentTimeMillis() - 15_000) {
+                boolean settled = newest(source.resolve("classes")) < System.currentTimeMillis() - 15_000;
+                if (Files.isRegularFile(main) && settled) {
                     Files.copy(source.resolve("classpath.txt"), copy.resolve("classpath.txt"));
                     return snapshots;
                 }

@@ -52,7 +52,7 @@ public final class SystemView {
         return out;
     }
 
-    /** Sum of the samples of {@code metric} on one replica's /metrics whose label text contains every {@code labels}. */
+    /** Sum of the samples of {@code metric} on a replica's /metrics whose label text contains all {@code labels}. */
     public double metric(ServiceReplica replica, String metric, String... labels) {
         double sum = 0;
         for (String line : metrics(replica).split("\n")) {
