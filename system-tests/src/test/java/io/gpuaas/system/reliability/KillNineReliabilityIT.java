@@ -80,7 +80,8 @@ class KillNineReliabilityIT {
         String run = "reclaim-" + System.currentTimeMillis() % 100_000;
         List<String> problems = new ArrayList<>();
         try (ScaleWrites writes = ScaleWrites.watch(stack.kube())) {
-            ReclaimLoad load = ReclaimLoad.create(stack.kube(), run, Mode.pick(3, 5), Mode.pick(3, 5),
+            // At most 4 Ray clusters (two 2g.35gb workers each, 9 such slices) and 6 InferenceServices (one 3g.71gb).
+            ReclaimLoad load = ReclaimLoad.create(stack.kube(), run, Mode.pick(3, 4), Mode.pick(3, 5),
                     Duration.ofSeconds(2));
             Map<ServiceReplica, Double> windowWork = windowSamples();
             load.awaitFirstReclaim(writes, Duration.ofSeconds(90));
