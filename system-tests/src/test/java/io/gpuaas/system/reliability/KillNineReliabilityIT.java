@@ -86,7 +86,7 @@ class KillNineReliabilityIT {
             Map<ServiceReplica, Double> windowWork = windowSamples();
             load.awaitFirstReclaim(writes, Duration.ofSeconds(90));
             ServiceReplica victim = busiest(windowWork, windowSamples());
-            int before = (int) load.outcomes(stack.probe(), writes).stream().filter(o -> o.reclaimed() > 0).count();
+            List<ReclaimLoad.Outcome> before = load.outcomes(stack.probe(), writes);
             stack.kill(victim);
             List<ReclaimLoad.Outcome> survivor = load.awaitReclaimed(stack.probe(), writes, Duration.ofSeconds(120));
             survivor.forEach(o -> problems.addAll(o.problems()));
@@ -102,8 +102,11 @@ class KillNineReliabilityIT {
                     + "window work) after the first reclaim, restarted once all were reclaimed",
                     "every workload reclaimed exactly once (one Reclaimed event, one scale-down and one stored state "
                             + "on the object), also after the restart; resumes answered by both replicas",
-                    problems.isEmpty(), before + " of " + load.keys().size() + " reclaimed before the kill; outcomes "
-                            + after + (problems.isEmpty() ? "" : "; BROKEN: " + String.join("; ", problems)));
+                    problems.isEmpty(), "at the kill " + before.stream().mapToInt(ReclaimLoad.Outcome::scaleDowns).sum()
+                            + " scale-downs seen and " + before.stream().mapToInt(ReclaimLoad.Outcome::reclaimed).sum()
+                            + " Reclaimed events committed; after the restart "
+                            + ReclaimLoad.summary(after) + (problems.isEmpty() ? "" : "; BROKEN: "
+                            + String.join("; ", problems)));
             load.delete();
         }
         assertThat(problems).as("reclaims under kill -9 of a reclaimer replica").isEmpty();

@@ -108,6 +108,13 @@ public final class ReclaimLoad {
         }).toList();
     }
 
+    /** Per workload: Reclaimed events / scale-downs / reclaim states seen, e.g. {@code <run>-ray-0 1/1/1}. */
+    public static String summary(List<Outcome> outcomes) {
+        return "(Reclaimed events/scale-downs/states) " + outcomes.stream().map(o -> o.key()
+                .substring(o.key().lastIndexOf('/') + 1) + " " + o.reclaimed() + "/" + o.scaleDowns() + "/"
+                + o.reclaimStates()).collect(java.util.stream.Collectors.joining(", "));
+    }
+
     /** Waits until every workload is reclaimed (or the timeout passes) and answers the last outcomes. */
     public List<Outcome> awaitReclaimed(KafkaProbe kafka, ScaleWrites writes, Duration timeout)
             throws InterruptedException {
