@@ -1,12 +1,13 @@
 package io.gpuaas.local;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpuaas.kube.kserve.v1beta1.InferenceService;
+import io.gpuaas.kube.ray.v1.RayCluster;
 import io.gpuaas.local.fleet.DeviceAllocator;
 import io.gpuaas.local.kueue.KueueStandIn;
 import io.gpuaas.local.model.OwnerReader;
 import io.gpuaas.local.model.WorkloadOwner;
 import io.gpuaas.local.operator.OperatorStandIn;
-import io.gpuaas.testing.k8s.GpuaasCrd;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,9 +77,9 @@ final class SimulationLoop implements AutoCloseable {
 
     private List<WorkloadOwner> owners() {
         List<WorkloadOwner> owners = new ArrayList<>();
-        client.genericKubernetesResources(GpuaasCrd.RAY_CLUSTER.context()).inAnyNamespace().list().getItems()
+        client.resources(RayCluster.class).inAnyNamespace().list().getItems()
                 .forEach(r -> owners.add(OwnerReader.rayCluster(r)));
-        client.genericKubernetesResources(GpuaasCrd.INFERENCE_SERVICE.context()).inAnyNamespace().list().getItems()
+        client.resources(InferenceService.class).inAnyNamespace().list().getItems()
                 .forEach(r -> owners.add(OwnerReader.inferenceService(r)));
         return owners;
     }

@@ -17,7 +17,7 @@ import io.gpuaas.events.KafkaPrincipal;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.pool.Pool;
 import io.gpuaas.events.pool.PoolCatalog;
-import io.gpuaas.local.model.Nested;
+import io.gpuaas.kube.kueue.v1beta2.Cohort;
 import io.gpuaas.testing.k8s.GpuaasCrd;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -120,8 +120,8 @@ class LocalStackIT {
         assertThat(client.genericKubernetesResources(GpuaasCrd.RESOURCE_FLAVOR.context()).list().getItems())
                 .extracting(f -> f.getMetadata().getName())
                 .containsExactlyInAnyOrder("h200", "h200-mig-1g.18gb", "h200-mig-2g.35gb", "h200-mig-3g.71gb");
-        var cohort = client.genericKubernetesResources(GpuaasCrd.COHORT.context()).withName("gpuaas-pool").get();
-        assertThat(Nested.list(cohort.getAdditionalProperties(), "spec", "resourceGroups")).hasSize(4);
+        var cohort = client.resources(Cohort.class).withName("gpuaas-pool").get();
+        assertThat(cohort.getSpec().getResourceGroups()).hasSize(4);
         assertThat(client.namespaces().withLabel("gpuaas.io/tenant").list().getItems())
                 .extracting(Namespace::getMetadata).extracting(m -> m.getName() + "=" + m.getLabels().get("gpuaas.io/tenant"))
                 .containsExactlyInAnyOrder("team-a=team-a", "team-a-dev=team-a", "team-b=team-b", "team-c=team-c");

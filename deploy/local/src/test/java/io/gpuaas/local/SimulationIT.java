@@ -2,16 +2,20 @@ package io.gpuaas.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpuaas.kube.kserve.v1beta1.InferenceService;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
+import io.gpuaas.kube.kueue.v1beta2.Workload;
+import io.gpuaas.kube.ray.v1.RayCluster;
 import io.gpuaas.local.fleet.DeviceAllocator;
 import io.gpuaas.local.fleet.FleetLayout;
 import io.gpuaas.local.k8s.ClusterSeeder;
 import io.gpuaas.local.k8s.DemoWorkloads;
 import io.gpuaas.testing.k8s.KubernetesApi;
 import io.gpuaas.local.k8s.Tenant;
-import io.gpuaas.local.model.Nested;
 import io.gpuaas.testing.k8s.GpuaasCrd;
 import java.util.List;
 import java.util.Map;
@@ -65,13 +69,13 @@ class SimulationIT {
     @Test
     void shouldAdmitRunAndAttributeARayClusterWhenItsTenantHasQuota() {
         bookQuota("team-a", 2);
-        create(GpuaasCrd.RAY_CLUSTER, "team-a", DemoWorkloads.rayCluster("team-a", "train", MIG, 2));
+        create(DemoWorkloads.rayCluster("team-a", "train", MIG, 2));
 
         loop.pass();
 
-        GenericKubernetesResource workload = onlyWorkload("team-a");
+        Workload workload = onlyWorkload("team-a");
         assertThat(conditionStatus(workload, "Admitted")).isEqualTo("True");
-        assertThat(Nested.string(workload.getAdditionalProperties(), "status", "admission", "clusterQueue")).hasValue("gpuaas-team-a");
+        assertThat(workload.getStatus().getAdmission().getClusterQueue()).isEqualTo("gpuaas-team-a");
         assertThat(workload.getMetadata().getOwnerReferences().getFirst().getName()).isEqualTo("train");
         List<Pod> workers = client.pods().inNamespace("team-a").withLabel("ray.io/node-type", "worker").list().getItems();
         assertThat(workers).hasSize(2).allSatisfy(p -> {
@@ -80,37 +84,35 @@ class SimulationIT {
             assertThat(p.getSpec().getNodeName()).isEqualTo("gpu-node-2");
         });
         assertThat(allocator.attributions()).hasSize(2).allSatisfy((device, pod) -> assertThat(pod.namespace()).isEqualTo("team-a"));
-        assertThat(Nested.bool(rayCluster("train").getAdditionalProperties(), "spec", "suspend")).isFalse();
+        assertThat(rayCluster("train").getSpec().getSuspend()).isNotEqualTo(Boolean.TRUE);
     }
 
     @Test
     void shouldKeepAWorkloadPendingWithoutPodsWhenItNeedsMoreThanTheBookingAndMayNotBorrow() {
         bookQuota("team-a", 2, "0");
-        create(GpuaasCrd.RAY_CLUSTER, "team-a", DemoWorkloads.rayCluster("team-a", "big", MIG, 3));
+        create(DemoWorkloads.rayCluster("team-a", "big", MIG, 3));
 
         loop.pass();
 
-        GenericKubernetesResource workload = onlyWorkload("team-a");
+        Workload workload = onlyWorkload("team-a");
         assertThat(conditionStatus(workload, "QuotaReserved")).isEqualTo("False");
-        assertThat(Nested.list(workload.getAdditionalProperties(), "status", "conditions").toString())
-                .contains("insufficient unused quota for " + MIG);
+        assertThat(workload.getStatus().getConditions()).extracting(Condition::getMessage)
+                .anySatisfy(message -> assertThat(message).contains("insufficient unused quota for " + MIG));
         assertThat(client.pods().inNamespace("team-a").list().getItems()).isEmpty();
-        assertThat(Nested.bool(rayCluster("big").getAdditionalProperties(), "spec", "suspend")).isTrue();
-        GenericKubernetesResource queue = client.genericKubernetesResources(GpuaasCrd.CLUSTER_QUEUE.context())
-                .withName("gpuaas-team-a").get();
-        assertThat(Nested.integer(queue.getAdditionalProperties(), "status", "pendingWorkloads")).hasValue(1);
+        assertThat(rayCluster("big").getSpec().getSuspend()).isTrue();
+        ClusterQueue queue = client.resources(ClusterQueue.class).withName("gpuaas-team-a").get();
+        assertThat(queue.getStatus().getPendingWorkloads()).isEqualTo(1);
     }
 
     @Test
     void shouldSuspendThenReadmitWithoutWorkersWhenANonElasticClusterIsScaledToZero() {
         bookQuota("team-a", 2);
-        create(GpuaasCrd.RAY_CLUSTER, "team-a", DemoWorkloads.rayCluster("team-a", "train", MIG, 2));
+        create(DemoWorkloads.rayCluster("team-a", "train", MIG, 2));
         loop.pass();
 
-        client.genericKubernetesResources(GpuaasCrd.RAY_CLUSTER.context()).inNamespace("team-a").withName("train")
+        client.resources(RayCluster.class).inNamespace("team-a").withName("train")
                 .edit(c -> {
-                    Map<String, Object> group = Nested.map(Nested.list(c.getAdditionalProperties(), "spec", "workerGroupSpecs").getFirst());
-                    group.put("replicas", 0);
+                    c.getSpec().getWorkerGroupSpecs().getFirst().setReplicas(0);
                     return c;
                 });
         loop.pass();
@@ -127,15 +129,15 @@ class SimulationIT {
     @Test
     void shouldFinishTheWorkloadAndDeleteThePodsWhenTheOwnerIsDeleted() {
         bookQuota("team-b", 0);
-        create(GpuaasCrd.INFERENCE_SERVICE, "team-b", DemoWorkloads.inferenceService("team-b", "llm", "nvidia.com/gpu", 1));
+        create(DemoWorkloads.inferenceService("team-b", "llm", "nvidia.com/gpu", 1));
         loop.pass();
         assertThat(conditionStatus(onlyWorkload("team-b"), "Admitted")).as("borrowed from the cohort").isEqualTo("True");
         assertThat(client.pods().inNamespace("team-b").withLabel("component", "predictor").list().getItems()).hasSize(1);
 
-        client.genericKubernetesResources(GpuaasCrd.INFERENCE_SERVICE.context()).inNamespace("team-b").withName("llm").delete();
+        client.resources(InferenceService.class).inNamespace("team-b").withName("llm").delete();
         loop.pass();
 
-        assertThat(client.genericKubernetesResources(GpuaasCrd.WORKLOAD.context()).inNamespace("team-b").list().getItems()).isEmpty();
+        assertThat(client.resources(Workload.class).inNamespace("team-b").list().getItems()).isEmpty();
         assertThat(client.pods().inNamespace("team-b").list().getItems()).isEmpty();
         assertThat(allocator.attributions()).isEmpty();
     }
@@ -174,24 +176,28 @@ class SimulationIT {
                 "resources", List.of(quota))));
     }
 
-    private void create(GpuaasCrd crd, String namespace, GenericKubernetesResource resource) {
-        client.genericKubernetesResources(crd.context()).inNamespace(namespace).resource(resource).create();
+    private void create(RayCluster cluster) {
+        client.resources(RayCluster.class).inNamespace(cluster.getMetadata().getNamespace()).resource(cluster).create();
     }
 
-    private GenericKubernetesResource rayCluster(String name) {
-        return client.genericKubernetesResources(GpuaasCrd.RAY_CLUSTER.context()).inNamespace("team-a").withName(name).get();
+    private void create(InferenceService service) {
+        client.resources(InferenceService.class).inNamespace(service.getMetadata().getNamespace()).resource(service)
+                .create();
     }
 
-    private GenericKubernetesResource onlyWorkload(String namespace) {
-        List<GenericKubernetesResource> workloads = client.genericKubernetesResources(GpuaasCrd.WORKLOAD.context())
-                .inNamespace(namespace).list().getItems();
+    private RayCluster rayCluster(String name) {
+        return client.resources(RayCluster.class).inNamespace("team-a").withName(name).get();
+    }
+
+    private Workload onlyWorkload(String namespace) {
+        List<Workload> workloads = client.resources(Workload.class).inNamespace(namespace).list().getItems();
         assertThat(workloads).hasSize(1);
         return workloads.getFirst();
     }
 
-    private static String conditionStatus(GenericKubernetesResource workload, String type) {
-        return Nested.list(workload.getAdditionalProperties(), "status", "conditions").stream()
-                .filter(c -> type.equals(Nested.string(c, "type").orElse(""))).map(c -> Nested.string(c, "status").orElse(""))
-                .findFirst().orElse("absent");
+    private static String conditionStatus(Workload workload, String type) {
+        return workload.getStatus() == null || workload.getStatus().getConditions() == null ? "absent"
+                : workload.getStatus().getConditions().stream().filter(c -> type.equals(c.getType()))
+                .map(Condition::getStatus).findFirst().orElse("absent");
     }
 }

@@ -1,18 +1,25 @@
 package io.gpuaas.local.k8s;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.pool.Pool;
 import io.gpuaas.events.pool.PoolCatalog;
+import io.gpuaas.kube.kueue.v1beta2.Cohort;
+import io.gpuaas.kube.kueue.v1beta2.CohortSpec;
+import io.gpuaas.kube.kueue.v1beta2.ResourceFlavor;
+import io.gpuaas.kube.kueue.v1beta2.ResourceFlavorSpec;
+import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.ResourceGroups;
+import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.resourcegroups.Flavors;
+import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.resourcegroups.flavors.Resources;
 import io.gpuaas.local.fleet.FleetLayout;
 import io.gpuaas.local.fleet.GpuNode;
-import io.gpuaas.testing.k8s.GpuaasCrd;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,9 +44,9 @@ public final class ClusterSeeder {
     public void seed(FleetLayout layout, PoolCatalog pools, List<Tenant> tenants) {
         layout.nodes().forEach(node -> client.nodes().resource(node(node)).create());
         for (Pool pool : pools.pools()) {
-            client.genericKubernetesResources(GpuaasCrd.RESOURCE_FLAVOR.context()).resource(flavor(pool)).create();
+            client.resources(ResourceFlavor.class).resource(flavor(pool)).create();
         }
-        client.genericKubernetesResources(GpuaasCrd.COHORT.context()).resource(cohort(pools)).create();
+        client.resources(Cohort.class).resource(cohort(pools)).create();
         for (Tenant tenant : tenants) {
             tenant.namespaces().forEach(ns -> client.namespaces().resource(namespace(ns, tenant.name())).create());
         }
@@ -78,24 +85,41 @@ public final class ClusterSeeder {
                 .build();
     }
 
-    static GenericKubernetesResource flavor(Pool pool) {
-        GenericKubernetesResource flavor = kueue(GpuaasCrd.RESOURCE_FLAVOR, pool.flavor());
+    static ResourceFlavor flavor(Pool pool) {
         Map<String, String> nodeLabels = new LinkedHashMap<>();
         nodeLabels.put("nvidia.com/gpu.product", FleetLayout.PRODUCT_LABEL);
-        nodeLabels.put("nvidia.com/mig.config", pool.migProfile() == null ? FleetLayout.MIG_DISABLED : FleetLayout.MIG_MIXED);
-        flavor.setAdditionalProperty("spec", Map.of("nodeLabels", nodeLabels));
+        nodeLabels.put("nvidia.com/mig.config",
+                pool.migProfile() == null ? FleetLayout.MIG_DISABLED : FleetLayout.MIG_MIXED);
+        ResourceFlavorSpec spec = new ResourceFlavorSpec();
+        spec.setNodeLabels(nodeLabels);
+        ResourceFlavor flavor = new ResourceFlavor();
+        flavor.setMetadata(metadata(pool.flavor()));
+        flavor.setSpec(spec);
         return flavor;
     }
 
     /** The cohort with all capacity as its own nominal quota: nothing is reserved before the first booking. */
-    static GenericKubernetesResource cohort(PoolCatalog pools) {
-        GenericKubernetesResource cohort = kueue(GpuaasCrd.COHORT, COHORT);
-        List<Map<String, Object>> groups = pools.pools().stream().map(pool -> Map.<String, Object>of(
-                "coveredResources", List.of(pool.resource()),
-                "flavors", List.of(Map.of("name", pool.flavor(), "resources",
-                        List.of(Map.of("name", pool.resource(), "nominalQuota", Integer.toString(pool.capacity()))))))).toList();
-        cohort.setAdditionalProperty("spec", Map.of("resourceGroups", groups));
+    static Cohort cohort(PoolCatalog pools) {
+        CohortSpec spec = new CohortSpec();
+        spec.setResourceGroups(pools.pools().stream().map(ClusterSeeder::resourceGroup).toList());
+        Cohort cohort = new Cohort();
+        cohort.setMetadata(metadata(COHORT));
+        cohort.setSpec(spec);
         return cohort;
+    }
+
+    private static ResourceGroups resourceGroup(Pool pool) {
+        Resources quota = new Resources();
+        quota.setName(pool.resource());
+        // A string, as Kueue serialises resource.Quantity.
+        quota.setNominalQuota(new IntOrString(Integer.toString(pool.capacity())));
+        Flavors flavor = new Flavors();
+        flavor.setName(pool.flavor());
+        flavor.setResources(List.of(quota));
+        ResourceGroups group = new ResourceGroups();
+        group.setCoveredResources(List.of(pool.resource()));
+        group.setFlavors(List.of(flavor));
+        return group;
     }
 
     static Namespace namespace(String name, String tenant) {
@@ -103,11 +127,7 @@ public final class ClusterSeeder {
                 .withLabels(Map.of(TENANT_LABEL, tenant, "kubernetes.io/metadata.name", name)).endMetadata().build();
     }
 
-    private static GenericKubernetesResource kueue(GpuaasCrd crd, String name) {
-        GenericKubernetesResource resource = new GenericKubernetesResource();
-        resource.setApiVersion(crd.apiVersion());
-        resource.setKind(crd.kind());
-        resource.setMetadata(new ObjectMetaBuilder().withName(name).withLabels(Map.of(MANAGED_BY, "gpuaas")).build());
-        return resource;
+    private static ObjectMeta metadata(String name) {
+        return new ObjectMetaBuilder().withName(name).withLabels(Map.of(MANAGED_BY, "gpuaas")).build();
     }
 }

@@ -1,10 +1,25 @@
 package io.gpuaas.local.k8s;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpuaas.kube.kserve.v1beta1.InferenceService;
+import io.gpuaas.kube.kserve.v1beta1.InferenceServiceSpec;
+import io.gpuaas.kube.kserve.v1beta1.inferenceservicespec.Predictor;
+import io.gpuaas.kube.kserve.v1beta1.inferenceservicespec.predictor.Model;
+import io.gpuaas.kube.kserve.v1beta1.inferenceservicespec.predictor.model.ModelFormat;
+import io.gpuaas.kube.ray.v1.RayCluster;
+import io.gpuaas.kube.ray.v1.RayClusterSpec;
+import io.gpuaas.kube.ray.v1.rayclusterspec.HeadGroupSpec;
+import io.gpuaas.kube.ray.v1.rayclusterspec.WorkerGroupSpecs;
 import io.gpuaas.local.model.OwnerReader;
-import io.gpuaas.testing.k8s.GpuaasCrd;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -20,50 +35,82 @@ public final class DemoWorkloads {
     }
 
     public static void seed(KubernetesClient client) {
-        client.genericKubernetesResources(GpuaasCrd.RAY_CLUSTER.context()).inNamespace("team-a")
+        client.resources(RayCluster.class).inNamespace("team-a")
                 .resource(rayCluster("team-a", "demo-ray", "nvidia.com/mig-1g.18gb", 2)).create();
-        client.genericKubernetesResources(GpuaasCrd.INFERENCE_SERVICE.context()).inNamespace("team-b")
+        client.resources(InferenceService.class).inNamespace("team-b")
                 .resource(inferenceService("team-b", "demo-llm", "nvidia.com/gpu", 1)).create();
     }
 
-    public static GenericKubernetesResource rayCluster(String namespace, String name, String resource, int workers) {
-        GenericKubernetesResource cluster = resource(GpuaasCrd.RAY_CLUSTER, namespace, name);
-        Map<String, Object> head = Map.of("rayStartParams", Map.of("dashboard-host", "0.0.0.0"), "template",
-                podTemplate("ray-head", "rayproject/ray:2.49.0", Map.of("cpu", "2", "memory", "8Gi")));
-        Map<String, Object> group = Map.of("groupName", "gpu-workers", "replicas", workers, "minReplicas", 0,
-                "maxReplicas", workers * 2, "rayStartParams", Map.of(),
-                "template", podTemplate("ray-worker", "rayproject/ray:2.49.0-gpu",
-                        Map.of("cpu", "4", "memory", "32Gi", resource, "1")));
-        cluster.setAdditionalProperty("spec", Map.of("rayVersion", "2.49.0", "headGroupSpec", head,
-                "workerGroupSpecs", List.of(group)));
+    public static RayCluster rayCluster(String namespace, String name, String resource, int workers) {
+        HeadGroupSpec head = new HeadGroupSpec();
+        head.setRayStartParams(Map.of("dashboard-host", "0.0.0.0"));
+        head.setTemplate(podTemplate("ray-head", "rayproject/ray:2.49.0", requests("2", "8Gi", null)));
+        WorkerGroupSpecs group = new WorkerGroupSpecs();
+        group.setGroupName("gpu-workers");
+        group.setReplicas(workers);
+        group.setMinReplicas(0);
+        group.setMaxReplicas(workers * 2);
+        group.setRayStartParams(Map.of());
+        group.setTemplate(podTemplate("ray-worker", "rayproject/ray:2.49.0-gpu", requests("4", "32Gi", resource)));
+        RayClusterSpec spec = new RayClusterSpec();
+        spec.setRayVersion("2.49.0");
+        spec.setHeadGroupSpec(head);
+        spec.setWorkerGroupSpecs(List.of(group));
+        RayCluster cluster = new RayCluster();
+        cluster.setMetadata(metadata(namespace, name));
+        cluster.setSpec(spec);
         return cluster;
     }
 
-    public static GenericKubernetesResource inferenceService(String namespace, String name, String resource, int replicas) {
-        GenericKubernetesResource service = resource(GpuaasCrd.INFERENCE_SERVICE, namespace, name);
-        Map<String, Object> model = Map.of("modelFormat", Map.of("name", "huggingface"),
-                "image", "kserve/huggingfaceserver:v0.15.0",
-                "resources", Map.of("requests", Map.of("cpu", "4", "memory", "32Gi", resource, "1"),
-                        "limits", Map.of(resource, "1")));
-        service.setAdditionalProperty("spec", Map.of("predictor", Map.of("minReplicas", replicas,
-                "maxReplicas", replicas, "model", model)));
+    public static InferenceService inferenceService(String namespace, String name, String resource, int replicas) {
+        ModelFormat format = new ModelFormat();
+        format.setName("huggingface");
+        Model model = new Model();
+        model.setModelFormat(format);
+        model.setImage("kserve/huggingfaceserver:v0.15.0");
+        model.setResources(resources(requests("4", "32Gi", resource)));
+        Predictor predictor = new Predictor();
+        predictor.setMinReplicas(replicas);
+        predictor.setMaxReplicas(replicas);
+        predictor.setModel(model);
+        InferenceServiceSpec spec = new InferenceServiceSpec();
+        spec.setPredictor(predictor);
+        InferenceService service = new InferenceService();
+        service.setMetadata(metadata(namespace, name));
+        service.setSpec(spec);
         return service;
     }
 
-    private static Map<String, Object> podTemplate(String container, String image, Map<String, String> requests) {
-        Map<String, String> limits = requests.entrySet().stream()
-                .filter(e -> e.getKey().startsWith(OwnerReader.ACCELERATOR_PREFIX))
-                .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
-        return Map.of("spec", Map.of("containers", List.of(Map.of("name", container, "image", image,
-                "resources", Map.of("requests", requests, "limits", limits)))));
+    private static Map<String, Quantity> requests(String cpu, String memory, String accelerator) {
+        Map<String, Quantity> requests = new LinkedHashMap<>();
+        requests.put("cpu", new Quantity(cpu));
+        requests.put("memory", new Quantity(memory));
+        if (accelerator != null) {
+            requests.put(accelerator, new Quantity("1"));
+        }
+        return requests;
     }
 
-    private static GenericKubernetesResource resource(GpuaasCrd crd, String namespace, String name) {
-        GenericKubernetesResource resource = new GenericKubernetesResource();
-        resource.setApiVersion(crd.apiVersion());
-        resource.setKind(crd.kind());
-        resource.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace)
-                .withLabels(Map.of(OwnerReader.QUEUE_LABEL, QUEUE)).build());
-        return resource;
+    /** Extended resources need limits equal to requests; CPU and memory stay unlimited. */
+    private static ResourceRequirements resources(Map<String, Quantity> requests) {
+        Map<String, Quantity> limits = new LinkedHashMap<>();
+        requests.forEach((resource, quantity) -> {
+            if (resource.startsWith(OwnerReader.ACCELERATOR_PREFIX)) {
+                limits.put(resource, quantity);
+            }
+        });
+        return new ResourceRequirementsBuilder().withRequests(requests).withLimits(limits).build();
+    }
+
+    private static PodTemplateSpec podTemplate(String container, String image, Map<String, Quantity> requests) {
+        return new PodTemplateSpecBuilder().withNewSpec()
+                .withContainers(new ContainerBuilder().withName(container).withImage(image)
+                        .withResources(resources(requests)).build())
+                .endSpec().build();
+    }
+
+    private static ObjectMeta metadata(String namespace, String name) {
+        return new ObjectMetaBuilder().withName(name).withNamespace(namespace)
+                .withLabels(Map.of(OwnerReader.QUEUE_LABEL, QUEUE)).build();
     }
 }

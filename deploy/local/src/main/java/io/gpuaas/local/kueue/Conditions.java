@@ -1,12 +1,11 @@
 package io.gpuaas.local.kueue;
 
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 
 /** metav1.Condition lists: set one condition, keeping lastTransitionTime unless its status flips. */
 final class Conditions {
@@ -14,27 +13,32 @@ final class Conditions {
     private Conditions() {
     }
 
+    /** The conditions of a status that may be absent or have none. */
+    static List<Condition> of(List<Condition> conditions) {
+        return conditions == null ? List.of() : conditions;
+    }
+
     /**
      * A copy of {@code conditions} with {@code type} set; returns the same list (by content) when nothing changed,
      * so callers can skip the write.
      */
-    static List<Map<String, Object>> set(List<Map<String, Object>> conditions, String type, boolean status,
-                                         String reason, String message, Long observedGeneration) {
-        List<Map<String, Object>> result = new ArrayList<>();
+    static List<Condition> set(List<Condition> conditions, String type, boolean status,
+                               String reason, String message, Long observedGeneration) {
+        List<Condition> result = new ArrayList<>();
         boolean found = false;
         String statusText = status ? "True" : "False";
-        for (Map<String, Object> condition : conditions) {
-            if (!type.equals(condition.get("type"))) {
+        for (Condition condition : conditions) {
+            if (!type.equals(condition.getType())) {
                 result.add(condition);
                 continue;
             }
             found = true;
-            boolean same = statusText.equals(condition.get("status")) && reason.equals(condition.get("reason"))
-                    && message.equals(condition.get("message"));
+            boolean same = statusText.equals(condition.getStatus()) && reason.equals(condition.getReason())
+                    && message.equals(condition.getMessage());
             if (same) {
                 result.add(condition);
             } else {
-                Object since = statusText.equals(condition.get("status")) ? condition.get("lastTransitionTime") : now();
+                String since = statusText.equals(condition.getStatus()) ? condition.getLastTransitionTime() : now();
                 result.add(condition(type, statusText, reason, message, since, observedGeneration));
             }
         }
@@ -44,22 +48,14 @@ final class Conditions {
         return result;
     }
 
-    static boolean isTrue(List<Map<String, Object>> conditions, String type) {
-        return conditions.stream().anyMatch(c -> type.equals(c.get("type")) && "True".equals(c.get("status")));
+    static boolean isTrue(List<Condition> conditions, String type) {
+        return conditions.stream().anyMatch(c -> type.equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
-    private static Map<String, Object> condition(String type, String status, String reason, String message,
-                                                 Object since, Long observedGeneration) {
-        Map<String, Object> condition = new LinkedHashMap<>();
-        condition.put("type", type);
-        condition.put("status", status);
-        condition.put("reason", reason);
-        condition.put("message", message);
-        condition.put("lastTransitionTime", Objects.toString(since));
-        if (observedGeneration != null) {
-            condition.put("observedGeneration", observedGeneration);
-        }
-        return condition;
+    private static Condition condition(String type, String status, String reason, String message,
+                                       String since, Long observedGeneration) {
+        return new ConditionBuilder().withType(type).withStatus(status).withReason(reason).withMessage(message)
+                .withLastTransitionTime(String.valueOf(since)).withObservedGeneration(observedGeneration).build();
     }
 
     private static String now() {

@@ -1,16 +1,23 @@
 package io.gpuaas.local.kueue;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
+import io.gpuaas.kube.kueue.v1beta2.Cohort;
+import io.gpuaas.kube.kueue.v1beta2.LocalQueue;
+import io.gpuaas.kube.kueue.v1beta2.Workload;
+import io.gpuaas.kube.kueue.v1beta2.WorkloadStatus;
+import io.gpuaas.kube.kueue.v1beta2.workloadstatus.admission.PodSetAssignments;
+import io.gpuaas.kube.ray.v1.RayCluster;
 import io.gpuaas.local.kueue.Admission.PodSetAssignment;
 import io.gpuaas.local.model.JsonPatch;
-import io.gpuaas.local.model.Nested;
 import io.gpuaas.local.model.WorkloadOwner;
-import io.gpuaas.testing.k8s.GpuaasCrd;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -98,21 +105,24 @@ public final class KueueStandIn {
     }
 
     private void finish(WorkloadView workload) {
-        List<Map<String, Object>> conditions = Conditions.set(workload.conditions(), "Finished", true, "OwnerDeleted",
-                "The job owning this workload was deleted", workload.resource().getMetadata().getGeneration());
-        writeStatus(workload, Map.of("conditions", conditions));
+        WorkloadStatus status = new WorkloadStatus();
+        status.setConditions(Conditions.set(workload.conditions(), "Finished", true, "OwnerDeleted",
+                "The job owning this workload was deleted", workload.resource().getMetadata().getGeneration()));
+        writeStatus(workload, status);
         workloads().inNamespace(workload.namespace()).withName(workload.name()).delete();
         LOG.info("workload {}/{} finished: owner deleted", workload.namespace(), workload.name());
     }
 
     private QueueState admit(List<WorkloadView> workloads, Set<String> requeued) {
         Map<String, QueueQuota> queues = new LinkedHashMap<>();
-        clusterQueues().list().getItems().forEach(q -> queues.put(q.getMetadata().getName(), QuotaReader.clusterQueue(q)));
+        client.resources(ClusterQueue.class).list().getItems()
+                .forEach(q -> queues.put(q.getMetadata().getName(), QuotaReader.clusterQueue(q)));
         Map<String, List<FlavorQuota>> cohorts = new HashMap<>();
-        cohorts().list().getItems().forEach(c -> cohorts.put(c.getMetadata().getName(), QuotaReader.cohort(c)));
+        client.resources(Cohort.class).list().getItems()
+                .forEach(c -> cohorts.put(c.getMetadata().getName(), QuotaReader.cohort(c)));
         QuotaModel model = new QuotaModel(queues, cohorts);
         QueueState state = new QueueState(queues, model);
-        List<WorkloadView> candidates = new java.util.ArrayList<>();
+        List<WorkloadView> candidates = new ArrayList<>();
         for (WorkloadView workload : workloads) {
             if (requeued.contains(key(workload))) {
                 continue;
@@ -145,44 +155,53 @@ public final class KueueStandIn {
     }
 
     private String clusterQueueOf(WorkloadView workload) {
-        GenericKubernetesResource localQueue = localQueues().inNamespace(workload.namespace())
+        LocalQueue localQueue = client.resources(LocalQueue.class).inNamespace(workload.namespace())
                 .withName(workload.queueName()).get();
-        return localQueue == null ? null
-                : Nested.string(localQueue.getAdditionalProperties(), "spec", "clusterQueue").orElse(null);
+        return localQueue == null || localQueue.getSpec() == null ? null : localQueue.getSpec().getClusterQueue();
     }
 
     private void writeAdmitted(WorkloadView workload, Admission.Admitted admitted) {
         Long generation = workload.resource().getMetadata().getGeneration();
-        List<Map<String, Object>> conditions = Conditions.set(workload.conditions(), "QuotaReserved", true,
+        List<Condition> conditions = Conditions.set(workload.conditions(), "QuotaReserved", true,
                 "QuotaReserved", "Quota reserved in ClusterQueue " + admitted.clusterQueue(), generation);
         conditions = Conditions.set(conditions, "Admitted", true, "Admitted", "The workload is admitted", generation);
-        Map<String, Object> status = new LinkedHashMap<>();
-        status.put("admission", Map.of("clusterQueue", admitted.clusterQueue(),
-                "podSetAssignments", admitted.podSets().stream().map(KueueStandIn::assignment).toList()));
-        status.put("conditions", conditions);
+        var admission = new io.gpuaas.kube.kueue.v1beta2.workloadstatus.Admission();
+        admission.setClusterQueue(admitted.clusterQueue());
+        admission.setPodSetAssignments(admitted.podSets().stream().map(KueueStandIn::assignment).toList());
+        WorkloadStatus status = new WorkloadStatus();
+        status.setAdmission(admission);
+        status.setConditions(conditions);
         writeStatus(workload, status);
         LOG.info("workload {}/{} admitted in {}", workload.namespace(), workload.name(), admitted.clusterQueue());
     }
 
     private void writePending(WorkloadView workload, Admission.Pending pending) {
         Long generation = workload.resource().getMetadata().getGeneration();
-        List<Map<String, Object>> conditions = Conditions.set(workload.conditions(), "QuotaReserved", false,
+        List<Condition> conditions = Conditions.set(workload.conditions(), "QuotaReserved", false,
                 pending.reason(), pending.message(), generation);
-        if (workload.conditions().stream().anyMatch(c -> "Admitted".equals(c.get("type")))) {
+        if (workload.conditions().stream().anyMatch(c -> "Admitted".equals(c.getType()))) {
             conditions = Conditions.set(conditions, "Admitted", false, "NoReservation", "The workload has no reservation",
                     generation);
         }
         if (conditions.equals(workload.conditions()) && workload.admission().isEmpty()) {
             return;
         }
-        writeStatus(workload, Map.of("conditions", conditions));
+        WorkloadStatus status = new WorkloadStatus();
+        status.setConditions(conditions);
+        writeStatus(workload, status);
     }
 
-    private static Map<String, Object> assignment(PodSetAssignment assignment) {
-        Map<String, Object> usage = new LinkedHashMap<>();
-        assignment.resourceUsage().forEach((resource, units) -> usage.put(resource, Long.toString(units)));
-        return Map.of("name", assignment.name(), "count", assignment.count(), "flavors", assignment.flavors(),
-                "resourceUsage", usage);
+    private static PodSetAssignments assignment(PodSetAssignment assignment) {
+        Map<String, IntOrString> usage = new LinkedHashMap<>();
+        // Usage is written as strings, as Kueue serialises resource.Quantity.
+        assignment.resourceUsage()
+                .forEach((resource, units) -> usage.put(resource, new IntOrString(Long.toString(units))));
+        PodSetAssignments result = new PodSetAssignments();
+        result.setName(assignment.name());
+        result.setCount(assignment.count());
+        result.setFlavors(new LinkedHashMap<>(assignment.flavors()));
+        result.setResourceUsage(usage);
+        return result;
     }
 
     private void suspend(WorkloadOwner owner, boolean suspend) {
@@ -190,7 +209,7 @@ public final class KueueStandIn {
             return;
         }
         try {
-            client.genericKubernetesResources(GpuaasCrd.RAY_CLUSTER.context()).inNamespace(owner.namespace())
+            client.resources(RayCluster.class).inNamespace(owner.namespace())
                     .withName(owner.name()).patch(JsonPatch.CONTEXT, JsonPatch.set(client, "/spec/suspend", suspend));
         } catch (KubernetesClientException e) {
             LOG.debug("cannot set suspend={} on {}: {}", suspend, owner.key(), e.getMessage());
@@ -198,7 +217,7 @@ public final class KueueStandIn {
     }
 
     /** Replaces the whole status: what is not in {@code status} (a lost admission) is gone afterwards. */
-    private void writeStatus(WorkloadView workload, Map<String, Object> status) {
+    private void writeStatus(WorkloadView workload, WorkloadStatus status) {
         workloads().inNamespace(workload.namespace()).withName(workload.name()).subresource("status")
                 .patch(JsonPatch.CONTEXT, JsonPatch.set(client, "/status", status));
     }
@@ -211,19 +230,7 @@ public final class KueueStandIn {
         return workload.namespace() + "/" + workload.name();
     }
 
-    private MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> workloads() {
-        return client.genericKubernetesResources(GpuaasCrd.WORKLOAD.context());
-    }
-
-    private MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> localQueues() {
-        return client.genericKubernetesResources(GpuaasCrd.LOCAL_QUEUE.context());
-    }
-
-    private MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> clusterQueues() {
-        return client.genericKubernetesResources(GpuaasCrd.CLUSTER_QUEUE.context());
-    }
-
-    private MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> cohorts() {
-        return client.genericKubernetesResources(GpuaasCrd.COHORT.context());
+    private MixedOperation<Workload, KubernetesResourceList<Workload>, Resource<Workload>> workloads() {
+        return client.resources(Workload.class);
     }
 }

@@ -1,22 +1,36 @@
 package io.gpuaas.local.kueue;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.gpuaas.events.Json;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueueStatus;
+import io.gpuaas.kube.kueue.v1beta2.LocalQueue;
+import io.gpuaas.kube.kueue.v1beta2.LocalQueueStatus;
+import io.gpuaas.kube.kueue.v1beta2.clusterqueuestatus.FlavorsReservation;
+import io.gpuaas.kube.kueue.v1beta2.clusterqueuestatus.FlavorsUsage;
+import io.gpuaas.kube.kueue.v1beta2.clusterqueuestatus.flavorsreservation.Resources;
 import io.gpuaas.local.model.JsonPatch;
-import io.gpuaas.local.model.Nested;
-import io.gpuaas.testing.k8s.GpuaasCrd;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * ClusterQueue and LocalQueue status as Kueue writes it: workload counts, flavorsReservation/flavorsUsage and the
  * Active condition. Written only when it changed, so watchers see real transitions only.
  */
 final class QueueStatusWriter {
+
+    /** Usage of one resource in one flavor; {@code borrowed} only for ClusterQueues. */
+    private record ResourceTotal(String name, long total, Long borrowed) {
+    }
 
     private final KubernetesClient client;
 
@@ -25,80 +39,139 @@ final class QueueStatusWriter {
     }
 
     void write(QueueState state) {
-        for (GenericKubernetesResource queue : client.genericKubernetesResources(GpuaasCrd.CLUSTER_QUEUE.context()).list().getItems()) {
+        for (ClusterQueue queue : client.resources(ClusterQueue.class).list().getItems()) {
             QueueQuota quota = state.queues().get(queue.getMetadata().getName());
             if (quota != null) {
-                write(queue, GpuaasCrd.CLUSTER_QUEUE, clusterQueueStatus(queue, quota, state));
+                write(queue.getStatus(), clusterQueueStatus(queue, quota, state),
+                        client.resources(ClusterQueue.class).withName(queue.getMetadata().getName()));
             }
         }
-        for (GenericKubernetesResource queue : client.genericKubernetesResources(GpuaasCrd.LOCAL_QUEUE.context()).inAnyNamespace().list().getItems()) {
-            write(queue, GpuaasCrd.LOCAL_QUEUE, localQueueStatus(queue, state));
+        for (LocalQueue queue : client.resources(LocalQueue.class).inAnyNamespace().list().getItems()) {
+            write(queue.getStatus(), localQueueStatus(queue, state), client.resources(LocalQueue.class)
+                    .inNamespace(queue.getMetadata().getNamespace()).withName(queue.getMetadata().getName()));
         }
     }
 
-    private Map<String, Object> clusterQueueStatus(GenericKubernetesResource queue, QueueQuota quota, QueueState state) {
+    private ClusterQueueStatus clusterQueueStatus(ClusterQueue queue, QueueQuota quota, QueueState state) {
         QueueState.Counts counts = state.clusterQueue(quota.name());
-        List<Map<String, Object>> flavors = new ArrayList<>();
-        Map<String, List<Map<String, Object>>> byFlavor = new LinkedHashMap<>();
+        Map<String, List<ResourceTotal>> byFlavor = new LinkedHashMap<>();
         for (FlavorQuota q : quota.quotas()) {
             long used = state.model().used(quota.name(), q.flavor(), q.resource());
-            byFlavor.computeIfAbsent(q.flavor(), f -> new ArrayList<>()).add(Map.of("name", q.resource(),
-                    "total", Long.toString(used), "borrowed", Long.toString(Math.max(0, used - q.nominal()))));
+            byFlavor.computeIfAbsent(q.flavor(), f -> new ArrayList<>())
+                    .add(new ResourceTotal(q.resource(), used, Math.max(0, used - q.nominal())));
         }
-        byFlavor.forEach((flavor, resources) -> flavors.add(Map.of("name", flavor, "resources", resources)));
-        Map<String, Object> status = counts(counts, flavors);
-        status.put("conditions", Conditions.set(conditions(queue), "Active", !quota.stopped(),
+        ClusterQueueStatus status = new ClusterQueueStatus();
+        status.setPendingWorkloads(counts.pending);
+        status.setReservingWorkloads(counts.admitted);
+        status.setAdmittedWorkloads(counts.admitted);
+        status.setFlavorsReservation(flavors(byFlavor, QueueStatusWriter::clusterReservation));
+        status.setFlavorsUsage(flavors(byFlavor, QueueStatusWriter::clusterUsage));
+        List<Condition> current = queue.getStatus() == null ? null : queue.getStatus().getConditions();
+        status.setConditions(Conditions.set(Conditions.of(current), "Active", !quota.stopped(),
                 quota.stopped() ? "Stopped" : "Ready",
                 quota.stopped() ? "The ClusterQueue is stopped" : "Can admit new workloads",
                 queue.getMetadata().getGeneration()));
         return status;
     }
 
-    private Map<String, Object> localQueueStatus(GenericKubernetesResource queue, QueueState state) {
+    private LocalQueueStatus localQueueStatus(LocalQueue queue, QueueState state) {
         QueueState.Counts counts = state.localQueue(queue.getMetadata().getNamespace(), queue.getMetadata().getName());
-        List<Map<String, Object>> flavors = new ArrayList<>();
-        counts.usage.forEach((flavor, resources) -> {
-            List<Map<String, Object>> list = new ArrayList<>();
-            resources.forEach((resource, units) -> list.add(Map.of("name", resource, "total", Long.toString(units))));
-            flavors.add(Map.of("name", flavor, "resources", list));
-        });
-        String clusterQueue = Nested.string(queue.getAdditionalProperties(), "spec", "clusterQueue").orElse("");
+        Map<String, List<ResourceTotal>> byFlavor = new LinkedHashMap<>();
+        counts.usage.forEach((flavor, resources) -> resources.forEach((resource, units) -> byFlavor
+                .computeIfAbsent(flavor, f -> new ArrayList<>()).add(new ResourceTotal(resource, units, null))));
+        String clusterQueue = queue.getSpec() == null ? ""
+                : Objects.requireNonNullElse(queue.getSpec().getClusterQueue(), "");
         boolean active = state.queues().containsKey(clusterQueue);
-        Map<String, Object> status = counts(counts, flavors);
-        status.put("conditions", Conditions.set(conditions(queue), "Active", active,
+        LocalQueueStatus status = new LocalQueueStatus();
+        status.setPendingWorkloads(counts.pending);
+        status.setReservingWorkloads(counts.admitted);
+        status.setAdmittedWorkloads(counts.admitted);
+        status.setFlavorsReservation(flavors(byFlavor, QueueStatusWriter::localReservation));
+        status.setFlavorsUsage(flavors(byFlavor, QueueStatusWriter::localUsage));
+        List<Condition> current = queue.getStatus() == null ? null : queue.getStatus().getConditions();
+        status.setConditions(Conditions.set(Conditions.of(current), "Active", active,
                 active ? "Ready" : "ClusterQueueDoesNotExist",
                 active ? "Can submit new workloads to localQueue" : "Can't submit new workloads to clusterQueue",
                 queue.getMetadata().getGeneration()));
         return status;
     }
 
-    private static Map<String, Object> counts(QueueState.Counts counts, List<Map<String, Object>> flavors) {
-        Map<String, Object> status = new LinkedHashMap<>();
-        status.put("pendingWorkloads", counts.pending);
-        status.put("reservingWorkloads", counts.admitted);
-        status.put("admittedWorkloads", counts.admitted);
-        status.put("flavorsReservation", flavors);
-        status.put("flavorsUsage", flavors);
-        return status;
+    private static <F> List<F> flavors(Map<String, List<ResourceTotal>> byFlavor,
+                                       BiFunction<String, List<ResourceTotal>, F> flavor) {
+        List<F> result = new ArrayList<>();
+        byFlavor.forEach((name, resources) -> result.add(flavor.apply(name, resources)));
+        return result;
     }
 
-    private static List<Map<String, Object>> conditions(GenericKubernetesResource queue) {
-        List<Map<String, Object>> conditions = new ArrayList<>();
-        Nested.list(queue.getAdditionalProperties(), "status", "conditions").forEach(c -> conditions.add(Nested.map(c)));
-        return conditions;
+    private static <R> List<R> resources(List<ResourceTotal> totals, Function<ResourceTotal, R> resource) {
+        return totals.stream().map(resource).toList();
     }
 
-    private void write(GenericKubernetesResource queue, GpuaasCrd crd, Map<String, Object> status) {
-        Map<String, Object> current = Nested.map(queue.getAdditionalProperties(), "status");
+    // Totals are written as strings, as Kueue serialises resource.Quantity.
+    private static IntOrString quantity(long units) {
+        return new IntOrString(Long.toString(units));
+    }
+
+    private static FlavorsReservation clusterReservation(String name, List<ResourceTotal> totals) {
+        FlavorsReservation flavor = new FlavorsReservation();
+        flavor.setName(name);
+        flavor.setResources(resources(totals, t -> {
+            Resources resource = new Resources();
+            resource.setName(t.name());
+            resource.setTotal(quantity(t.total()));
+            resource.setBorrowed(quantity(t.borrowed()));
+            return resource;
+        }));
+        return flavor;
+    }
+
+    private static FlavorsUsage clusterUsage(String name, List<ResourceTotal> totals) {
+        FlavorsUsage flavor = new FlavorsUsage();
+        flavor.setName(name);
+        flavor.setResources(resources(totals, t -> {
+            var resource = new io.gpuaas.kube.kueue.v1beta2.clusterqueuestatus.flavorsusage.Resources();
+            resource.setName(t.name());
+            resource.setTotal(quantity(t.total()));
+            resource.setBorrowed(quantity(t.borrowed()));
+            return resource;
+        }));
+        return flavor;
+    }
+
+    private static io.gpuaas.kube.kueue.v1beta2.localqueuestatus.FlavorsReservation localReservation(
+            String name, List<ResourceTotal> totals) {
+        var flavor = new io.gpuaas.kube.kueue.v1beta2.localqueuestatus.FlavorsReservation();
+        flavor.setName(name);
+        flavor.setResources(resources(totals, t -> {
+            var resource = new io.gpuaas.kube.kueue.v1beta2.localqueuestatus.flavorsreservation.Resources();
+            resource.setName(t.name());
+            resource.setTotal(quantity(t.total()));
+            return resource;
+        }));
+        return flavor;
+    }
+
+    private static io.gpuaas.kube.kueue.v1beta2.localqueuestatus.FlavorsUsage localUsage(
+            String name, List<ResourceTotal> totals) {
+        var flavor = new io.gpuaas.kube.kueue.v1beta2.localqueuestatus.FlavorsUsage();
+        flavor.setName(name);
+        flavor.setResources(resources(totals, t -> {
+            var resource = new io.gpuaas.kube.kueue.v1beta2.localqueuestatus.flavorsusage.Resources();
+            resource.setName(t.name());
+            resource.setTotal(quantity(t.total()));
+            return resource;
+        }));
+        return flavor;
+    }
+
+    private void write(Object current, Object status, Resource<?> named) {
+        var serialization = client.getKubernetesSerialization();
         // Compared as JSON trees: field order differs between what the server returns and what is built here.
-        if (Json.mapper().valueToTree(current).equals(Json.mapper().valueToTree(status))) {
+        if (current != null && serialization.convertValue(current, JsonNode.class)
+                .equals(serialization.convertValue(status, JsonNode.class))) {
             return;
         }
         try {
-            var resource = client.genericKubernetesResources(crd.context());
-            var named = crd.namespaced()
-                    ? resource.inNamespace(queue.getMetadata().getNamespace()).withName(queue.getMetadata().getName())
-                    : resource.withName(queue.getMetadata().getName());
             named.subresource("status").patch(JsonPatch.CONTEXT, JsonPatch.set(client, "/status", status));
         } catch (KubernetesClientException e) {
             // The queue was deleted between list and write (quota-projector tears queues down); next pass settles it.

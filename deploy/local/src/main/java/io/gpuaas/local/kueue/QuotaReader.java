@@ -1,10 +1,17 @@
 package io.gpuaas.local.kueue;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.gpuaas.local.model.Nested;
+import static io.gpuaas.local.kueue.WorkloadView.listOf;
+
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueueSpec;
+import io.gpuaas.kube.kueue.v1beta2.Cohort;
+import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.ResourceGroups;
+import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.resourcegroups.Flavors;
+import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.resourcegroups.flavors.Resources;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /** Reads ClusterQueue and Cohort quotas (v1beta2 field names) into the quota model's records. */
@@ -13,34 +20,34 @@ final class QuotaReader {
     private QuotaReader() {
     }
 
-    static QueueQuota clusterQueue(GenericKubernetesResource queue) {
-        Map<String, Object> spec = Nested.map(queue.getAdditionalProperties(), "spec");
-        String stopPolicy = Nested.string(spec, "stopPolicy").orElse("None");
+    static QueueQuota clusterQueue(ClusterQueue queue) {
+        ClusterQueueSpec spec = Optional.ofNullable(queue.getSpec()).orElseGet(ClusterQueueSpec::new);
+        String stopPolicy = Objects.requireNonNullElse(spec.getStopPolicy(), "None");
         return new QueueQuota(queue.getMetadata().getName(),
-                Nested.string(spec, "cohortName").filter(c -> !c.isBlank()), quotas(spec), !"None".equals(stopPolicy));
+                Optional.ofNullable(spec.getCohortName()).filter(c -> !c.isBlank()), quotas(spec.getResourceGroups()),
+                !"None".equals(stopPolicy));
     }
 
-    static List<FlavorQuota> cohort(GenericKubernetesResource cohort) {
-        return quotas(Nested.map(cohort.getAdditionalProperties(), "spec"));
+    static List<FlavorQuota> cohort(Cohort cohort) {
+        return cohort.getSpec() == null ? List.of() : quotas(cohort.getSpec().getResourceGroups());
     }
 
-    private static List<FlavorQuota> quotas(Map<String, Object> spec) {
+    private static List<FlavorQuota> quotas(List<ResourceGroups> groups) {
         List<FlavorQuota> quotas = new ArrayList<>();
-        for (Object group : Nested.list(spec, "resourceGroups")) {
-            for (Object flavor : Nested.list(group, "flavors")) {
-                String flavorName = Nested.string(flavor, "name").orElse("");
-                for (Object resource : Nested.list(flavor, "resources")) {
-                    quotas.add(new FlavorQuota(flavorName, Nested.string(resource, "name").orElse(""),
-                            Nested.get(resource, "nominalQuota").map(WorkloadView::units).orElse(0L),
-                            optionalUnits(resource, "borrowingLimit"), optionalUnits(resource, "lendingLimit")));
+        for (ResourceGroups group : listOf(groups)) {
+            for (Flavors flavor : listOf(group.getFlavors())) {
+                String flavorName = Objects.requireNonNullElse(flavor.getName(), "");
+                for (Resources resource : listOf(flavor.getResources())) {
+                    quotas.add(new FlavorQuota(flavorName, Objects.requireNonNullElse(resource.getName(), ""),
+                            WorkloadView.units(resource.getNominalQuota()),
+                            optionalUnits(resource.getBorrowingLimit()), optionalUnits(resource.getLendingLimit())));
                 }
             }
         }
         return quotas;
     }
 
-    private static Long optionalUnits(Object resource, String field) {
-        Optional<Object> value = Nested.get(resource, field);
-        return value.map(WorkloadView::units).orElse(null);
+    private static Long optionalUnits(IntOrString value) {
+        return value == null ? null : WorkloadView.units(value);
     }
 }

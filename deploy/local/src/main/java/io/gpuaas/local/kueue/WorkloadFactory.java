@@ -1,12 +1,16 @@
 package io.gpuaas.local.kueue;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.gpuaas.kube.kueue.v1beta2.Workload;
+import io.gpuaas.kube.kueue.v1beta2.WorkloadSpec;
+import io.gpuaas.kube.kueue.v1beta2.workloadspec.PodSets;
 import io.gpuaas.local.model.PodSetDemand;
 import io.gpuaas.local.model.WorkloadOwner;
 import io.gpuaas.local.model.WorkloadOwner.PodTemplate;
-import io.gpuaas.testing.k8s.GpuaasCrd;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,10 +24,8 @@ final class WorkloadFactory {
     private WorkloadFactory() {
     }
 
-    static GenericKubernetesResource workload(WorkloadOwner owner) {
-        GenericKubernetesResource workload = new GenericKubernetesResource();
-        workload.setApiVersion(GpuaasCrd.WORKLOAD.apiVersion());
-        workload.setKind(GpuaasCrd.WORKLOAD.kind());
+    static Workload workload(WorkloadOwner owner) {
+        Workload workload = new Workload();
         workload.setMetadata(new ObjectMetaBuilder()
                 .withName(owner.workloadName())
                 .withNamespace(owner.namespace())
@@ -32,29 +34,29 @@ final class WorkloadFactory {
                         .withApiVersion(owner.apiVersion()).withKind(owner.kind()).withName(owner.name())
                         .withUid(owner.uid()).withController(true).withBlockOwnerDeletion(true).build())
                 .build());
-        Map<String, Object> spec = new LinkedHashMap<>();
-        spec.put("active", true);
-        spec.put("queueName", owner.queueName().orElse(""));
-        spec.put("priority", 0);
-        spec.put("podSets", podSets(owner));
-        workload.setAdditionalProperty("spec", spec);
+        WorkloadSpec spec = new WorkloadSpec();
+        spec.setActive(true);
+        spec.setQueueName(owner.queueName().orElse(""));
+        spec.setPriority(0);
+        spec.setPodSets(podSets(owner));
+        workload.setSpec(spec);
         return workload;
     }
 
-    static List<Map<String, Object>> podSets(WorkloadOwner owner) {
-        List<Map<String, Object>> podSets = new ArrayList<>();
+    static List<PodSets> podSets(WorkloadOwner owner) {
+        List<PodSets> podSets = new ArrayList<>();
         for (PodSetDemand demand : owner.podSets()) {
             PodTemplate template = owner.templates().get(demand.name());
-            Map<String, Object> requests = new LinkedHashMap<>(template.requests());
-            demand.perPod().forEach((resource, units) -> requests.put(resource, Long.toString(units)));
-            Map<String, Object> container = new LinkedHashMap<>();
-            container.put("name", template.container());
-            container.put("image", template.image());
-            container.put("resources", Map.of("requests", requests));
-            Map<String, Object> podSet = new LinkedHashMap<>();
-            podSet.put("name", demand.name());
-            podSet.put("count", demand.count());
-            podSet.put("template", Map.of("spec", Map.of("containers", List.of(container))));
+            Map<String, Quantity> requests = new LinkedHashMap<>();
+            template.requests().forEach((resource, quantity) -> requests.put(resource, new Quantity(quantity)));
+            demand.perPod().forEach((resource, units) -> requests.put(resource, new Quantity(Long.toString(units))));
+            PodSets podSet = new PodSets();
+            podSet.setName(demand.name());
+            podSet.setCount(demand.count());
+            podSet.setTemplate(new PodTemplateSpecBuilder().withNewSpec()
+                    .withContainers(new ContainerBuilder().withName(template.container()).withImage(template.image())
+                            .withNewResources().withRequests(requests).endResources().build())
+                    .endSpec().build());
             podSets.add(podSet);
         }
         return podSets;

@@ -1,15 +1,22 @@
 package io.gpuaas.local.kueue;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.gpuaas.kube.kueue.v1beta2.Workload;
+import io.gpuaas.kube.kueue.v1beta2.WorkloadSpec;
+import io.gpuaas.kube.kueue.v1beta2.WorkloadStatus;
+import io.gpuaas.kube.kueue.v1beta2.workloadspec.PodSets;
+import io.gpuaas.kube.kueue.v1beta2.workloadstatus.admission.PodSetAssignments;
 import io.gpuaas.local.kueue.Admission.PodSetAssignment;
-import io.gpuaas.local.model.Nested;
 import io.gpuaas.local.model.OwnerReader;
 import io.gpuaas.local.model.PodSetDemand;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -22,31 +29,31 @@ import java.util.Optional;
  * @param admission  status.admission, when quota is reserved
  * @param conditions status.conditions
  */
-record WorkloadView(GenericKubernetesResource resource, String queueName, List<PodSetDemand> podSets,
+record WorkloadView(Workload resource, String queueName, List<PodSetDemand> podSets,
                     Optional<String> ownerUid, Optional<Admission.Admitted> admission,
-                    List<Map<String, Object>> conditions) {
+                    List<Condition> conditions) {
 
-    static WorkloadView of(GenericKubernetesResource workload) {
-        Map<String, Object> spec = Nested.map(workload.getAdditionalProperties(), "spec");
+    static WorkloadView of(Workload workload) {
+        WorkloadSpec spec = Optional.ofNullable(workload.getSpec()).orElseGet(WorkloadSpec::new);
         List<PodSetDemand> podSets = new ArrayList<>();
-        for (Object podSet : Nested.list(spec, "podSets")) {
+        for (PodSets podSet : listOf(spec.getPodSets())) {
             Map<String, Long> perPod = new LinkedHashMap<>();
-            for (Object container : Nested.list(podSet, "template", "spec", "containers")) {
-                Nested.map(container, "resources", "requests").forEach((resource, quantity) -> {
+            for (Container container : containers(podSet)) {
+                requests(container).forEach((resource, quantity) -> {
                     if (resource.startsWith(OwnerReader.ACCELERATOR_PREFIX)) {
-                        perPod.merge(resource, units(quantity), Long::sum);
+                        perPod.merge(resource, quantity.getNumericalAmount().longValue(), Long::sum);
                     }
                 });
             }
-            podSets.add(new PodSetDemand(Nested.string(podSet, "name").orElse("main"),
-                    Nested.integer(podSet, "count").orElse(1), perPod));
+            podSets.add(new PodSetDemand(Objects.requireNonNullElse(podSet.getName(), "main"),
+                    Objects.requireNonNullElse(podSet.getCount(), 1), perPod));
         }
         Optional<String> ownerUid = workload.getMetadata().getOwnerReferences() == null ? Optional.empty()
                 : workload.getMetadata().getOwnerReferences().stream().findFirst().map(o -> o.getUid());
-        List<Map<String, Object>> conditions = new ArrayList<>();
-        Nested.list(workload.getAdditionalProperties(), "status", "conditions").forEach(c -> conditions.add(Nested.map(c)));
-        return new WorkloadView(workload, Nested.string(spec, "queueName").orElse(""), podSets, ownerUid,
-                admission(workload), conditions);
+        Optional<WorkloadStatus> status = Optional.ofNullable(workload.getStatus());
+        List<Condition> conditions = List.copyOf(Conditions.of(status.map(WorkloadStatus::getConditions).orElse(null)));
+        return new WorkloadView(workload, Objects.requireNonNullElse(spec.getQueueName(), ""), podSets, ownerUid,
+                admission(status), conditions);
     }
 
     String namespace() {
@@ -68,27 +75,48 @@ record WorkloadView(GenericKubernetesResource resource, String queueName, List<P
                 .equals(podSets.stream().map(PodSetDemand::count).toList());
     }
 
-    private static Optional<Admission.Admitted> admission(GenericKubernetesResource workload) {
-        Map<String, Object> admission = Nested.map(workload.getAdditionalProperties(), "status", "admission");
+    private static Optional<Admission.Admitted> admission(Optional<WorkloadStatus> status) {
+        var admission = status.map(WorkloadStatus::getAdmission);
         if (admission.isEmpty()) {
             return Optional.empty();
         }
         List<PodSetAssignment> assignments = new ArrayList<>();
-        for (Object assignment : Nested.list(admission, "podSetAssignments")) {
-            Map<String, String> flavors = new LinkedHashMap<>();
-            Nested.map(assignment, "flavors").forEach((resource, flavor) -> flavors.put(resource, flavor.toString()));
+        for (PodSetAssignments assignment : listOf(admission.get().getPodSetAssignments())) {
+            Map<String, String> flavors = new LinkedHashMap<>(mapOf(assignment.getFlavors()));
             Map<String, Long> usage = new LinkedHashMap<>();
-            Nested.map(assignment, "resourceUsage").forEach((resource, quantity) -> usage.put(resource, units(quantity)));
-            assignments.add(new PodSetAssignment(Nested.string(assignment, "name").orElse("main"),
-                    Nested.integer(assignment, "count").orElse(0), flavors, usage));
+            mapOf(assignment.getResourceUsage()).forEach((resource, quantity) -> usage.put(resource, units(quantity)));
+            assignments.add(new PodSetAssignment(Objects.requireNonNullElse(assignment.getName(), "main"),
+                    Objects.requireNonNullElse(assignment.getCount(), 0), flavors, usage));
         }
-        return Optional.of(new Admission.Admitted(Nested.string(admission, "clusterQueue").orElse(""), assignments));
+        return Optional.of(new Admission.Admitted(
+                Objects.requireNonNullElse(admission.get().getClusterQueue(), ""), assignments));
     }
 
-    static long units(Object quantity) {
-        if (quantity instanceof Number number) {
-            return number.longValue();
+    /** A Kueue quantity (int-or-string) in whole units; absent counts as 0. */
+    static long units(IntOrString quantity) {
+        if (quantity == null) {
+            return 0;
         }
-        return new Quantity(String.valueOf(quantity)).getNumericalAmount().longValue();
+        if (quantity.getIntVal() != null) {
+            return quantity.getIntVal();
+        }
+        return new Quantity(quantity.getStrVal()).getNumericalAmount().longValue();
+    }
+
+    private static List<Container> containers(PodSets podSet) {
+        return podSet.getTemplate() == null || podSet.getTemplate().getSpec() == null ? List.of()
+                : listOf(podSet.getTemplate().getSpec().getContainers());
+    }
+
+    private static Map<String, Quantity> requests(Container container) {
+        return container.getResources() == null ? Map.of() : mapOf(container.getResources().getRequests());
+    }
+
+    static <T> List<T> listOf(List<T> list) {
+        return list == null ? List.of() : list;
+    }
+
+    static <K, V> Map<K, V> mapOf(Map<K, V> map) {
+        return map == null ? Map.of() : map;
     }
 }

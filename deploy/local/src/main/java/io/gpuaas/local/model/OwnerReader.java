@@ -1,12 +1,25 @@
 package io.gpuaas.local.model;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.gpuaas.kube.kserve.v1beta1.InferenceService;
+import io.gpuaas.kube.kserve.v1beta1.InferenceServiceSpec;
+import io.gpuaas.kube.kserve.v1beta1.inferenceservicespec.Predictor;
+import io.gpuaas.kube.kserve.v1beta1.inferenceservicespec.predictor.Model;
+import io.gpuaas.kube.ray.v1.RayCluster;
+import io.gpuaas.kube.ray.v1.RayClusterSpec;
+import io.gpuaas.kube.ray.v1.rayclusterspec.WorkerGroupSpecs;
 import io.gpuaas.local.model.WorkloadOwner.PodTemplate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Turns RayClusters and InferenceServices into {@link WorkloadOwner}s: pod sets as Kueue's integrations derive
@@ -24,37 +37,45 @@ public final class OwnerReader {
     private OwnerReader() {
     }
 
-    public static WorkloadOwner rayCluster(GenericKubernetesResource cluster) {
-        Map<String, Object> spec = Nested.map(cluster.getAdditionalProperties(), "spec");
+    public static WorkloadOwner rayCluster(RayCluster cluster) {
+        RayClusterSpec spec = Optional.ofNullable(cluster.getSpec()).orElseGet(RayClusterSpec::new);
         List<PodSetDemand> podSets = new ArrayList<>();
         Map<String, PodTemplate> templates = new LinkedHashMap<>();
-        PodTemplate head = template(Nested.map(spec, "headGroupSpec", "template"), "ray-head");
+        PodTemplateSpec headTemplate = spec.getHeadGroupSpec() == null ? null : spec.getHeadGroupSpec().getTemplate();
+        PodTemplate head = template(headTemplate, "ray-head");
         podSets.add(new PodSetDemand("head", 1, accelerators(head)));
         templates.put("head", head);
         List<String> workersToDelete = new ArrayList<>();
-        for (Object group : Nested.list(spec, "workerGroupSpecs")) {
-            String name = Nested.string(group, "groupName").orElse("workers");
-            int replicas = Nested.integer(group, "replicas").orElse(Nested.integer(group, "minReplicas").orElse(0));
-            PodTemplate worker = template(Nested.map(group, "template"), "ray-worker");
+        for (WorkerGroupSpecs group : listOf(spec.getWorkerGroupSpecs())) {
+            String name = Objects.requireNonNullElse(group.getGroupName(), "workers");
+            int replicas = Objects.requireNonNullElse(group.getReplicas(),
+                    Objects.requireNonNullElse(group.getMinReplicas(), 0));
+            PodTemplate worker = template(group.getTemplate(), "ray-worker");
             podSets.add(new PodSetDemand(name, Math.max(0, replicas), accelerators(worker)));
             templates.put(name, worker);
-            Nested.list(group, "scaleStrategy", "workersToDelete").forEach(w -> workersToDelete.add(w.toString()));
+            if (group.getScaleStrategy() != null) {
+                workersToDelete.addAll(listOf(group.getScaleStrategy().getWorkersToDelete()));
+            }
         }
-        return owner(cluster, WorkloadOwner.RAY_CLUSTER, Nested.bool(spec, "suspend"), podSets, templates, workersToDelete);
+        return owner(cluster, WorkloadOwner.RAY_CLUSTER, Boolean.TRUE.equals(spec.getSuspend()), podSets, templates,
+                workersToDelete);
     }
 
-    public static WorkloadOwner inferenceService(GenericKubernetesResource service) {
-        Map<String, Object> predictor = Nested.map(service.getAdditionalProperties(), "spec", "predictor");
-        Map<String, Object> model = Nested.map(predictor, "model");
-        Map<String, Object> container = model.isEmpty()
-                ? Nested.list(predictor, "containers").stream().findFirst().map(c -> Nested.map(c)).orElse(Map.of())
-                : model;
+    public static WorkloadOwner inferenceService(InferenceService service) {
+        Predictor predictor = Optional.ofNullable(service.getSpec()).map(InferenceServiceSpec::getPredictor)
+                .orElseGet(Predictor::new);
+        Model model = predictor.getModel();
+        Optional<Container> container = model == null
+                ? listOf(predictor.getContainers()).stream().findFirst() : Optional.empty();
+        String image = model != null ? model.getImage() : container.map(Container::getImage).orElse(null);
+        ResourceRequirements resources = model != null ? model.getResources()
+                : container.map(Container::getResources).orElse(null);
         PodTemplate template = new PodTemplate("kserve-container",
-                Nested.string(container, "image").orElse("kserve/huggingfaceserver:v0.15.0"),
-                quantities(Nested.map(container, "resources", "requests")),
-                quantities(Nested.map(container, "resources", "limits")));
+                Objects.requireNonNullElse(image, "kserve/huggingfaceserver:v0.15.0"),
+                quantities(resources, ResourceRequirements::getRequests),
+                quantities(resources, ResourceRequirements::getLimits));
         boolean stopped = "true".equals(annotations(service).get(KSERVE_STOP));
-        int replicas = stopped ? 0 : Nested.integer(predictor, "minReplicas").orElse(1);
+        int replicas = stopped ? 0 : Objects.requireNonNullElse(predictor.getMinReplicas(), 1);
         List<PodSetDemand> podSets = List.of(new PodSetDemand("predictor", replicas, accelerators(template)));
         return owner(service, WorkloadOwner.INFERENCE_SERVICE, false, podSets, Map.of("predictor", template), List.of());
     }
@@ -79,14 +100,15 @@ public final class OwnerReader {
         try {
             return Long.parseLong(quantity.trim());
         } catch (NumberFormatException e) {
-            return new io.fabric8.kubernetes.api.model.Quantity(quantity).getNumericalAmount().longValue();
+            return new Quantity(quantity).getNumericalAmount().longValue();
         }
     }
 
-    private static WorkloadOwner owner(GenericKubernetesResource resource, String kind, boolean suspended,
+    private static WorkloadOwner owner(HasMetadata resource, String kind, boolean suspended,
                                        List<PodSetDemand> podSets, Map<String, PodTemplate> templates,
                                        List<String> workersToDelete) {
-        Map<String, String> labels = resource.getMetadata().getLabels() == null ? Map.of() : resource.getMetadata().getLabels();
+        Map<String, String> labels = resource.getMetadata().getLabels() == null ? Map.of()
+                : resource.getMetadata().getLabels();
         return new WorkloadOwner(kind, resource.getApiVersion(), resource.getMetadata().getNamespace(),
                 resource.getMetadata().getName(), resource.getMetadata().getUid(),
                 Optional.ofNullable(labels.get(QUEUE_LABEL)).filter(q -> !q.isBlank()),
@@ -94,23 +116,31 @@ public final class OwnerReader {
                 workersToDelete);
     }
 
-    private static Map<String, String> annotations(GenericKubernetesResource resource) {
+    private static Map<String, String> annotations(HasMetadata resource) {
         Map<String, String> annotations = resource.getMetadata().getAnnotations();
         return annotations == null ? Map.of() : Map.copyOf(annotations);
     }
 
-    private static PodTemplate template(Map<String, Object> podTemplate, String defaultName) {
-        Map<String, Object> container = Nested.list(podTemplate, "spec", "containers").stream().findFirst()
-                .map(c -> Nested.map(c)).orElse(Map.of());
-        return new PodTemplate(Nested.string(container, "name").orElse(defaultName),
-                Nested.string(container, "image").orElse("rayproject/ray:2.49.0-gpu"),
-                quantities(Nested.map(container, "resources", "requests")),
-                quantities(Nested.map(container, "resources", "limits")));
+    private static PodTemplate template(PodTemplateSpec podTemplate, String defaultName) {
+        Optional<Container> container = Optional.ofNullable(podTemplate).map(PodTemplateSpec::getSpec)
+                .flatMap(spec -> listOf(spec.getContainers()).stream().findFirst());
+        ResourceRequirements resources = container.map(Container::getResources).orElse(null);
+        return new PodTemplate(container.map(Container::getName).orElse(defaultName),
+                container.map(Container::getImage).orElse("rayproject/ray:2.49.0-gpu"),
+                quantities(resources, ResourceRequirements::getRequests),
+                quantities(resources, ResourceRequirements::getLimits));
     }
 
-    private static Map<String, String> quantities(Map<String, Object> raw) {
+    private static Map<String, String> quantities(ResourceRequirements resources,
+                                                  Function<ResourceRequirements, Map<String, Quantity>> field) {
         Map<String, String> result = new LinkedHashMap<>();
-        raw.forEach((k, v) -> result.put(k, String.valueOf(v)));
+        if (resources != null && field.apply(resources) != null) {
+            field.apply(resources).forEach((k, v) -> result.put(k, v.toString()));
+        }
         return result;
+    }
+
+    private static <T> List<T> listOf(List<T> list) {
+        return list == null ? List.of() : list;
     }
 }
