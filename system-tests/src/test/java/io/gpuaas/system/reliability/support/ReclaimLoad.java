@@ -1,6 +1,6 @@
 package io.gpuaas.system.reliability.support;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.local.k8s.DemoWorkloads;
@@ -71,12 +71,12 @@ public final class ReclaimLoad {
         return load;
     }
 
-    private void add(GpuaasCrd crd, GenericKubernetesResource workload) {
+    private void add(GpuaasCrd crd, HasMetadata workload) {
         workload.getMetadata().setLabels(Map.of());
         workload.getMetadata().setAnnotations(Map.of("gpuaas.io/simulated-utilization", "idle"));
-        client.genericKubernetesResources(crd.context()).inNamespace(workload.getMetadata().getNamespace())
-                .resource(workload).create();
-        workloads.put(ScaleWrites.key(workload), crd);
+        client.resource(workload).create();
+        workloads.put(workload.getMetadata().getNamespace() + "/" + workload.getKind() + "/"
+                + workload.getMetadata().getName(), crd);
     }
 
     /** {@code namespace/Kind/name} of every workload, the reclaim-events keys. */
