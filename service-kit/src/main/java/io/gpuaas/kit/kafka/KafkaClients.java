@@ -11,10 +11,13 @@ import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,6 +80,18 @@ public class KafkaClients implements AutoCloseable {
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         return config;
+    }
+
+    /**
+     * A new byte-array consumer without a group, as a {@code runtime.TopicReplica} takes them
+     * ({@code () -> clients.replicaConsumer("booking-feed")}): it assigns partitions itself, never commits, and never
+     * asks the broker to create a topic it looks up.
+     */
+    public Consumer<byte[], byte[]> replicaConsumer(String clientId) {
+        Map<String, Object> config = consumerConfig(null);
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     /** Kafka Streams settings with {@code exactly_once_v2}. */
