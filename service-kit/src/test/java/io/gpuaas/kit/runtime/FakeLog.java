@@ -69,6 +69,11 @@ final class FakeLog {
         consumers.getLast().setPollException(failure);
     }
 
+    /** Makes the current consumer's next offset lookup throw {@code failure} (a broker that stopped answering). */
+    void failNextOffsetLookup(KafkaException failure) {
+        consumers.getLast().setOffsetsException(failure);
+    }
+
     int consumersCreated() {
         return created.get();
     }
