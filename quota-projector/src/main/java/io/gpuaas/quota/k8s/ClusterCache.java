@@ -2,29 +2,41 @@ package io.gpuaas.quota.k8s;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.gpuaas.kit.runtime.ComponentHealth;
+import io.gpuaas.kit.runtime.ComponentHealth.State;
+import io.gpuaas.kit.runtime.ServiceComponent;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The projector's view of the cluster: one informer per kind, each holding a local cache the reconciler reads
+ * The projector's view of the cluster: one informer per kind, each holding a local cache the reconcilers read
  * instead of the API server, and fanning changes out to listeners. Workloads are indexed by the ClusterQueue they
  * are admitted to and by their LocalQueue, which is what draining and the queue state look up.
+ *
+ * <p>As a component it syncs on a thread of its own and retries until every informer has listed its kind once
+ * (STARTING, then RECOVERING between attempts); it is caught up from then on. An informer that is not watching
+ * (reconnecting) makes it RECOVERING; one that stopped for good (fabric8 gave up on it) makes it DEAD, since only a
+ * new process brings a fresh informer.
  */
-public final class ClusterCache implements AutoCloseable {
+public final class ClusterCache implements ServiceComponent {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClusterCache.class);
+    private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration RETRY = Duration.ofSeconds(2);
 
     public static final String BY_CLUSTER_QUEUE = "clusterQueue";
     public static final String BY_LOCAL_QUEUE = "localQueue";
@@ -33,12 +45,23 @@ public final class ClusterCache implements AutoCloseable {
 
     private final KubernetesClient client;
     private final Duration resync;
-    private final Map<Kind, SharedIndexInformer<GenericKubernetesResource>> informers = new EnumMap<>(Kind.class);
+    private final boolean hardwareProfilesWanted;
+    private final Map<Kind, SharedIndexInformer<GenericKubernetesResource>> informers = new ConcurrentHashMap<>();
     private final List<Consumer<Change>> listeners = new CopyOnWriteArrayList<>();
+    private final CountDownLatch synced = new CountDownLatch(1);
+    private final CountDownLatch stopping = new CountDownLatch(1);
+    private volatile boolean hardwareProfiles;
+    private volatile String failure = "not started";
+    private volatile int attempts;
+    private Thread starter;
 
-    public ClusterCache(KubernetesClient client, Duration resync) {
+    /**
+     * @param hardwareProfiles whether to watch HardwareProfiles where their CRD is installed (looked up at start)
+     */
+    public ClusterCache(KubernetesClient client, Duration resync, boolean hardwareProfiles) {
         this.client = client;
         this.resync = resync;
+        this.hardwareProfilesWanted = hardwareProfiles;
     }
 
     public void addListener(Consumer<Change> listener) {
@@ -49,25 +72,136 @@ public final class ClusterCache implements AutoCloseable {
         listeners.remove(listener);
     }
 
-    /** Starts the informers and waits until each has listed its kind once. */
-    public void start(boolean hardwareProfiles, Duration timeout) {
+    @Override
+    public String name() {
+        return "kube-cache";
+    }
+
+    @Override
+    public synchronized void start() {
+        if (starter == null && stopping.getCount() > 0) {
+            starter = Thread.ofPlatform().daemon().name("kube-cache-sync").start(this::syncUntilDone);
+        }
+    }
+
+    private void syncUntilDone() {
+        while (stopping.getCount() > 0) {
+            try {
+                sync();
+                synced.countDown();
+                LOG.info("informers synced: {}", informers.keySet());
+                return;
+            } catch (RuntimeException e) {
+                attempts++;
+                failure = e.getMessage();
+                LOG.warn("informers did not sync ({}); retrying in {}", e.getMessage(), RETRY);
+                try {
+                    if (stopping.await(RETRY.toMillis(), TimeUnit.MILLISECONDS)) {
+                        return;
+                    }
+                } catch (InterruptedException stop) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Starts the informers and waits until each has listed its kind once; closes them again if that fails. */
+    private synchronized void sync() {
+        hardwareProfiles = hardwareProfilesWanted && hardwareProfileCrdInstalled();
         List<Kind> kinds = new ArrayList<>(List.of(Kind.NAMESPACE, Kind.COHORT, Kind.CLUSTER_QUEUE, Kind.LOCAL_QUEUE,
                 Kind.WORKLOAD));
         if (hardwareProfiles) {
             kinds.add(Kind.HARDWARE_PROFILE);
         }
-        List<CompletableFuture<Void>> synced = new ArrayList<>();
+        List<CompletableFuture<Void>> started = new ArrayList<>();
         for (Kind kind : kinds) {
             SharedIndexInformer<GenericKubernetesResource> informer = informer(kind);
             informers.put(kind, informer);
-            synced.add(informer.start().toCompletableFuture());
+            started.add(informer.start().toCompletableFuture());
         }
         try {
-            CompletableFuture.allOf(synced.toArray(CompletableFuture[]::new)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            CompletableFuture.allOf(started.toArray(CompletableFuture[]::new))
+                    .get(SYNC_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {
-            close();
-            throw new IllegalStateException("informers did not sync within " + timeout, e);
+            closeInformers();
+            throw new IllegalStateException("informers did not sync within " + SYNC_TIMEOUT, e);
         }
+    }
+
+    /** Whether the CRD exists; creating HardwareProfiles on a cluster without OpenShift AI would only fail. */
+    private boolean hardwareProfileCrdInstalled() {
+        try {
+            boolean installed = client.apiextensions().v1().customResourceDefinitions()
+                    .withName(Kind.HARDWARE_PROFILE.crdName()).get() != null;
+            LOG.info("HardwareProfile CRD {}", installed ? "installed: profiles are rendered" : "absent: no profiles");
+            return installed;
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 0 || e.getCode() >= 500) {
+                throw e; // the API server is not answering: try again rather than decide without it
+            }
+            LOG.info("cannot read CRDs ({}); HardwareProfiles disabled", e.getCode());
+            return false;
+        }
+    }
+
+    /** Whether every informer has listed its kind once. */
+    public boolean synced() {
+        return synced.getCount() == 0;
+    }
+
+    /** Waits until {@link #synced()}; false on timeout. */
+    public boolean awaitSynced(Duration timeout) throws InterruptedException {
+        return synced.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Whether HardwareProfiles are watched and rendered (their CRD was installed at sync). */
+    public boolean hardwareProfiles() {
+        return hardwareProfiles;
+    }
+
+    @Override
+    public ComponentHealth health() {
+        if (stopping.getCount() == 0) {
+            return new ComponentHealth(State.STOPPED, synced(), "stopped", attempts);
+        }
+        if (!synced()) {
+            return new ComponentHealth(attempts == 0 ? State.STARTING : State.RECOVERING, false,
+                    attempts == 0 ? "listing " + (informers.isEmpty() ? "kinds" : informers.keySet())
+                            : "sync failed " + attempts + "x: " + failure, attempts);
+        }
+        List<Kind> stopped = informers.entrySet().stream()
+                .filter(e -> e.getValue().stopped().toCompletableFuture().isDone()).map(Map.Entry::getKey).toList();
+        if (!stopped.isEmpty()) {
+            return new ComponentHealth(State.DEAD, true, "informers stopped: " + stopped, attempts);
+        }
+        List<Kind> reconnecting = informers.entrySet().stream()
+                .filter(e -> !e.getValue().isWatching()).map(Map.Entry::getKey).toList();
+        return reconnecting.isEmpty()
+                ? new ComponentHealth(State.RUNNING, true, "watching " + informers.keySet(), attempts)
+                : new ComponentHealth(State.RECOVERING, true, "watches reconnecting: " + reconnecting, attempts);
+    }
+
+    @Override
+    public void stop(Duration grace) {
+        stopping.countDown();
+        Thread thread;
+        synchronized (this) {
+            thread = starter;
+        }
+        if (thread != null) {
+            try {
+                thread.join(grace);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        closeInformers();
+    }
+
+    private synchronized void closeInformers() {
+        informers.values().forEach(SharedIndexInformer::close);
+        informers.clear();
     }
 
     private SharedIndexInformer<GenericKubernetesResource> informer(Kind kind) {
@@ -124,17 +258,6 @@ public final class ClusterCache implements AutoCloseable {
     /** The objects of {@code kind} this projector owns. */
     public List<GenericKubernetesResource> owned(Kind kind) {
         return list(kind).stream().filter(Ownership::owned).toList();
-    }
-
-    /** Whether every informer is watching (its watch may reconnect; the cache stays readable meanwhile). */
-    public boolean watching() {
-        return !informers.isEmpty() && informers.values().stream().allMatch(SharedIndexInformer::isWatching);
-    }
-
-    @Override
-    public void close() {
-        informers.values().forEach(SharedIndexInformer::close);
-        informers.clear();
     }
 
     private final class Fanout implements ResourceEventHandler<GenericKubernetesResource> {

@@ -46,7 +46,7 @@ public final class ClusterQueueWriter {
 
     /** Makes the object at {@code ref} hold {@code desired}'s labels, annotations and spec. */
     public Outcome apply(ObjectRef ref, GenericKubernetesResource desired) {
-        GenericKubernetesResource actual = newest(cache.apply(ref).orElse(null), written.get(ref));
+        GenericKubernetesResource actual = known(ref);
         for (int attempt = 1; ; attempt++) {
             try {
                 return applyOnce(ref, desired, actual);
@@ -93,6 +93,16 @@ public final class ClusterQueueWriter {
         }
     }
 
+    /** The object at {@code ref} as far as this writer knows: the newer of the cached one and its own last write. */
+    public GenericKubernetesResource known(ObjectRef ref) {
+        return newest(cache.apply(ref).orElse(null), written.get(ref));
+    }
+
+    /** Forgets its own writes (a new term starts from the cache). */
+    public void forget() {
+        written.clear();
+    }
+
     private void remember(ObjectRef ref, GenericKubernetesResource result) {
         if (result != null) {
             written.put(ref, result);
@@ -113,7 +123,7 @@ public final class ClusterQueueWriter {
         return version(written) > version(cached) ? written : cached;
     }
 
-    private static long version(GenericKubernetesResource object) {
+    static long version(GenericKubernetesResource object) {
         try {
             return Long.parseLong(object.getMetadata().getResourceVersion());
         } catch (NumberFormatException e) {

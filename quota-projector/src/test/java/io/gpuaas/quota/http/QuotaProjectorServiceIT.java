@@ -87,9 +87,10 @@ class QuotaProjectorServiceIT {
         await().atMost(Duration.ofSeconds(60)).until(() -> get("/health/readiness", null).statusCode() == 200);
         assertThat(get("/health/liveness", null).statusCode()).isEqualTo(200);
         String sre = JWT.token("sre", "platform", List.of(), List.of("metrics"), Duration.ofMinutes(5));
-        assertThat(get("/health/readiness", sre).body()).contains("kubernetes", "kafka");
+        assertThat(get("/health/readiness", sre).body()).contains("components", "kafka", "kube-cache",
+                "booking-table", "leader-duties", "quota-writer", "quota-planner", "quota-leadership");
         assertThat(get("/health/readiness", null).body()).as("no details without the role")
-                .doesNotContain("kubernetes", "kafka");
+                .doesNotContain("components", "kafka");
         HttpResponse<String> beans = get("/beans", sre);
         assertThat(beans.statusCode()).as("management endpoints are off").isEqualTo(404);
         assertThat(beans.headers().firstValue("content-type")).hasValue("application/problem+json");
