@@ -86,8 +86,7 @@ class TopicReplicaIT {
 
     /** Starts the replica with {@code handler}; dead letters go out as the super user, the test's reader. */
     private void start(TopicReplica.RecordHandler<Integer> handler) {
-        KafkaProducer<byte[], byte[]> deadLetterProducer = producer;
-        DeadLetterPublisher deadLetters = new DeadLetterPublisher(deadLetterProducer,
+        DeadLetterPublisher deadLetters = new DeadLetterPublisher(producer,
                 Topics.DEAD_LETTER.name(prefix), "replica-it", new PrometheusRegistry());
         replica = TopicReplica.builder("counts-replica", () -> clients.replicaConsumer("replica-it"), prefix,
                         deadLetters)
@@ -96,7 +95,8 @@ class TopicReplicaIT {
                 .handlerRetries(1_000)
                 .probe(Duration.ofSeconds(1), Duration.ofSeconds(3))
                 .build();
-        ServiceLifecycle lifecycle = new ServiceLifecycle(List.of(replica), new LifecycleSettings(Duration.ofSeconds(5)));
+        ServiceLifecycle lifecycle =
+                new ServiceLifecycle(List.of(replica), new LifecycleSettings(Duration.ofSeconds(5)));
         readiness = new ComponentsReadiness(lifecycle);
         lifecycle.start();
     }
@@ -199,8 +199,8 @@ class TopicReplicaIT {
 
     private org.apache.kafka.clients.producer.RecordMetadata send(int partition, String key, String value)
             throws Exception {
-        return producer.send(new ProducerRecord<>(counts.name(prefix), partition,
-                key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8))).get(30, TimeUnit.SECONDS);
+        return producer.send(new ProducerRecord<>(counts.name(prefix), partition, key.getBytes(StandardCharsets.UTF_8),
+                value.getBytes(StandardCharsets.UTF_8))).get(30, TimeUnit.SECONDS);
     }
 
     private ConsumerRecord<byte[], byte[]> firstDeadLetter() {
