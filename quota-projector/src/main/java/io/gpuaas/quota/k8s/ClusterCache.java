@@ -1,6 +1,6 @@
 package io.gpuaas.quota.k8s;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.gpuaas.kit.runtime.ComponentHealth;
 import io.gpuaas.kit.runtime.ComponentHealth.State;
 import io.gpuaas.kit.runtime.ServiceComponent;
+import io.gpuaas.kube.kueue.v1beta2.LocalQueue;
+import io.gpuaas.kube.kueue.v1beta2.Workload;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,6 +21,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,7 +49,7 @@ public final class ClusterCache implements ServiceComponent {
     private final KubernetesClient client;
     private final Duration resync;
     private final boolean hardwareProfilesWanted;
-    private final Map<Kind, SharedIndexInformer<GenericKubernetesResource>> informers = new ConcurrentHashMap<>();
+    private final Map<Kind, SharedIndexInformer<? extends HasMetadata>> informers = new ConcurrentHashMap<>();
     private final List<Consumer<Change>> listeners = new CopyOnWriteArrayList<>();
     private final CountDownLatch synced = new CountDownLatch(1);
     private final CountDownLatch stopping = new CountDownLatch(1);
@@ -116,7 +119,7 @@ public final class ClusterCache implements ServiceComponent {
         }
         List<CompletableFuture<Void>> started = new ArrayList<>();
         for (Kind kind : kinds) {
-            SharedIndexInformer<GenericKubernetesResource> informer = informer(kind);
+            SharedIndexInformer<? extends HasMetadata> informer = informer(kind);
             informers.put(kind, informer);
             started.add(informer.start().toCompletableFuture());
         }
@@ -204,29 +207,37 @@ public final class ClusterCache implements ServiceComponent {
         informers.clear();
     }
 
-    private SharedIndexInformer<GenericKubernetesResource> informer(Kind kind) {
-        var operation = client.genericKubernetesResources(kind.context());
-        SharedIndexInformer<GenericKubernetesResource> informer = switch (kind) {
-            case NAMESPACE -> operation.withLabel(Labels.TENANT).runnableInformer(resync.toMillis());
-            case HARDWARE_PROFILE, LOCAL_QUEUE, WORKLOAD -> operation.inAnyNamespace().runnableInformer(resync.toMillis());
-            case COHORT, CLUSTER_QUEUE -> operation.runnableInformer(resync.toMillis());
+    private SharedIndexInformer<? extends HasMetadata> informer(Kind kind) {
+        SharedIndexInformer<? extends HasMetadata> informer = switch (kind) {
+            case NAMESPACE -> client.namespaces().withLabel(Labels.TENANT).runnableInformer(resync.toMillis());
+            case HARDWARE_PROFILE, LOCAL_QUEUE, WORKLOAD ->
+                    client.resources(kind.type()).inAnyNamespace().runnableInformer(resync.toMillis());
+            case COHORT, CLUSTER_QUEUE -> client.resources(kind.type()).runnableInformer(resync.toMillis());
         };
         if (kind == Kind.WORKLOAD) {
-            informer.addIndexers(Map.of(
-                    BY_CLUSTER_QUEUE, w -> Optional.ofNullable(Workloads.admittedClusterQueue(w)).map(List::of).orElse(List.of()),
-                    BY_LOCAL_QUEUE, w -> Optional.ofNullable(Workloads.localQueueKey(w)).map(List::of).orElse(List.of())));
+            index(informer, Workload.class, Map.of(BY_CLUSTER_QUEUE, Workloads::admittedClusterQueue,
+                    BY_LOCAL_QUEUE, Workloads::localQueueKey));
         }
         if (kind == Kind.LOCAL_QUEUE) {
-            informer.addIndexers(Map.of(BY_TARGET,
-                    q -> Optional.ofNullable(QueueStates.target(q)).map(List::of).orElse(List.of())));
+            index(informer, LocalQueue.class, Map.of(BY_TARGET, QueueStates::target));
         }
-        informer.addEventHandler(new Fanout(kind));
+        informer.addEventHandler(new Fanout<>(kind));
         return informer;
     }
 
+    /** Adds one index per entry: the object's key under it, none when the function gives null. */
+    @SuppressWarnings("unchecked")
+    private static <T extends HasMetadata> void index(SharedIndexInformer<? extends HasMetadata> informer, Class<T> type,
+                                                      Map<String, Function<T, String>> keys) {
+        Map<String, Function<T, List<String>>> indexers = new java.util.HashMap<>();
+        keys.forEach((name, key) -> indexers.put(name, o -> Optional.ofNullable(key.apply(o)).map(List::of)
+                .orElse(List.of())));
+        ((SharedIndexInformer<T>) informer).addIndexers(indexers);
+    }
+
     /** The cached object, if the kind is watched and the object exists. */
-    public Optional<GenericKubernetesResource> get(ObjectRef ref) {
-        SharedIndexInformer<GenericKubernetesResource> informer = informers.get(ref.kind());
+    public Optional<HasMetadata> get(ObjectRef ref) {
+        SharedIndexInformer<? extends HasMetadata> informer = informers.get(ref.kind());
         if (informer == null) {
             return Optional.empty();
         }
@@ -234,9 +245,19 @@ public final class ClusterCache implements ServiceComponent {
         return Optional.ofNullable(informer.getStore().getByKey(key));
     }
 
-    public List<GenericKubernetesResource> list(Kind kind) {
-        SharedIndexInformer<GenericKubernetesResource> informer = informers.get(kind);
-        return informer == null ? List.of() : informer.getStore().list();
+    /** The cached object as its typed class. */
+    public <T extends HasMetadata> Optional<T> get(ObjectRef ref, Class<T> type) {
+        return get(ref).filter(type::isInstance).map(type::cast);
+    }
+
+    public List<HasMetadata> list(Kind kind) {
+        SharedIndexInformer<? extends HasMetadata> informer = informers.get(kind);
+        return informer == null ? List.of() : List.copyOf(informer.getStore().list());
+    }
+
+    /** Every cached object of {@code type}'s kind. */
+    public <T extends HasMetadata> List<T> list(Kind kind, Class<T> type) {
+        return list(kind).stream().filter(type::isInstance).map(type::cast).toList();
     }
 
     public boolean watches(Kind kind) {
@@ -244,23 +265,27 @@ public final class ClusterCache implements ServiceComponent {
     }
 
     /** Workloads indexed under {@code value} by {@link #BY_CLUSTER_QUEUE} or {@link #BY_LOCAL_QUEUE}. */
-    public List<GenericKubernetesResource> workloads(String index, String value) {
-        SharedIndexInformer<GenericKubernetesResource> informer = informers.get(Kind.WORKLOAD);
-        return informer == null ? List.of() : informer.getIndexer().byIndex(index, value);
+    public List<Workload> workloads(String index, String value) {
+        return indexed(Kind.WORKLOAD, Workload.class, index, value);
     }
 
     /** LocalQueues whose {@code spec.clusterQueue} is {@code clusterQueue}. */
-    public List<GenericKubernetesResource> localQueuesOf(String clusterQueue) {
-        SharedIndexInformer<GenericKubernetesResource> informer = informers.get(Kind.LOCAL_QUEUE);
-        return informer == null ? List.of() : informer.getIndexer().byIndex(BY_TARGET, clusterQueue);
+    public List<LocalQueue> localQueuesOf(String clusterQueue) {
+        return indexed(Kind.LOCAL_QUEUE, LocalQueue.class, BY_TARGET, clusterQueue);
+    }
+
+    private <T extends HasMetadata> List<T> indexed(Kind kind, Class<T> type, String index, String value) {
+        SharedIndexInformer<? extends HasMetadata> informer = informers.get(kind);
+        return informer == null ? List.of() : informer.getIndexer().byIndex(index, value).stream()
+                .map(type::cast).toList();
     }
 
     /** The objects of {@code kind} this projector owns. */
-    public List<GenericKubernetesResource> owned(Kind kind) {
+    public List<HasMetadata> owned(Kind kind) {
         return list(kind).stream().filter(Ownership::owned).toList();
     }
 
-    private final class Fanout implements ResourceEventHandler<GenericKubernetesResource> {
+    private final class Fanout<T extends HasMetadata> implements ResourceEventHandler<T> {
         private final Kind kind;
 
         Fanout(Kind kind) {
@@ -268,17 +293,17 @@ public final class ClusterCache implements ServiceComponent {
         }
 
         @Override
-        public void onAdd(GenericKubernetesResource obj) {
+        public void onAdd(T obj) {
             publish(new Change(kind, null, obj));
         }
 
         @Override
-        public void onUpdate(GenericKubernetesResource oldObj, GenericKubernetesResource newObj) {
+        public void onUpdate(T oldObj, T newObj) {
             publish(new Change(kind, oldObj, newObj));
         }
 
         @Override
-        public void onDelete(GenericKubernetesResource obj, boolean deletedFinalStateUnknown) {
+        public void onDelete(T obj, boolean deletedFinalStateUnknown) {
             publish(new Change(kind, obj, null));
         }
 

@@ -1,6 +1,6 @@
 package io.gpuaas.quota.k8s;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.gpuaas.quota.model.DesiredQuota;
 import io.gpuaas.quota.model.FlavorResource;
 import io.gpuaas.quota.model.QuotaPlan;
@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * One plan as the writers see it: the desired quota, its rendered objects, how it was rendered, and its generation
  * (plans of one term count up, so a reconcile knows which plan it applied).
  */
-record PlanSnapshot(long generation, DesiredQuota quota, Map<ObjectRef, GenericKubernetesResource> desired,
+record PlanSnapshot(long generation, DesiredQuota quota, Map<ObjectRef, HasMetadata> desired,
                     KueueManifests manifests) {
 
     /** The reference of the shared Cohort. */
@@ -57,7 +57,7 @@ record PlanSnapshot(long generation, DesiredQuota quota, Map<ObjectRef, GenericK
     }
 
     /** {@code ref}'s desired object with {@code cells} as its nominal quota (a partial grant of the budget). */
-    GenericKubernetesResource render(ObjectRef ref, SortedMap<FlavorResource, Long> cells) {
+    HasMetadata render(ObjectRef ref, SortedMap<FlavorResource, Long> cells) {
         if (ref.equals(cohort())) {
             return manifests.cohort(cells);
         }

@@ -1,6 +1,6 @@
 package io.gpuaas.quota.k8s;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.gpuaas.quota.model.FlavorResource;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -60,7 +60,7 @@ final class QuotaBudget {
     }
 
     /** {@code object} as the cluster holds it now (a notification or our write's result). */
-    void observed(ObjectRef ref, GenericKubernetesResource object) {
+    void observed(ObjectRef ref, HasMetadata object) {
         List<ObjectRef> freed;
         synchronized (this) {
             Held current = observed.get(ref);
@@ -77,7 +77,7 @@ final class QuotaBudget {
     }
 
     /** The informer saw {@code last} deleted. */
-    void deleted(ObjectRef ref, GenericKubernetesResource last) {
+    void deleted(ObjectRef ref, HasMetadata last) {
         List<ObjectRef> freed;
         synchronized (this) {
             Held current = observed.get(ref);
@@ -90,7 +90,7 @@ final class QuotaBudget {
     }
 
     /** Our delete of {@code deleted} succeeded: it holds nothing any more, whatever late notifications say. */
-    void deletedByUs(ObjectRef ref, GenericKubernetesResource deleted) {
+    void deletedByUs(ObjectRef ref, HasMetadata deleted) {
         List<ObjectRef> freed;
         synchronized (this) {
             Held tombstone = new Held(deleted.getMetadata().getUid(), Long.MAX_VALUE, true, Map.of());
@@ -129,7 +129,7 @@ final class QuotaBudget {
     }
 
     /** The write of {@code ref} is over; {@code result} is the object as it is now (null: unknown or absent). */
-    void release(ObjectRef ref, GenericKubernetesResource result) {
+    void release(ObjectRef ref, HasMetadata result) {
         if (result != null) {
             observed(ref, result);
         }
@@ -150,7 +150,7 @@ final class QuotaBudget {
         return !waiting.isEmpty() || !reserved.isEmpty();
     }
 
-    private boolean holdsQuota(ObjectRef ref, GenericKubernetesResource object) {
+    private boolean holdsQuota(ObjectRef ref, HasMetadata object) {
         return ref.kind() == Kind.COHORT ? ref.name().equals(cohortName)
                 : ref.kind() == Kind.CLUSTER_QUEUE && Ownership.owned(object);
     }
@@ -195,7 +195,7 @@ final class QuotaBudget {
         return cells;
     }
 
-    private static Map<FlavorResource, Long> cells(GenericKubernetesResource object) {
+    private static Map<FlavorResource, Long> cells(HasMetadata object) {
         Map<FlavorResource, Long> cells = new HashMap<>();
         NominalQuota.of(object).forEach((cell, units) -> cells.put(cell, units.longValue()));
         return cells;

@@ -1,6 +1,6 @@
 package io.gpuaas.quota.k8s;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.kit.runtime.ReconcileLoop;
@@ -85,6 +85,9 @@ public final class QuotaLoops {
     /** Informer listener (every replica): quota held in the cluster always; owned objects to write while leading. */
     public void onChange(Change change) {
         budget.onChange(change);
+        if (change.kind() == Kind.NAMESPACE) {
+            planner.namespacesChanged();
+        }
         if (gate.isOpen()) {
             reconciler.onChange(change, this::enqueue, this::requestPlan);
         }
@@ -99,7 +102,7 @@ public final class QuotaLoops {
         if (!gate.isOpen() || plan == null || writes.depth() > 0 || !lag.idle() || budget.busy()) {
             return;
         }
-        GenericKubernetesResource cohort = cache.get(plan.cohort()).orElse(null);
+        HasMetadata cohort = cache.get(plan.cohort()).orElse(null);
         InvariantCheck.check(plan.capacity(), cohort, cache.owned(Kind.CLUSTER_QUEUE))
                 .forEach((cell, sums) -> metrics.invariant(cell, sums.physical(), sums.cohort(), sums.tenants()));
     }

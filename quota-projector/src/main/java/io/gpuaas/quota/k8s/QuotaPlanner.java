@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -43,6 +44,8 @@ final class QuotaPlanner {
     private final BoundaryLag lag;
     private final Consumer<ObjectRef> writes;
     private volatile PlanSnapshot current;
+    private volatile boolean namespacesChanged = true;
+    private Map<String, Set<String>> tenantNamespaces = Map.of();
     private KueueManifests manifests;
     private PlanRenderer renderer;
     private long generation;
@@ -65,6 +68,11 @@ final class QuotaPlanner {
         return current;
     }
 
+    /** A tenant namespace changed: the next plan reads them again (not every plan: 1,000 of them). */
+    void namespacesChanged() {
+        namespacesChanged = true;
+    }
+
     /** A new term: render from scratch, and compare every desired and every owned object once. */
     synchronized void takeover(KueueManifests manifests) {
         this.manifests = manifests;
@@ -82,7 +90,12 @@ final class QuotaPlanner {
         }
         Instant now = clock.instant();
         Collection<Booking> known = bookings.bookings();
-        DesiredQuota quota = QuotaPlan.at(now, known, catalog, TenantNamespaces.from(cache.list(Kind.NAMESPACE)));
+        if (namespacesChanged) {
+            // Cleared before reading: a change during the read sets it again and the next plan reads once more.
+            namespacesChanged = false;
+            tenantNamespaces = TenantNamespaces.from(cache.list(Kind.NAMESPACE));
+        }
+        DesiredQuota quota = QuotaPlan.at(now, known, catalog, tenantNamespaces);
         quota.problems().forEach(p -> LOG.warn("cannot project: {}", p));
         metrics.planProblems(quota.problems().size());
         PlanRenderer.Rendered rendered = renderer.render(quota);

@@ -1,7 +1,8 @@
 package io.gpuaas.quota.k8s;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.gpuaas.kit.runtime.ReconcileLoop.Outcome;
+import io.gpuaas.kube.kueue.v1beta2.Workload;
 import io.gpuaas.quota.metrics.QuotaProjectorMetrics;
 import java.time.Duration;
 import java.util.Optional;
@@ -52,7 +53,7 @@ final class QuotaReconciler {
             return Outcome.done(); // the term's first plan queues every key again
         }
         try {
-            GenericKubernetesResource wanted = plan.desired().get(ref);
+            HasMetadata wanted = plan.desired().get(ref);
             Result result = wanted != null ? write(ref, wanted, plan) : retire(ref, plan);
             if (result.applied()) {
                 lag.applied(ref, plan.generation());
@@ -64,7 +65,7 @@ final class QuotaReconciler {
         }
     }
 
-    private Result write(ObjectRef ref, GenericKubernetesResource wanted, PlanSnapshot plan) {
+    private Result write(ObjectRef ref, HasMetadata wanted, PlanSnapshot plan) {
         if (ref.kind() != Kind.COHORT && ref.kind() != Kind.CLUSTER_QUEUE) {
             metrics.write(ref.kind(), writer.apply(ref, wanted));
             return Result.APPLIED;
@@ -83,7 +84,7 @@ final class QuotaReconciler {
     }
 
     private Result retire(ObjectRef ref, PlanSnapshot plan) {
-        Optional<GenericKubernetesResource> actual = cache.get(ref).filter(Ownership::owned);
+        Optional<HasMetadata> actual = cache.get(ref).filter(Ownership::owned);
         if (actual.isEmpty()) {
             return Result.APPLIED;
         }
@@ -104,8 +105,10 @@ final class QuotaReconciler {
             case NAMESPACE -> replan.run();
             case WORKLOAD -> workloadChanged(change, plan, enqueue);
             case COHORT, CLUSTER_QUEUE, LOCAL_QUEUE, HARDWARE_PROFILE -> {
-                if (Ownership.owned(change.before()) || Ownership.owned(change.after())
-                        || plan != null && plan.desired().containsKey(change.ref())) {
+                boolean echo = !change.deleted() && writer.wrote(change.ref(), change.after());
+                // The notification of our own write needs no reconcile: the object is exactly what we wrote.
+                if (!echo && (Ownership.owned(change.before()) || Ownership.owned(change.after())
+                        || plan != null && plan.desired().containsKey(change.ref()))) {
                     enqueue.accept(change.ref());
                 }
                 if (change.kind() == Kind.CLUSTER_QUEUE && change.deleted()) {
@@ -118,8 +121,11 @@ final class QuotaReconciler {
 
     private void workloadChanged(Change change, PlanSnapshot plan, Consumer<ObjectRef> enqueue) {
         Set<String> queues = new TreeSet<>();
-        Optional.ofNullable(change.before()).map(Workloads::admittedClusterQueue).ifPresent(queues::add);
-        Optional.ofNullable(change.after()).map(Workloads::admittedClusterQueue).ifPresent(queues::add);
+        for (HasMetadata object : new HasMetadata[] {change.before(), change.after()}) {
+            if (object instanceof Workload workload) {
+                Optional.ofNullable(Workloads.admittedClusterQueue(workload)).ifPresent(queues::add);
+            }
+        }
         for (String name : queues) {
             ObjectRef ref = new ObjectRef(Kind.CLUSTER_QUEUE, null, name);
             boolean draining = plan == null || !plan.desired().containsKey(ref);

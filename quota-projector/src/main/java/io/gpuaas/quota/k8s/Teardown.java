@@ -1,6 +1,8 @@
 package io.gpuaas.quota.k8s;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
+import io.gpuaas.kube.kueue.v1beta2.LocalQueue;
 import io.gpuaas.quota.k8s.ClusterQueueWriter.Outcome;
 import io.gpuaas.quota.metrics.QuotaProjectorMetrics;
 import io.gpuaas.quota.model.FlavorResource;
@@ -43,11 +45,11 @@ final class Teardown {
         this.metrics = metrics;
     }
 
-    Step retire(ObjectRef ref, GenericKubernetesResource actual, SortedMap<FlavorResource, Long> cells,
+    Step retire(ObjectRef ref, HasMetadata actual, SortedMap<FlavorResource, Long> cells,
                 KueueManifests manifests) {
         Step step = switch (ref.kind()) {
-            case CLUSTER_QUEUE -> drain(ref, actual, cells, manifests);
-            case LOCAL_QUEUE -> deleteLocalQueueUnlessItsQueueDrains(ref, actual);
+            case CLUSTER_QUEUE -> drain(ref, (ClusterQueue) actual, cells, manifests);
+            case LOCAL_QUEUE -> deleteLocalQueueUnlessItsQueueDrains(ref, (LocalQueue) actual);
             case HARDWARE_PROFILE -> Step.done(writer.delete(ref, actual));
             default -> {
                 LOG.debug("{} is no longer desired; left alone", ref);
@@ -58,7 +60,7 @@ final class Teardown {
         return step;
     }
 
-    private Step drain(ObjectRef ref, GenericKubernetesResource clusterQueue, SortedMap<FlavorResource, Long> cells,
+    private Step drain(ObjectRef ref, ClusterQueue clusterQueue, SortedMap<FlavorResource, Long> cells,
                        KueueManifests manifests) {
         Instant now = clock.instant();
         int holding = (int) cache.workloads(ClusterCache.BY_CLUSTER_QUEUE, ref.name()).stream()
@@ -66,7 +68,7 @@ final class Teardown {
         return switch (drain.decide(clusterQueue, now, holding)) {
             case DrainPolicy.MarkDraining mark -> {
                 String tenant = Ownership.label(clusterQueue, Labels.TENANT);
-                GenericKubernetesResource stopped = manifests.drainingClusterQueue(tenant, cells);
+                HasMetadata stopped = manifests.drainingClusterQueue(tenant, cells);
                 stopped.getMetadata().setAnnotations(Map.of(Labels.DRAIN_STARTED, mark.since().toString()));
                 Outcome outcome = writer.apply(ref, stopped);
                 LOG.info("{} has no active booking: draining since {}", ref, mark.since());
@@ -83,7 +85,7 @@ final class Teardown {
         };
     }
 
-    private Step deleteLocalQueueUnlessItsQueueDrains(ObjectRef ref, GenericKubernetesResource localQueue) {
+    private Step deleteLocalQueueUnlessItsQueueDrains(ObjectRef ref, LocalQueue localQueue) {
         String target = QueueStates.target(localQueue);
         boolean draining = target != null && cache.get(new ObjectRef(Kind.CLUSTER_QUEUE, null, target))
                 .filter(Ownership::owned).isPresent();

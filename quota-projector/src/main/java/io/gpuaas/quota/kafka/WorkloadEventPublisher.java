@@ -1,6 +1,6 @@
 package io.gpuaas.quota.kafka;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.workload.WorkloadEvent;
@@ -10,6 +10,7 @@ import io.gpuaas.events.workload.WorkloadEvent.WorkloadObserved;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kit.runtime.TopicReplica;
 import io.gpuaas.kit.runtime.TopicReplica.StartAt;
+import io.gpuaas.kube.kueue.v1beta2.Workload;
 import io.gpuaas.quota.k8s.Change;
 import io.gpuaas.quota.k8s.Kind;
 import io.gpuaas.quota.k8s.Workloads;
@@ -64,10 +65,9 @@ public final class WorkloadEventPublisher {
     }
 
     public void onChange(Change change) {
-        if (change.kind() != Kind.WORKLOAD) {
+        if (!(change.current() instanceof Workload workload)) {
             return;
         }
-        GenericKubernetesResource workload = change.current();
         String key = WorkloadEvent.key(workload.getMetadata().getNamespace(), workload.getMetadata().getName());
         if (change.deleted()) {
             ledger.forget(key);
@@ -87,7 +87,7 @@ public final class WorkloadEventPublisher {
     }
 
     /** Publishes deletions that happened while no replica was watching: known to the topic, absent from the cluster. */
-    public void publishMissedDeletions(Collection<GenericKubernetesResource> workloads) {
+    public void publishMissedDeletions(Collection<? extends HasMetadata> workloads) {
         Set<String> present = workloads.stream()
                 .map(w -> WorkloadEvent.key(w.getMetadata().getNamespace(), w.getMetadata().getName()))
                 .collect(Collectors.toSet());

@@ -4,7 +4,8 @@ import static io.gpuaas.events.KafkaPrincipal.QUOTA_PROJECTOR;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
+import io.gpuaas.kube.kueue.v1beta2.Cohort;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.KafkaAccess;
@@ -112,8 +113,8 @@ class QuotaProjectorServiceIT {
                 .contains("gpuaas_quota_leader 1.0"));
     }
 
-    private static GenericKubernetesResource clusterQueue(String name) {
-        return client.genericKubernetesResources(Kind.CLUSTER_QUEUE.context()).withName(name).get();
+    private static ClusterQueue clusterQueue(String name) {
+        return client.resources(ClusterQueue.class).withName(name).get();
     }
 
     private static HttpResponse<String> get(String path, String token) throws Exception {

@@ -5,7 +5,8 @@ import static io.gpuaas.quota.it.QuotaLifecycleIT.nominal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
+import io.gpuaas.kube.kueue.v1beta2.Cohort;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.KafkaAccess;
@@ -180,12 +181,12 @@ class ProjectorFaultsIT {
         bookings.send(new ProducerRecord<>(Topics.BOOKINGS.name(prefix), id, booking)).get(10, TimeUnit.SECONDS);
     }
 
-    private GenericKubernetesResource clusterQueue(String tenant) {
-        return client.genericKubernetesResources(Kind.CLUSTER_QUEUE.context()).withName("gpuaas-" + tenant).get();
+    private ClusterQueue clusterQueue(String tenant) {
+        return client.resources(ClusterQueue.class).withName("gpuaas-" + tenant).get();
     }
 
-    private GenericKubernetesResource cohort() {
-        return client.genericKubernetesResources(Kind.COHORT.context()).withName("gpuaas-pool").get();
+    private Cohort cohort() {
+        return client.resources(Cohort.class).withName("gpuaas-pool").get();
     }
 
     private int readiness() throws Exception {

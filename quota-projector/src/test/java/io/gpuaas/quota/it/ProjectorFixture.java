@@ -3,7 +3,7 @@ package io.gpuaas.quota.it;
 import static io.gpuaas.events.KafkaPrincipal.QUOTA_PROJECTOR;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.KafkaAccess;
@@ -102,8 +102,8 @@ final class ProjectorFixture implements AutoCloseable {
         bookings.send(new ProducerRecord<>(kafka.topic(Topics.BOOKINGS), booking.id(), cancelled)).get(10, TimeUnit.SECONDS);
     }
 
-    Optional<GenericKubernetesResource> get(Kind kind, String namespace, String name) {
-        var op = client.genericKubernetesResources(kind.context());
+    Optional<HasMetadata> get(Kind kind, String namespace, String name) {
+        var op = client.resources(kind.type());
         return Optional.ofNullable(namespace == null ? op.withName(name).get() : op.inNamespace(namespace).withName(name).get());
     }
 

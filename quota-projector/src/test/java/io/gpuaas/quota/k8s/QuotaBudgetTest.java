@@ -2,7 +2,7 @@ package io.gpuaas.quota.k8s;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.gpuaas.quota.model.FlavorResource;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -52,7 +52,7 @@ class QuotaBudgetTest {
     @Test
     void shouldGiveTheCohortOnlyWhatAnEndingQueueHasGivenBackWhenABookingEnds() {
         budget.observed(COHORT, cohort(6, 14));
-        GenericKubernetesResource bravo = clusterQueue("bravo", 2, 0);
+        HasMetadata bravo = clusterQueue("bravo", 2, 0);
         budget.observed(queue("bravo"), bravo);
 
         QuotaBudget.Grant early = budget.reserve(COHORT, cells(8, 14), CAPACITY, true);
@@ -81,8 +81,8 @@ class QuotaBudgetTest {
 
     @Test
     void shouldIgnoreANotificationOlderThanItsOwnWriteWhenTheWatchLags() {
-        GenericKubernetesResource before = cohort(8, 14);
-        GenericKubernetesResource written = cohort(6, 14);
+        HasMetadata before = cohort(8, 14);
+        HasMetadata written = cohort(6, 14);
         budget.observed(COHORT, written);
 
         budget.observed(COHORT, before);
@@ -94,7 +94,7 @@ class QuotaBudgetTest {
 
     @Test
     void shouldCountNeitherForeignQueuesNorAnotherCohortWhenTheyHoldQuota() {
-        GenericKubernetesResource foreign = clusterQueue("alpha", 5, 0);
+        HasMetadata foreign = clusterQueue("alpha", 5, 0);
         foreign.getMetadata().setLabels(Map.of());
         budget.observed(queue("alpha"), foreign);
         budget.observed(new ObjectRef(Kind.COHORT, null, "other"), cohort(8, 14));
@@ -144,7 +144,7 @@ class QuotaBudgetTest {
             ObjectRef done = new ArrayList<>(inFlight.keySet()).get(random.nextInt(inFlight.size()));
             SortedMap<FlavorResource, Long> written = inFlight.remove(done);
             if (written.values().stream().allMatch(v -> v == 0) && !done.equals(COHORT)) {
-                GenericKubernetesResource gone = cluster.containsKey(done) ? object(done, cluster.get(done)) : null;
+                HasMetadata gone = cluster.containsKey(done) ? object(done, cluster.get(done)) : null;
                 cluster.remove(done);
                 if (gone != null) {
                     budget.deletedByUs(done, gone);
@@ -182,7 +182,7 @@ class QuotaBudgetTest {
         return plan;
     }
 
-    private GenericKubernetesResource object(ObjectRef ref, SortedMap<FlavorResource, Long> cells) {
+    private HasMetadata object(ObjectRef ref, SortedMap<FlavorResource, Long> cells) {
         return ref.equals(COHORT) ? cohort(cells.get(GPU), cells.get(MIG))
                 : clusterQueue(ref.name().substring("gpuaas-".length()), cells.get(GPU), cells.get(MIG));
     }
@@ -195,16 +195,16 @@ class QuotaBudgetTest {
         return new TreeMap<>(Map.of(GPU, gpu, MIG, mig));
     }
 
-    private GenericKubernetesResource cohort(long gpu, long mig) {
+    private HasMetadata cohort(long gpu, long mig) {
         return versioned(MANIFESTS.cohort(cells(gpu, mig)), "cohort");
     }
 
-    private GenericKubernetesResource clusterQueue(String tenant, long gpu, long mig) {
+    private HasMetadata clusterQueue(String tenant, long gpu, long mig) {
         return versioned(MANIFESTS.clusterQueue(tenant, cells(gpu, mig), "None"), tenant);
     }
 
     /** As the API server hands objects back: a uid per incarnation of a name, a resourceVersion that only grows. */
-    private GenericKubernetesResource versioned(GenericKubernetesResource object, String name) {
+    private HasMetadata versioned(HasMetadata object, String name) {
         object.getMetadata().setUid("uid-" + name + "-" + incarnations.getOrDefault(name, 0));
         object.getMetadata().setResourceVersion(Long.toString(versions.incrementAndGet()));
         return object;
