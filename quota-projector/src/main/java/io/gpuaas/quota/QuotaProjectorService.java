@@ -3,61 +3,76 @@ package io.gpuaas.quota;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.kit.kafka.KafkaClients;
+import io.gpuaas.kit.runtime.ServiceComponent;
 import io.gpuaas.quota.config.LeaderElectionSettings;
 import io.gpuaas.quota.config.QuotaSettings;
-import io.micronaut.context.annotation.Context;
-import io.micronaut.context.event.StartupEvent;
-import io.micronaut.runtime.event.annotation.EventListener;
+import io.micronaut.context.annotation.Factory;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import jakarta.annotation.PreDestroy;
-import java.time.Clock;
+import jakarta.inject.Named;
+import jakarta.inject.Singleton;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the {@link QuotaProjector} in the container: started off the startup thread so /health answers (not ready)
- * while caches sync and bookings are read; stopped on shutdown, which releases the Lease.
+ * The {@link QuotaProjector} in the container: its components are beans, so service-kit's {@code ServiceLifecycle}
+ * starts them in order once the context is up (health answers, not ready, while caches sync and bookings are read)
+ * and stops them in reverse on shutdown, which steps down and releases the Lease; {@code ComponentsReadiness} and
+ * {@code ComponentsLiveness} report them.
  */
-@Context
+@Factory
 public class QuotaProjectorService {
 
     private static final Logger LOG = LoggerFactory.getLogger(QuotaProjectorService.class);
 
-    private final QuotaProjector projector;
-    private volatile Throwable failure;
-
-    public QuotaProjectorService(KubernetesClient client, KafkaClients kafka, QuotaSettings settings,
-                                 LeaderElectionSettings election, PoolCatalog catalog, PrometheusRegistry registry) {
+    /** {@code options}: only tests register one (a clock, a booking-handler wrapper); production takes the defaults. */
+    @Singleton
+    QuotaProjector projector(KubernetesClient client, KafkaClients kafka, QuotaSettings settings,
+                             LeaderElectionSettings election, PoolCatalog catalog, PrometheusRegistry registry,
+                             Optional<QuotaProjector.Options> options) {
         LOG.info("quota settings: {}; leader election: {}", settings, election);
-        this.projector = new QuotaProjector(client, kafka, settings, election, catalog, registry, Clock.systemUTC());
+        return new QuotaProjector(client, kafka, settings, election, catalog, registry,
+                options.orElseGet(QuotaProjector.Options::defaults));
     }
 
-    @EventListener
-    void onStartup(StartupEvent event) {
-        Thread.ofVirtual().name("quota-projector-start").start(() -> {
-            try {
-                projector.start();
-                LOG.info("quota-projector started");
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (RuntimeException e) {
-                failure = e;
-                LOG.error("quota-projector failed to start", e);
-            }
-        });
+    @Singleton
+    @Named("kube-cache")
+    ServiceComponent kubeCache(QuotaProjector projector) {
+        return component(projector, "kube-cache");
     }
 
-    public QuotaProjector projector() {
-        return projector;
+    @Singleton
+    @Named("booking-table")
+    ServiceComponent bookingTable(QuotaProjector projector) {
+        return component(projector, "booking-table");
     }
 
-    /** The start failure, if any: liveness reports it so the pod is restarted. */
-    public Throwable failure() {
-        return failure;
+    @Singleton
+    @Named("leader-duties")
+    ServiceComponent leaderDuties(QuotaProjector projector) {
+        return component(projector, "leader-duties");
     }
 
-    @PreDestroy
-    void stop() {
-        projector.close();
+    @Singleton
+    @Named("quota-writer")
+    ServiceComponent quotaWriter(QuotaProjector projector) {
+        return component(projector, "quota-writer");
+    }
+
+    @Singleton
+    @Named("quota-planner")
+    ServiceComponent quotaPlanner(QuotaProjector projector) {
+        return component(projector, "quota-planner");
+    }
+
+    @Singleton
+    @Named("quota-leadership")
+    ServiceComponent quotaLeadership(QuotaProjector projector) {
+        return component(projector, "quota-leadership");
+    }
+
+    private static ServiceComponent component(QuotaProjector projector, String name) {
+        return projector.components().stream().filter(c -> c.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no component " + name));
     }
 }

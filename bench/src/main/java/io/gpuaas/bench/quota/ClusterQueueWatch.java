@@ -1,9 +1,8 @@
 package io.gpuaas.bench.quota;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.gpuaas.quota.k8s.Kind;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,16 +11,16 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** Records, per ClusterQueue, wall-clock instants when it first held quota and when it was drained or deleted. */
-final class ClusterQueueWatch implements ResourceEventHandler<GenericKubernetesResource>, AutoCloseable {
+final class ClusterQueueWatch implements ResourceEventHandler<ClusterQueue>, AutoCloseable {
     private final KubernetesClient client;
     private final Map<String, Instant> granted = new ConcurrentHashMap<>();
     private final Map<String, Instant> drained = new ConcurrentHashMap<>();
     private final Map<String, Long> seenNanos = new ConcurrentHashMap<>();
-    private final io.fabric8.kubernetes.client.informers.SharedIndexInformer<GenericKubernetesResource> informer;
+    private final io.fabric8.kubernetes.client.informers.SharedIndexInformer<ClusterQueue> informer;
 
     ClusterQueueWatch(KubernetesClient client) {
         this.client = client;
-        this.informer = client.genericKubernetesResources(Kind.CLUSTER_QUEUE.context()).inform(this, 0);
+        this.informer = client.resources(ClusterQueue.class).inform(this, 0);
     }
 
     void reset() {
@@ -30,22 +29,22 @@ final class ClusterQueueWatch implements ResourceEventHandler<GenericKubernetesR
     }
 
     @Override
-    public void onAdd(GenericKubernetesResource cq) {
+    public void onAdd(ClusterQueue cq) {
         seenNanos.put(cq.getMetadata().getName(), System.nanoTime());
         record(cq);
     }
 
     @Override
-    public void onUpdate(GenericKubernetesResource before, GenericKubernetesResource cq) {
+    public void onUpdate(ClusterQueue before, ClusterQueue cq) {
         record(cq);
     }
 
     @Override
-    public void onDelete(GenericKubernetesResource cq, boolean unknown) {
+    public void onDelete(ClusterQueue cq, boolean unknown) {
         drained.putIfAbsent(cq.getMetadata().getName(), Instant.now());
     }
 
-    private void record(GenericKubernetesResource cq) {
+    private void record(ClusterQueue cq) {
         Instant now = Instant.now();
         if (QuotaBench.nominal(cq) > 0) {
             granted.putIfAbsent(cq.getMetadata().getName(), now);

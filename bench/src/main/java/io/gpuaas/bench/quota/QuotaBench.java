@@ -1,7 +1,6 @@
 package io.gpuaas.bench.quota;
 
 import io.gpuaas.bench.BenchOptions;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.TopicAdmin;
@@ -15,7 +14,13 @@ import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.quota.QuotaProjector;
 import io.gpuaas.quota.config.LeaderElectionSettings;
 import io.gpuaas.quota.config.QuotaSettings;
-import io.gpuaas.quota.k8s.Kind;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueueSpec;
+import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.ResourceGroups;
+import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.resourcegroups.Flavors;
+import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.resourcegroups.flavors.Resources;
 import io.gpuaas.quota.k8s.NominalQuota;
 import io.gpuaas.quota.model.FlavorResource;
 import io.gpuaas.testing.k8s.KubernetesApi;
@@ -30,7 +35,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -41,11 +45,12 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * quota-projector with 1,000 tenants, in one JVM: a real KRaft broker, the fabric8 CRUD mock API server, the real
  * projector. (1) Booking boundary → ClusterQueue change as seen by a separate watching client, for window starts
  * spread over 20 s and for a burst of starts on the same instant, beside the raw create → watch-event latency of
- * the same API server (the floor). (2) Workload status change → its quota-state record, beside the raw Kafka
- * produce → consume round trip (the floor), in {@link WorkloadStateBench}.
+ * the same API server (the floor); all of it twice, on the machine as it is ("quiet") and with a separate busy-loop
+ * process occupying one core ({@link BusyCore}). (2) Workload status change → its quota-state record, beside the
+ * raw Kafka produce → consume round trip (the floor), in {@link WorkloadStateBench}.
  *
  * <p>Usage: {@code QuotaBench [--tenants 1000] [--burst 200] [--workloads 300] [--writers 8] [--profiles true]
- * [--out bench/results/quota.md]}
+ * [--busy true] [--out bench/results/quota.md]}
  */
 public final class QuotaBench {
 
@@ -97,15 +102,24 @@ public final class QuotaBench {
             QuotaProjector projector = new QuotaProjector(api.newClient(), kafka, settings,
                     LeaderElectionSettings.disabled(), catalog(tenants), registry, Clock.systemUTC());
             projector.start();
+            awaitLeading(projector);
             ClusterQueueWatch watch = new ClusterQueueWatch(api.newClient());
             try (KafkaProducer<String, Booking> bookings = new KafkaProducer<>(kafka.producerConfig("bench"),
                     new StringSerializer(), Topics.BOOKINGS.valueSerde().serializer())) {
-                boundary.add(rawCreateFloor(client, watch, 200));
-                loads.add("before boundaries: " + loadAverage());
-                boundary.add(rawScheduled(client, watch, tenants));
-                boundary.addAll(staggered(bookings, kafka, watch, tenants, 0));
-                loads.add("after spread boundaries: " + loadAverage());
-                boundary.addAll(aligned(bookings, kafka, watch, burst));
+                BoundaryPhase quiet = new BoundaryPhase("quiet", ", quiet", spreadSeconds, windowSeconds, client,
+                        bookings, kafka, watch);
+                loads.add("before the quiet boundaries: " + loadAverage());
+                boundary.addAll(quiet.run(tenants, burst));
+                loads.add("after them: " + loadAverage());
+                if (Boolean.parseBoolean(opts.getOrDefault("busy", "true"))) {
+                    try (BusyCore busy = BusyCore.start()) {
+                        BoundaryPhase loaded = new BoundaryPhase("busy", ", one core busy", spreadSeconds,
+                                windowSeconds, client, bookings, kafka, watch);
+                        boundary.addAll(loaded.run(tenants, burst));
+                        loads.add("after the boundaries with one core busy: " + loadAverage() + " ("
+                                + busy.describe() + ")");
+                    }
+                }
             }
             state = new WorkloadStateBench(client, kafka, broker).run(tenants, workloads);
             loads.add("after workloads: " + loadAverage());
@@ -129,94 +143,34 @@ public final class QuotaBench {
                 "NVIDIA H200", null)));
     }
 
-    /** Starts spread evenly over {@code spreadSeconds} (default 20 s: 50 per second for 1,000 tenants), windows 15 s. */
-    private static List<Latencies> staggered(KafkaProducer<String, Booking> producer, KafkaClients kafka,
-                                             ClusterQueueWatch watch, int tenants, int offset) throws Exception {
-        Instant first = Instant.now().plusSeconds(8);
-        long stepMicros = spreadSeconds * 1_000_000L / tenants;
-        Map<String, Instant[]> windows = new ConcurrentHashMap<>();
-        for (int i = 0; i < tenants; i++) {
-            Instant start = first.plusNanos(i * stepMicros * 1000);
-            Instant end = start.plusSeconds(windowSeconds);
-            windows.put("gpuaas-" + tenant(offset + i), new Instant[] {start, end});
-            send(producer, kafka, "stag-" + i, tenant(offset + i), 2, start, end);
-        }
-        producer.flush();
-        waitUntil(first.plusSeconds(windowSeconds + spreadSeconds + 5));
-        return List.of(watch.startLatencies("boundary → ClusterQueue, starts spread over " + spreadSeconds + " s", windows),
-                watch.endLatencies("boundary → ClusterQueue drained, ends spread over " + spreadSeconds + " s", windows));
-    }
-
-    /** {@code count} tenants whose windows start on the same instant: the worst case, many writes at once. */
-    private static List<Latencies> aligned(KafkaProducer<String, Booking> producer, KafkaClients kafka,
-                                           ClusterQueueWatch watch, int count) throws Exception {
-        watch.reset();
-        Instant start = Instant.now().plusSeconds(6);
-        Instant end = start.plusSeconds(8);
-        Map<String, Instant[]> windows = new ConcurrentHashMap<>();
-        for (int i = 0; i < count; i++) {
-            windows.put("gpuaas-" + tenant(i), new Instant[] {start, end});
-            send(producer, kafka, "burst-" + i, tenant(i), 1, start, end);
-        }
-        producer.flush();
-        waitUntil(end.plusSeconds(6));
-        return List.of(watch.startLatencies("boundary → ClusterQueue, " + count + " starts on one instant", windows),
-                watch.endLatencies("boundary → ClusterQueue drained, " + count + " ends on one instant", windows));
-    }
-
-    /** The floor: a client creates a ClusterQueue; how long until a watching client sees it. */
-    private static Latencies rawCreateFloor(KubernetesClient client, ClusterQueueWatch watch, int count) throws Exception {
-        List<Double> millis = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            String name = "floor-" + i;
-            GenericKubernetesResource cq = clusterQueue(name);
-            long t0 = System.nanoTime();
-            client.genericKubernetesResources(Kind.CLUSTER_QUEUE.context()).resource(cq).create();
-            Long seen = watch.awaitSeen(name, Duration.ofSeconds(5));
-            if (seen != null) {
-                millis.add((seen - t0) / 1e6);
+    /** Waits until the projector holds the (unelected) lease and has read the bookings: start no longer blocks. */
+    private static void awaitLeading(QuotaProjector projector) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!(projector.ready() && projector.leading())) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("projector not ready within 120 s");
             }
-            client.genericKubernetesResources(Kind.CLUSTER_QUEUE.context()).withName(name).delete();
+            TimeUnit.MILLISECONDS.sleep(50);
         }
-        return Latencies.of("baseline: raw create → watch event (same API server)", millis);
     }
 
-    /**
-     * The baseline under the same load pattern: this client itself creates one ClusterQueue per tenant at the same
-     * spread-out instants (4 threads, like the projector's writers), measured the same way. The difference to the
-     * projector's row is what bookings → plan → writer adds.
-     */
-    private static Latencies rawScheduled(KubernetesClient client, ClusterQueueWatch watch, int count) throws Exception {
-        watch.reset();
-        Instant first = Instant.now().plusSeconds(3);
-        long stepNanos = spreadSeconds * 1_000_000_000L / count;
-        Map<String, Instant[]> windows = new ConcurrentHashMap<>();
-        var pool = java.util.concurrent.Executors.newScheduledThreadPool(4);
-        for (int i = 0; i < count; i++) {
-            String name = "raw-" + i;
-            Instant at = first.plusNanos(i * stepNanos);
-            windows.put(name, new Instant[] {at, at});
-            pool.schedule(() -> client.genericKubernetesResources(Kind.CLUSTER_QUEUE.context()).resource(clusterQueue(name)).create(),
-                    Duration.between(Instant.now(), at).toNanos(), TimeUnit.NANOSECONDS);
-        }
-        waitUntil(first.plusSeconds(spreadSeconds + 2));
-        pool.shutdown();
-        Latencies result = watch.startLatencies("baseline: raw create at each instant, same spread (no projector)", windows);
-        for (String name : windows.keySet()) {
-            client.genericKubernetesResources(Kind.CLUSTER_QUEUE.context()).withName(name).delete();
-        }
-        return result;
-    }
-
-    private static GenericKubernetesResource clusterQueue(String name) {
-        GenericKubernetesResource cq = new GenericKubernetesResource();
-        cq.setApiVersion(Kind.CLUSTER_QUEUE.apiVersion());
-        cq.setKind("ClusterQueue");
-        cq.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name).build());
-        cq.setAdditionalProperty("spec", Map.of("resourceGroups", List.of(Map.of("coveredResources",
-                List.of("nvidia.com/gpu"), "flavors", List.of(Map.of("name", "h200", "resources",
-                        List.of(Map.of("name", "nvidia.com/gpu", "nominalQuota", "1"))))))));
-        return cq;
+    /** A ClusterQueue as any client would write it (the raw baselines): one h200 GPU. */
+    static ClusterQueue clusterQueue(String name) {
+        Resources gpu = new Resources();
+        gpu.setName(GPU.resource());
+        gpu.setNominalQuota(new IntOrString("1"));
+        Flavors h200 = new Flavors();
+        h200.setName(GPU.flavor());
+        h200.setResources(List.of(gpu));
+        ResourceGroups group = new ResourceGroups();
+        group.setCoveredResources(List.of(GPU.resource()));
+        group.setFlavors(List.of(h200));
+        ClusterQueueSpec spec = new ClusterQueueSpec();
+        spec.setResourceGroups(List.of(group));
+        ClusterQueue queue = new ClusterQueue();
+        queue.setMetadata(new ObjectMetaBuilder().withName(name).build());
+        queue.setSpec(spec);
+        return queue;
     }
 
     static String counters(PrometheusRegistry registry) {
@@ -240,7 +194,7 @@ public final class QuotaBench {
         }
     }
 
-    private static void send(KafkaProducer<String, Booking> producer, KafkaClients kafka, String id, String tenant,
+    static void send(KafkaProducer<String, Booking> producer, KafkaClients kafka, String id, String tenant,
                              int gpus, Instant start, Instant end) {
         Booking booking = new Booking(id, tenant, tenant, "h200", "h200", "nvidia.com/gpu", gpus, start, end, null,
                 BookingState.CONFIRMED, "bench", Instant.now(), Instant.now(), 1);
@@ -254,7 +208,7 @@ public final class QuotaBench {
         }
     }
 
-    static long nominal(GenericKubernetesResource cq) {
+    static long nominal(ClusterQueue cq) {
         return NominalQuota.of(cq).getOrDefault(GPU, BigDecimal.ZERO).longValue();
     }
 }

@@ -20,7 +20,11 @@ final class Report {
                 .append(String.join("; ", loads)).append(".\n\n");
         md.append("### Booking boundary → ClusterQueue change (target p99 ≤ 1 s)\n\n");
         md.append("Latency from the window boundary instant to the moment a separate watching client sees the ")
-                .append("ClusterQueue hold the quota (start) or lose it (end: no Workload holds quota, so it is deleted).\n\n");
+                .append("ClusterQueue hold the quota (start) or lose it (end: no Workload holds quota, so it is deleted). ")
+                .append("Every set runs twice: on the machine as it is (\"quiet\": this bench alone, whatever else the ")
+                .append("shared machine runs) and with a separate process busy-looping on one core ")
+                .append("(`sh -c 'while :; do :; done'`, started before the set and killed after; \"one core busy\"), ")
+                .append("each beside the raw API-server create latencies measured in the same condition.\n\n");
         md.append(Latencies.header()).append('\n');
         boundary.forEach(l -> md.append(l.row()).append('\n'));
         md.append("\n### Workload change → quota-state record (target p99 ≤ 500 ms)\n\n");
@@ -33,8 +37,7 @@ final class Report {
                 .append("The burst row is the worst case: ").append(burst)
                 .append(" ClusterQueues written at the same boundary against one mock API server.\n\n");
         md.append("Reproduce (from the repository root):\n\n```\n")
-                .append("./mvnw -B -o -q -pl quota-projector install -DskipTests\n")
-                .append("./mvnw -B -o -q -pl bench package\n")
+                .append("./mvnw -B -o -q -pl bench -am package -DskipTests\n")
                 .append("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java -cp \"bench/target/classes:$(cat bench/target/classpath.txt)\" \\\n")
                 .append("  io.gpuaas.bench.quota.QuotaBench ").append(args.isBlank() ? "--tenants 1000" : args).append("\n```\n");
         return md.toString();

@@ -55,13 +55,16 @@ final class Growth {
             return;
         }
         md.append("### By tenants (quota-projector)\n\n| tenants | boundary → ClusterQueue p99, spread | raw create at the "
-                + "same instants p99 | boundary → ClusterQueue p99, one instant | Workload → quota-state p99 "
-                + "| Kafka round trip p99 (same run) |\n|---|---|---|---|---|---|\n");
+                + "same instants p99 | boundary → ClusterQueue p99, one instant | spread, one core busy "
+                + "| one instant, one core busy | Workload → quota-state p99 "
+                + "| Kafka round trip p99 (same run) |\n|---|---|---|---|---|---|---|---|\n");
         for (int t : tenants) {
             String p = "quota." + t + "t.";
             md.append("| ").append(String.format("%,d", t)).append(" | ").append(cell(p + "boundary_spread_p99_ms", "ms"))
                     .append(" | ").append(cell(p + "raw_spread_p99_ms", "ms")).append(" | ")
                     .append(cell(p + "boundary_instant_p99_ms", "ms")).append(" | ")
+                    .append(cell(p + "boundary_spread_busy_p99_ms", "ms")).append(" | ")
+                    .append(cell(p + "boundary_instant_busy_p99_ms", "ms")).append(" | ")
                     .append(cell(p + "workload_state_p99_ms", "ms")).append(" | ").append(cell(p + "kafka_rt_p99_ms", "ms"))
                     .append(" |\n");
         }

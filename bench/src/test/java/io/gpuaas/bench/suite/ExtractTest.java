@@ -54,6 +54,31 @@ class ExtractTest {
     }
 
     @Test
+    void shouldKeepTheOneCoreBusyRowsApartWhenQuotaBenchMeasuresBothConditions() {
+        String output = """
+                | measurement | n | min ms | p50 ms | p90 ms | p99 ms | max ms |
+                |---|---|---|---|---|---|---|
+                | baseline: raw create → watch event (same API server), quiet | 200 | 0.8 | 1.6 | 4.8 | 13.3 | 45.9 |
+                | baseline: raw create at each instant, same spread (no projector), quiet | 1000 | 1.8 | 2.5 | 4.2 | 9.0 | 28.9 |
+                | boundary → ClusterQueue, starts spread over 20 s, quiet | 1000 | 2.4 | 7.8 | 15.0 | 37.5 | 55.8 |
+                | boundary → ClusterQueue, 200 starts on one instant, quiet | 200 | 12.6 | 145.2 | 227.9 | 237.5 | 237.6 |
+                | baseline: raw create → watch event (same API server), one core busy | 200 | 1 | 2 | 9 | 21.0 | 50 |
+                | baseline: raw create at each instant, same spread (no projector), one core busy | 1000 | 2 | 3 | 6 | 14.0 | 40 |
+                | boundary → ClusterQueue, starts spread over 20 s, one core busy | 1000 | 3 | 9 | 30 | 61.0 | 90 |
+                | boundary → ClusterQueue, 200 starts on one instant, one core busy | 200 | 20 | 200 | 300 | 333.0 | 340 |
+                """;
+        Results r = new Results();
+        Extract.into(r, step(Step.Kind.QUOTA, 1000), output);
+
+        assertThat(r.get("quota.1000t.boundary_spread_p99_ms").orElseThrow().max()).isEqualTo(37.5);
+        assertThat(r.get("quota.1000t.boundary_spread_busy_p99_ms").orElseThrow().max()).isEqualTo(61.0);
+        assertThat(r.get("quota.1000t.boundary_instant_busy_p99_ms").orElseThrow().max()).isEqualTo(333.0);
+        assertThat(r.get("quota.1000t.raw_spread_busy_p99_ms").orElseThrow().max()).isEqualTo(14.0);
+        assertThat(r.get("quota.1000t.raw_create_watch_busy_p99_ms").orElseThrow().max()).isEqualTo(21.0);
+        assertThat(r.get("quota.1000t.raw_create_watch_p99_ms").orElseThrow().max()).isEqualTo(13.3);
+    }
+
+    @Test
     void shouldReadThousandsSeparatedRatesWhenReclaimAndMetricsBenchesPrintThem() throws IOException {
         Results r = new Results();
         Extract.into(r, step(Step.Kind.RECLAIM, 10000), resource("reclaim-output.txt"));

@@ -17,6 +17,14 @@ class ReportTest {
         Results r = new Results();
         Extract.into(r, ExtractTest.step(Step.Kind.BOOKING, 0), ExtractTest.resource("booking-output.md"));
         Extract.into(r, ExtractTest.step(Step.Kind.QUOTA, 1000), ExtractTest.resource("quota-output.md"));
+        Extract.into(r, ExtractTest.step(Step.Kind.QUOTA, 1000), """
+                | measurement | n | min ms | p50 ms | p90 ms | p99 ms | max ms |
+                |---|---|---|---|---|---|---|
+                | baseline: raw create → watch event (same API server), one core busy | 200 | 1 | 2 | 9 | 21.0 | 50 |
+                | baseline: raw create at each instant, same spread (no projector), one core busy | 1000 | 2 | 3 | 6 | 14.0 | 40 |
+                | boundary → ClusterQueue, starts spread over 20 s, one core busy | 1000 | 3 | 9 | 30 | 61.0 | 90 |
+                | boundary → ClusterQueue, 200 starts on one instant, one core busy | 200 | 20 | 200 | 300 | 333.0 | 340 |
+                """);
         Extract.into(r, ExtractTest.step(Step.Kind.RECLAIM, 10000), ExtractTest.resource("reclaim-output.txt"));
         Extract.into(r, ExtractTest.step(Step.Kind.REPLAY, 0), ExtractTest.resource("replay-output.txt"));
         Extract.into(r, ExtractTest.step(Step.Kind.INGEST, 10000), ExtractTest.resource("ingest-output.txt"));

@@ -1,11 +1,10 @@
 package io.gpuaas.quota.k8s;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
-import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -13,8 +12,9 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Writes one desired object: create when missing, an update of the fields it owns when it differs, nothing when it
- * matches. The update carries the {@code resourceVersion} it was computed from, so a concurrent change answers
+ * Writes one desired object (a typed kube-models object): create when missing, an update of the fields it owns when
+ * it differs, nothing when it matches. What it owns is what the desired object sets: the spec is compared as JSON,
+ * desired against actual ({@link SpecMatcher}), so fields others set are never fought over. The update carries the {@code resourceVersion} it was computed from, so a concurrent change answers
  * 409; the writer then re-reads from the API server and decides again. Objects without the gpuaas label are never
  * touched. (Server-side apply would be nicer, but the CRUD mock the tests run against has none.)
  */
@@ -28,16 +28,16 @@ public final class ClusterQueueWriter {
     private static final int NOT_FOUND = 404;
 
     private final KubernetesClient client;
-    private final Function<ObjectRef, Optional<GenericKubernetesResource>> cache;
+    private final Function<ObjectRef, Optional<HasMetadata>> cache;
     private final ConflictCounter conflicts;
-    private final Map<ObjectRef, GenericKubernetesResource> written = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<ObjectRef, HasMetadata> written = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Counts 409s so operators can see contention. */
     public interface ConflictCounter {
         void conflict(Kind kind);
     }
 
-    public ClusterQueueWriter(KubernetesClient client, Function<ObjectRef, Optional<GenericKubernetesResource>> cache,
+    public ClusterQueueWriter(KubernetesClient client, Function<ObjectRef, Optional<HasMetadata>> cache,
                               ConflictCounter conflicts) {
         this.client = client;
         this.cache = cache;
@@ -45,8 +45,8 @@ public final class ClusterQueueWriter {
     }
 
     /** Makes the object at {@code ref} hold {@code desired}'s labels, annotations and spec. */
-    public Outcome apply(ObjectRef ref, GenericKubernetesResource desired) {
-        GenericKubernetesResource actual = newest(cache.apply(ref).orElse(null), written.get(ref));
+    public Outcome apply(ObjectRef ref, HasMetadata desired) {
+        HasMetadata actual = known(ref);
         for (int attempt = 1; ; attempt++) {
             try {
                 return applyOnce(ref, desired, actual);
@@ -60,9 +60,9 @@ public final class ClusterQueueWriter {
         }
     }
 
-    private Outcome applyOnce(ObjectRef ref, GenericKubernetesResource desired, GenericKubernetesResource actual) {
+    private Outcome applyOnce(ObjectRef ref, HasMetadata desired, HasMetadata actual) {
         if (actual == null) {
-            remember(ref, operation(ref).resource(desired).create());
+            remember(ref, client.resource(desired).create());
             return Outcome.CREATED;
         }
         if (!Ownership.owned(actual)) {
@@ -72,12 +72,12 @@ public final class ClusterQueueWriter {
             return Outcome.UNCHANGED;
         }
         // The update carries actual's resourceVersion: a concurrent writer makes it fail with 409, not vanish.
-        remember(ref, operation(ref).resource(merged(actual, desired)).update());
+        remember(ref, client.resource(merged(actual, desired)).update());
         return Outcome.UPDATED;
     }
 
     /** Deletes an owned object; one already gone counts as done. */
-    public Outcome delete(ObjectRef ref, GenericKubernetesResource actual) {
+    public Outcome delete(ObjectRef ref, HasMetadata actual) {
         if (!Ownership.owned(actual)) {
             return Outcome.FOREIGN;
         }
@@ -93,7 +93,25 @@ public final class ClusterQueueWriter {
         }
     }
 
-    private void remember(ObjectRef ref, GenericKubernetesResource result) {
+    /** The object at {@code ref} as far as this writer knows: the newer of the cached one and its own last write. */
+    public HasMetadata known(ObjectRef ref) {
+        return newest(cache.apply(ref).orElse(null), written.get(ref));
+    }
+
+    /** Whether {@code object} is the very version this writer last wrote at {@code ref}. */
+    public boolean wrote(ObjectRef ref, HasMetadata object) {
+        HasMetadata mine = written.get(ref);
+        return mine != null && object != null
+                && Objects.equals(mine.getMetadata().getUid(), object.getMetadata().getUid())
+                && Objects.equals(mine.getMetadata().getResourceVersion(), object.getMetadata().getResourceVersion());
+    }
+
+    /** Forgets its own writes (a new term starts from the cache). */
+    public void forget() {
+        written.clear();
+    }
+
+    private void remember(ObjectRef ref, HasMetadata result) {
         if (result != null) {
             written.put(ref, result);
         }
@@ -103,7 +121,7 @@ public final class ClusterQueueWriter {
      * The later of the cached object and the one this writer last wrote. A key changed at every boundary (the
      * Cohort) would otherwise be updated from a cache the watch has not refreshed yet, and answer 409 each time.
      */
-    static GenericKubernetesResource newest(GenericKubernetesResource cached, GenericKubernetesResource written) {
+    static HasMetadata newest(HasMetadata cached, HasMetadata written) {
         if (cached == null || written == null) {
             return cached;
         }
@@ -113,7 +131,7 @@ public final class ClusterQueueWriter {
         return version(written) > version(cached) ? written : cached;
     }
 
-    private static long version(GenericKubernetesResource object) {
+    static long version(HasMetadata object) {
         try {
             return Long.parseLong(object.getMetadata().getResourceVersion());
         } catch (NumberFormatException e) {
@@ -123,14 +141,14 @@ public final class ClusterQueueWriter {
     }
 
     /** Whether {@code actual} already holds every label, annotation and spec field of {@code desired}. */
-    public static boolean matches(GenericKubernetesResource actual, GenericKubernetesResource desired) {
+    boolean matches(HasMetadata actual, HasMetadata desired) {
+        KubernetesSerialization json = client.getKubernetesSerialization();
         return SpecMatcher.covers(actual.getMetadata().getLabels(), desired.getMetadata().getLabels())
                 && drainMarkMatches(actual, desired)
-                && SpecMatcher.covers(actual.getAdditionalProperties().get("spec"),
-                desired.getAdditionalProperties().get("spec"));
+                && SpecMatcher.covers(spec(json, actual), spec(json, desired));
     }
 
-    private static boolean drainMarkMatches(GenericKubernetesResource actual, GenericKubernetesResource desired) {
+    private static boolean drainMarkMatches(HasMetadata actual, HasMetadata desired) {
         return Objects.equals(Ownership.annotation(actual, Labels.DRAIN_STARTED),
                 Ownership.annotation(desired, Labels.DRAIN_STARTED));
     }
@@ -139,8 +157,12 @@ public final class ClusterQueueWriter {
      * {@code actual} with {@code desired}'s labels, annotations and spec laid over it. Fields others set (Kueue's
      * defaults, an admin's extra annotation) survive; lists are replaced whole, as a merge patch would.
      */
-    GenericKubernetesResource merged(GenericKubernetesResource actual, GenericKubernetesResource desired) {
-        GenericKubernetesResource copy = client.getKubernetesSerialization().clone(actual);
+    HasMetadata merged(HasMetadata actual, HasMetadata desired) {
+        KubernetesSerialization json = client.getKubernetesSerialization();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> tree = json.convertValue(actual, Map.class);
+        tree.put("spec", overlay(tree.get("spec"), spec(json, desired)));
+        HasMetadata copy = json.convertValue(tree, actual.getClass());
         Map<String, String> labels = new LinkedHashMap<>(Optional.ofNullable(copy.getMetadata().getLabels()).orElse(Map.of()));
         labels.putAll(desired.getMetadata().getLabels());
         copy.getMetadata().setLabels(labels);
@@ -150,9 +172,12 @@ public final class ClusterQueueWriter {
         annotations.remove(Labels.DRAIN_STARTED);
         Optional.ofNullable(desired.getMetadata().getAnnotations()).ifPresent(annotations::putAll);
         copy.getMetadata().setAnnotations(annotations);
-        copy.setAdditionalProperty("spec", overlay(copy.getAdditionalProperties().get("spec"),
-                desired.getAdditionalProperties().get("spec")));
         return copy;
+    }
+
+    /** The object's {@code spec} as JSON values (maps, lists, scalars), unknown fields included. */
+    static Object spec(KubernetesSerialization json, HasMetadata object) {
+        return json.convertValue(object, Map.class).get("spec");
     }
 
     @SuppressWarnings("unchecked")
@@ -165,13 +190,9 @@ public final class ClusterQueueWriter {
         return result;
     }
 
-    private Resource<GenericKubernetesResource> resource(ObjectRef ref) {
-        return operation(ref).withName(ref.name());
-    }
-
-    private NonNamespaceOperation<GenericKubernetesResource, GenericKubernetesResourceList,
-            Resource<GenericKubernetesResource>> operation(ObjectRef ref) {
-        var operation = client.genericKubernetesResources(ref.kind().context());
-        return ref.namespace() == null ? operation : operation.inNamespace(ref.namespace());
+    private Resource<? extends HasMetadata> resource(ObjectRef ref) {
+        var operation = client.resources(ref.kind().type());
+        return ref.namespace() == null ? operation.withName(ref.name())
+                : operation.inNamespace(ref.namespace()).withName(ref.name());
     }
 }

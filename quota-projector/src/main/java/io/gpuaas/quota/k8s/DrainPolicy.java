@@ -1,6 +1,6 @@
 package io.gpuaas.quota.k8s;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,7 +36,7 @@ public final class DrainPolicy {
         this.timeout = timeout;
     }
 
-    public Decision decide(GenericKubernetesResource clusterQueue, Instant now, int workloadsHoldingQuota) {
+    public Decision decide(ClusterQueue clusterQueue, Instant now, int workloadsHoldingQuota) {
         if (workloadsHoldingQuota == 0) {
             // Nothing to drain: deleting at once spares a write at every ending boundary.
             return new Delete("drained");
@@ -49,12 +49,13 @@ public final class DrainPolicy {
         return now.isBefore(deadline) ? new Wait(deadline) : new Delete("timeout");
     }
 
-    private static boolean stopped(GenericKubernetesResource clusterQueue) {
-        return "HoldAndDrain".equals(Fields.string(Fields.at(clusterQueue, "spec"), "stopPolicy"))
+    private static boolean stopped(ClusterQueue clusterQueue) {
+        return clusterQueue.getSpec() != null
+                && KueueManifests.HOLD_AND_DRAIN.equals(clusterQueue.getSpec().getStopPolicy())
                 && NominalQuota.of(clusterQueue).values().stream().allMatch(q -> q.compareTo(BigDecimal.ZERO) == 0);
     }
 
-    private static Instant drainStarted(GenericKubernetesResource clusterQueue) {
+    private static Instant drainStarted(ClusterQueue clusterQueue) {
         String mark = Ownership.annotation(clusterQueue, Labels.DRAIN_STARTED);
         try {
             return mark == null ? null : Instant.parse(mark);

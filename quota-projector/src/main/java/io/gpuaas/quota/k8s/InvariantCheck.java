@@ -1,6 +1,6 @@
 package io.gpuaas.quota.k8s;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.gpuaas.quota.model.FlavorResource;
 import java.math.BigDecimal;
 import java.util.Collection;
@@ -24,8 +24,8 @@ public final class InvariantCheck {
     private InvariantCheck() {
     }
 
-    public static SortedMap<FlavorResource, Cell> check(Map<FlavorResource, Long> capacity, GenericKubernetesResource cohort,
-                                                      Collection<GenericKubernetesResource> tenantQueues) {
+    public static SortedMap<FlavorResource, Cell> check(Map<FlavorResource, Long> capacity, HasMetadata cohort,
+                                                      Collection<? extends HasMetadata> tenantQueues) {
         Map<FlavorResource, BigDecimal> cohortQuota = cohort == null ? Map.of() : NominalQuota.of(cohort);
         Map<FlavorResource, BigDecimal> tenantSum = new TreeMap<>();
         tenantQueues.forEach(q -> NominalQuota.of(q).forEach((cell, v) -> tenantSum.merge(cell, v, BigDecimal::add)));

@@ -1,50 +1,56 @@
 package io.gpuaas.quota.k8s;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
+import io.gpuaas.kube.kueue.v1beta2.Cohort;
+import io.gpuaas.kube.kueue.v1beta2.LocalQueue;
+import io.gpuaas.kube.kueue.v1beta2.Workload;
+import io.gpuaas.kube.odh.v1.HardwareProfile;
 
-/** The Kubernetes kinds the projector reads or writes, with what fabric8 needs to address them generically. */
+/**
+ * The Kubernetes kinds the projector reads or writes, each with its typed class (kube-models' generated classes
+ * carry group, version, plural and scope, declared once in their CRD).
+ */
 public enum Kind {
-    COHORT("kueue.x-k8s.io", "v1beta2", "Cohort", "cohorts", false),
-    CLUSTER_QUEUE("kueue.x-k8s.io", "v1beta2", "ClusterQueue", "clusterqueues", false),
-    LOCAL_QUEUE("kueue.x-k8s.io", "v1beta2", "LocalQueue", "localqueues", true),
-    WORKLOAD("kueue.x-k8s.io", "v1beta2", "Workload", "workloads", true),
-    HARDWARE_PROFILE("infrastructure.opendatahub.io", "v1", "HardwareProfile", "hardwareprofiles", true),
-    NAMESPACE("", "v1", "Namespace", "namespaces", false);
+    COHORT(Cohort.class),
+    CLUSTER_QUEUE(ClusterQueue.class),
+    LOCAL_QUEUE(LocalQueue.class),
+    WORKLOAD(Workload.class),
+    HARDWARE_PROFILE(HardwareProfile.class),
+    NAMESPACE(Namespace.class);
 
-    private final String group;
-    private final String version;
-    private final String kind;
-    private final String plural;
-    private final boolean namespaced;
+    private final Class<? extends HasMetadata> type;
 
-    Kind(String group, String version, String kind, String plural, boolean namespaced) {
-        this.group = group;
-        this.version = version;
-        this.kind = kind;
-        this.plural = plural;
-        this.namespaced = namespaced;
+    Kind(Class<? extends HasMetadata> type) {
+        this.type = type;
+    }
+
+    public Class<? extends HasMetadata> type() {
+        return type;
     }
 
     public String apiVersion() {
-        return group.isEmpty() ? version : group + "/" + version;
+        return HasMetadata.getApiVersion(type);
     }
 
     public String kind() {
-        return kind;
+        return HasMetadata.getKind(type);
     }
 
     public boolean namespaced() {
-        return namespaced;
+        return Namespaced.class.isAssignableFrom(type);
     }
 
     /** The CRD name, e.g. {@code clusterqueues.kueue.x-k8s.io}. */
     public String crdName() {
-        return plural + "." + group;
+        return HasMetadata.getFullResourceName(type);
     }
 
+    /** For generic (untyped) access, as tests and the benchmark's raw baselines use. */
     public ResourceDefinitionContext context() {
-        return new ResourceDefinitionContext.Builder()
-                .withGroup(group).withVersion(version).withKind(kind).withPlural(plural).withNamespaced(namespaced)
-                .build();
+        return ResourceDefinitionContext.fromResourceType(type);
     }
 }

@@ -1,7 +1,22 @@
 package io.gpuaas.quota.k8s;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueueSpec;
+import io.gpuaas.kube.kueue.v1beta2.Cohort;
+import io.gpuaas.kube.kueue.v1beta2.CohortSpec;
+import io.gpuaas.kube.kueue.v1beta2.LocalQueue;
+import io.gpuaas.kube.kueue.v1beta2.LocalQueueSpec;
+import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.Preemption;
+import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.preemption.BorrowWithinCohort;
+import io.gpuaas.kube.odh.v1.HardwareProfile;
+import io.gpuaas.kube.odh.v1.HardwareProfileSpec;
+import io.gpuaas.kube.odh.v1.hardwareprofilespec.Identifiers;
+import io.gpuaas.kube.odh.v1.hardwareprofilespec.Scheduling;
+import io.gpuaas.kube.odh.v1.hardwareprofilespec.scheduling.Kueue;
 import io.gpuaas.quota.model.DesiredQuota;
 import io.gpuaas.quota.model.FlavorResource;
 import io.gpuaas.quota.model.QuotaPlan;
@@ -14,10 +29,15 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Renders {@link DesiredQuota} into Kueue v1beta2 objects (and OpenShift AI HardwareProfiles). Pure: the same
- * input always gives the same objects, so comparing them with the cluster is meaningful.
+ * Renders {@link DesiredQuota} into Kueue v1beta2 objects (and OpenShift AI HardwareProfiles), typed by kube-models.
+ * Pure: the same input always gives the same objects, so comparing them with the cluster is meaningful.
  */
 public final class KueueManifests {
+
+    /** {@code spec.stopPolicy} of a queue that admits (and of a LocalQueue). */
+    public static final String RUNNING = "None";
+    /** {@code spec.stopPolicy} of a tenant queue whose bookings ended while Workloads still hold quota in it. */
+    public static final String HOLD_AND_DRAIN = "HoldAndDrain";
 
     private final ManifestSettings settings;
 
@@ -30,25 +50,25 @@ public final class KueueManifests {
     }
 
     /** Every object that should exist, keyed by its reference. */
-    public Map<ObjectRef, GenericKubernetesResource> render(DesiredQuota quota) {
-        Map<ObjectRef, GenericKubernetesResource> objects = new LinkedHashMap<>(renderCohort(quota));
+    public Map<ObjectRef, HasMetadata> render(DesiredQuota quota) {
+        Map<ObjectRef, HasMetadata> objects = new LinkedHashMap<>(renderCohort(quota));
         quota.tenants().values().forEach(tenant -> objects.putAll(renderTenant(quota.cells(), tenant)));
         return objects;
     }
 
-    public Map<ObjectRef, GenericKubernetesResource> renderCohort(DesiredQuota quota) {
-        Map<ObjectRef, GenericKubernetesResource> objects = new LinkedHashMap<>();
+    public Map<ObjectRef, HasMetadata> renderCohort(DesiredQuota quota) {
+        Map<ObjectRef, HasMetadata> objects = new LinkedHashMap<>();
         put(objects, Kind.COHORT, cohort(quota.cohortNominal()));
         return objects;
     }
 
     /** One tenant's objects; they depend only on the cells and the tenant, so the planner can reuse them. */
-    public Map<ObjectRef, GenericKubernetesResource> renderTenant(SortedMap<FlavorResource, Long> cells, TenantQueue tenant) {
-        Map<ObjectRef, GenericKubernetesResource> objects = new LinkedHashMap<>();
+    public Map<ObjectRef, HasMetadata> renderTenant(SortedMap<FlavorResource, Long> cells, TenantQueue tenant) {
+        Map<ObjectRef, HasMetadata> objects = new LinkedHashMap<>();
         SortedMap<FlavorResource, Long> all = new TreeMap<>();
         // Every tenant queue lists every cell (0 where not booked) so its shape never changes with its bookings.
         cells.keySet().forEach(cell -> all.put(cell, tenant.nominal(cell)));
-        put(objects, Kind.CLUSTER_QUEUE, clusterQueue(tenant.tenant(), all, "None"));
+        put(objects, Kind.CLUSTER_QUEUE, clusterQueue(tenant.tenant(), all, RUNNING));
         for (String namespace : tenant.namespaces()) {
             put(objects, Kind.LOCAL_QUEUE, localQueue(tenant.tenant(), namespace));
             if (settings.hardwareProfiles()) {
@@ -59,87 +79,101 @@ public final class KueueManifests {
     }
 
     /** The shape a ClusterQueue of an ended tenant is drained with: no quota, HoldAndDrain. */
-    public GenericKubernetesResource drainingClusterQueue(String tenant, SortedMap<FlavorResource, Long> cells) {
+    public ClusterQueue drainingClusterQueue(String tenant, SortedMap<FlavorResource, Long> cells) {
         SortedMap<FlavorResource, Long> zero = new TreeMap<>();
         cells.keySet().forEach(cell -> zero.put(cell, 0L));
-        return clusterQueue(tenant, zero, "HoldAndDrain");
+        return clusterQueue(tenant, zero, HOLD_AND_DRAIN);
     }
 
-    GenericKubernetesResource cohort(SortedMap<FlavorResource, Long> nominal) {
-        Map<String, Object> spec = new LinkedHashMap<>();
-        spec.put("resourceGroups", resourceGroups(nominal, false));
-        return object(Kind.COHORT, null, settings.cohortName(), null, spec);
+    Cohort cohort(SortedMap<FlavorResource, Long> nominal) {
+        CohortSpec spec = new CohortSpec();
+        spec.setResourceGroups(ResourceGroups.render(nominal, false));
+        Cohort cohort = new Cohort();
+        cohort.setMetadata(metadata(null, settings.cohortName(), null));
+        cohort.setSpec(spec);
+        return cohort;
     }
 
-    GenericKubernetesResource clusterQueue(String tenant, SortedMap<FlavorResource, Long> nominal, String stopPolicy) {
-        Map<String, Object> spec = new LinkedHashMap<>();
-        spec.put("cohortName", settings.cohortName());
-        spec.put("namespaceSelector", Map.of("matchLabels", Map.of(Labels.TENANT, tenant)));
-        // Owners take their booked units back from borrowers at once; a borrower never preempts to borrow.
-        spec.put("preemption", Map.of("reclaimWithinCohort", "Any", "withinClusterQueue", "LowerPriority",
-                "borrowWithinCohort", Map.of("policy", "Never")));
-        spec.put("queueingStrategy", "BestEffortFIFO");
-        spec.put("stopPolicy", stopPolicy);
-        spec.put("resourceGroups", resourceGroups(nominal, !settings.allowBorrowing()));
-        return object(Kind.CLUSTER_QUEUE, null, QuotaPlan.clusterQueueName(tenant), tenant, spec);
+    ClusterQueue clusterQueue(String tenant, SortedMap<FlavorResource, Long> nominal, String stopPolicy) {
+        ClusterQueueSpec spec = new ClusterQueueSpec();
+        spec.setCohortName(settings.cohortName());
+        spec.setNamespaceSelector(new LabelSelectorBuilder().addToMatchLabels(Labels.TENANT, tenant).build());
+        spec.setPreemption(preemption());
+        spec.setQueueingStrategy("BestEffortFIFO");
+        spec.setStopPolicy(stopPolicy);
+        spec.setResourceGroups(ResourceGroups.render(nominal, !settings.allowBorrowing()));
+        ClusterQueue queue = new ClusterQueue();
+        queue.setMetadata(metadata(null, QuotaPlan.clusterQueueName(tenant), tenant));
+        queue.setSpec(spec);
+        return queue;
     }
 
-    GenericKubernetesResource localQueue(String tenant, String namespace) {
-        Map<String, Object> spec = new LinkedHashMap<>();
-        spec.put("clusterQueue", QuotaPlan.clusterQueueName(tenant));
-        spec.put("stopPolicy", "None");
-        return object(Kind.LOCAL_QUEUE, namespace, settings.localQueueName(), tenant, spec);
+    /** Owners take their booked units back from borrowers at once; a borrower never preempts to borrow. */
+    private static Preemption preemption() {
+        BorrowWithinCohort borrow = new BorrowWithinCohort();
+        borrow.setPolicy("Never");
+        Preemption preemption = new Preemption();
+        preemption.setReclaimWithinCohort("Any");
+        preemption.setWithinClusterQueue("LowerPriority");
+        preemption.setBorrowWithinCohort(borrow);
+        return preemption;
     }
 
-    private List<GenericKubernetesResource> hardwareProfiles(TenantQueue tenant, String namespace) {
-        Map<String, List<Map<String, Object>>> byFlavor = new TreeMap<>();
+    LocalQueue localQueue(String tenant, String namespace) {
+        LocalQueueSpec spec = new LocalQueueSpec();
+        spec.setClusterQueue(QuotaPlan.clusterQueueName(tenant));
+        spec.setStopPolicy(RUNNING);
+        LocalQueue queue = new LocalQueue();
+        queue.setMetadata(metadata(namespace, settings.localQueueName(), tenant));
+        queue.setSpec(spec);
+        return queue;
+    }
+
+    private List<HardwareProfile> hardwareProfiles(TenantQueue tenant, String namespace) {
+        Map<String, List<Identifiers>> byFlavor = new TreeMap<>();
         tenant.bookedCells().forEach((cell, units) -> byFlavor.computeIfAbsent(cell.flavor(), f -> new ArrayList<>())
                 .add(identifier(cell, units)));
-        List<GenericKubernetesResource> profiles = new ArrayList<>();
+        List<HardwareProfile> profiles = new ArrayList<>();
         byFlavor.forEach((flavor, identifiers) -> {
-            Map<String, Object> spec = new LinkedHashMap<>();
-            spec.put("identifiers", identifiers);
-            spec.put("scheduling", Map.of("type", "Queue", "kueue", Map.of("localQueueName", settings.localQueueName())));
-            GenericKubernetesResource profile = object(Kind.HARDWARE_PROFILE, namespace, "gpuaas-" + flavor,
-                    tenant.tenant(), spec);
+            Kueue kueue = new Kueue();
+            kueue.setLocalQueueName(settings.localQueueName());
+            Scheduling scheduling = new Scheduling();
+            scheduling.setType("Queue");
+            scheduling.setKueue(kueue);
+            HardwareProfileSpec spec = new HardwareProfileSpec();
+            spec.setIdentifiers(identifiers);
+            spec.setScheduling(scheduling);
+            HardwareProfile profile = new HardwareProfile();
+            profile.setMetadata(metadata(namespace, "gpuaas-" + flavor, tenant.tenant()));
             profile.getMetadata().setAnnotations(Map.of("opendatahub.io/display-name", "Booked " + flavor,
                     "opendatahub.io/description", "GPU capacity booked through gpuaas for " + tenant.tenant()));
+            profile.setSpec(spec);
             profiles.add(profile);
         });
         return profiles;
     }
 
-    private static Map<String, Object> identifier(FlavorResource cell, long units) {
-        Map<String, Object> id = new LinkedHashMap<>();
-        id.put("identifier", cell.resource());
-        id.put("displayName", cell.resource());
-        id.put("resourceType", "Accelerator");
-        id.put("minCount", 1);
-        id.put("maxCount", units);
-        id.put("defaultCount", 1);
+    private static Identifiers identifier(FlavorResource cell, long units) {
+        Identifiers id = new Identifiers();
+        id.setIdentifier(cell.resource());
+        id.setDisplayName(cell.resource());
+        id.setResourceType("Accelerator");
+        id.setMinCount(new IntOrString(1));
+        id.setMaxCount(new IntOrString(Math.toIntExact(units)));
+        id.setDefaultCount(new IntOrString(1));
         return id;
     }
 
-    static List<Map<String, Object>> resourceGroups(SortedMap<FlavorResource, Long> nominal, boolean noBorrowing) {
-        return ResourceGroups.render(nominal, noBorrowing);
-    }
-
-    private static GenericKubernetesResource object(Kind kind, String namespace, String name, String tenant,
-                                                    Map<String, Object> spec) {
+    private static io.fabric8.kubernetes.api.model.ObjectMeta metadata(String namespace, String name, String tenant) {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE);
         if (tenant != null) {
             labels.put(Labels.TENANT, tenant);
         }
-        GenericKubernetesResource object = new GenericKubernetesResource();
-        object.setApiVersion(kind.apiVersion());
-        object.setKind(kind.kind());
-        object.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).withLabels(labels).build());
-        object.setAdditionalProperty("spec", spec);
-        return object;
+        return new ObjectMetaBuilder().withName(name).withNamespace(namespace).withLabels(labels).build();
     }
 
-    private static void put(Map<ObjectRef, GenericKubernetesResource> objects, Kind kind, GenericKubernetesResource o) {
-        objects.put(ObjectRef.of(kind, o), o);
+    private static void put(Map<ObjectRef, HasMetadata> objects, Kind kind, HasMetadata object) {
+        objects.put(ObjectRef.of(kind, object), object);
     }
 }

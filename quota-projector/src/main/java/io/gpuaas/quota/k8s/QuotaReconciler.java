@@ -1,299 +1,137 @@
 package io.gpuaas.quota.k8s;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.gpuaas.events.pool.PoolCatalog;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.gpuaas.kit.runtime.ReconcileLoop.Outcome;
+import io.gpuaas.kube.kueue.v1beta2.Workload;
 import io.gpuaas.quota.metrics.QuotaProjectorMetrics;
-import io.gpuaas.quota.model.DesiredQuota;
-import io.gpuaas.quota.model.FlavorResource;
-import io.gpuaas.quota.model.QuotaPlan;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
- * The level-based loop. A planner computes the desired objects from the bookings at "now" whenever bookings or
- * tenant namespaces change or a window boundary is reached (a timer armed for the next one), and queues every
- * desired or owned object. Informer changes to owned objects queue just that object. Workers take one key at a
- * time, compare desired with the cached actual object, and write only the difference: that is also how a hand
- * edit or a deletion is undone. Objects no longer desired are drained (ClusterQueues) or deleted.
+ * The write step: one key of the {@code quota-writer} loop is one object. It compares the current plan's object
+ * with the cluster's and writes only the difference (which also undoes a hand edit or deletion); an object the plan
+ * no longer wants is drained or deleted ({@link Teardown}). Quota goes through the {@link QuotaBudget}, so a queue
+ * grows only into room that shrinking queues or the Cohort already gave back. Level-based and idempotent: running a
+ * key again is always safe, which is what the loop's retries and resync rely on.
  */
-public final class QuotaReconciler implements AutoCloseable {
+final class QuotaReconciler {
 
-    private static final Logger LOG = LoggerFactory.getLogger(QuotaReconciler.class);
-    private static final Duration RETRY = Duration.ofSeconds(1);
+    /** A queue waiting for room is woken by the write that frees it; this is only the safety net. */
+    static final Duration WAITING_RECHECK = Duration.ofSeconds(5);
+
+    /** How a reconcile ended: whether the object now reflects the plan, and when to look at it again. */
+    private record Result(boolean applied, Optional<Duration> again) {
+        static final Result APPLIED = new Result(true, Optional.empty());
+    }
 
     private final ClusterCache cache;
     private final ClusterQueueWriter writer;
-    private final KueueManifests manifests;
-    private final BookingSource bookings;
-    private final PoolCatalog catalog;
-    private final Clock clock;
+    private final Supplier<PlanSnapshot> plans;
+    private final QuotaBudget budget;
     private final Teardown teardown;
-    private final PlanRenderer renderer;
-    private final int workers;
+    private final BoundaryLag lag;
     private final QuotaProjectorMetrics metrics;
-    private final KeyedWorkQueue<ObjectRef> queue = new KeyedWorkQueue<>();
-    private final AtomicBoolean planQueued = new AtomicBoolean();
-    private final ScheduledExecutorService planner = Executors.newSingleThreadScheduledExecutor(r -> thread(r, "quota-planner"));
-    private final List<Thread> workerThreads = new ArrayList<>();
-    private volatile Map<ObjectRef, GenericKubernetesResource> desired = Map.of();
-    private volatile DesiredQuota quota;
-    private volatile Instant boundaryPending;
-    private volatile boolean running;
-    private volatile boolean planning;
-    private ScheduledFuture<?> boundaryTimer;
-    private final Duration fullSweep;
-    private Instant lastFullSweep;
 
-    public QuotaReconciler(ClusterCache cache, ClusterQueueWriter writer, KueueManifests manifests, BookingSource bookings,
-                           PoolCatalog catalog, Clock clock, Duration drainTimeout, int workers, Duration fullSweep,
-                           QuotaProjectorMetrics metrics) {
-        this.fullSweep = fullSweep;
+    QuotaReconciler(ClusterCache cache, ClusterQueueWriter writer, Supplier<PlanSnapshot> plans, QuotaBudget budget,
+                    Teardown teardown, BoundaryLag lag, QuotaProjectorMetrics metrics) {
         this.cache = cache;
         this.writer = writer;
-        this.manifests = manifests;
-        this.bookings = bookings;
-        this.catalog = catalog;
-        this.clock = clock;
-        this.renderer = new PlanRenderer(manifests);
-        this.teardown = new Teardown(cache, writer, manifests, new DrainPolicy(drainTimeout), clock, metrics,
-                (ref, delay) -> later(() -> enqueue(ref), delay));
-        this.workers = workers;
+        this.plans = plans;
+        this.budget = budget;
+        this.teardown = teardown;
+        this.lag = lag;
         this.metrics = metrics;
     }
 
-    public void start() {
-        running = true;
-        for (int i = 0; i < workers; i++) {
-            Thread worker = thread(this::work, "quota-writer-" + i);
-            workerThreads.add(worker);
-            worker.start();
+    Outcome reconcile(ObjectRef ref) {
+        PlanSnapshot plan = plans.get();
+        if (plan == null) {
+            return Outcome.done(); // the term's first plan queues every key again
         }
-        planner.scheduleWithFixedDelay(this::checkInvariant, 1, 1, TimeUnit.SECONDS);
-        planner.scheduleWithFixedDelay(this::requestReplan, fullSweep.toMillis(), fullSweep.toMillis(), TimeUnit.MILLISECONDS);
-        requestReplan();
-    }
-
-    /** Recompute the plan soon; many requests in a burst make one plan. */
-    public void requestReplan() {
-        if (running && planQueued.compareAndSet(false, true)) {
-            planner.execute(this::replan);
+        try {
+            HasMetadata wanted = plan.desired().get(ref);
+            Result result = wanted != null ? write(ref, wanted, plan) : retire(ref, plan);
+            if (result.applied()) {
+                lag.applied(ref, plan.generation());
+            }
+            return result.again().map(Outcome::requeueAfter).orElse(Outcome.done());
+        } catch (RuntimeException e) {
+            metrics.reconcileError(ref.kind());
+            throw e;
         }
     }
 
-    public void enqueue(ObjectRef ref) {
-        queue.add(ref);
+    private Result write(ObjectRef ref, HasMetadata wanted, PlanSnapshot plan) {
+        if (ref.kind() != Kind.COHORT && ref.kind() != Kind.CLUSTER_QUEUE) {
+            metrics.write(ref.kind(), writer.apply(ref, wanted));
+            return Result.APPLIED;
+        }
+        boolean cohort = ref.kind() == Kind.COHORT;
+        QuotaBudget.Grant grant = budget.reserve(ref, plan.nominal(ref), plan.capacity(), cohort);
+        try {
+            // A queue that must wait for room is not created empty first: that would cost a second write.
+            if (grant.complete() || cohort || writer.known(ref) != null) {
+                metrics.write(ref.kind(), writer.apply(ref, grant.complete() ? wanted : plan.render(ref, grant.cells())));
+            }
+        } finally {
+            budget.release(ref, writer.known(ref));
+        }
+        return grant.complete() ? Result.APPLIED : new Result(false, Optional.of(WAITING_RECHECK));
     }
 
-    /** Informer listener: owned objects and workloads on draining queues are queued, namespaces trigger a plan. */
-    public void onChange(Change change) {
+    private Result retire(ObjectRef ref, PlanSnapshot plan) {
+        Optional<HasMetadata> actual = cache.get(ref).filter(Ownership::owned);
+        if (actual.isEmpty()) {
+            return Result.APPLIED;
+        }
+        Teardown.Step step = teardown.retire(ref, actual.get(), plan.capacity(), plan.manifests());
+        if (ref.kind() == Kind.CLUSTER_QUEUE) {
+            switch (step.outcome()) {
+                case DELETED, GONE -> budget.deletedByUs(ref, actual.get());
+                default -> budget.release(ref, writer.known(ref));
+            }
+        }
+        return new Result(true, step.revisitAfter());
+    }
+
+    /** Informer listener: owned objects and Workloads on draining queues are queued, namespaces ask for a plan. */
+    void onChange(Change change, Consumer<ObjectRef> enqueue, Runnable replan) {
+        PlanSnapshot plan = plans.get();
         switch (change.kind()) {
-            case NAMESPACE -> requestReplan();
-            case WORKLOAD -> workloadChanged(change);
+            case NAMESPACE -> replan.run();
+            case WORKLOAD -> workloadChanged(change, plan, enqueue);
             case COHORT, CLUSTER_QUEUE, LOCAL_QUEUE, HARDWARE_PROFILE -> {
-                if (Ownership.owned(change.before()) || Ownership.owned(change.after()) || desired.containsKey(change.ref())) {
-                    enqueue(change.ref());
+                boolean echo = !change.deleted() && writer.wrote(change.ref(), change.after());
+                // The notification of our own write needs no reconcile: the object is exactly what we wrote.
+                if (!echo && (Ownership.owned(change.before()) || Ownership.owned(change.after())
+                        || plan != null && plan.desired().containsKey(change.ref()))) {
+                    enqueue.accept(change.ref());
                 }
                 if (change.kind() == Kind.CLUSTER_QUEUE && change.deleted()) {
                     // Its LocalQueues waited for the drain to finish; now they can go.
-                    cache.localQueuesOf(change.ref().name()).forEach(lq -> enqueue(ObjectRef.of(Kind.LOCAL_QUEUE, lq)));
+                    cache.localQueuesOf(change.ref().name()).forEach(lq -> enqueue.accept(ObjectRef.of(Kind.LOCAL_QUEUE, lq)));
                 }
             }
         }
     }
 
-    private void workloadChanged(Change change) {
+    private void workloadChanged(Change change, PlanSnapshot plan, Consumer<ObjectRef> enqueue) {
         Set<String> queues = new TreeSet<>();
-        Optional.ofNullable(change.before()).map(Workloads::admittedClusterQueue).ifPresent(queues::add);
-        Optional.ofNullable(change.after()).map(Workloads::admittedClusterQueue).ifPresent(queues::add);
+        for (HasMetadata object : new HasMetadata[] {change.before(), change.after()}) {
+            if (object instanceof Workload workload) {
+                Optional.ofNullable(Workloads.admittedClusterQueue(workload)).ifPresent(queues::add);
+            }
+        }
         for (String name : queues) {
             ObjectRef ref = new ObjectRef(Kind.CLUSTER_QUEUE, null, name);
-            if (!desired.containsKey(ref) && cache.get(ref).filter(Ownership::owned).isPresent()) {
-                enqueue(ref);
+            boolean draining = plan == null || !plan.desired().containsKey(ref);
+            if (draining && cache.get(ref).filter(Ownership::owned).isPresent()) {
+                enqueue.accept(ref);
             }
         }
-    }
-
-    private void replan() {
-        planning = true;
-        planQueued.set(false);
-        try {
-            plan();
-        } catch (RuntimeException e) {
-            LOG.error("planning failed; retrying in {}", RETRY, e);
-            later(this::requestReplan, RETRY.toMillis());
-        } finally {
-            planning = false;
-        }
-    }
-
-    private void plan() {
-        Instant now = clock.instant();
-        DesiredQuota plan = QuotaPlan.at(now, bookings.bookings(), catalog, TenantNamespaces.from(cache.list(Kind.NAMESPACE)));
-        plan.problems().forEach(p -> LOG.warn("cannot project: {}", p));
-        metrics.planProblems(plan.problems().size());
-        PlanRenderer.Rendered rendered = renderer.render(plan);
-        Map<ObjectRef, GenericKubernetesResource> next = rendered.desired();
-        desired = next;
-        quota = plan;
-        Set<ObjectRef> keys = new TreeSet<>(rendered.changed());
-        if (fullSweepDue(now)) {
-            // Level-based safety net: every desired and every owned object is compared again now and then.
-            keys.addAll(next.keySet());
-            for (Kind kind : List.of(Kind.COHORT, Kind.CLUSTER_QUEUE, Kind.LOCAL_QUEUE, Kind.HARDWARE_PROFILE)) {
-                cache.owned(kind).forEach(o -> keys.add(ObjectRef.of(kind, o)));
-            }
-        }
-        LOG.debug("planned {} objects for {} tenants at {}: {} to reconcile", next.size(), plan.tenants().size(), now,
-                keys.size());
-        // Shrinking quota first keeps the cohort's total at or under capacity while a boundary is applied.
-        keys.stream().filter(this::shrinks).forEach(queue::add);
-        keys.forEach(queue::add);
-        armBoundaryTimer(now);
-    }
-
-    private boolean fullSweepDue(Instant now) {
-        if (lastFullSweep == null || !now.isBefore(lastFullSweep.plus(fullSweep))) {
-            lastFullSweep = now;
-            return true;
-        }
-        return false;
-    }
-
-    private boolean shrinks(ObjectRef ref) {
-        if (ref.kind() != Kind.COHORT && ref.kind() != Kind.CLUSTER_QUEUE) {
-            return false;
-        }
-        var actual = cache.get(ref).map(NominalQuota::of).orElse(new TreeMap<>());
-        var wanted = Optional.ofNullable(desired.get(ref)).map(NominalQuota::of).orElse(new TreeMap<>());
-        return actual.entrySet().stream().anyMatch(e -> e.getValue().compareTo(
-                wanted.getOrDefault(e.getKey(), java.math.BigDecimal.ZERO)) > 0);
-    }
-
-    private void armBoundaryTimer(Instant now) {
-        if (boundaryTimer != null) {
-            boundaryTimer.cancel(false);
-        }
-        QuotaPlan.nextBoundary(bookings.bookings(), now).ifPresent(next -> {
-            long delay = Math.max(0, Duration.between(clock.instant(), next).toMillis());
-            boundaryTimer = planner.schedule(() -> {
-                boundaryPending = next;
-                requestReplan();
-            }, delay, TimeUnit.MILLISECONDS);
-        });
-    }
-
-    private void work() {
-        while (running) {
-            ObjectRef ref;
-            try {
-                ref = queue.poll(500);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-            if (ref == null) {
-                continue;
-            }
-            try {
-                reconcile(ref);
-            } catch (RuntimeException e) {
-                metrics.reconcileError(ref.kind());
-                LOG.warn("reconcile of {} failed, retrying in {}: {}", ref, RETRY, e.toString());
-                later(() -> enqueue(ref), RETRY.toMillis());
-            } finally {
-                queue.done(ref);
-                boundaryDone();
-            }
-        }
-    }
-
-    private void later(Runnable task, long delayMillis) {
-        try {
-            planner.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException stopped) {
-            LOG.debug("reconciler stopped; not rescheduling");
-        }
-    }
-
-    private void boundaryDone() {
-        Instant boundary = boundaryPending;
-        if (boundary != null && !planning && !planQueued.get() && queue.idle()) {
-            boundaryPending = null;
-            Duration lag = Duration.between(boundary, clock.instant());
-            metrics.boundaryApplied(lag.toNanos() / 1e9);
-            LOG.info("boundary {} applied {} ms after it", boundary, lag.toMillis());
-        }
-    }
-
-    void reconcile(ObjectRef ref) {
-        GenericKubernetesResource wanted = desired.get(ref);
-        if (wanted != null) {
-            metrics.write(ref.kind(), writer.apply(ref, wanted));
-            return;
-        }
-        Optional<GenericKubernetesResource> actual = cache.get(ref).filter(Ownership::owned);
-        if (actual.isEmpty()) {
-            return;
-        }
-        teardown.retire(ref, actual.get(), currentCells());
-    }
-
-    private SortedMap<FlavorResource, Long> currentCells() {
-        DesiredQuota plan = quota;
-        return plan != null ? plan.cells() : QuotaPlan.at(clock.instant(), List.of(), catalog, Map.of()).cells();
-    }
-
-    private void checkInvariant() {
-        if (!queue.idle() || planQueued.get()) {
-            return;
-        }
-        try {
-            DesiredQuota plan = quota;
-            if (plan == null) {
-                return;
-            }
-            GenericKubernetesResource cohort = cache.get(new ObjectRef(Kind.COHORT, null, manifests.settings().cohortName()))
-                    .orElse(null);
-            InvariantCheck.check(plan.cells(), cohort, cache.owned(Kind.CLUSTER_QUEUE))
-                    .forEach((cell, sums) -> metrics.invariant(cell, sums.physical(), sums.cohort(), sums.tenants()));
-        } catch (RuntimeException e) {
-            LOG.warn("invariant check failed: {}", e.toString());
-        }
-    }
-
-    @Override
-    public void close() {
-        running = false;
-        planner.shutdownNow();
-        workerThreads.forEach(Thread::interrupt);
-        for (Thread worker : workerThreads) {
-            try {
-                worker.join(2_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private static Thread thread(Runnable runnable, String name) {
-        Thread thread = new Thread(runnable, name);
-        thread.setDaemon(true);
-        return thread;
     }
 }

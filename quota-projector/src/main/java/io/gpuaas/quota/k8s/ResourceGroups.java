@@ -1,5 +1,8 @@
 package io.gpuaas.quota.k8s;
 
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.resourcegroups.Flavors;
+import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.resourcegroups.flavors.Resources;
 import io.gpuaas.quota.model.FlavorResource;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,37 +20,41 @@ final class ResourceGroups {
     private ResourceGroups() {
     }
 
-    static List<Map<String, Object>> render(SortedMap<FlavorResource, Long> nominal, boolean noBorrowing) {
+    static List<io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.ResourceGroups> render(
+            SortedMap<FlavorResource, Long> nominal, boolean noBorrowing) {
         Map<String, List<String>> resourcesByFlavor = new TreeMap<>();
         nominal.keySet().forEach(c -> resourcesByFlavor.computeIfAbsent(c.flavor(), f -> new ArrayList<>()).add(c.resource()));
         Map<List<String>, List<String>> flavorsByResources = new LinkedHashMap<>();
         resourcesByFlavor.forEach((flavor, resources) ->
                 flavorsByResources.computeIfAbsent(resources, r -> new ArrayList<>()).add(flavor));
         checkDisjoint(flavorsByResources);
-        List<Map<String, Object>> groups = new ArrayList<>();
+        List<io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.ResourceGroups> groups = new ArrayList<>();
         flavorsByResources.forEach((covered, flavors) -> {
-            List<Map<String, Object>> flavorQuotas = new ArrayList<>();
+            List<Flavors> flavorQuotas = new ArrayList<>();
             for (String flavor : flavors) {
-                List<Map<String, Object>> resources = new ArrayList<>();
+                List<Resources> resources = new ArrayList<>();
                 for (String resource : covered) {
                     resources.add(quota(resource, nominal.get(new FlavorResource(flavor, resource)), noBorrowing));
                 }
-                flavorQuotas.add(Map.of("name", flavor, "resources", resources));
+                Flavors quotas = new Flavors();
+                quotas.setName(flavor);
+                quotas.setResources(resources);
+                flavorQuotas.add(quotas);
             }
-            Map<String, Object> group = new LinkedHashMap<>();
-            group.put("coveredResources", List.copyOf(covered));
-            group.put("flavors", flavorQuotas);
+            var group = new io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.ResourceGroups();
+            group.setCoveredResources(List.copyOf(covered));
+            group.setFlavors(flavorQuotas);
             groups.add(group);
         });
         return groups;
     }
 
-    private static Map<String, Object> quota(String resource, long nominal, boolean noBorrowing) {
-        Map<String, Object> quota = new LinkedHashMap<>();
-        quota.put("name", resource);
-        quota.put("nominalQuota", Long.toString(nominal));
+    private static Resources quota(String resource, long nominal, boolean noBorrowing) {
+        Resources quota = new Resources();
+        quota.setName(resource);
+        quota.setNominalQuota(new IntOrString(Long.toString(nominal)));
         if (noBorrowing) {
-            quota.put("borrowingLimit", "0");
+            quota.setBorrowingLimit(new IntOrString("0"));
         }
         return quota;
     }

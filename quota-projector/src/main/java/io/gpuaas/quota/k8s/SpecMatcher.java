@@ -5,9 +5,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Whether an object in the cluster already holds everything the projector wants. Only the fields the projector
- * sets are compared: Kueue's webhooks default others (e.g. {@code flavorFungibility}) and comparing those would
- * make the writer fight the defaulting forever. Lists must match element by element, so an extra flavor or
+ * Whether an object in the cluster already holds everything the projector wants, compared on the JSON of both (the
+ * typed objects serialized: maps, lists, scalars), structurally and without naming any field. Only the fields the
+ * projector sets are compared: Kueue's webhooks default others (e.g. {@code flavorFungibility}) and comparing those
+ * would make the writer fight the defaulting forever. Lists must match element by element, so an extra flavor or
  * resource added by hand counts as drift and is restored.
  */
 public final class SpecMatcher {
@@ -16,8 +17,8 @@ public final class SpecMatcher {
     }
 
     public static boolean covers(Object actual, Object desired) {
-        if (desired == null) {
-            return true;
+        if (desired == null || actual == null && isEmpty(desired)) {
+            return true; // an empty list or object we render (a selector's matchExpressions) may come back absent
         }
         if (desired instanceof Map<?, ?> wanted) {
             return actual instanceof Map<?, ?> have && wanted.entrySet().stream()
@@ -35,6 +36,10 @@ public final class SpecMatcher {
             return true;
         }
         return scalarEquals(actual, desired);
+    }
+
+    private static boolean isEmpty(Object value) {
+        return value instanceof Map<?, ?> map && map.isEmpty() || value instanceof List<?> list && list.isEmpty();
     }
 
     private static boolean scalarEquals(Object actual, Object desired) {

@@ -1,14 +1,17 @@
 package io.gpuaas.quota.k8s;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
+import io.gpuaas.kube.kueue.v1beta2.LocalQueue;
+import io.gpuaas.quota.k8s.ClusterQueueWriter.Outcome;
 import io.gpuaas.quota.metrics.QuotaProjectorMetrics;
 import io.gpuaas.quota.model.FlavorResource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedMap;
-import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,61 +23,73 @@ final class Teardown {
 
     private static final Logger LOG = LoggerFactory.getLogger(Teardown.class);
 
+    /** What one step did, and when to look at the object again (a drain waiting for its Workloads). */
+    record Step(Outcome outcome, Optional<Duration> revisitAfter) {
+        static Step done(Outcome outcome) {
+            return new Step(outcome, Optional.empty());
+        }
+    }
+
     private final ClusterCache cache;
     private final ClusterQueueWriter writer;
-    private final KueueManifests manifests;
     private final DrainPolicy drain;
     private final Clock clock;
     private final QuotaProjectorMetrics metrics;
-    private final BiConsumer<ObjectRef, Long> revisitAfterMillis;
 
-    Teardown(ClusterCache cache, ClusterQueueWriter writer, KueueManifests manifests, DrainPolicy drain, Clock clock,
-             QuotaProjectorMetrics metrics, BiConsumer<ObjectRef, Long> revisitAfterMillis) {
+    Teardown(ClusterCache cache, ClusterQueueWriter writer, DrainPolicy drain, Clock clock,
+             QuotaProjectorMetrics metrics) {
         this.cache = cache;
         this.writer = writer;
-        this.manifests = manifests;
         this.drain = drain;
         this.clock = clock;
         this.metrics = metrics;
-        this.revisitAfterMillis = revisitAfterMillis;
     }
 
-    void retire(ObjectRef ref, GenericKubernetesResource actual, SortedMap<FlavorResource, Long> cells) {
-        switch (ref.kind()) {
-            case CLUSTER_QUEUE -> drain(ref, actual, cells);
-            case LOCAL_QUEUE -> deleteLocalQueueUnlessItsQueueDrains(ref, actual);
-            case HARDWARE_PROFILE -> metrics.write(ref.kind(), writer.delete(ref, actual));
-            default -> LOG.debug("{} is no longer desired; left alone", ref);
-        }
+    Step retire(ObjectRef ref, HasMetadata actual, SortedMap<FlavorResource, Long> cells,
+                KueueManifests manifests) {
+        Step step = switch (ref.kind()) {
+            case CLUSTER_QUEUE -> drain(ref, (ClusterQueue) actual, cells, manifests);
+            case LOCAL_QUEUE -> deleteLocalQueueUnlessItsQueueDrains(ref, (LocalQueue) actual);
+            case HARDWARE_PROFILE -> Step.done(writer.delete(ref, actual));
+            default -> {
+                LOG.debug("{} is no longer desired; left alone", ref);
+                yield Step.done(Outcome.UNCHANGED);
+            }
+        };
+        metrics.write(ref.kind(), step.outcome());
+        return step;
     }
 
-    private void drain(ObjectRef ref, GenericKubernetesResource clusterQueue, SortedMap<FlavorResource, Long> cells) {
+    private Step drain(ObjectRef ref, ClusterQueue clusterQueue, SortedMap<FlavorResource, Long> cells,
+                       KueueManifests manifests) {
         Instant now = clock.instant();
         int holding = (int) cache.workloads(ClusterCache.BY_CLUSTER_QUEUE, ref.name()).stream()
                 .filter(w -> ref.name().equals(Workloads.admittedClusterQueue(w))).count();
-        switch (drain.decide(clusterQueue, now, holding)) {
+        return switch (drain.decide(clusterQueue, now, holding)) {
             case DrainPolicy.MarkDraining mark -> {
                 String tenant = Ownership.label(clusterQueue, Labels.TENANT);
-                GenericKubernetesResource stopped = manifests.drainingClusterQueue(tenant, cells);
+                HasMetadata stopped = manifests.drainingClusterQueue(tenant, cells);
                 stopped.getMetadata().setAnnotations(Map.of(Labels.DRAIN_STARTED, mark.since().toString()));
-                metrics.write(ref.kind(), writer.apply(ref, stopped));
+                Outcome outcome = writer.apply(ref, stopped);
                 LOG.info("{} has no active booking: draining since {}", ref, mark.since());
+                yield Step.done(outcome);
             }
             case DrainPolicy.Delete delete -> {
-                metrics.write(ref.kind(), writer.delete(ref, clusterQueue));
+                Outcome outcome = writer.delete(ref, clusterQueue);
                 LOG.info("{} deleted ({})", ref, delete.reason());
+                yield Step.done(outcome);
             }
-            case DrainPolicy.Wait wait -> revisitAfterMillis.accept(ref, Math.max(0, Duration.between(now, wait.until()).toMillis()));
-        }
+            case DrainPolicy.Wait wait -> new Step(Outcome.UNCHANGED,
+                    Optional.of(Duration.between(now, wait.until()).isNegative() ? Duration.ZERO
+                            : Duration.between(now, wait.until())));
+        };
     }
 
-    private void deleteLocalQueueUnlessItsQueueDrains(ObjectRef ref, GenericKubernetesResource localQueue) {
+    private Step deleteLocalQueueUnlessItsQueueDrains(ObjectRef ref, LocalQueue localQueue) {
         String target = QueueStates.target(localQueue);
         boolean draining = target != null && cache.get(new ObjectRef(Kind.CLUSTER_QUEUE, null, target))
                 .filter(Ownership::owned).isPresent();
         // Workloads keep their LocalQueue while their ClusterQueue drains; the queue's deletion queues this again.
-        if (!draining) {
-            metrics.write(ref.kind(), writer.delete(ref, localQueue));
-        }
+        return Step.done(draining ? Outcome.UNCHANGED : writer.delete(ref, localQueue));
     }
 }

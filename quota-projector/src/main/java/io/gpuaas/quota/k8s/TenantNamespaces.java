@@ -1,6 +1,6 @@
 package io.gpuaas.quota.k8s;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
@@ -13,9 +13,9 @@ public final class TenantNamespaces {
     private TenantNamespaces() {
     }
 
-    public static Map<String, Set<String>> from(Collection<GenericKubernetesResource> namespaces) {
+    public static Map<String, Set<String>> from(Collection<? extends HasMetadata> namespaces) {
         Map<String, Set<String>> byTenant = new TreeMap<>();
-        for (GenericKubernetesResource namespace : namespaces) {
+        for (HasMetadata namespace : namespaces) {
             String tenant = Ownership.label(namespace, Labels.TENANT);
             if (tenant != null && !tenant.isBlank()) {
                 byTenant.computeIfAbsent(tenant, t -> new TreeSet<>()).add(namespace.getMetadata().getName());

@@ -1,16 +1,24 @@
 package io.gpuaas.quota.k8s;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.gpuaas.events.workload.WorkloadEvent.Condition;
 import io.gpuaas.events.workload.WorkloadEvent.Owner;
 import io.gpuaas.events.workload.WorkloadEvent.PodSet;
 import io.gpuaas.events.workload.WorkloadEvent.PodSetAdmission;
 import io.gpuaas.events.workload.WorkloadEvent.WorkloadObserved;
+import io.gpuaas.kube.kueue.v1beta2.Workload;
+import io.gpuaas.kube.kueue.v1beta2.WorkloadSpec;
+import io.gpuaas.kube.kueue.v1beta2.workloadspec.PodSets;
+import io.gpuaas.kube.kueue.v1beta2.workloadstatus.Admission;
+import io.gpuaas.quota.model.KueueConditions;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /** Reads Kueue v1beta2 Workloads: what they ask for, where they are admitted, their conditions and owner. */
@@ -20,63 +28,70 @@ public final class Workloads {
     }
 
     /** The ClusterQueue holding quota for this Workload, or null when it holds none (pending or finished). */
-    public static String admittedClusterQueue(GenericKubernetesResource workload) {
-        List<Condition> conditions = conditions(workload);
-        if (!holdsQuota(conditions)) {
-            return null;
-        }
-        return Fields.string(Fields.at(workload, "status", "admission"), "clusterQueue");
+    public static String admittedClusterQueue(Workload workload) {
+        return holdsQuota(conditions(workload)) ? clusterQueue(workload) : null;
+    }
+
+    /** {@code status.admission.clusterQueue}, whether or not the Workload still holds quota there. */
+    static String clusterQueue(Workload workload) {
+        return admission(workload).map(Admission::getClusterQueue).orElse(null);
     }
 
     /** {@code namespace/queueName} of the LocalQueue the Workload was submitted to, or null. */
-    public static String localQueueKey(GenericKubernetesResource workload) {
-        Object queue = Fields.at(workload, "spec", "queueName");
+    public static String localQueueKey(Workload workload) {
+        String queue = spec(workload).getQueueName();
         return queue == null ? null : workload.getMetadata().getNamespace() + "/" + queue;
     }
 
     public static boolean holdsQuota(List<Condition> conditions) {
-        return !isTrue(conditions, "Finished") && (isTrue(conditions, "QuotaReserved") || isTrue(conditions, "Admitted"));
+        return !isTrue(conditions, KueueConditions.FINISHED)
+                && (isTrue(conditions, KueueConditions.QUOTA_RESERVED) || isTrue(conditions, KueueConditions.ADMITTED));
     }
 
     static boolean isTrue(List<Condition> conditions, String type) {
-        return conditions.stream().anyMatch(c -> type.equals(c.type()) && "True".equals(c.status()));
+        return conditions.stream().anyMatch(c -> type.equals(c.type()) && KueueConditions.TRUE.equals(c.status()));
     }
 
     /** The Workload as a {@link WorkloadObserved} without a transition; the publisher adds one per change. */
-    public static WorkloadObserved snapshot(GenericKubernetesResource workload, Instant now) {
+    public static WorkloadObserved snapshot(Workload workload, Instant now) {
         var meta = workload.getMetadata();
-        Object spec = Fields.at(workload, "spec");
-        Object priority = Fields.map(spec).get("priority");
-        Object active = Fields.map(spec).get("active");
+        WorkloadSpec spec = spec(workload);
+        String priorityClass = spec.getPriorityClassRef() == null ? null : spec.getPriorityClassRef().getName();
         return new WorkloadObserved(meta.getNamespace(), meta.getName(), meta.getUid(), meta.getResourceVersion(),
-                Fields.string(spec, "queueName"), Fields.string(Fields.at(workload, "status", "admission"), "clusterQueue"),
-                priority instanceof Number n ? n.intValue() : null, Fields.string(Fields.map(spec, "priorityClassRef"), "name"),
-                !Boolean.FALSE.equals(active) && !"false".equals(String.valueOf(active)), null, conditions(workload),
-                podSets(workload), admission(workload), owner(workload), now);
+                spec.getQueueName(), clusterQueue(workload), spec.getPriority(), priorityClass,
+                !Boolean.FALSE.equals(spec.getActive()), null, conditions(workload), podSets(spec), admissions(workload),
+                owner(workload), now);
     }
 
-    public static List<Condition> conditions(GenericKubernetesResource workload) {
-        return Fields.maps(Fields.at(workload, "status", "conditions")).stream()
-                .map(c -> new Condition(Fields.string(c, "type"), Fields.string(c, "status"), Fields.string(c, "reason"),
-                        Fields.string(c, "message"), time(Fields.string(c, "lastTransitionTime"))))
+    public static List<Condition> conditions(Workload workload) {
+        if (workload.getStatus() == null || workload.getStatus().getConditions() == null) {
+            return List.of();
+        }
+        return workload.getStatus().getConditions().stream()
+                .map(c -> new Condition(c.getType(), c.getStatus(), c.getReason(), c.getMessage(),
+                        time(c.getLastTransitionTime())))
                 .toList();
     }
 
-    static List<PodSet> podSets(GenericKubernetesResource workload) {
-        return Fields.maps(Fields.at(workload, "spec", "podSets")).stream()
-                .map(p -> new PodSet(Fields.string(p, "name"), Fields.integer(p, "count", 1),
-                        podRequests(Fields.map(Fields.map(p, "template"), "spec"))))
+    static List<PodSet> podSets(WorkloadSpec spec) {
+        List<PodSets> podSets = spec.getPodSets() == null ? List.of() : spec.getPodSets();
+        return podSets.stream()
+                .map(p -> new PodSet(p.getName(), p.getCount() == null ? 1 : p.getCount(),
+                        podRequests(p.getTemplate() == null ? null : p.getTemplate().getSpec())))
                 .toList();
     }
 
     /** Per-pod requests: containers summed; a resource given only as a limit (as GPUs usually are) counts as requested. */
-    static Map<String, String> podRequests(Map<?, ?> podSpec) {
+    static Map<String, String> podRequests(PodSpec podSpec) {
         Map<String, BigDecimal> sum = new TreeMap<>();
-        for (Map<?, ?> container : Fields.maps(podSpec.get("containers"))) {
-            Map<?, ?> resources = Fields.map(container, "resources");
-            Map<String, Object> merged = new TreeMap<>();
-            Fields.map(resources, "limits").forEach((k, v) -> merged.put(k.toString(), v));
-            Fields.map(resources, "requests").forEach((k, v) -> merged.put(k.toString(), v));
+        List<Container> containers = podSpec == null || podSpec.getContainers() == null ? List.of()
+                : podSpec.getContainers();
+        for (Container container : containers) {
+            Map<String, Quantity> merged = new TreeMap<>();
+            Optional.ofNullable(container.getResources()).ifPresent(r -> {
+                Optional.ofNullable(r.getLimits()).ifPresent(merged::putAll);
+                Optional.ofNullable(r.getRequests()).ifPresent(merged::putAll);
+            });
             merged.forEach((name, value) -> sum.merge(name, amount(value), BigDecimal::add));
         }
         Map<String, String> requests = new TreeMap<>();
@@ -84,14 +99,14 @@ public final class Workloads {
         return requests;
     }
 
-    static List<PodSetAdmission> admission(GenericKubernetesResource workload) {
-        return Fields.maps(Fields.at(workload, "status", "admission", "podSetAssignments")).stream()
-                .map(a -> new PodSetAdmission(Fields.string(a, "name"), Fields.integer(a, "count", 0),
-                        strings(Fields.map(a, "flavors")), strings(Fields.map(a, "resourceUsage"))))
+    static List<PodSetAdmission> admissions(Workload workload) {
+        return admission(workload).map(Admission::getPodSetAssignments).orElse(List.of()).stream()
+                .map(a -> new PodSetAdmission(a.getName(), a.getCount() == null ? 0 : a.getCount(),
+                        a.getFlavors() == null ? Map.of() : new TreeMap<>(a.getFlavors()), usage(a.getResourceUsage())))
                 .toList();
     }
 
-    static Owner owner(GenericKubernetesResource workload) {
+    static Owner owner(Workload workload) {
         List<OwnerReference> refs = workload.getMetadata().getOwnerReferences();
         if (refs == null || refs.isEmpty()) {
             return null;
@@ -100,14 +115,25 @@ public final class Workloads {
         return new Owner(ref.getApiVersion(), ref.getKind(), ref.getName(), ref.getUid());
     }
 
-    public static BigDecimal amount(Object quantity) {
-        return quantity == null ? BigDecimal.ZERO : NominalQuota.quantity(quantity);
+    private static BigDecimal amount(Quantity quantity) {
+        return quantity == null ? BigDecimal.ZERO : quantity.getNumericalAmount();
     }
 
-    private static Map<String, String> strings(Map<?, ?> map) {
+    private static Map<String, String> usage(Map<String, io.fabric8.kubernetes.api.model.IntOrString> usage) {
         Map<String, String> out = new TreeMap<>();
-        map.forEach((k, v) -> out.put(k.toString(), v == null ? null : v.toString()));
+        if (usage != null) {
+            usage.forEach((resource, quantity) -> out.put(resource, quantity == null ? null
+                    : quantity.getIntVal() != null ? quantity.getIntVal().toString() : quantity.getStrVal()));
+        }
         return out;
+    }
+
+    private static Optional<Admission> admission(Workload workload) {
+        return Optional.ofNullable(workload.getStatus()).map(s -> s.getAdmission());
+    }
+
+    private static WorkloadSpec spec(Workload workload) {
+        return workload.getSpec() != null ? workload.getSpec() : new WorkloadSpec();
     }
 
     private static Instant time(String text) {

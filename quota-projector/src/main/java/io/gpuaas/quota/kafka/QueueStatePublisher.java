@@ -1,6 +1,6 @@
 package io.gpuaas.quota.kafka;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.events.quota.QueueStateEvent;
 import io.gpuaas.quota.k8s.Change;
@@ -93,7 +93,7 @@ public final class QueueStatePublisher implements AutoCloseable {
     }
 
     private void publish(QueueKey key, long since) {
-        GenericKubernetesResource queue = states.queueObject(key).orElse(null);
+        HasMetadata queue = states.queueObject(key).orElse(null);
         if (queue == null) {
             if (lastSent.remove(key) != null) {
                 producer.send(new ProducerRecord<>(topic, key.recordKey(), null));

@@ -1,11 +1,16 @@
 package io.gpuaas.quota.kafka;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.gpuaas.events.EventReader;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.gpuaas.events.DeadLetterPublisher;
+import io.gpuaas.events.Topics;
 import io.gpuaas.events.workload.WorkloadEvent;
 import io.gpuaas.events.workload.WorkloadEvent.Condition;
 import io.gpuaas.events.workload.WorkloadEvent.WorkloadDeleted;
 import io.gpuaas.events.workload.WorkloadEvent.WorkloadObserved;
+import io.gpuaas.kit.kafka.KafkaClients;
+import io.gpuaas.kit.runtime.TopicReplica;
+import io.gpuaas.kit.runtime.TopicReplica.StartAt;
+import io.gpuaas.kube.kueue.v1beta2.Workload;
 import io.gpuaas.quota.k8s.Change;
 import io.gpuaas.quota.k8s.Kind;
 import io.gpuaas.quota.k8s.Workloads;
@@ -17,7 +22,6 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
@@ -47,26 +51,23 @@ public final class WorkloadEventPublisher {
         this.metrics = metrics;
     }
 
-    /** Restores the ledger from the records already on the topic (read to its end as of now). */
-    public static void restore(TransitionLedger ledger, Consumer<byte[], byte[]> consumer, String topic,
-                               EventReader<WorkloadEvent> reader, Duration timeout) {
-        try (consumer) {
-            var end = TopicReplay.fromBeginning(consumer, topic, timeout);
-            TopicReplay.readTo(consumer, end, timeout, record -> {
-                String key = reader.key(record);
-                if (key != null) {
-                    reader.read(record).ifPresent(event -> ledger.restore(key, event));
-                }
-            });
-        }
-        LOG.info("workload ledger restored from {}: {} workloads", topic, ledger.size());
+    /**
+     * A one-off replica that replays the records already on the topic into {@code ledger}: caught up once it has
+     * read the topic to its end as of its start, then stopped. A takeover restores the ledger this way, so the end is
+     * the end at the takeover, after everything the previous leader sent.
+     */
+    public static TopicReplica restoring(TransitionLedger ledger, KafkaClients kafka, DeadLetterPublisher deadLetters) {
+        return TopicReplica.builder("workload-ledger", () -> kafka.replicaConsumer("quota-projector-ledger"),
+                        kafka.settings().topicPrefix(), deadLetters)
+                .follow(Topics.KUEUE_WORKLOADS, StartAt.BEGINNING, ledger::restore)
+                .backoff(Duration.ofMillis(200), Duration.ofSeconds(5))
+                .build();
     }
 
     public void onChange(Change change) {
-        if (change.kind() != Kind.WORKLOAD) {
+        if (!(change.current() instanceof Workload workload)) {
             return;
         }
-        GenericKubernetesResource workload = change.current();
         String key = WorkloadEvent.key(workload.getMetadata().getNamespace(), workload.getMetadata().getName());
         if (change.deleted()) {
             ledger.forget(key);
@@ -86,7 +87,7 @@ public final class WorkloadEventPublisher {
     }
 
     /** Publishes deletions that happened while no replica was watching: known to the topic, absent from the cluster. */
-    public void publishMissedDeletions(Collection<GenericKubernetesResource> workloads) {
+    public void publishMissedDeletions(Collection<? extends HasMetadata> workloads) {
         Set<String> present = workloads.stream()
                 .map(w -> WorkloadEvent.key(w.getMetadata().getNamespace(), w.getMetadata().getName()))
                 .collect(Collectors.toSet());

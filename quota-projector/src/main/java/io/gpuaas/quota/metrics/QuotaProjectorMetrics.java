@@ -15,6 +15,7 @@ import java.math.BigDecimal;
  */
 public final class QuotaProjectorMetrics implements ClusterQueueWriter.ConflictCounter {
 
+    private final PrometheusRegistry registry;
     private final Counter writes;
     private final Counter conflicts;
     private final Counter reconcileErrors;
@@ -32,6 +33,7 @@ public final class QuotaProjectorMetrics implements ClusterQueueWriter.ConflictC
     private final Histogram boundaryLag;
 
     public QuotaProjectorMetrics(PrometheusRegistry registry) {
+        this.registry = registry;
         writes = Counter.builder().name("gpuaas_quota_writes_total")
                 .help("Writes to Kueue objects by kind and outcome (unchanged means a reconcile found nothing to do)")
                 .labelNames("kind", "outcome").register(registry);
@@ -69,6 +71,11 @@ public final class QuotaProjectorMetrics implements ClusterQueueWriter.ConflictC
         boundaryLag = Histogram.builder().name("gpuaas_quota_boundary_lag_seconds")
                 .help("From a booking window boundary to the moment every resulting write was done")
                 .classicUpperBounds(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5).register(registry);
+    }
+
+    /** Where these series live; the service's reconcile loops register theirs there too. */
+    public PrometheusRegistry registry() {
+        return registry;
     }
 
     public void write(Kind kind, ClusterQueueWriter.Outcome outcome) {

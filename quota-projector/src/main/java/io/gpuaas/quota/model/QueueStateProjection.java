@@ -63,13 +63,13 @@ public final class QueueStateProjection {
     }
 
     static boolean holdsQuota(WorkloadObserved workload) {
-        return workload.hasTrue("QuotaReserved") || workload.hasTrue("Admitted");
+        return workload.hasTrue(KueueConditions.QUOTA_RESERVED) || workload.hasTrue(KueueConditions.ADMITTED);
     }
 
     /** Kueue marks a Workload it cannot consider (missing or stopped queue) with reason Inadmissible. */
     static boolean inadmissible(WorkloadObserved workload) {
-        return workload.conditions().stream().anyMatch(c -> "QuotaReserved".equals(c.type())
-                && "False".equals(c.status()) && "Inadmissible".equals(c.reason()));
+        return workload.conditions().stream().anyMatch(c -> KueueConditions.QUOTA_RESERVED.equals(c.type())
+                && KueueConditions.FALSE.equals(c.status()) && KueueConditions.INADMISSIBLE.equals(c.reason()));
     }
 
     private static void addUsage(WorkloadObserved workload, Map<FlavorResource, BigDecimal> usage) {

@@ -4,7 +4,8 @@ import static io.gpuaas.events.KafkaPrincipal.QUOTA_PROJECTOR;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
+import io.gpuaas.kube.kueue.v1beta2.Cohort;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.KafkaAccess;
@@ -87,9 +88,10 @@ class QuotaProjectorServiceIT {
         await().atMost(Duration.ofSeconds(60)).until(() -> get("/health/readiness", null).statusCode() == 200);
         assertThat(get("/health/liveness", null).statusCode()).isEqualTo(200);
         String sre = JWT.token("sre", "platform", List.of(), List.of("metrics"), Duration.ofMinutes(5));
-        assertThat(get("/health/readiness", sre).body()).contains("kubernetes", "kafka");
+        assertThat(get("/health/readiness", sre).body()).contains("components", "kafka", "kube-cache",
+                "booking-table", "leader-duties", "quota-writer", "quota-planner", "quota-leadership");
         assertThat(get("/health/readiness", null).body()).as("no details without the role")
-                .doesNotContain("kubernetes", "kafka");
+                .doesNotContain("components", "kafka");
         HttpResponse<String> beans = get("/beans", sre);
         assertThat(beans.statusCode()).as("management endpoints are off").isEqualTo(404);
         assertThat(beans.headers().firstValue("content-type")).hasValue("application/problem+json");
@@ -111,8 +113,8 @@ class QuotaProjectorServiceIT {
                 .contains("gpuaas_quota_leader 1.0"));
     }
 
-    private static GenericKubernetesResource clusterQueue(String name) {
-        return client.genericKubernetesResources(Kind.CLUSTER_QUEUE.context()).withName(name).get();
+    private static ClusterQueue clusterQueue(String name) {
+        return client.resources(ClusterQueue.class).withName(name).get();
     }
 
     private static HttpResponse<String> get(String path, String token) throws Exception {

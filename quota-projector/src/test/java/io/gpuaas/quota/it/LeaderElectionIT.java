@@ -4,7 +4,8 @@ import static io.gpuaas.quota.it.QuotaLifecycleIT.nominal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
+import io.gpuaas.kube.kueue.v1beta2.Cohort;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -209,12 +210,12 @@ class LeaderElectionIT {
         return Optional.ofNullable(lease).map(l -> l.getSpec().getHolderIdentity()).filter(h -> !h.isEmpty());
     }
 
-    private GenericKubernetesResource clusterQueue(String tenant) {
-        return fixture.get(Kind.CLUSTER_QUEUE, null, "gpuaas-" + tenant).orElse(null);
+    private ClusterQueue clusterQueue(String tenant) {
+        return fixture.client.resources(ClusterQueue.class).withName("gpuaas-" + tenant).get();
     }
 
-    private GenericKubernetesResource cohort() {
-        return fixture.get(Kind.COHORT, null, "gpuaas-pool").orElse(null);
+    private Cohort cohort() {
+        return fixture.client.resources(Cohort.class).withName("gpuaas-pool").get();
     }
 
     private KubernetesClient client(String url, String token) {

@@ -1,8 +1,9 @@
 package io.gpuaas.quota.it;
 
 import static io.gpuaas.events.KafkaPrincipal.QUOTA_PROJECTOR;
+import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.KafkaAccess;
@@ -66,13 +67,17 @@ final class ProjectorFixture implements AutoCloseable {
         return start(client, settings, election, registry);
     }
 
-    /** A replica talking to the API server through its own {@code apiClient} (closed by the caller). */
+    /**
+     * A replica talking to the API server through its own {@code apiClient} (closed by the caller), returned once it
+     * is ready: caches synced and the topics it replicates read to their end.
+     */
     QuotaProjector start(KubernetesClient apiClient, QuotaSettings settings, LeaderElectionSettings election,
                          PrometheusRegistry registry) throws InterruptedException {
         QuotaProjector projector = new QuotaProjector(apiClient, kafka, settings, election,
                 PoolCatalog.load(Optional.empty()), registry, Clock.systemUTC());
         projector.start();
         started.add(projector);
+        await().atMost(Duration.ofSeconds(60)).until(projector::ready);
         return projector;
     }
 
@@ -97,8 +102,8 @@ final class ProjectorFixture implements AutoCloseable {
         bookings.send(new ProducerRecord<>(kafka.topic(Topics.BOOKINGS), booking.id(), cancelled)).get(10, TimeUnit.SECONDS);
     }
 
-    Optional<GenericKubernetesResource> get(Kind kind, String namespace, String name) {
-        var op = client.genericKubernetesResources(kind.context());
+    Optional<HasMetadata> get(Kind kind, String namespace, String name) {
+        var op = client.resources(kind.type());
         return Optional.ofNullable(namespace == null ? op.withName(name).get() : op.inNamespace(namespace).withName(name).get());
     }
 

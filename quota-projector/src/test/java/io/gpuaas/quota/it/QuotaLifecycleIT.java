@@ -3,7 +3,10 @@ package io.gpuaas.quota.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
+import io.gpuaas.kube.kueue.v1beta2.Cohort;
+import io.gpuaas.kube.kueue.v1beta2.LocalQueue;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.quota.QuotaProjector;
 import io.gpuaas.quota.config.LeaderElectionSettings;
@@ -68,11 +71,12 @@ class QuotaLifecycleIT {
         // The target is 1 s (the benchmark measures it); 2 s leaves room for a cold JVM on a shared 2-core box.
         assertThat(Duration.between(start, seen)).isLessThan(Duration.ofSeconds(2));
         assertThat(nominal(cohort(), H200)).isEqualTo(5);
-        assertThat(spec(clusterQueue("alpha"))).containsEntry("cohortName", "gpuaas-pool")
-                .containsEntry("stopPolicy", "None")
-                .containsEntry("namespaceSelector", Map.of("matchLabels", Map.of("gpuaas.io/tenant", "alpha")));
+        assertThat(clusterQueue("alpha").getSpec().getCohortName()).isEqualTo("gpuaas-pool");
+        assertThat(clusterQueue("alpha").getSpec().getStopPolicy()).isEqualTo("None");
+        assertThat(clusterQueue("alpha").getSpec().getNamespaceSelector().getMatchLabels())
+                .isEqualTo(Map.of("gpuaas.io/tenant", "alpha"));
         assertThat(fixture.get(Kind.LOCAL_QUEUE, "alpha", "gpuaas")).get()
-                .satisfies(lq -> assertThat(spec(lq)).containsEntry("clusterQueue", "gpuaas-alpha"));
+                .satisfies(lq -> assertThat(((LocalQueue) lq).getSpec().getClusterQueue()).isEqualTo("gpuaas-alpha"));
         assertThat(fixture.get(Kind.HARDWARE_PROFILE, "alpha", "gpuaas-h200")).isPresent();
 
         await().atMost(Duration.ofSeconds(8)).pollInterval(Duration.ofMillis(50)).until(() -> nominal(cohort(), H200) == 8);
@@ -100,16 +104,16 @@ class QuotaLifecycleIT {
         fixture.book("b-charlie", "charlie", "h200", 1, Instant.now(), Instant.now().plusSeconds(120));
         await().atMost(Duration.ofSeconds(5)).until(() -> nominal(clusterQueue("charlie"), H200) == 1);
 
-        fixture.client.genericKubernetesResources(Kind.CLUSTER_QUEUE.context()).withName("gpuaas-charlie")
-                .edit(cq -> {
-                    spec(cq).put("stopPolicy", "Hold");
-                    spec(cq).remove("namespaceSelector");
-                    return cq;
-                });
-        fixture.client.genericKubernetesResources(Kind.LOCAL_QUEUE.context()).inNamespace("charlie").withName("gpuaas").delete();
+        fixture.client.resources(ClusterQueue.class).withName("gpuaas-charlie").edit(cq -> {
+            cq.getSpec().setStopPolicy("Hold");
+            cq.getSpec().setNamespaceSelector(null);
+            return cq;
+        });
+        fixture.client.resources(LocalQueue.class).inNamespace("charlie").withName("gpuaas").delete();
 
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
-            assertThat(spec(clusterQueue("charlie"))).containsEntry("stopPolicy", "None").containsKey("namespaceSelector");
+            assertThat(clusterQueue("charlie").getSpec().getStopPolicy()).isEqualTo("None");
+            assertThat(clusterQueue("charlie").getSpec().getNamespaceSelector()).isNotNull();
             assertThat(fixture.get(Kind.LOCAL_QUEUE, "charlie", "gpuaas")).isPresent();
         });
     }
@@ -124,7 +128,7 @@ class QuotaLifecycleIT {
         workloads.create("foxtrot", "train", 2);
         workloads.admit("foxtrot", "train", "gpuaas-foxtrot", 2);
 
-        await().atMost(Duration.ofSeconds(8)).until(() -> "HoldAndDrain".equals(spec(clusterQueue("foxtrot")).get("stopPolicy")));
+        await().atMost(Duration.ofSeconds(8)).until(() -> "HoldAndDrain".equals(clusterQueue("foxtrot").getSpec().getStopPolicy()));
         assertThat(nominal(clusterQueue("foxtrot"), H200)).isZero();
         await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> clusterQueue("foxtrot") != null
                 && fixture.get(Kind.LOCAL_QUEUE, "foxtrot", "gpuaas").isPresent());
@@ -140,7 +144,7 @@ class QuotaLifecycleIT {
         fixture.tenantNamespace("delta", "delta");
         fixture.book("b-delta", "delta", "h200", 2, Instant.now(), Instant.now().plusSeconds(120));
         await().atMost(Duration.ofSeconds(5)).until(() -> nominal(clusterQueue("delta"), H200) == 2);
-        GenericKubernetesResource before = clusterQueue("delta");
+        ClusterQueue before = clusterQueue("delta");
 
         fixture.stop(projector);
         PrometheusRegistry registry = new PrometheusRegistry();
@@ -150,7 +154,7 @@ class QuotaLifecycleIT {
 
         assertThat(clusterQueue("delta").getMetadata().getUid()).isEqualTo(before.getMetadata().getUid());
         assertThat(clusterQueue("delta").getMetadata().getResourceVersion()).isEqualTo(before.getMetadata().getResourceVersion());
-        long ours = fixture.client.genericKubernetesResources(Kind.CLUSTER_QUEUE.context())
+        long ours = fixture.client.resources(ClusterQueue.class)
                 .withLabel("gpuaas.io/tenant", "delta").list().getItems().size();
         assertThat(ours).isEqualTo(1);
         assertThat(Metrics.sum(registry, "gpuaas_quota_writes", "outcome", "created")).isZero();
@@ -158,20 +162,15 @@ class QuotaLifecycleIT {
         assertThat(Metrics.sum(registry, "gpuaas_quota_writes", "outcome", "unchanged")).isPositive();
     }
 
-    private GenericKubernetesResource clusterQueue(String tenant) {
-        return fixture.get(Kind.CLUSTER_QUEUE, null, "gpuaas-" + tenant).orElse(null);
+    private ClusterQueue clusterQueue(String tenant) {
+        return fixture.client.resources(ClusterQueue.class).withName("gpuaas-" + tenant).get();
     }
 
-    private GenericKubernetesResource cohort() {
-        return fixture.get(Kind.COHORT, null, "gpuaas-pool").orElse(null);
+    private Cohort cohort() {
+        return fixture.client.resources(Cohort.class).withName("gpuaas-pool").get();
     }
 
-    static long nominal(GenericKubernetesResource object, FlavorResource cell) {
+    static long nominal(HasMetadata object, FlavorResource cell) {
         return object == null ? -1 : NominalQuota.of(object).getOrDefault(cell, BigDecimal.valueOf(-1)).longValue();
-    }
-
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> spec(GenericKubernetesResource object) {
-        return (Map<String, Object>) object.getAdditionalProperties().get("spec");
     }
 }

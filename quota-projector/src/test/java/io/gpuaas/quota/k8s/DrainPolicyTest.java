@@ -2,7 +2,7 @@ package io.gpuaas.quota.k8s;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
 import io.gpuaas.quota.model.FlavorResource;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,8 +16,8 @@ class DrainPolicyTest {
     private static final KueueManifests MANIFESTS = new KueueManifests(new ManifestSettings("gpuaas-pool", "gpuaas", true, false));
     private static final DrainPolicy POLICY = new DrainPolicy(Duration.ofMinutes(10));
 
-    private static GenericKubernetesResource draining(Instant since) {
-        GenericKubernetesResource cq = MANIFESTS.drainingClusterQueue("team-a",
+    private static ClusterQueue draining(Instant since) {
+        ClusterQueue cq = MANIFESTS.drainingClusterQueue("team-a",
                 new TreeMap<>(Map.of(new FlavorResource("h200", "nvidia.com/gpu"), 3L)));
         cq.getMetadata().setAnnotations(Map.of(Labels.DRAIN_STARTED, since.toString()));
         return cq;
@@ -25,7 +25,7 @@ class DrainPolicyTest {
 
     @Test
     void shouldStopQueueFirstWhenItStillHoldsQuota() {
-        GenericKubernetesResource active = MANIFESTS.clusterQueue("team-a",
+        ClusterQueue active = MANIFESTS.clusterQueue("team-a",
                 new TreeMap<>(Map.of(new FlavorResource("h200", "nvidia.com/gpu"), 3L)), "None");
 
         assertThat(POLICY.decide(active, NOW, 1)).isEqualTo(new DrainPolicy.MarkDraining(NOW));
@@ -33,7 +33,7 @@ class DrainPolicyTest {
 
     @Test
     void shouldDeleteAtOnceWhenNoWorkloadHoldsQuota() {
-        GenericKubernetesResource active = MANIFESTS.clusterQueue("team-a",
+        ClusterQueue active = MANIFESTS.clusterQueue("team-a",
                 new TreeMap<>(Map.of(new FlavorResource("h200", "nvidia.com/gpu"), 3L)), "None");
 
         assertThat(POLICY.decide(active, NOW, 0)).isEqualTo(new DrainPolicy.Delete("drained"));

@@ -5,7 +5,12 @@ import static io.gpuaas.quota.model.Bookings.booking;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueueSpec;
+import io.gpuaas.kube.kueue.v1beta2.LocalQueue;
+import io.gpuaas.kube.odh.v1.HardwareProfile;
 import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.quota.model.DesiredQuota;
 import io.gpuaas.quota.model.FlavorResource;
@@ -21,66 +26,70 @@ class KueueManifestsTest {
 
     private static final PoolCatalog POOLS = PoolCatalog.load(Optional.empty());
 
-    private static Map<ObjectRef, GenericKubernetesResource> render(boolean borrowing, boolean profiles) {
+    private static Map<ObjectRef, HasMetadata> render(boolean borrowing, boolean profiles) {
         DesiredQuota quota = QuotaPlan.at(at(1), List.of(booking("b1", "team-a", "h200", 3, at(0), at(60))), POOLS,
                 Map.of("team-a", Set.of("team-a", "team-a-dev")));
         return new KueueManifests(new ManifestSettings("gpuaas-pool", "gpuaas", borrowing, profiles)).render(quota);
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> spec(GenericKubernetesResource object) {
-        return (Map<String, Object>) object.getAdditionalProperties().get("spec");
+    private static ClusterQueue clusterQueue(Map<ObjectRef, HasMetadata> objects) {
+        return (ClusterQueue) objects.get(new ObjectRef(Kind.CLUSTER_QUEUE, null, "gpuaas-team-a"));
     }
 
     @Test
     void shouldRenderTenantClusterQueueInCohortWithReclaimAndOneGroupPerResourceWhenTenantBooks() {
-        GenericKubernetesResource cq = render(true, false).get(new ObjectRef(Kind.CLUSTER_QUEUE, null, "gpuaas-team-a"));
+        ClusterQueue cq = clusterQueue(render(true, false));
 
         assertThat(cq.getApiVersion()).isEqualTo("kueue.x-k8s.io/v1beta2");
         assertThat(cq.getMetadata().getLabels()).containsEntry("app.kubernetes.io/managed-by", "gpuaas")
                 .containsEntry("gpuaas.io/tenant", "team-a");
-        assertThat(spec(cq)).containsEntry("cohortName", "gpuaas-pool").containsEntry("stopPolicy", "None")
-                .containsEntry("namespaceSelector", Map.of("matchLabels", Map.of("gpuaas.io/tenant", "team-a")));
-        assertThat((Map<String, Object>) (Map<?, ?>) spec(cq).get("preemption")).containsEntry("reclaimWithinCohort", "Any");
-        List<Map<String, Object>> groups = (List<Map<String, Object>>) spec(cq).get("resourceGroups");
-        assertThat(groups).hasSize(4).first().satisfies(g -> {
-            assertThat(g).containsEntry("coveredResources", List.of("nvidia.com/gpu"));
-            assertThat(g.get("flavors")).isEqualTo(List.of(Map.of("name", "h200",
-                    "resources", List.of(Map.of("name", "nvidia.com/gpu", "nominalQuota", "3")))));
+        ClusterQueueSpec spec = cq.getSpec();
+        assertThat(spec.getCohortName()).isEqualTo("gpuaas-pool");
+        assertThat(spec.getStopPolicy()).isEqualTo("None");
+        assertThat(spec.getNamespaceSelector().getMatchLabels()).isEqualTo(Map.of("gpuaas.io/tenant", "team-a"));
+        assertThat(spec.getPreemption().getReclaimWithinCohort()).isEqualTo("Any");
+        assertThat(spec.getPreemption().getBorrowWithinCohort().getPolicy()).isEqualTo("Never");
+        assertThat(spec.getResourceGroups()).hasSize(4).first().satisfies(g -> {
+            assertThat(g.getCoveredResources()).containsExactly("nvidia.com/gpu");
+            assertThat(g.getFlavors()).singleElement().satisfies(f -> {
+                assertThat(f.getName()).isEqualTo("h200");
+                assertThat(f.getResources()).singleElement().satisfies(r -> {
+                    assertThat(r.getName()).isEqualTo("nvidia.com/gpu");
+                    assertThat(r.getNominalQuota()).isEqualTo(new IntOrString("3"));
+                    assertThat(r.getBorrowingLimit()).isNull();
+                });
+            });
         });
         assertThat(NominalQuota.of(cq)).containsEntry(new FlavorResource("h200-mig-2g.35gb", "nvidia.com/mig-2g.35gb"),
                 java.math.BigDecimal.ZERO);
     }
 
     @Test
-    void shouldRenderEqualObjectsWhenNothingChangedSoThePlannerQueuesOnlyRealChanges() {
-        DesiredQuota before = QuotaPlan.at(at(1), List.of(booking("b1", "team-a", "h200", 3, at(0), at(60))), POOLS, Map.of());
-        DesiredQuota more = QuotaPlan.at(at(1), List.of(booking("b1", "team-a", "h200", 4, at(0), at(60))), POOLS, Map.of());
-        KueueManifests manifests = new KueueManifests(new ManifestSettings("gpuaas-pool", "gpuaas", true, true));
-        ObjectRef cq = new ObjectRef(Kind.CLUSTER_QUEUE, null, "gpuaas-team-a");
-
-        assertThat(manifests.render(before)).isEqualTo(manifests.render(before));
-        assertThat(manifests.render(more).get(cq)).isNotEqualTo(manifests.render(before).get(cq));
-    }
-
-    @Test
     void shouldForbidBorrowingWhenBorrowingIsDisabled() {
-        GenericKubernetesResource cq = render(false, false).get(new ObjectRef(Kind.CLUSTER_QUEUE, null, "gpuaas-team-a"));
+        ClusterQueue cq = clusterQueue(render(false, false));
 
-        assertThat(spec(cq).get("resourceGroups").toString()).contains("borrowingLimit=0");
+        assertThat(cq.getSpec().getResourceGroups()).flatMap(g -> g.getFlavors()).flatMap(f -> f.getResources())
+                .allSatisfy(r -> assertThat(r.getBorrowingLimit()).isEqualTo(new IntOrString("0")));
     }
 
     @Test
     void shouldRenderLocalQueuesAndProfilesInEveryTenantNamespaceWhenProfilesAreEnabled() {
-        Map<ObjectRef, GenericKubernetesResource> objects = render(true, true);
+        Map<ObjectRef, HasMetadata> objects = render(true, true);
 
         assertThat(objects.keySet()).contains(new ObjectRef(Kind.LOCAL_QUEUE, "team-a", "gpuaas"),
                 new ObjectRef(Kind.LOCAL_QUEUE, "team-a-dev", "gpuaas"),
                 new ObjectRef(Kind.HARDWARE_PROFILE, "team-a-dev", "gpuaas-h200"),
                 new ObjectRef(Kind.COHORT, null, "gpuaas-pool"));
-        GenericKubernetesResource profile = objects.get(new ObjectRef(Kind.HARDWARE_PROFILE, "team-a", "gpuaas-h200"));
+        LocalQueue queue = (LocalQueue) objects.get(new ObjectRef(Kind.LOCAL_QUEUE, "team-a-dev", "gpuaas"));
+        assertThat(queue.getSpec().getClusterQueue()).isEqualTo("gpuaas-team-a");
+        HardwareProfile profile = (HardwareProfile) objects.get(new ObjectRef(Kind.HARDWARE_PROFILE, "team-a", "gpuaas-h200"));
         assertThat(profile.getApiVersion()).isEqualTo("infrastructure.opendatahub.io/v1");
-        assertThat(spec(profile)).containsEntry("scheduling", Map.of("type", "Queue", "kueue", Map.of("localQueueName", "gpuaas")));
+        assertThat(profile.getSpec().getScheduling().getType()).isEqualTo("Queue");
+        assertThat(profile.getSpec().getScheduling().getKueue().getLocalQueueName()).isEqualTo("gpuaas");
+        assertThat(profile.getSpec().getIdentifiers()).singleElement().satisfies(id -> {
+            assertThat(id.getIdentifier()).isEqualTo("nvidia.com/gpu");
+            assertThat(id.getMaxCount()).isEqualTo(new IntOrString(3));
+        });
         assertThat(render(true, false).keySet()).noneMatch(r -> r.kind() == Kind.HARDWARE_PROFILE);
     }
 

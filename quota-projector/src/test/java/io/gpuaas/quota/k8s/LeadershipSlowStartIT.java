@@ -35,14 +35,15 @@ class LeadershipSlowStartIT {
         CountDownLatch finishStart = new CountDownLatch(1);
         AtomicBoolean secondLed = new AtomicBoolean();
         try (KubernetesClient clientA = api.newClient(); KubernetesClient clientB = api.newClient()) {
-            Leadership first = new Leadership(clientA, ELECTION, "replica-a");
-            first.start(() -> {
+            Leadership first = new Leadership(clientA, ELECTION, "replica-a", () -> {
                 starting.countDown();
                 awaitQuietly(finishStart); // a start that outlasts the Lease several times
-            }, () -> { });
+            }, () -> { }, () -> true, 0);
+            first.start();
             assertThat(starting.await(10, TimeUnit.SECONDS)).as("replica-a leads").isTrue();
-            Leadership second = new Leadership(clientB, ELECTION, "replica-b");
-            second.start(() -> secondLed.set(true), () -> { });
+            Leadership second = new Leadership(clientB, ELECTION, "replica-b", () -> secondLed.set(true), () -> { },
+                    () -> true, 0);
+            second.start();
             try {
                 List<ZonedDateTime> renewals = new ArrayList<>();
                 long until = System.nanoTime() + LEASE.multipliedBy(3).toNanos();
@@ -57,8 +58,8 @@ class LeadershipSlowStartIT {
                         .isGreaterThanOrEqualTo(3);
             } finally {
                 finishStart.countDown();
-                second.close();
-                first.close();
+                second.stop(Duration.ofSeconds(5));
+                first.stop(Duration.ofSeconds(5));
             }
             // Once replica-a has gone (Lease released on close), replica-b takes over as before.
         }
@@ -69,15 +70,15 @@ class LeadershipSlowStartIT {
         CountDownLatch starting = new CountDownLatch(1);
         List<String> order = java.util.Collections.synchronizedList(new ArrayList<>());
         try (KubernetesClient client = api.newClient()) {
-            Leadership leadership = new Leadership(client, ELECTION, "replica-c");
-            leadership.start(() -> {
+            Leadership leadership = new Leadership(client, ELECTION, "replica-c", () -> {
                 starting.countDown();
                 sleepQuietly(Duration.ofMillis(800));
                 order.add("started");
-            }, () -> order.add("stopped"));
+            }, () -> order.add("stopped"), () -> true, 0);
+            leadership.start();
             assertThat(starting.await(10, TimeUnit.SECONDS)).isTrue();
-            leadership.close();
-            // close() returns only after both callbacks ran, in order: nothing writes after it.
+            leadership.stop(Duration.ofSeconds(5));
+            // stop() returns only after both callbacks ran, in order: nothing writes after it.
             assertThat(order).containsExactly("started", "stopped");
         }
         // fabric8 releases by writing a one-second lease (and no holder, which the CRUD mock's patch keeps): any

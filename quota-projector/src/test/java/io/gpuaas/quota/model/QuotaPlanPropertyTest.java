@@ -3,7 +3,7 @@ package io.gpuaas.quota.model;
 import static io.gpuaas.quota.model.Bookings.booking;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.pool.Pool;
@@ -56,7 +56,7 @@ class QuotaPlanPropertyTest {
     private static void assertInvariant(long seed, Instant t, List<Booking> bookings) {
         DesiredQuota quota = QuotaPlan.at(t, bookings, POOLS, Map.of());
         assertThat(quota.problems()).as("seed %d at %s", seed, t).isEmpty();
-        Map<ObjectRef, GenericKubernetesResource> objects = MANIFESTS.render(quota);
+        Map<ObjectRef, HasMetadata> objects = MANIFESTS.render(quota);
         for (Pool pool : POOLS.pools()) {
             FlavorResource cell = new FlavorResource(pool.flavor(), pool.resource());
             BigDecimal total = objects.entrySet().stream()

@@ -38,9 +38,18 @@ final class DiscoveryDispatcher extends KubernetesCrudDispatcher {
         resource("customresourcedefinitions", "CustomResourceDefinition", false, "crd", "crds"));
 
     private final ObjectMapper mapper = new ObjectMapper();
+    private final ApiServerFaults faults;
+
+    DiscoveryDispatcher(ApiServerFaults faults) {
+        this.faults = faults;
+    }
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
+        MockResponse refused = faults.answer(request);
+        if (refused != null) {
+            return refused;
+        }
         if ("GET".equalsIgnoreCase(request.getMethod())) {
             Optional<Object> document = discovery(pathOf(request));
             if (document.isPresent()) {

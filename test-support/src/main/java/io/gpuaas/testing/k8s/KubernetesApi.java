@@ -40,9 +40,11 @@ public final class KubernetesApi implements AutoCloseable {
 
     private final KubernetesMockServer server;
     private final KubernetesClient client;
+    private final ApiServerFaults faults;
 
-    private KubernetesApi(KubernetesMockServer server) {
+    private KubernetesApi(KubernetesMockServer server, ApiServerFaults faults) {
         this.server = server;
+        this.faults = faults;
         this.client = newClient();
     }
 
@@ -58,10 +60,11 @@ public final class KubernetesApi implements AutoCloseable {
         // Micronaut BOM lacks; a JDK client's h2c upgrade would kill the connection. HTTP/1.1 only.
         web.setHttp2ClearTextEnabled(false);
         web.setProtocols(List.of(Protocol.HTTP_1_1));
+        ApiServerFaults faults = new ApiServerFaults();
         KubernetesMockServer server = new KubernetesMockServer(
-            new Context(), web, new HashMap<>(), new DiscoveryDispatcher(), false);
+            new Context(), web, new HashMap<>(), new DiscoveryDispatcher(faults), false);
         server.init(InetAddress.getLoopbackAddress(), port);
-        KubernetesApi api = new KubernetesApi(server);
+        KubernetesApi api = new KubernetesApi(server, faults);
         try {
             api.registerCrds();
         } catch (RuntimeException e) {
@@ -151,6 +154,11 @@ public final class KubernetesApi implements AutoCloseable {
     public void reset() {
         server.reset();
         registerCrds();
+    }
+
+    /** The fault switch of this server (writes answered with an error while it is on). */
+    public ApiServerFaults faults() {
+        return faults;
     }
 
     /** The underlying mock server, for expectations beyond CRUD. */
