@@ -12,6 +12,8 @@ import io.gpuaas.events.gpu.GpuSampleEvent;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.kit.config.KafkaSettings;
 import io.gpuaas.kit.kafka.KafkaClients;
+import io.gpuaas.reclaim.apply.IntentApplier;
+import io.gpuaas.reclaim.apply.ScaleAction;
 import io.gpuaas.reclaim.config.ReclaimerSettings.Mode;
 import io.gpuaas.reclaim.k8s.PodOwnerIndex;
 import io.gpuaas.reclaim.k8s.ResumeRequests;
@@ -20,7 +22,6 @@ import io.gpuaas.reclaim.k8s.WorkerScaler;
 import io.gpuaas.reclaim.k8s.WorkloadDirectory;
 import io.gpuaas.reclaim.kafka.ReclaimEventPublisher;
 import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
-import io.gpuaas.reclaim.model.ActionRateLimiter;
 import io.gpuaas.reclaim.model.IdlePolicy;
 import io.gpuaas.reclaim.model.PolicyResolver;
 import io.gpuaas.reclaim.stream.ReclaimDecider;
@@ -46,8 +47,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 
 /**
- * The reclaimer's real parts (informers, scaler, exactly-once pipeline, resume) wired by hand against a real broker
- * and the CRUD mock API, with a policy short enough for tests to run in seconds.
+ * The reclaimer's real parts (informers, scaler, exactly-once pipeline, intent applier, resume) wired by hand against
+ * a real broker and the CRUD mock API, with a policy short enough for tests to run in seconds.
  */
 public final class ReclaimerHarness implements AutoCloseable {
 
@@ -60,6 +61,8 @@ public final class ReclaimerHarness implements AutoCloseable {
     private final KafkaBroker broker;
     private final String applicationId;
     private final ReclaimDecider decider;
+    private final IntentApplier.Options applierOptions;
+    private IntentApplier applier;
     private final ReclaimerMetrics metrics;
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final KafkaProducer<String, GpuSampleEvent> producer;
@@ -95,8 +98,8 @@ public final class ReclaimerHarness implements AutoCloseable {
         this.directory = new WorkloadDirectory(client, new PolicyResolver(policy, s -> { }), requests::request, 0);
         this.resumes = new ResumeService(scaler, directory, publisher, metrics);
         holder[0] = resumes;
-        this.decider = new ReclaimDecider(mode, dryRun, new ActionRateLimiter(1_000, System::currentTimeMillis),
-                scaler::reclaim, metrics, Clock.systemUTC(), Duration.ofSeconds(1));
+        this.decider = new ReclaimDecider(mode, dryRun, metrics, Clock.systemUTC());
+        this.applierOptions = new IntentApplier.Options(mode, dryRun, 4, 1_000, Duration.ofSeconds(1));
         this.deadLetterProducer = clients.deadLetterProducer();
         this.clients = clients;
         this.producer = new KafkaProducer<>(broker.clientProperties(), new StringSerializer(),
@@ -106,7 +109,10 @@ public final class ReclaimerHarness implements AutoCloseable {
         start();
     }
 
-    /** Starts (or restarts) the pipeline with an empty local state directory: windows come from the changelog. */
+    /**
+     * Starts (or restarts) the pipeline with an empty local state directory (windows come from the changelog) and
+     * an applier of its intents.
+     */
     public void start() throws Exception {
         Path stateDir = Files.createTempDirectory("reclaim-it-");
         Map<String, Object> config = new HashMap<>(credentials);
@@ -120,10 +126,30 @@ public final class ReclaimerHarness implements AutoCloseable {
                 prefix, stateDir, owners, directory, decider, metrics, new io.gpuaas.events.DeadLetterPublisher(
                         deadLetterProducer, Topics.DEAD_LETTER.name(prefix), applicationId, registry));
         streams.start();
+        applier = newApplier(scaler::reclaim);
+        applier.start();
         await().atMost(Duration.ofSeconds(60)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
     }
 
-    /** Stops the pipeline cleanly (last transaction committed) and starts a new instance in its place. */
+    /** Another applier in the same group, as a second replica would run (the caller starts and stops it). */
+    public IntentApplier newApplier(ScaleAction scaleAction) {
+        return IntentApplier.create(clients, applicationId, applierOptions, scaleAction, metrics, owners::synced,
+                registry, new io.gpuaas.events.DeadLetterPublisher(deadLetterProducer, Topics.DEAD_LETTER.name(prefix),
+                        applicationId + "-applier", registry));
+    }
+
+    /** Writes intents as the reclaimer's stream would (tests of the applier alone). */
+    public void sendIntents(io.gpuaas.events.reclaim.ReclaimIntent... intents) {
+        try (KafkaProducer<String, io.gpuaas.events.reclaim.ReclaimIntent> intentProducer = new KafkaProducer<>(
+                broker.clientProperties(), new StringSerializer(), Topics.RECLAIM_INTENTS.valueSerde().serializer())) {
+            for (var intent : intents) {
+                intentProducer.send(new ProducerRecord<>(Topics.RECLAIM_INTENTS.name(prefix), intent.workload().key(),
+                        intent));
+            }
+        }
+    }
+
+    /** Stops pipeline and applier cleanly (last transactions committed) and starts new instances in their place. */
     public void restart() throws Exception {
         closeStreams();
         start();
@@ -183,6 +209,7 @@ public final class ReclaimerHarness implements AutoCloseable {
 
     private void closeStreams() {
         streams.close(new KafkaStreams.CloseOptions().leaveGroup(true).timeout(Duration.ofSeconds(20)));
+        applier.stop(Duration.ofSeconds(10));
     }
 
     @Override

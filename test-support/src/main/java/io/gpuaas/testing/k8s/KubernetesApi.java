@@ -39,10 +39,12 @@ public final class KubernetesApi implements AutoCloseable {
     private static final java.util.logging.Logger MOCK_LOG = quiet("io.fabric8.mockwebserver.MockWebServer");
 
     private final KubernetesMockServer server;
+    private final DiscoveryDispatcher dispatcher;
     private final KubernetesClient client;
 
-    private KubernetesApi(KubernetesMockServer server) {
+    private KubernetesApi(KubernetesMockServer server, DiscoveryDispatcher dispatcher) {
         this.server = server;
+        this.dispatcher = dispatcher;
         this.client = newClient();
     }
 
@@ -58,10 +60,10 @@ public final class KubernetesApi implements AutoCloseable {
         // Micronaut BOM lacks; a JDK client's h2c upgrade would kill the connection. HTTP/1.1 only.
         web.setHttp2ClearTextEnabled(false);
         web.setProtocols(List.of(Protocol.HTTP_1_1));
-        KubernetesMockServer server = new KubernetesMockServer(
-            new Context(), web, new HashMap<>(), new DiscoveryDispatcher(), false);
+        DiscoveryDispatcher dispatcher = new DiscoveryDispatcher();
+        KubernetesMockServer server = new KubernetesMockServer(new Context(), web, new HashMap<>(), dispatcher, false);
         server.init(InetAddress.getLoopbackAddress(), port);
-        KubernetesApi api = new KubernetesApi(server);
+        KubernetesApi api = new KubernetesApi(server, dispatcher);
         try {
             api.registerCrds();
         } catch (RuntimeException e) {
@@ -145,10 +147,26 @@ public final class KubernetesApi implements AutoCloseable {
     }
 
     /**
-     * Forgets every stored object (namespaces included) and registers the gpuaas CRDs again, so
+     * A slow API server: from now on the answer to every {@code method} request whose path contains
+     * {@code pathPart} (e.g. {@code "PUT"}, {@code "/rayclusters/train"}) arrives {@code delay} late. The request
+     * itself takes effect at once, as a write the server applied before its response was held up in the network.
+     * Other requests are answered as before. Until {@link #clearDelays()} or {@link #reset()}.
+     */
+    public void delayResponses(String method, String pathPart, java.time.Duration delay) {
+        dispatcher.delay(method, pathPart, delay);
+    }
+
+    /** Answers every request at once again. */
+    public void clearDelays() {
+        dispatcher.clearDelays();
+    }
+
+    /**
+     * Forgets every stored object (namespaces included) and every delay, and registers the gpuaas CRDs again, so
      * one server can give each test method a clean API. Close open watches and informers first.
      */
     public void reset() {
+        dispatcher.clearDelays();
         server.reset();
         registerCrds();
     }
