@@ -9,7 +9,9 @@ import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.gpu.GpuSample;
 import io.gpuaas.events.gpu.GpuSampleEvent;
+import io.gpuaas.events.TopicSpec;
 import io.gpuaas.events.reclaim.ReclaimEvent;
+import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.kit.config.KafkaSettings;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.reclaim.apply.IntentApplier;
@@ -68,7 +70,11 @@ public final class ReclaimerHarness implements AutoCloseable {
     private final KafkaProducer<String, GpuSampleEvent> producer;
     private final ReclaimEventPublisher publisher;
     private final List<ReclaimEvent> events = new CopyOnWriteArrayList<>();
+    private final List<ReclaimIntent> intents = new CopyOnWriteArrayList<>();
+    /** Window ids the harness's own applier tried to apply (a second applier records its own). */
+    public final List<String> appliedByFirst = new CopyOnWriteArrayList<>();
     private final Thread eventReader;
+    private final Thread intentReader;
     private volatile boolean running = true;
     private KafkaStreams streams;
     private final org.apache.kafka.clients.producer.Producer<byte[], byte[]> deadLetterProducer;
@@ -104,7 +110,8 @@ public final class ReclaimerHarness implements AutoCloseable {
         this.clients = clients;
         this.producer = new KafkaProducer<>(broker.clientProperties(), new StringSerializer(),
                 Topics.GPU_SAMPLES.valueSerde().serializer());
-        this.eventReader = Thread.ofVirtual().start(this::readEvents);
+        this.eventReader = Thread.ofVirtual().start(() -> read(Topics.RECLAIM_EVENTS, events));
+        this.intentReader = Thread.ofVirtual().start(() -> read(Topics.RECLAIM_INTENTS, intents));
         await().atMost(Duration.ofSeconds(20)).until(() -> owners.synced() && directory.synced());
         start();
     }
@@ -126,7 +133,10 @@ public final class ReclaimerHarness implements AutoCloseable {
                 prefix, stateDir, owners, directory, decider, metrics, new io.gpuaas.events.DeadLetterPublisher(
                         deadLetterProducer, Topics.DEAD_LETTER.name(prefix), applicationId, registry));
         streams.start();
-        applier = newApplier(scaler::reclaim);
+        applier = newApplier((ref, groups, windowId, dry) -> {
+            appliedByFirst.add(windowId);
+            return scaler.reclaim(ref, groups, windowId, dry);
+        });
         applier.start();
         await().atMost(Duration.ofSeconds(60)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
     }
@@ -139,10 +149,10 @@ public final class ReclaimerHarness implements AutoCloseable {
     }
 
     /** Writes intents as the reclaimer's stream would (tests of the applier alone). */
-    public void sendIntents(io.gpuaas.events.reclaim.ReclaimIntent... intents) {
-        try (KafkaProducer<String, io.gpuaas.events.reclaim.ReclaimIntent> intentProducer = new KafkaProducer<>(
+    public void sendIntents(ReclaimIntent... toSend) {
+        try (KafkaProducer<String, ReclaimIntent> intentProducer = new KafkaProducer<>(
                 broker.clientProperties(), new StringSerializer(), Topics.RECLAIM_INTENTS.valueSerde().serializer())) {
-            for (var intent : intents) {
+            for (ReclaimIntent intent : toSend) {
                 intentProducer.send(new ProducerRecord<>(Topics.RECLAIM_INTENTS.name(prefix), intent.workload().key(),
                         intent));
             }
@@ -192,17 +202,23 @@ public final class ReclaimerHarness implements AutoCloseable {
         return registry;
     }
 
-    private void readEvents() {
+    /** Intents the pipeline published so far for the workload {@code namespace/kind/name}. */
+    public List<ReclaimIntent> intentsOf(String workloadKey) {
+        return intents.stream().filter(e -> e.workload().key().equals(workloadKey)).toList();
+    }
+
+    /** Reads {@code topic} from the beginning as a read_committed consumer would, into {@code sink}. */
+    private <T> void read(TopicSpec<String, T> topic, List<T> sink) {
         Map<String, Object> config = broker.clientProperties();
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        try (KafkaConsumer<String, ReclaimEvent> consumer = new KafkaConsumer<>(config,
-                new StringDeserializer(), Topics.RECLAIM_EVENTS.valueSerde().deserializer())) {
-            var partitions = consumer.partitionsFor(Topics.RECLAIM_EVENTS.name(prefix)).stream()
+        try (KafkaConsumer<String, T> consumer = new KafkaConsumer<>(config,
+                new StringDeserializer(), topic.valueSerde().deserializer())) {
+            var partitions = consumer.partitionsFor(topic.name(prefix)).stream()
                     .map(p -> new org.apache.kafka.common.TopicPartition(p.topic(), p.partition())).toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             while (running) {
-                consumer.poll(Duration.ofMillis(100)).forEach(r -> events.add(r.value()));
+                consumer.poll(Duration.ofMillis(100)).forEach(r -> sink.add(r.value()));
             }
         }
     }
@@ -219,6 +235,7 @@ public final class ReclaimerHarness implements AutoCloseable {
             closeStreams();
         }
         eventReader.join(5_000);
+        intentReader.join(5_000);
         producer.close();
         publisher.close();
         clients.close();

@@ -252,7 +252,10 @@ public final class IntentIntake implements ServiceComponent {
         public void onPartitionsRevoked(java.util.Collection<TopicPartition> partitions) {
             // Still the owner: what finished is committed now, the rest is the next owner's to redo.
             commit();
+            int open = pending.open();
             pending.revoked(partitions);
+            LOG.info("reclaim intents: handing over {}; {} open intents there are the next owner's to apply",
+                    partitions, open - pending.open());
             paused.removeAll(partitions);
         }
 

@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Applies the oldest open reclaim intent of one workload: rate limit, one scale-down under the intent's window id
@@ -28,6 +30,7 @@ import java.util.function.BooleanSupplier;
  */
 public final class ReclaimApplier implements Reconciler<WorkloadRef> {
 
+    private static final Logger LOG = LoggerFactory.getLogger(ReclaimApplier.class);
     private static final Duration NOT_SYNCED_DELAY = Duration.ofMillis(500);
     private static final Duration MIN_WAIT = Duration.ofMillis(100);
 
@@ -149,7 +152,10 @@ public final class ReclaimApplier implements Reconciler<WorkloadRef> {
     }
 
     private Outcome finish(PendingIntents.Entry entry, ReclaimEvent outcome) {
-        pending.finish(entry, outcome);
+        if (!pending.finish(entry, outcome)) {
+            LOG.info("{}: its partition moved to another applier while it was applied; that one publishes the outcome",
+                    entry.intent().windowId());
+        }
         return pending.hasWork(entry.intent().workload()) ? Outcome.requeueAfter(Duration.ZERO) : Outcome.done();
     }
 
