@@ -78,19 +78,29 @@ final class PartitionProgress {
         return open.size();
     }
 
-    /** What to commit, or null when nothing was read yet. */
+    /**
+     * What to commit, or null when nothing is known yet. Offsets the previous owner left open and this one has not
+     * read yet stay open in it, so committing early never forgets what is still to do.
+     */
     OffsetAndMetadata position() {
         if (next < 0) {
             return null;
         }
-        if (open.isEmpty()) {
-            return new OffsetAndMetadata(next, "");
+        TreeSet<Long> unfinished = new TreeSet<>(open);
+        for (long offset : previousOpen) {
+            if (offset >= next) {
+                unfinished.add(offset);
+            }
         }
-        long base = open.first();
+        long end = Math.max(next, previousNext);
+        if (unfinished.isEmpty()) {
+            return new OffsetAndMetadata(end, "");
+        }
+        long base = unfinished.first();
         StringJoiner deltas = new StringJoiner(",");
-        for (long offset : open) {
+        for (long offset : unfinished) {
             deltas.add(Long.toString(offset - base));
         }
-        return new OffsetAndMetadata(base, VERSION + ";next=" + next + ";open=" + deltas);
+        return new OffsetAndMetadata(base, VERSION + ";next=" + end + ";open=" + deltas);
     }
 }

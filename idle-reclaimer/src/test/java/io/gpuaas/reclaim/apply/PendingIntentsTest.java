@@ -66,6 +66,20 @@ class PendingIntentsTest {
     }
 
     @Test
+    void shouldKeepWhatThePreviousOwnerLeftOpenWhenCommittingBeforeReadingIt() {
+        OffsetAndMetadata committed = readAndFinish(5, 0, 2, 4).drain().offsets().get(P0);
+        PendingIntents next = new PendingIntents();
+        next.assigned(P0, committed);
+        next.read(P0, 11, request(1));
+        next.finish(next.take(ref(1)), done(1));
+
+        OffsetAndMetadata position = next.drain().offsets().get(P0);
+
+        assertThat(position.offset()).as("offset 13 is still open").isEqualTo(13);
+        assertThat(position.metadata()).isEqualTo("v1;next=15;open=0");
+    }
+
+    @Test
     void shouldCommitPastEverythingWhenNothingIsOpen() {
         OffsetAndMetadata position = readAndFinish(3, 0, 1, 2).drain().offsets().get(P0);
 
