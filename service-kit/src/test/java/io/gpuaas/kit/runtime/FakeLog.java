@@ -19,6 +19,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 
 /**
@@ -31,8 +32,9 @@ final class FakeLog {
     /** A test topic of integers: anything else in a value is undecodable. */
     static TopicSpec<String, Integer> topic(String name, int partitions, boolean compacted) {
         Deserializer<Integer> strict = (topic, data) -> Integer.valueOf(new String(data, StandardCharsets.UTF_8));
-        return new TopicSpec<>(name, Serdes.String(), Serdes.serdeFrom((t, v) -> String.valueOf(v)
-                .getBytes(StandardCharsets.UTF_8), strict), partitions, compacted, compacted ? null : Duration.ofDays(1));
+        Serde<Integer> values = Serdes.serdeFrom((t, v) -> String.valueOf(v).getBytes(StandardCharsets.UTF_8), strict);
+        return new TopicSpec<>(name, Serdes.String(), values, partitions, compacted,
+                compacted ? null : Duration.ofDays(1));
     }
 
     private final String topic;
@@ -67,6 +69,11 @@ final class FakeLog {
     /** Makes the current consumer's next poll throw {@code failure}. */
     void failNextPoll(KafkaException failure) {
         consumers.getLast().setPollException(failure);
+    }
+
+    /** Makes the current consumer's next offset lookup throw {@code failure} (a broker that stopped answering). */
+    void failNextOffsetLookup(KafkaException failure) {
+        consumers.getLast().setOffsetsException(failure);
     }
 
     int consumersCreated() {

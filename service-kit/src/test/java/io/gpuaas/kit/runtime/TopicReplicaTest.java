@@ -164,6 +164,48 @@ class TopicReplicaTest {
     }
 
     @Test
+    void shouldReplaceTheConsumerWhenTheBrokerStopsAnsweringTheProbe() throws Exception {
+        replica = builder(this::record).probe(Duration.ofMillis(10), Duration.ofSeconds(1)).build();
+        replica.start();
+        assertThat(replica.awaitCaughtUp(WAIT)).isTrue();
+
+        log.failNextOffsetLookup(new org.apache.kafka.common.errors.TimeoutException("no answer in 1 s"));
+        await().atMost(WAIT).until(() -> log.consumersCreated() == 2);
+        log.append(0, "a", "1");
+        await().atMost(WAIT).until(() -> !applied.isEmpty());
+        assertThat(applied).containsExactly("a=1");
+        assertThat(replica.health().restarts()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRetryADeadLetterThatCannotBeWrittenInsteadOfSkippingTheRecord() throws Exception {
+        AtomicInteger refusals = new AtomicInteger(2);
+        MockProducer<byte[], byte[]> flaky = new MockProducer<>(true, null, new ByteArraySerializer(),
+                new ByteArraySerializer()) {
+            @Override
+            public synchronized java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata> send(
+                    ProducerRecord<byte[], byte[]> record) {
+                if (refusals.getAndDecrement() > 0) {
+                    return java.util.concurrent.CompletableFuture.failedFuture(
+                            new org.apache.kafka.common.errors.TimeoutException("dead-letter topic unreachable"));
+                }
+                return super.send(record);
+            }
+        };
+        log.append(0, "a", "garbage");
+        log.append(0, "b", "2");
+        replica = TopicReplica.builder("counts-replica", log.consumers(), "t.",
+                        new DeadLetterPublisher(flaky, "t.dead-letter", "replica-test", new PrometheusRegistry()))
+                .follow(counts, StartAt.BEGINNING, this::record).backoff(SHORT, SHORT).build();
+        replica.start();
+
+        assertThat(replica.awaitCaughtUp(WAIT)).isTrue();
+        assertThat(flaky.history()).hasSize(1);
+        assertThat(applied).containsExactly("b=2");
+        assertThat(replica.health().restarts()).isEqualTo(2);
+    }
+
+    @Test
     void shouldWaitForATopicThatDoesNotExistYetAndReadItFromTheBeginning() throws Exception {
         log.missing();
         replica = builder(this::record).build();

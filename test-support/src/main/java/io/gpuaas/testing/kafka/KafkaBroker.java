@@ -116,6 +116,32 @@ public interface KafkaBroker {
     }
 
     /**
+     * Deletes {@code acls} and waits until the broker no longer holds them: a fault switch for tests (cut a service's
+     * access for a while, then give it back with {@link #createAcls}).
+     */
+    default void deleteAcls(Collection<AclBinding> acls) {
+        if (!secured()) {
+            return;
+        }
+        try (Admin admin = admin()) {
+            admin.deleteAcls(acls.stream().map(AclBinding::toFilter).toList()).all().get(30, TimeUnit.SECONDS);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (new HashSet<>(admin.describeAcls(AclBindingFilter.ANY).values().get(30, TimeUnit.SECONDS))
+                    .stream().anyMatch(acls::contains)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("ACLs never went away: " + acls);
+                }
+                Thread.sleep(50);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while deleting ACLs", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("could not delete ACLs " + acls, e);
+        }
+    }
+
+    /**
      * What a gpuaas service under test needs to reach this broker as {@code user} with exactly {@code acls}:
      * Micronaut properties {@code gpuaas.kafka.bootstrap-servers} and {@code gpuaas.kafka.properties.*} (the SASL
      * settings every client of the service is given). Pass {@code KafkaAccess.acls(principal, prefix, appId)}.
