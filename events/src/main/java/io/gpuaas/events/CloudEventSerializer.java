@@ -1,16 +1,15 @@
 package io.gpuaas.events;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * Writes a gpuaas event as a JSON body and its CloudEvents attributes as headers ({@code ce_specversion},
- * {@code ce_id}, {@code ce_source}, {@code ce_type}, {@code ce_time}, {@code content-type}), replacing those the
- * record already carried (e.g. the ones a Streams app copied from its input record).
+ * {@code ce_id}, {@code ce_source}, {@code ce_type}, {@code ce_time}, {@code content-type}; see
+ * {@link CloudEventHeaders}), replacing those the record already carried (e.g. the ones a Streams app copied from
+ * its input record).
  *
  * @param <T> the event type; the concrete class must be registered in {@link EventTypes}
  */
@@ -26,18 +25,8 @@ public final class CloudEventSerializer<T> implements Serializer<T> {
         if (data == null) {
             return null;
         }
-        put(headers, CloudEvents.SPECVERSION, "1.0");
-        put(headers, CloudEvents.ID, CloudEvents.newId());
-        put(headers, CloudEvents.SOURCE, CloudEvents.source());
-        put(headers, CloudEvents.TYPE, EventTypes.typeOf(data.getClass()));
-        put(headers, CloudEvents.TIME, Instant.now().toString());
-        put(headers, CloudEvents.CONTENT_TYPE, CloudEvents.JSON);
+        CloudEventHeaders.process().replace(headers, CloudEventHeaders.type(data.getClass()));
         return toJson(data);
-    }
-
-    private static void put(Headers headers, String name, String value) {
-        headers.remove(name);
-        headers.add(name, value.getBytes(StandardCharsets.UTF_8));
     }
 
     private static byte[] toJson(Object data) {

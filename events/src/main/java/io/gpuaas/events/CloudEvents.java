@@ -1,8 +1,6 @@
 package io.gpuaas.events;
 
 import java.nio.charset.StandardCharsets;
-import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
@@ -29,29 +27,19 @@ public final class CloudEvents {
     /** The {@code ce_source} written until a service sets its own with {@link #setProcessSource}. */
     public static final String DEFAULT_SOURCE = "/gpuaas";
 
-    private static volatile String processSource = DEFAULT_SOURCE;
+    /** The {@code ce_source} header of this process, built once per {@link #setProcessSource}. */
+    private static volatile Header processSource = CloudEventHeaders.header(SOURCE, DEFAULT_SOURCE);
 
     private CloudEvents() {
     }
 
     /** Sets the {@code ce_source} every serializer in this process writes, e.g. {@code /gpuaas/booking-service}. */
     public static void setProcessSource(String source) {
-        processSource = source;
+        processSource = CloudEventHeaders.header(SOURCE, source);
     }
 
-    static String source() {
+    static Header sourceHeader() {
         return processSource;
-    }
-
-    /**
-     * A fresh {@code ce_id}: a version-4 UUID. Ids need uniqueness, not unpredictability, so it draws from
-     * {@link ThreadLocalRandom} rather than {@link UUID#randomUUID()}, whose shared SecureRandom is a lock on the
-     * hot path of every producer.
-     */
-    public static String newId() {
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        return new UUID((random.nextLong() & ~0xF000L) | 0x4000L,
-                (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L).toString();
     }
 
     /** The last value of header {@code name} as UTF-8, or null. */

@@ -3,6 +3,7 @@ package io.gpuaas.events;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.BookingEvent;
+import io.gpuaas.events.gpu.GpuSampleCodec;
 import io.gpuaas.events.gpu.GpuSampleEvent;
 import io.gpuaas.events.quota.QueueStateEvent;
 import io.gpuaas.events.reclaim.ReclaimEvent;
@@ -40,11 +41,13 @@ public final class Topics {
             "kueue-workloads", KEY, EventSerdes.of(WorkloadEvent.class), 12, false, Duration.ofDays(7));
     /**
      * One record per GPU device per scrape, keyed by device ({@code hostname/uuid[/gpuInstanceId]}). The busiest
-     * topic (10,000 devices at 1 Hz and more), so its reader checks only required fields against the schema:
-     * full validation doubled the decode cost per record (events/README.md, "Schema validation cost").
+     * topic (10,000 devices at 1 Hz and more), so it has its own codec, {@link GpuSampleCodec}: the same headers and
+     * bytes as the generic serdes without Jackson, and a reader that checks the schema's top-level constraints only
+     * ({@link SchemaValidation#REQUIRED_FIELDS}): full validation doubled the decode cost per record
+     * (events/README.md, "Schema validation and its cost").
      */
     public static final TopicSpec<String, GpuSampleEvent> GPU_SAMPLES = new TopicSpec<>("gpu-samples", KEY,
-            EventSerdes.of(GpuSampleEvent.class, SchemaValidation.REQUIRED_FIELDS), 24, false, Duration.ofHours(6));
+            GpuSampleCodec.serde(), 24, false, Duration.ofHours(6));
     /** Latest state per Kueue queue, compacted, keyed by {@code cq/<name>} or {@code lq/<namespace>/<name>}. */
     public static final TopicSpec<String, QueueStateEvent> QUOTA_STATE = new TopicSpec<>(
             "quota-state", KEY, EventSerdes.of(QueueStateEvent.class), 6, true, null);

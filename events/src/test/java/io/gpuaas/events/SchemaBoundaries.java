@@ -11,12 +11,12 @@ import java.util.Map;
  * Values just inside and just outside every constraint a schema declares on its top-level properties, generated
  * from the schema itself: a decoder that checks bounds by hand is tested against whatever the schema says today.
  */
-final class SchemaBoundaries {
+public final class SchemaBoundaries {
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
     /** One value for one property, and whether the schema allows it. */
-    record Case(String property, JsonNode value, boolean allowed) {
+    public record Case(String property, JsonNode value, boolean allowed) {
         @Override
         public String toString() {
             return property + "=" + value + (allowed ? " (allowed)" : " (out of range)");
@@ -26,7 +26,8 @@ final class SchemaBoundaries {
     private SchemaBoundaries() {
     }
 
-    static List<Case> of(String ceType) {
+    /** The cases of every top-level property of the schema of {@code ceType}. */
+    public static List<Case> of(String ceType) {
         List<Case> cases = new ArrayList<>();
         Iterator<Map.Entry<String, JsonNode>> properties = EventSchemas.document(ceType).path("properties").fields();
         properties.forEachRemaining(p -> cases.addAll(of(p.getKey(), p.getValue())));

@@ -1,10 +1,11 @@
 package io.gpuaas.metrics;
 
+import io.gpuaas.events.CloudEventHeaders;
 import io.gpuaas.events.Topics;
+import io.gpuaas.events.gpu.GpuSampleCodec;
 import io.gpuaas.events.tenant.TenantUtilizationEvent;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.metrics.kafka.GpuSamplePublisher;
-import io.gpuaas.metrics.kafka.GpuSampleSerializer;
 import io.gpuaas.metrics.metrics.PublishCounters;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -22,7 +23,7 @@ public final class KafkaFactory {
     private KafkaFactory() {
     }
 
-    /** Records come encoded from {@link GpuSampleSerializer#record}: the producer itself only sends bytes. */
+    /** Records come encoded from {@link GpuSampleCodec.Writer#record}: the producer itself only sends bytes. */
     public static Producer<byte[], byte[]> sampleProducer(KafkaClients kafka) {
         return new KafkaProducer<>(sampleProducerConfig(kafka), new ByteArraySerializer(), new ByteArraySerializer());
     }
@@ -37,7 +38,7 @@ public final class KafkaFactory {
 
     public static GpuSamplePublisher samplePublisher(KafkaClients kafka, PublishCounters counters) {
         return new GpuSamplePublisher(sampleProducer(kafka), kafka.topic(Topics.GPU_SAMPLES),
-                new GpuSampleSerializer(MetricsGatewayApplication.SOURCE), counters);
+                new GpuSampleCodec(CloudEventHeaders.of(MetricsGatewayApplication.SOURCE)), counters);
     }
 
     public static Producer<String, TenantUtilizationEvent> rollupProducer(KafkaClients kafka) {
@@ -45,10 +46,14 @@ public final class KafkaFactory {
                 Topics.TENANT_UTILIZATION.keySerde().serializer(), Topics.TENANT_UTILIZATION.valueSerde().serializer());
     }
 
-    public static Consumer<byte[], byte[]> projectionConsumer(KafkaClients kafka) {
+    /**
+     * A consumer for a projection replica: the kit's replica settings (no group, read_committed, no topic
+     * auto-creation), and fetches that wait at most 100 ms.
+     */
+    public static Consumer<byte[], byte[]> projectionConsumer(KafkaClients kafka, String clientId) {
         Map<String, Object> config = kafka.consumerConfig(null);
         config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
-        config.put(ConsumerConfig.CLIENT_ID_CONFIG, "metrics-gateway-projections");
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
         // A Workload change must reach /metrics within a second: never let an idle fetch park for long.
         config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
         return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());

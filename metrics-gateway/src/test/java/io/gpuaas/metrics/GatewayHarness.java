@@ -37,6 +37,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -64,24 +65,41 @@ public final class GatewayHarness implements AutoCloseable {
     /** {@code extra} is given the fake exporter's port, e.g. to reach it by discovery rather than configuration. */
     public GatewayHarness(KafkaBroker broker, String exporterResource, IntFunction<Map<String, Object>> extra)
             throws IOException {
+        this(broker, null, exporterResource, extra);
+    }
+
+    /**
+     * A gateway on the topics under {@code prefix} (another harness's, for a second replica), or on new topics
+     * under a prefix of its own when null. {@code beans} are registered in its context before it starts (test seams
+     * such as a {@code ProjectionHook}).
+     */
+    public GatewayHarness(KafkaBroker broker, String prefix, String exporterResource,
+                          IntFunction<Map<String, Object>> extra, Object... beans) throws IOException {
         this.broker = broker;
-        this.prefix = broker.uniquePrefix();
-        try (Admin admin = broker.admin()) {
-            TopicAdmin.createAll(admin, prefix);
+        this.prefix = prefix != null ? prefix : broker.uniquePrefix();
+        if (prefix == null) {
+            try (Admin admin = broker.admin()) {
+                TopicAdmin.createAll(admin, this.prefix);
+            }
         }
         this.exporter = exporter(resource(exporterResource), exporterScrapes);
         Path jwks = JWT.writeJwks(Files.createTempFile("jwks", ".json"));
         Map<String, Object> props = new HashMap<>(Map.of(
                 "micronaut.server.port", -1,
-                "gpuaas.kafka.topic-prefix", prefix,
+                "gpuaas.kafka.topic-prefix", this.prefix,
                 "gpuaas.security.jwks-path", jwks.toString(),
                 "gpuaas.metrics-gateway.scrape.targets", "http://127.0.0.1:" + exporter.getAddress().getPort() + "/metrics",
                 "gpuaas.metrics-gateway.scrape.interval", "500ms",
                 "gpuaas.metrics-gateway.kubernetes.enabled", false));
         // The gateway's own Kafka user with exactly its ACLs; the harness's sends and reads are the super user's.
-        props.putAll(broker.serviceProperties(METRICS_GATEWAY.userName(), KafkaAccess.acls(METRICS_GATEWAY, prefix)));
+        props.putAll(broker.serviceProperties(METRICS_GATEWAY.userName(), gatewayAcls()));
         props.putAll(extra.apply(exporter.getAddress().getPort()));
-        this.server = ApplicationContext.run(EmbeddedServer.class, props);
+        this.server = ApplicationContext.builder().properties(props).singletons(beans).run(EmbeddedServer.class);
+    }
+
+    /** Exactly what the gateway's Kafka user may do on this harness's topics (the fault ITs revoke and restore it). */
+    public List<AclBinding> gatewayAcls() {
+        return KafkaAccess.acls(METRICS_GATEWAY, prefix);
     }
 
     public static byte[] resource(String name) {

@@ -80,7 +80,8 @@ class KubernetesEnabledGatewayIT {
             HttpResponse<String> ready = gateway.get("/health/readiness",
                     GatewayHarness.token("ops", List.of(), List.of("metrics")), null);
             assertThat(ready.statusCode()).isEqualTo(200);
-            assertThat(ready.body()).contains("\"kubernetesWatching\":true", "\"projectionsAssigned\":true");
+            assertThat(ready.body()).contains("\"tenant-namespaces\":{", "\"exporter-discovery\":{",
+                    "\"state-feed\":{", "\"sample-feed\":{", "\"scrape-scheduler\":{", "\"detail\":\"watching\"");
         });
     }
 
@@ -138,7 +139,10 @@ class KubernetesEnabledGatewayIT {
 
         assertThat(context.isRunning()).isFalse();
         assertThat(client.getHttpClient().isClosed()).isTrue();
-        assertThat(logged.list).extracting(ILoggingEvent::getFormattedMessage).contains("metrics-gateway stopped");
+        // Discovery and scraping end first, the projections and the watchers they read last (StartOrder).
+        assertThat(logged.list).extracting(ILoggingEvent::getFormattedMessage).containsSubsequence(
+                "stopped exporter-discovery", "stopped scrape-scheduler", "stopped tenant-rollups",
+                "stopped state-feed", "stopped tenant-namespaces");
         assertThat(logged.list).filteredOn(e -> e.getLevel().isGreaterOrEqual(Level.WARN))
                 .extracting(e -> e.getLoggerName() + ": " + e.getFormattedMessage()).isEmpty();
         int scrapes = gateway.exporterScrapes.get();

@@ -3,15 +3,16 @@ package io.gpuaas.bench.metrics;
 import static io.gpuaas.events.KafkaPrincipal.METRICS_GATEWAY;
 
 import io.gpuaas.bench.BenchOptions;
+import io.gpuaas.events.CloudEventHeaders;
 import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
+import io.gpuaas.events.gpu.GpuSampleCodec;
 import io.gpuaas.kit.config.KafkaSettings;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.metrics.KafkaFactory;
 import io.gpuaas.metrics.MetricsGatewayApplication;
 import io.gpuaas.metrics.kafka.GpuSamplePublisher;
-import io.gpuaas.metrics.kafka.GpuSampleSerializer;
 import io.gpuaas.metrics.metrics.PublishCounters;
 import io.gpuaas.testing.kafka.EmbeddedKafka;
 import java.nio.file.Path;
@@ -116,9 +117,8 @@ public final class IngestBenchmark {
             Producer<byte[], byte[]> raw = producer(clients, "bench-raw", overrides);
             GpuSamplePublisher publisher = new GpuSamplePublisher(
                     producer(clients, "metrics-gateway-gpu-samples", overrides), topic,
-                    new GpuSampleSerializer(MetricsGatewayApplication.SOURCE), new PublishCounters());
-            IngestRounds rounds = new IngestRounds(fleet, scrapes, threads, raw, publisher,
-                    new GpuSampleSerializer(MetricsGatewayApplication.SOURCE), topic);
+                    codec(), new PublishCounters());
+            IngestRounds rounds = new IngestRounds(fleet, scrapes, threads, raw, publisher, codec(), topic);
             return new Side(label, broker, clients, raw, publisher, rounds, new ArrayList<>());
         }
 
@@ -165,6 +165,11 @@ public final class IngestBenchmark {
         config.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
         config.putAll(overrides);
         return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** The topic's codec with the gateway's {@code ce_source}, as the service builds it. */
+    private static GpuSampleCodec codec() {
+        return new GpuSampleCodec(CloudEventHeaders.of(MetricsGatewayApplication.SOURCE));
     }
 
     private static Map<String, String> producerOverrides(String spec) {

@@ -3,8 +3,8 @@ package io.gpuaas.bench.metrics;
 import io.gpuaas.bench.suite.JvmActivity;
 import io.gpuaas.metrics.dcgm.DcgmScrape;
 import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.gpu.GpuSampleCodec;
 import io.gpuaas.metrics.dcgm.DcgmTextParser;
-import io.gpuaas.metrics.kafka.GpuSampleSerializer;
 import io.gpuaas.metrics.kafka.GpuSamplePublisher;
 import io.gpuaas.metrics.scrape.ScrapeTarget;
 import java.nio.charset.StandardCharsets;
@@ -39,14 +39,14 @@ final class IngestRounds {
     private final int threads;
     private final Producer<byte[], byte[]> raw;
     private final GpuSamplePublisher publisher;
-    private final GpuSampleSerializer headers;
+    private final GpuSampleCodec headers;
     private final String topic;
     private final DcgmTextParser[] parsers;
     private final byte[][][] keys;
     private final byte[][][] values;
 
     IngestRounds(FleetScrape fleet, int scrapes, int threads, Producer<byte[], byte[]> raw,
-                 GpuSamplePublisher publisher, GpuSampleSerializer headers, String topic) {
+                 GpuSamplePublisher publisher, GpuSampleCodec headers, String topic) {
         this.fleet = fleet;
         this.scrapes = scrapes;
         this.threads = threads;
@@ -64,7 +64,7 @@ final class IngestRounds {
             keys[n] = samples.stream().map(s -> s.deviceKey().getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
             // The baseline sends each device's own JSON (distinct bytes, like the real stream) so compression and
             // broker I/O are comparable; it only skips parsing, serialization and the CloudEvents headers.
-            values[n] = samples.stream().map(GpuSampleSerializer::jsonOf).toArray(byte[][]::new);
+            values[n] = samples.stream().map(headers.writer()::body).toArray(byte[][]::new);
         }
     }
 

@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * Latency tuning of the decision engine's Kafka Streams clients, under {@code gpuaas.booking.engine}. A decision
  * is visible only when its transaction commits, so what matters is how soon a commit starts and how long it takes;
- * the reasons for each default are in DESIGN.md ("Decision latency").
+ * the measurements behind each default are in docs/decisions/0001-booking-engine-latency-settings.md.
  *
  * @param commitInterval  {@code commit.interval.ms}: the longest a processed decision waits for its commit
  * @param pollInterval    {@code poll.ms}: how long the stream thread may block in poll before it checks whether a
@@ -22,6 +22,9 @@ import java.util.Map;
  * @param fetchMaxWait    the stream thread's consumer {@code fetch.max.wait.ms} (a fetch returns as soon as a
  *                        command arrives; this only bounds an empty fetch)
  * @param streamThreads   {@code num.stream.threads}
+ * @param sessionTimeout  the stream thread's consumer {@code session.timeout.ms}: how long the pools of an instance
+ *                        that died without leaving the group (killed, cut off) wait before another replica takes them
+ *                        over; heartbeats come from their own thread, so a long decision does not count against it
  */
 @ConfigurationProperties("gpuaas.booking.engine")
 public record EngineTuning(
@@ -30,7 +33,8 @@ public record EngineTuning(
         @Bindable(defaultValue = PRODUCER_LINGER) Duration producerLinger,
         @Bindable(defaultValue = RETRY_BACKOFF) Duration retryBackoff,
         @Bindable(defaultValue = FETCH_MAX_WAIT) Duration fetchMaxWait,
-        @Bindable(defaultValue = STREAM_THREADS) int streamThreads) {
+        @Bindable(defaultValue = STREAM_THREADS) int streamThreads,
+        @Bindable(defaultValue = SESSION_TIMEOUT) Duration sessionTimeout) {
 
     static final String COMMIT_INTERVAL = "PT0.01S";
     static final String POLL_INTERVAL = "PT0.01S";
@@ -38,12 +42,13 @@ public record EngineTuning(
     static final String RETRY_BACKOFF = "PT0.002S";
     static final String FETCH_MAX_WAIT = "PT0.05S";
     static final String STREAM_THREADS = "1";
+    static final String SESSION_TIMEOUT = "PT10S";
 
     /** The defaults, for code that runs the topology without the application context (benchmarks). */
     public static EngineTuning defaults() {
         return new EngineTuning(Duration.parse(COMMIT_INTERVAL), Duration.parse(POLL_INTERVAL),
                 Duration.parse(PRODUCER_LINGER), Duration.parse(RETRY_BACKOFF), Duration.parse(FETCH_MAX_WAIT),
-                Integer.parseInt(STREAM_THREADS));
+                Integer.parseInt(STREAM_THREADS), Duration.parse(SESSION_TIMEOUT));
     }
 
     /**
@@ -58,6 +63,7 @@ public record EngineTuning(
         props.put("producer.retry.backoff.ms", Long.toString(retryBackoff.toMillis()));
         props.put("consumer.fetch.max.wait.ms", Long.toString(fetchMaxWait.toMillis()));
         props.put("num.stream.threads", Integer.toString(streamThreads));
+        props.put("consumer.session.timeout.ms", Long.toString(sessionTimeout.toMillis()));
         return props;
     }
 }

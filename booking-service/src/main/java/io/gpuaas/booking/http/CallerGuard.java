@@ -1,12 +1,19 @@
 package io.gpuaas.booking.http;
 
+import io.gpuaas.booking.config.HttpLimits;
 import io.gpuaas.booking.metrics.BookingMetrics;
 import io.gpuaas.events.booking.Caller;
+import io.gpuaas.kit.http.TenantRateLimiter;
 import io.gpuaas.kit.security.CallerResolver;
 import io.micronaut.security.authentication.Authentication;
 import jakarta.inject.Singleton;
+import java.time.Duration;
+import java.util.Optional;
 
-/** Resolves the caller of an API request and applies the per-tenant rate limit. */
+/**
+ * Resolves the caller of an API request and applies the per-tenant rate limit (service-kit's token bucket, kept per
+ * instance: with N replicas a tenant gets N times the rate, enough to keep one noisy tenant off the decider).
+ */
 @Singleton
 public class CallerGuard {
 
@@ -14,9 +21,9 @@ public class CallerGuard {
     private final TenantRateLimiter limiter;
     private final BookingMetrics metrics;
 
-    public CallerGuard(CallerResolver resolver, TenantRateLimiter limiter, BookingMetrics metrics) {
+    public CallerGuard(CallerResolver resolver, HttpLimits limits, BookingMetrics metrics) {
         this.resolver = resolver;
-        this.limiter = limiter;
+        this.limiter = new TenantRateLimiter(limits.requestsPerSecond(), limits.burst());
         this.metrics = metrics;
     }
 
@@ -33,10 +40,11 @@ public class CallerGuard {
             caller = new Caller(caller.subject(), null, true);
         }
         String bucket = caller.tenant() != null ? caller.tenant() : "admin:" + caller.subject();
-        if (!limiter.tryAcquire(bucket)) {
+        Optional<Duration> refused = limiter.tryAcquire(bucket);
+        if (refused.isPresent()) {
             metrics.rateLimited();
             throw new ProblemException(429, "RATE_LIMITED", null, "tenant " + bucket + " sends too many requests")
-                    .with("retryAfterSeconds", limiter.retryAfterSeconds());
+                    .with(ProblemException.RETRY_AFTER_SECONDS, retryAfterSeconds(refused.get()));
         }
         return caller;
     }
@@ -59,6 +67,11 @@ public class CallerGuard {
                     "a tenant may act only for itself; omit tenant or give " + caller.tenant());
         }
         return caller;
+    }
+
+    /** Whole seconds until the tenant's next token, at least one (Retry-After has no fractions). */
+    static long retryAfterSeconds(Duration wait) {
+        return Math.max(1, (wait.toNanos() + 999_999_999L) / 1_000_000_000L);
     }
 
     public boolean mayUse(Authentication authentication, String namespace) {

@@ -1,6 +1,7 @@
 package io.gpuaas.booking.http;
 
 import io.gpuaas.kit.http.Problem;
+import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.MutableHttpResponse;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,6 +11,9 @@ import java.util.Map;
  * request field it concerns, plus any extra members (conflicts, earliest start).
  */
 public final class ProblemException extends RuntimeException {
+
+    /** The extra member naming whole seconds to wait before a retry. */
+    public static final String RETRY_AFTER_SECONDS = "retryAfterSeconds";
 
     private final int status;
     private final String rule;
@@ -42,9 +46,17 @@ public final class ProblemException extends RuntimeException {
         return field;
     }
 
-    /** The response carrying this problem, rendered by the kit's {@link Problem} like every other service's. */
+    /**
+     * The response carrying this problem, rendered by the kit's {@link Problem} like every other service's; a
+     * {@value #RETRY_AFTER_SECONDS} member is also sent as the {@code Retry-After} header clients and proxies honour.
+     */
     public MutableHttpResponse<String> response(String instance) {
-        return new Problem(status, rule, field, getMessage(), extra).response(instance);
+        MutableHttpResponse<String> response = new Problem(status, rule, field, getMessage(), extra).response(instance);
+        Object retryAfter = extra.get(RETRY_AFTER_SECONDS);
+        if (retryAfter != null) {
+            response.header(HttpHeaders.RETRY_AFTER, retryAfter.toString());
+        }
+        return response;
     }
 
     public Map<String, Object> extra() {

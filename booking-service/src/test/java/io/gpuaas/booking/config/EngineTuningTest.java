@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
@@ -41,5 +42,13 @@ class EngineTuningTest {
 
         // Sent earlier, records would only meet the previous transaction's markers: the commit sends them at once.
         assertThat(tuning.producerLinger()).isGreaterThan(tuning.commitInterval());
+    }
+
+    @Test
+    void shouldHandADeadInstancesPoolsToAnotherReplicaWithinTenSecondsWhenDefaultsAreUsed() {
+        Map<String, Object> consumer = streamsConfig(EngineTuning.defaults())
+                .getMainConsumerConfigs("group", "client", 0);
+
+        assertThat(consumer).containsEntry(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
     }
 }

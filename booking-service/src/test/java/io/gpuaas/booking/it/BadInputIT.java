@@ -160,6 +160,9 @@ class BadInputIT {
         }
 
         assertProblem(last, 429, "RATE_LIMITED", null);
+        assertThat(last.headers().firstValue("Retry-After")).hasValueSatisfying(
+                seconds -> assertThat(Long.parseLong(seconds)).isPositive());
+        assertThat(read(last.body())).containsKey("retryAfterSeconds");
         assertThat(app.get("/api/v1/pools", TEAM_B).statusCode()).isEqualTo(200);
     }
 

@@ -37,10 +37,12 @@ final class BookingApp implements AutoCloseable {
 
     final EmbeddedServer server;
     final String prefix;
+    final String applicationId;
 
-    private BookingApp(EmbeddedServer server, String prefix) {
+    private BookingApp(EmbeddedServer server, String prefix, String applicationId) {
         this.server = server;
         this.prefix = prefix;
+        this.applicationId = applicationId;
     }
 
     private static BookingApp shared;
@@ -58,14 +60,22 @@ final class BookingApp implements AutoCloseable {
         return shared;
     }
 
+    /** An instance of its own deployment: its own topics (created here) and Streams application id. */
     static BookingApp start(KafkaBroker broker, Map<String, Object> extra) {
+        String prefix = broker.uniquePrefix();
+        try (Admin admin = broker.admin()) {
+            TopicAdmin.createAll(admin, prefix);
+        }
+        return start(broker, prefix, broker.uniqueGroupId("booking"), extra);
+    }
+
+    /**
+     * An instance of the deployment whose topics carry {@code prefix} (created already) and whose decision engine is
+     * the Streams application {@code applicationId}: start two with the same values for two replicas.
+     */
+    static BookingApp start(KafkaBroker broker, String prefix, String applicationId, Map<String, Object> extra) {
         try {
             Path jwks = JWT.writeJwks(Files.createTempFile("jwks", ".json"));
-            String prefix = broker.uniquePrefix();
-            String applicationId = broker.uniqueGroupId("booking");
-            try (Admin admin = broker.admin()) {
-                TopicAdmin.createAll(admin, prefix);
-            }
             Map<String, Object> props = new HashMap<>(Map.of(
                     "micronaut.server.port", -1,
                     "gpuaas.kafka.topic-prefix", prefix,
@@ -76,7 +86,8 @@ final class BookingApp implements AutoCloseable {
             props.putAll(broker.serviceProperties(BOOKING_SERVICE.userName(),
                     KafkaAccess.acls(BOOKING_SERVICE, prefix, applicationId)));
             props.putAll(extra);
-            BookingApp app = new BookingApp(ApplicationContext.run(EmbeddedServer.class, props), prefix);
+            BookingApp app = new BookingApp(ApplicationContext.run(EmbeddedServer.class, props), prefix,
+                    applicationId);
             app.awaitReady();
             return app;
         } catch (IOException e) {
@@ -85,8 +96,17 @@ final class BookingApp implements AutoCloseable {
     }
 
     void awaitReady() {
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                .until(() -> send("GET", "/health/readiness", null, null, Map.of()).statusCode() == 200);
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> readiness() == 200);
+    }
+
+    /** The status of {@code /health/readiness} as a probe sees it: 200 ready, 503 not. */
+    int readiness() {
+        return send("GET", "/health/readiness", null, null, Map.of()).statusCode();
+    }
+
+    /** A bean of this instance's context (test seams). */
+    <T> T bean(Class<T> type) {
+        return server.getApplicationContext().getBean(type);
     }
 
     HttpResponse<String> send(String method, String path, String token, String body, Map<String, String> headers) {
@@ -146,8 +166,11 @@ final class BookingApp implements AutoCloseable {
         return Instant.ofEpochMilli((System.currentTimeMillis() / hour + hoursAhead) * hour);
     }
 
+    /** Stops the instance as a pod stops (components stopped in order); closing twice is harmless. */
     @Override
     public void close() {
-        server.close();
+        if (server.isRunning()) {
+            server.close();
+        }
     }
 }

@@ -15,6 +15,7 @@ import io.gpuaas.local.k8s.ClusterSeeder;
 import io.gpuaas.local.k8s.DemoWorkloads;
 import io.gpuaas.local.k8s.Tenant;
 import io.gpuaas.local.services.ServiceLauncher;
+import io.gpuaas.local.services.ServiceReplica;
 import io.gpuaas.local.services.ServiceSpec;
 import io.gpuaas.testing.k8s.KubernetesApi;
 import io.gpuaas.testing.kafka.EmbeddedKafka;
@@ -150,7 +151,7 @@ public final class LocalStack implements AutoCloseable {
         }
     }
 
-    /** Starts the selected services and waits until each /health is UP. */
+    /** Starts every replica of the selected services and waits until each /health is UP. */
     public void startServices() throws Exception {
         services = new ServiceLauncher(options.repoRoot(), options.targetDir().resolve("logs"), javaCommand());
         closeables.add(services);
@@ -159,22 +160,26 @@ public final class LocalStack implements AutoCloseable {
         properties.put("gpuaas.security.jwks-path", files.get("jwks").toString());
         properties.put("gpuaas.pools-file", files.get("pools").toString());
         properties.put("gpuaas.metrics-gateway.scrape.targets", String.join(",", fleet.urls()));
-        Map<String, String> env = Map.of("KUBECONFIG", files.get("kubeconfig").toString());
-        for (ServiceSpec spec : options.selectedServices()) {
+        for (ServiceReplica replica : options.selectedReplicas()) {
+            ServiceSpec spec = replica.spec();
             Map<String, String> own = new LinkedHashMap<>(properties);
+            // Replicas of one service share its Kafka user, as the pods of one Deployment share its Secret.
             Path login = identities.writeServiceConfig(spec.principal(),
                     options.targetDir().resolve("kafka-logins").resolve(spec.name() + ".properties"));
             own.put(KafkaIdentities.CONFIG_FILES_PROPERTY, login.toString());
+            own.putAll(replica.properties());
             own.putAll(options.propertiesFor(spec.name()));
-            services.start(spec, servicePort(spec), own, env);
+            Map<String, String> env = new LinkedHashMap<>(replica.environment());
+            env.put("KUBECONFIG", files.get("kubeconfig").toString());
+            services.start(replica, servicePort(replica), own, env);
         }
         services.awaitHealthy(options.readyTimeout());
     }
 
     /** The documented port, or with {@code --service-port 0} a port free right now (tests run beside a stack). */
-    private int servicePort(ServiceSpec spec) throws IOException {
+    private int servicePort(ServiceReplica replica) throws IOException {
         if (options.servicePort() != 0) {
-            return options.servicePort() + spec.portOffset();
+            return replica.port(options.servicePort() + replica.spec().portOffset());
         }
         // Micronaut would pick a random port itself, but then nobody outside the JVM would know it.
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -182,9 +187,9 @@ public final class LocalStack implements AutoCloseable {
         }
     }
 
-    /** The started service called {@code name} ({@link ServiceSpec#name()}). */
+    /** The started replica called {@code name} ({@link ServiceReplica#name()}: the service's name for its first). */
     public ServiceLauncher.Running service(String name) {
-        return runningServices().stream().filter(r -> r.spec().name().equals(name)).findFirst()
+        return runningServices().stream().filter(r -> r.name().equals(name)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("service " + name + " is not running"));
     }
 

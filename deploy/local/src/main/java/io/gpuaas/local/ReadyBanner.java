@@ -19,7 +19,7 @@ final class ReadyBanner {
             line(text, i == 0 ? "dcgm-exporters" : "", stack.fleetUrls().get(i) + "  (gpu-node-" + (i + 1) + ")");
         }
         for (ServiceLauncher.Running service : stack.runningServices()) {
-            line(text, service.spec().name(), service.url() + "  (log " + service.log() + ")");
+            line(text, service.name(), service.url() + "  (log " + service.log() + ")");
         }
         if (stack.runningServices().isEmpty()) {
             line(text, "services", "none started (--no-services / --only)");
@@ -35,6 +35,6 @@ final class ReadyBanner {
     }
 
     private static void line(StringBuilder text, String label, String value) {
-        text.append(String.format(Locale.ROOT, "  %-16s %s%n", label, value));
+        text.append(String.format(Locale.ROOT, "  %-18s %s%n", label, value));
     }
 }

@@ -1,6 +1,7 @@
 package io.gpuaas.local;
 
 import io.gpuaas.local.services.ServiceProperty;
+import io.gpuaas.local.services.ServiceReplica;
 import io.gpuaas.local.services.ServiceSpec;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,11 +34,12 @@ import java.util.stream.Collectors;
  * @param help         print usage and exit
  * @param serviceProperties configuration overrides passed to the service JVMs, in the order given
  * @param demoWorkloads seed the demo RayCluster and InferenceService
+ * @param replicas     JVMs per selected service (1..9); replica n of a service listens on its port + 10·(n−1)
  */
 public record StackOptions(int gpus, int tenants, Set<String> services, int kafkaPort, int kubePort, int fleetPort,
                            int servicePort, Path repoRoot, Path targetDir, Duration busy, Duration idle, Duration tick,
                            Duration readyTimeout, boolean help, List<ServiceProperty> serviceProperties,
-                           boolean demoWorkloads) {
+                           boolean demoWorkloads, int replicas) {
 
     public static final String USAGE = """
             usage: deploy/local/up [options]
@@ -50,6 +52,8 @@ public record StackOptions(int gpus, int tenants, Set<String> services, int kafk
               --kube-port P        in-memory Kubernetes API port (default 6443; 0 = ephemeral)
               --fleet-port P       first dcgm-exporter port, one per node (default 9400; 0 = ephemeral)
               --service-port P     booking-service port; the others use P+1..P+3 (default 8080)
+              --replicas N         JVMs per service, 1..9 (default 1); replica n listens on the
+                                   service's port + 10*(n-1): booking-service 8080 and 8090, ...
               --busy-seconds S     mean busy phase of a simulated workload (default 240)
               --idle-seconds S     mean idle phase of a simulated workload (default 300)
               --ready-timeout S    seconds to wait for every /health (default 180)
@@ -61,19 +65,23 @@ public record StackOptions(int gpus, int tenants, Set<String> services, int kafk
                                    --service-property idle-reclaimer:gpuaas.reclaimer.policy.window=30s
               --no-demo-workloads  do not seed the demo RayCluster team-a/demo-ray and InferenceService team-b/demo-llm
               --help               this text
-            Port 0 means ephemeral; --service-port 0 gives each service its own free port.
+            Port 0 means ephemeral; --service-port 0 gives each replica of each service its own free port.
             """;
 
-    /** The options as they were before overrides and the demo-workload switch existed: none, demo workloads on. */
+    /** The options as they were before overrides, the demo-workload switch and replicas: none, on, one. */
     public StackOptions(int gpus, int tenants, Set<String> services, int kafkaPort, int kubePort, int fleetPort,
                         int servicePort, Path repoRoot, Path targetDir, Duration busy, Duration idle, Duration tick,
                         Duration readyTimeout, boolean help) {
         this(gpus, tenants, services, kafkaPort, kubePort, fleetPort, servicePort, repoRoot, targetDir, busy, idle,
-                tick, readyTimeout, help, List.of(), true);
+                tick, readyTimeout, help, List.of(), true, 1);
     }
 
     public StackOptions {
         serviceProperties = List.copyOf(serviceProperties);
+        if (replicas < 1 || replicas > ServiceReplica.MAX_REPLICAS) {
+            throw new IllegalArgumentException("--replicas needs 1.." + ServiceReplica.MAX_REPLICAS + ", got "
+                    + replicas);
+        }
     }
 
     public static StackOptions defaults() {
@@ -112,6 +120,7 @@ public record StackOptions(int gpus, int tenants, Set<String> services, int kafk
                 case "--kube-port" -> o.with(b -> b.kubePort = number(flag, value));
                 case "--fleet-port" -> o.with(b -> b.fleetPort = number(flag, value));
                 case "--service-port" -> o.with(b -> b.servicePort = number(flag, value));
+                case "--replicas" -> o.with(b -> b.replicas = number(flag, value));
                 case "--busy-seconds" -> o.with(b -> b.busy = Duration.ofSeconds(number(flag, value)));
                 case "--idle-seconds" -> o.with(b -> b.idle = Duration.ofSeconds(number(flag, value)));
                 case "--ready-timeout" -> o.with(b -> b.readyTimeout = Duration.ofSeconds(number(flag, value)));
@@ -155,6 +164,11 @@ public record StackOptions(int gpus, int tenants, Set<String> services, int kafk
         return ServiceSpec.ALL.stream().filter(s -> services.contains(s.name())).toList();
     }
 
+    /** Every JVM to start: each selected service {@link #replicas} times, first replicas first. */
+    public List<ServiceReplica> selectedReplicas() {
+        return ServiceReplica.of(selectedServices(), replicas);
+    }
+
     /** The overrides for {@code serviceName}, later ones winning over earlier ones for the same key. */
     public Map<String, String> propertiesFor(String serviceName) {
         Map<String, String> properties = new LinkedHashMap<>();
@@ -185,6 +199,7 @@ public record StackOptions(int gpus, int tenants, Set<String> services, int kafk
         boolean help;
         List<ServiceProperty> serviceProperties;
         boolean demoWorkloads;
+        int replicas;
 
         Builder(StackOptions o) {
             gpus = o.gpus;
@@ -203,11 +218,13 @@ public record StackOptions(int gpus, int tenants, Set<String> services, int kafk
             help = o.help;
             serviceProperties = new ArrayList<>(o.serviceProperties);
             demoWorkloads = o.demoWorkloads;
+            replicas = o.replicas;
         }
 
         StackOptions build() {
             return new StackOptions(gpus, tenants, Set.copyOf(services), kafkaPort, kubePort, fleetPort, servicePort,
-                    repoRoot, targetDir, busy, idle, tick, readyTimeout, help, serviceProperties, demoWorkloads);
+                    repoRoot, targetDir, busy, idle, tick, readyTimeout, help, serviceProperties, demoWorkloads,
+                    replicas);
         }
     }
 }

@@ -3,6 +3,7 @@ package io.gpuaas.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpuaas.local.services.ServiceReplica;
 import io.gpuaas.local.services.ServiceSpec;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,6 +23,19 @@ class StackOptionsTest {
         assertThat(options.fleetPort()).isEqualTo(9400);
         assertThat(options.selectedServices()).extracting(ServiceSpec::name)
                 .containsExactly("booking-service", "quota-projector", "idle-reclaimer", "metrics-gateway");
+        assertThat(options.replicas()).isEqualTo(1);
+        assertThat(options.selectedReplicas()).extracting(ServiceReplica::name)
+                .containsExactly("booking-service", "quota-projector", "idle-reclaimer", "metrics-gateway");
+    }
+
+    @Test
+    void shouldStartEverySelectedServiceTwiceFirstReplicasFirstWhenTwoReplicasAreAsked() {
+        StackOptions options = StackOptions.parse("--replicas", "2", "--only", "booking-service,metrics-gateway");
+
+        assertThat(options.selectedReplicas()).extracting(ServiceReplica::name)
+                .containsExactly("booking-service", "metrics-gateway", "booking-service-2", "metrics-gateway-2");
+        assertThatThrownBy(() -> StackOptions.parse("--replicas", "0")).hasMessageContaining("--replicas needs 1..9");
+        assertThatThrownBy(() -> StackOptions.parse("--replicas", "10")).hasMessageContaining("--replicas needs 1..9");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.gpuaas.reclaim.stream;
 
+import io.gpuaas.events.EventSerdes;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
@@ -37,7 +38,7 @@ public final class ReclaimTopology {
                 new WorkloadWindowsSerde()).withCachingEnabled());
         SampleAttributor attributor = new SampleAttributor(owners, metrics);
         KStream<String, Decision> decisions = builder.stream(Topics.GPU_SAMPLES.name(topicPrefix),
-                        Consumed.with(Serdes.String(), GpuSampleDeserializer.serde()))
+                        Consumed.with(Serdes.String(), EventSerdes.valueSerde(Topics.GPU_SAMPLES)))
                 .process(() -> new AttributionProcessor(attributor), Named.as("attribute"))
                 .repartition(Repartitioned.with(Serdes.String(), new AttributedSampleSerde()).withName(REPARTITION))
                 .process(() -> new IdlenessProcessor(STORE, workloads, owners, decider, metrics), STORE);

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.gpuaas.metrics.StartOrder;
 import io.gpuaas.metrics.scrape.ScrapeScheduler;
 import io.gpuaas.metrics.scrape.ScrapeTarget;
 import java.net.URI;
@@ -11,28 +12,24 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * Finds dcgm-exporter pods by label and keeps the scheduler's {@code kubernetes} targets equal to the running
- * ones. Level-based: every event recomputes the whole set from the informer cache, so a missed or reordered
- * event cannot leave a stale target behind.
+ * Component {@code exporter-discovery}: finds dcgm-exporter pods by label and keeps the scheduler's
+ * {@code kubernetes} targets equal to the running ones. Level-based: every event recomputes the whole set from the
+ * informer cache, so a missed or reordered event cannot leave a stale target behind.
  */
-public final class DcgmExporterDiscovery implements AutoCloseable {
+public final class DcgmExporterDiscovery extends InformerComponent<Pod> {
 
     static final String ORIGIN = "kubernetes";
 
     private final ScrapeScheduler scheduler;
     private final int port;
     private final String path;
-    private final SharedIndexInformer<Pod> informer;
 
     public DcgmExporterDiscovery(KubernetesClient client, String namespace, String selector, int port, String path,
                                  ScrapeScheduler scheduler) {
+        super("exporter-discovery", StartOrder.DISCOVERY, informer(client, namespace, selector));
         this.scheduler = scheduler;
         this.port = port;
         this.path = path.startsWith("/") ? path : "/" + path;
-        var pods = namespace == null || namespace.isBlank()
-                ? client.pods().inAnyNamespace().withLabelSelector(selector)
-                : client.pods().inNamespace(namespace).withLabelSelector(selector);
-        this.informer = pods.runnableInformer(0);
         informer.addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Pod pod) {
@@ -51,12 +48,11 @@ public final class DcgmExporterDiscovery implements AutoCloseable {
         });
     }
 
-    public void start() {
-        informer.start();
-    }
-
-    public boolean watching() {
-        return informer.isWatching();
+    private static SharedIndexInformer<Pod> informer(KubernetesClient client, String namespace, String selector) {
+        var pods = namespace == null || namespace.isBlank()
+                ? client.pods().inAnyNamespace().withLabelSelector(selector)
+                : client.pods().inNamespace(namespace).withLabelSelector(selector);
+        return pods.runnableInformer(0);
     }
 
     private synchronized void refresh() {
@@ -79,10 +75,5 @@ public final class DcgmExporterDiscovery implements AutoCloseable {
         String ip = pod.getStatus().getPodIP();
         String host = ip.contains(":") ? "[" + ip + "]" : ip;
         return new ScrapeTarget(URI.create("http://" + host + ":" + port + path), pod.getSpec().getNodeName(), ORIGIN);
-    }
-
-    @Override
-    public void close() {
-        informer.close();
     }
 }

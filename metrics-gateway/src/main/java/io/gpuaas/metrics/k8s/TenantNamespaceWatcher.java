@@ -3,16 +3,18 @@ package io.gpuaas.metrics.k8s;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.gpuaas.metrics.StartOrder;
 import io.gpuaas.metrics.projection.TenantDirectory;
 
-/** Keeps the TenantDirectory in step with the {@code gpuaas.io/tenant} label of every Namespace that carries it. */
-public final class TenantNamespaceWatcher implements AutoCloseable {
-
-    private final SharedIndexInformer<Namespace> informer;
+/**
+ * Component {@code tenant-namespaces}: keeps the TenantDirectory in step with the {@code gpuaas.io/tenant} label of
+ * every Namespace that carries it.
+ */
+public final class TenantNamespaceWatcher extends InformerComponent<Namespace> {
 
     public TenantNamespaceWatcher(KubernetesClient client, String tenantLabel, TenantDirectory directory) {
-        this.informer = client.namespaces().withLabel(tenantLabel).runnableInformer(0);
+        super("tenant-namespaces", StartOrder.TENANT_NAMESPACES,
+                client.namespaces().withLabel(tenantLabel).runnableInformer(0));
         informer.addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Namespace ns) {
@@ -29,18 +31,5 @@ public final class TenantNamespaceWatcher implements AutoCloseable {
                 directory.labelled(ns.getMetadata().getName(), null);
             }
         });
-    }
-
-    public void start() {
-        informer.start();
-    }
-
-    public boolean watching() {
-        return informer.isWatching();
-    }
-
-    @Override
-    public void close() {
-        informer.close();
     }
 }

@@ -1,6 +1,7 @@
 package io.gpuaas.metrics.kafka;
 
 import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.gpu.GpuSampleCodec;
 import io.gpuaas.metrics.metrics.PublishCounters;
 import io.gpuaas.metrics.scrape.SampleSink;
 import io.gpuaas.metrics.scrape.ScrapeTarget;
@@ -14,9 +15,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Publishes GpuSamples to {@code gpuaas.gpu-samples} keyed by device, so every sample of one device lands in
- * one partition in scrape order. Records are encoded here, on the scrape's thread, by {@link GpuSampleSerializer}
- * (one writer per scrape), and handed to a byte producer. Sends are asynchronous; the idempotent {@code acks=all}
- * producer retries without duplicates, and failures are counted rather than blocking the scrape loop.
+ * one partition in scrape order. Records are encoded here, on the scrape's thread, by the topic's codec
+ * ({@link GpuSampleCodec}, one writer per scrape), and handed to a byte producer. Sends are asynchronous; the
+ * idempotent {@code acks=all} producer retries without duplicates, and failures are counted rather than blocking the
+ * scrape loop.
  */
 public final class GpuSamplePublisher implements SampleSink, AutoCloseable {
 
@@ -24,15 +26,15 @@ public final class GpuSamplePublisher implements SampleSink, AutoCloseable {
 
     private final Producer<byte[], byte[]> producer;
     private final String topic;
-    private final GpuSampleSerializer serializer;
+    private final GpuSampleCodec codec;
     private final PublishCounters counters;
     private final Callback callback;
 
-    public GpuSamplePublisher(Producer<byte[], byte[]> producer, String topic, GpuSampleSerializer serializer,
+    public GpuSamplePublisher(Producer<byte[], byte[]> producer, String topic, GpuSampleCodec codec,
                               PublishCounters counters) {
         this.producer = producer;
         this.topic = topic;
-        this.serializer = serializer;
+        this.codec = codec;
         this.counters = counters;
         this.callback = (metadata, error) -> {
             if (error == null) {
@@ -46,9 +48,9 @@ public final class GpuSamplePublisher implements SampleSink, AutoCloseable {
 
     @Override
     public void publish(ScrapeTarget target, List<GpuSample> samples) {
-        GpuSampleSerializer.Writer writer = GpuSampleSerializer.writer();
+        GpuSampleCodec.Writer writer = codec.writer();
         for (GpuSample sample : samples) {
-            ProducerRecord<byte[], byte[]> record = serializer.record(topic, sample, writer);
+            ProducerRecord<byte[], byte[]> record = writer.record(topic, sample);
             producer.send(record, callback);
         }
     }

@@ -1,6 +1,10 @@
 package io.gpuaas.metrics.kafka;
 
 import io.gpuaas.events.tenant.TenantUtilization;
+import io.gpuaas.kit.runtime.ComponentHealth;
+import io.gpuaas.kit.runtime.ComponentHealth.State;
+import io.gpuaas.kit.runtime.ServiceComponent;
+import io.gpuaas.metrics.StartOrder;
 import io.gpuaas.events.tenant.TenantUtilizationEvent;
 import io.gpuaas.metrics.projection.BookedUnits;
 import io.gpuaas.metrics.projection.TenantUsage;
@@ -17,11 +21,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes one TenantUtilization per tenant and window on {@code gpuaas.tenant-utilization}, keyed by tenant.
- * Windows are aligned to the wall clock (whole minutes by default) so rollups of different replicas or restarts
- * line up; a window holds what the samples consumed during it charged.
+ * Component {@code tenant-rollups}: publishes one TenantUtilization per tenant and window on
+ * {@code gpuaas.tenant-utilization}, keyed by tenant. Windows are aligned to the wall clock (whole minutes by default)
+ * so rollups of different replicas or restarts line up; a window holds what the samples consumed during it charged.
+ * A window that cannot be sent is logged and lost (the next one is not affected), so the component is
+ * {@code RUNNING} from start to stop.
  */
-public final class RollupPublisher implements AutoCloseable {
+public final class RollupPublisher implements ServiceComponent, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RollupPublisher.class);
 
@@ -34,6 +40,7 @@ public final class RollupPublisher implements AutoCloseable {
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("tenant-rollups").daemon().factory());
     private Instant windowStart;
+    private volatile State state = State.STARTING;
 
     public RollupPublisher(TenantUsage usage, BookedUnits bookings, Producer<String, TenantUtilizationEvent> producer,
                            String topic, Duration window, Clock clock) {
@@ -45,12 +52,53 @@ public final class RollupPublisher implements AutoCloseable {
         this.clock = clock;
     }
 
-    public void start() {
+    @Override
+    public String name() {
+        return "tenant-rollups";
+    }
+
+    @Override
+    public int startOrder() {
+        return StartOrder.ROLLUPS;
+    }
+
+    @Override
+    public ComponentHealth health() {
+        return new ComponentHealth(state, true, "every " + window + " to " + topic, 0);
+    }
+
+    @Override
+    public synchronized void start() {
+        if (state != State.STARTING) {
+            return;
+        }
         Instant now = clock.instant();
         windowStart = now;
         long millis = window.toMillis();
         long untilBoundary = millis - Math.floorMod(now.toEpochMilli(), millis);
         timer.scheduleAtFixedRate(this::publishSafely, untilBoundary, millis, TimeUnit.MILLISECONDS);
+        state = State.RUNNING;
+    }
+
+    /** Publishes the partial window on shutdown so its GPU-seconds are not lost. */
+    @Override
+    public synchronized void stop(Duration grace) {
+        if (state == State.STOPPED) {
+            return;
+        }
+        boolean wasRunning = state == State.RUNNING;
+        state = State.STOPPED;
+        timer.shutdownNow();
+        try {
+            // A window being sent right now finishes first: the partial one must start where it ended.
+            timer.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (wasRunning) {
+            publishSafely();
+        }
+        producer.close(grace);
     }
 
     private void publishSafely() {
@@ -71,11 +119,8 @@ public final class RollupPublisher implements AutoCloseable {
         return rollups;
     }
 
-    /** Publishes the partial window on shutdown so its GPU-seconds are not lost. */
     @Override
     public void close() {
-        timer.shutdownNow();
-        publishSafely();
-        producer.close(Duration.ofSeconds(10));
+        stop(Duration.ofSeconds(10));
     }
 }

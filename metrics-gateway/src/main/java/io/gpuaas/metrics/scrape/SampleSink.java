@@ -5,8 +5,13 @@ import java.util.List;
 
 /** Where the samples of one scrape go: Kafka in the service, a list in tests. */
 @FunctionalInterface
-public interface SampleSink {
+public interface SampleSink extends AutoCloseable {
 
     /** Hands over the samples of one scrape; must not block on the network for long. */
     void publish(ScrapeTarget target, List<GpuSample> samples);
+
+    /** Sends what is buffered; called once the scheduler's loops have ended. */
+    @Override
+    default void close() {
+    }
 }

@@ -1,5 +1,9 @@
 package io.gpuaas.metrics.scrape;
 
+import io.gpuaas.kit.runtime.ComponentHealth;
+import io.gpuaas.kit.runtime.ComponentHealth.State;
+import io.gpuaas.kit.runtime.ServiceComponent;
+import io.gpuaas.metrics.StartOrder;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Clock;
@@ -13,11 +17,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one virtual thread per scrape target, so a slow or dead exporter delays nobody but itself. Targets come
- * from several origins (configuration, Kubernetes discovery); each origin replaces its own set, and a URL
- * known to two origins is scraped once.
+ * Component {@code scrape-scheduler}: one virtual thread per scrape target, so a slow or dead exporter delays nobody
+ * but itself. Targets come from several origins (configuration, Kubernetes discovery); each origin replaces its own
+ * set, and a URL known to two origins is scraped once. Targets set before {@link #start()} are scraped from then on.
+ * A failing exporter is a metric ({@code gpuaas_scrape_up}), not a readiness problem: the component stays
+ * {@code RUNNING} whatever its targets do. Stopping ends the loops, then closes the sink (flushing its samples).
  */
-public final class ScrapeScheduler implements AutoCloseable {
+public final class ScrapeScheduler implements ServiceComponent, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ScrapeScheduler.class);
 
@@ -29,6 +35,7 @@ public final class ScrapeScheduler implements AutoCloseable {
     private final HttpClient http;
     private final Map<String, Set<ScrapeTarget>> byOrigin = new HashMap<>();
     private final Map<URI, Thread> running = new HashMap<>();
+    private boolean started;
     private boolean closed;
 
     public ScrapeScheduler(Backoff backoff, Duration timeout, SampleSink sink, ScrapeHealth health, Clock clock) {
@@ -40,12 +47,43 @@ public final class ScrapeScheduler implements AutoCloseable {
         this.http = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
     }
 
-    /** Replaces the targets of {@code origin}; starts loops for new URLs and stops loops for vanished ones. */
+    @Override
+    public String name() {
+        return "scrape-scheduler";
+    }
+
+    @Override
+    public int startOrder() {
+        return StartOrder.SCRAPES;
+    }
+
+    @Override
+    public synchronized void start() {
+        if (started || closed) {
+            return;
+        }
+        started = true;
+        reconcile();
+    }
+
+    @Override
+    public synchronized ComponentHealth health() {
+        State state = closed ? State.STOPPED : started ? State.RUNNING : State.STARTING;
+        return new ComponentHealth(state, true, "scraping " + running.size() + " targets", 0);
+    }
+
+    /** Replaces the targets of {@code origin}; once started, starts loops for new URLs and stops vanished ones. */
     public synchronized void setTargets(String origin, Set<ScrapeTarget> targets) {
         if (closed) {
             return;
         }
         byOrigin.put(origin, Set.copyOf(targets));
+        if (started) {
+            reconcile();
+        }
+    }
+
+    private void reconcile() {
         Map<URI, ScrapeTarget> wanted = new HashMap<>();
         byOrigin.values().forEach(set -> set.forEach(t -> wanted.putIfAbsent(t.url(), t)));
         for (URI gone : new HashSet<>(running.keySet())) {
@@ -55,14 +93,14 @@ public final class ScrapeScheduler implements AutoCloseable {
                 LOG.info("stopped scraping {}", gone);
             }
         }
-        wanted.forEach((url, target) -> running.computeIfAbsent(url, u -> start(target)));
+        wanted.forEach((url, target) -> running.computeIfAbsent(url, u -> launch(target)));
     }
 
     public synchronized Set<URI> targets() {
         return Set.copyOf(running.keySet());
     }
 
-    private Thread start(ScrapeTarget target) {
+    private Thread launch(ScrapeTarget target) {
         LOG.info("scraping {} every {} ({})", target.url(), backoff.interval(), target.origin());
         TargetScraper scraper = new TargetScraper(target, http, timeout, sink, health, clock);
         return Thread.ofVirtual().name("scrape-" + target.label()).start(() -> loop(scraper));
@@ -85,19 +123,37 @@ public final class ScrapeScheduler implements AutoCloseable {
         }
     }
 
-    /** Stops every loop and waits briefly for in-flight scrapes, so shutdown does not publish half a scrape late. */
+    /**
+     * Stops every loop and waits up to {@code grace} for in-flight scrapes, so shutdown does not publish half a
+     * scrape late; then closes the sink, which sends what it buffered.
+     */
     @Override
-    public void close() throws InterruptedException {
+    public void stop(Duration grace) {
         Map<URI, Thread> stopping;
         synchronized (this) {
+            if (closed) {
+                return;
+            }
             closed = true;
             stopping = new HashMap<>(running);
             running.clear();
         }
         stopping.values().forEach(Thread::interrupt);
-        for (Thread thread : stopping.values()) {
-            thread.join(Duration.ofSeconds(2));
+        long deadline = System.nanoTime() + grace.toNanos();
+        try {
+            for (Thread thread : stopping.values()) {
+                thread.join(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            http.close();
+            sink.close();
         }
-        http.close();
+    }
+
+    @Override
+    public void close() {
+        stop(Duration.ofSeconds(2));
     }
 }

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.kit.runtime.ComponentHealth.State;
 import io.gpuaas.metrics.projection.TenantDirectory;
 import io.gpuaas.metrics.scrape.Backoff;
 import io.gpuaas.metrics.scrape.ScrapeHealth;
@@ -38,6 +39,7 @@ class KubernetesDiscoveryIT {
                 Clock.systemUTC());
              DcgmExporterDiscovery discovery = new DcgmExporterDiscovery(client, "gpu-operator",
                      "app.kubernetes.io/name=dcgm-exporter", exporter.getAddress().getPort(), "/metrics", scheduler)) {
+            scheduler.start();
             discovery.start();
             client.pods().inNamespace("gpu-operator").resource(pod("Pending")).create();
             Pod running = client.pods().inNamespace("gpu-operator").withName("dcgm-exporter-abc")
@@ -58,8 +60,12 @@ class KubernetesDiscoveryIT {
     @Test
     void shouldMapANamespaceToItsTenantWhenTheLabelIsSetOrRemoved(KubernetesClient client) {
         TenantDirectory directory = new TenantDirectory(Map.of("legacy", "team-old"));
+        TenantNamespaceWatcher stopped;
         try (TenantNamespaceWatcher watcher = new TenantNamespaceWatcher(client, "gpuaas.io/tenant", directory)) {
+            stopped = watcher;
+            assertThat(watcher.health().state()).isEqualTo(State.STARTING);
             watcher.start();
+            await().atMost(Duration.ofSeconds(10)).until(() -> watcher.health().ready());
             client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("team-a-dev")
                     .addToLabels("gpuaas.io/tenant", "team-a").endMetadata().build()).create();
 
@@ -69,6 +75,7 @@ class KubernetesDiscoveryIT {
             client.namespaces().withName("team-a-dev").delete();
             await().atMost(Duration.ofSeconds(10)).until(() -> directory.tenantOf("team-a-dev") == null);
         }
+        assertThat(stopped.health().state()).isEqualTo(State.STOPPED);
     }
 
     private static Pod pod(String phase) {

@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
+import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.kit.runtime.ComponentHealth;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,6 +26,7 @@ class ScrapeSchedulerTest {
     private final AtomicInteger brokenCalls = new AtomicInteger();
     private final Map<String, AtomicInteger> published = new ConcurrentHashMap<>();
     private final ScrapeHealth health = new ScrapeHealth();
+    private final AtomicInteger sinkClosed = new AtomicInteger();
     private final ScrapeScheduler scheduler;
 
     ScrapeSchedulerTest() throws IOException {
@@ -42,20 +46,47 @@ class ScrapeSchedulerTest {
             respond(exchange, 500, new byte[0]);
         });
         exporters.start();
-        SampleSink sink = (target, samples) -> published.computeIfAbsent(target.label(),
-                k -> new AtomicInteger()).addAndGet(samples.size());
+        SampleSink sink = new SampleSink() {
+            @Override
+            public void publish(ScrapeTarget target, List<GpuSample> samples) {
+                published.computeIfAbsent(target.label(), k -> new AtomicInteger()).addAndGet(samples.size());
+            }
+
+            @Override
+            public void close() {
+                sinkClosed.incrementAndGet();
+            }
+        };
         scheduler = new ScrapeScheduler(new Backoff(Duration.ofMillis(100), Duration.ofSeconds(2)),
                 Duration.ofMillis(300), sink, health, Clock.systemUTC());
     }
 
     @AfterEach
-    void stop() throws InterruptedException {
+    void stop() {
         scheduler.close();
         exporters.stop(0);
     }
 
     @Test
+    void shouldScrapeTargetsSetBeforeStartOnlyOnceStartedAndCloseTheSinkOnceWhenStopped() {
+        scheduler.setTargets("config", Set.of(target("/fast")));
+        assertThat(scheduler.targets()).isEmpty();
+        assertThat(scheduler.health().state()).isEqualTo(ComponentHealth.State.STARTING);
+
+        scheduler.start();
+        await().atMost(Duration.ofSeconds(5)).until(() -> published.containsKey(key("/fast")));
+        assertThat(scheduler.health().ready()).isTrue();
+
+        scheduler.stop(Duration.ofSeconds(2));
+        scheduler.close();
+        assertThat(scheduler.targets()).isEmpty();
+        assertThat(scheduler.health().state()).isEqualTo(ComponentHealth.State.STOPPED);
+        assertThat(sinkClosed).hasValue(1);
+    }
+
+    @Test
     void shouldKeepScrapingTheHealthyTargetOnScheduleWhenAnotherTargetHangs() {
+        scheduler.start();
         scheduler.setTargets("config", Set.of(target("/fast"), target("/slow")));
 
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
@@ -68,20 +99,27 @@ class ScrapeSchedulerTest {
 
     @Test
     void shouldBackOffExponentiallyWhenATargetKeepsFailing() throws InterruptedException {
+        scheduler.start();
         scheduler.setTargets("config", Set.of(target("/broken")));
+        await().atMost(Duration.ofSeconds(10)).until(() -> failures() >= 1);
 
         Thread.sleep(1_600);
 
-        // 100 ms interval without backoff would be ~15 calls; with 200, 400, 800 ms waits it is at most 4.
-        assertThat(brokenCalls.get()).isBetween(1, 4);
+        // 100 ms interval without backoff would be ~16 more attempts; with 200, 400, 800 ms waits at most 3 more
+        // (fewer on a loaded machine). An attempt that times out before reaching the exporter fails all the same,
+        // so the exporter's count is only an upper bound of what it answered.
+        assertThat(failures()).isBetween(1L, 4L);
+        assertThat(brokenCalls.get()).isLessThanOrEqualTo(4);
         assertThat(health.targets()).hasSize(1);
-        // The exporter may have counted a call whose failure the scraper is still recording.
-        assertThat(health.targets().values().iterator().next().failuresTotal())
-                .isBetween(brokenCalls.get() - 1L, (long) brokenCalls.get());
+    }
+
+    private long failures() {
+        return health.targets().values().stream().mapToLong(ScrapeHealth.TargetHealth::failuresTotal).sum();
     }
 
     @Test
     void shouldStopScrapingATargetWhenItsOriginNoLongerListsIt() {
+        scheduler.start();
         scheduler.setTargets("kubernetes", Set.of(target("/fast")));
         await().atMost(Duration.ofSeconds(5)).until(() -> published.containsKey(key("/fast")));
 
@@ -93,6 +131,7 @@ class ScrapeSchedulerTest {
 
     @Test
     void shouldScrapeAUrlOnceWhenTwoOriginsListIt() {
+        scheduler.start();
         scheduler.setTargets("config", Set.of(target("/fast")));
         scheduler.setTargets("kubernetes", Set.of(target("/fast")));
 

@@ -2,6 +2,7 @@ package io.gpuaas.system.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuaas.local.services.ServiceReplica;
 import io.gpuaas.system.reliability.support.BookingLoad;
 import io.gpuaas.system.reliability.support.HttpCalls;
 import io.gpuaas.system.reliability.support.Invariants;
@@ -23,8 +24,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The broker is killed (SIGKILL) in the middle of booking load and started again on the same port and log
- * directory. No service is touched: each must come back UP by itself, keep working (new bookings decided, quota
- * written, samples consumed and published), and nothing it acknowledged may be lost.
+ * directory. No service is touched: each replica of each must come back UP by itself, keep working (new bookings
+ * decided, quota written, samples consumed and published), and nothing it acknowledged may be lost.
  */
 class BrokerRestartReliabilityIT {
 
@@ -47,8 +48,8 @@ class BrokerRestartReliabilityIT {
 
     private List<String> restartOnce(String run) throws Exception {
         stack.ensureAllHealthy(Duration.ofSeconds(180));
-        Map<String, Integer> startsBefore = new LinkedHashMap<>();
-        ReliabilityStack.serviceNames().forEach(s -> startsBefore.put(s, stack.starts(s)));
+        Map<ServiceReplica, Integer> startsBefore = new LinkedHashMap<>();
+        stack.replicas().forEach(r -> startsBefore.put(r, stack.starts(r)));
         SystemView view = new SystemView(stack);
         Invariants invariants = new Invariants(stack);
         int clients = Mode.pick(3, 6);
@@ -64,20 +65,20 @@ class BrokerRestartReliabilityIT {
         double brokerBack = (System.nanoTime() - killed) / 1e9;
         List<String> problems = new ArrayList<>();
         Map<String, String> recovered = new LinkedHashMap<>();
-        for (String service : ReliabilityStack.serviceNames()) {
+        for (ServiceReplica replica : stack.replicas()) {
             try {
-                stack.awaitHealthy(service, Duration.ofSeconds(120));
-                recovered.put(service, String.format("%.1f s", (System.nanoTime() - killed) / 1e9));
+                stack.awaitHealthy(replica, Duration.ofSeconds(120));
+                recovered.put(replica.name(), String.format("%.1f s", (System.nanoTime() - killed) / 1e9));
             } catch (IllegalStateException e) {
-                problems.add(service + " did not recover by itself: " + e.getMessage());
+                problems.add(replica + " did not recover by itself: " + e.getMessage());
             }
         }
         for (Future<?> f : running) {
             f.get();
         }
         pool.shutdown();
-        ReliabilityStack.serviceNames().stream().filter(s -> stack.starts(s) != startsBefore.get(s) || !stack.alive(s))
-                .forEach(s -> problems.add(s + " was restarted or died"));
+        stack.replicas().stream().filter(r -> stack.starts(r) != startsBefore.get(r) || !stack.alive(r))
+                .forEach(r -> problems.add(r + " was restarted or died"));
         long wait = Duration.between(Instant.now(), windowStart.plusSeconds(22)).toMillis();
         if (wait > 0) {
             Thread.sleep(wait);
@@ -86,7 +87,8 @@ class BrokerRestartReliabilityIT {
         problems.addAll(workContinues(view));
         ReliabilityReport.add("broker restart", "SIGKILL of the broker during " + load.outcomes().size()
                 + " booking requests, restarted on the same port and log dir after " + Mode.pick(3, 8) + " s",
-                "every service UP again by itself, nothing acknowledged lost, no duplicate or overbooking, quota = "
+                "every replica of every service UP again by itself, nothing acknowledged lost, no duplicate or "
+                        + "overbooking, quota = "
                         + "bookings, new work done", problems.isEmpty(), String.format("broker back after %.1f s; services UP at %s; %d retries",
                         brokerBack, recovered, load.retries()) + (problems.isEmpty() ? "" : "; BROKEN: " + String.join("; ", problems)));
         problems.addAll(invariants.cancelRun(run));
@@ -106,14 +108,17 @@ class BrokerRestartReliabilityIT {
             stack.http().send("DELETE", stack.url("booking-service") + "/api/v1/bookings/" + id, stack.token("team-a"), null, Map.of());
         }
         double reclaimer = view.metric("idle-reclaimer", "gpuaas_reclaim_samples_total");
-        double published = view.metric("metrics-gateway", "gpuaas_gpu_samples_published_total");
+        Map<ServiceReplica, Double> published =
+                view.metricByReplica("metrics-gateway", "gpuaas_gpu_samples_published_total");
         Thread.sleep(6000);
         if (view.metric("idle-reclaimer", "gpuaas_reclaim_samples_total") <= reclaimer) {
             problems.add("idle-reclaimer consumes no samples after the restart");
         }
-        if (view.metric("metrics-gateway", "gpuaas_gpu_samples_published_total") <= published) {
-            problems.add("metrics-gateway publishes no samples after the restart");
-        }
+        view.metricByReplica("metrics-gateway", "gpuaas_gpu_samples_published_total").forEach((replica, now) -> {
+            if (now <= published.getOrDefault(replica, 0.0)) {
+                problems.add(replica + " publishes no samples after the restart");
+            }
+        });
         return problems;
     }
 }

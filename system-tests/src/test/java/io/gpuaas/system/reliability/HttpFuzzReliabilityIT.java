@@ -2,6 +2,7 @@ package io.gpuaas.system.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuaas.local.services.ServiceReplica;
 import io.gpuaas.system.reliability.support.HttpCalls;
 import io.gpuaas.system.reliability.support.Mode;
 import io.gpuaas.system.reliability.support.RawHttp;
@@ -24,9 +25,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * HTTP fuzzing of every endpoint of every service: bad, unsigned, wrong-key and expired tokens; broken, mistyped
- * and oversized bodies; other tenants' ids; odd paths, methods and content types. Every answer must be a 4xx (a bad
- * token exactly 401), never a 5xx and never a success for input that is wrong, and every service stays healthy.
+ * HTTP fuzzing of every endpoint of every service, requests going to its replicas in turn (odd paths and raw
+ * requests to each): bad, unsigned, wrong-key and expired tokens; broken, mistyped and oversized bodies; other
+ * tenants' ids; odd paths, methods and content types. Every answer must be a 4xx (a bad token exactly 401), never a
+ * 5xx and never a success for input that is wrong, and every replica stays healthy.
  */
 class HttpFuzzReliabilityIT {
 
@@ -141,8 +143,9 @@ class HttpFuzzReliabilityIT {
                 + "/api/v1/keda/queues/team-b/gpuaas", teamA));
         expect(403, 404, "KEDA workload of team-b as team-a", stack.http().get(stack.url("metrics-gateway")
                 + "/api/v1/keda/workloads/team-b/InferenceService/demo-llm", teamA));
-        for (String service : ReliabilityStack.serviceNames()) {
-            expect(403, 403, service + " /metrics with a tenant token", stack.http().get(stack.url(service) + "/metrics", teamA));
+        for (ServiceReplica replica : stack.replicas()) {
+            expect(403, 403, replica + " /metrics with a tenant token",
+                    stack.http().get(stack.url(replica) + "/metrics", teamA));
         }
         HttpCalls.Response list = stack.http().get(stack.url("booking-service") + "/api/v1/bookings?limit=500", teamA);
         if (list.body().contains(otherTenantsBooking)) {
@@ -161,7 +164,7 @@ class HttpFuzzReliabilityIT {
                 expect(400, 499, endpoint.service() + " " + method + " " + endpoint.path(), stack.http().send(method, url, teamA, "{}", Map.of()));
             }
         }
-        for (String service : ReliabilityStack.serviceNames()) {
+        for (ServiceReplica service : stack.replicas()) {
             String base = stack.url(service);
             expect(400, 499, service + " unknown path", stack.http().get(base + "/api/v2/nothing/here", teamA));
             expect(400, 499, service + " long path", stack.http().get(base + "/api/v1/" + "x/".repeat(3000), teamA));
@@ -201,7 +204,7 @@ class HttpFuzzReliabilityIT {
         }
     }
 
-    private void rawExpect(String service, String what, String head) {
+    private void rawExpect(ServiceReplica service, String what, String head) {
         int status = RawHttp.send(stack.url(service), head);
         requests++;
         statuses.merge(status, 1, Integer::sum);
@@ -211,7 +214,7 @@ class HttpFuzzReliabilityIT {
     }
 
     private void finish(String area, String tried, String expected) {
-        List<String> unhealthy = ReliabilityStack.serviceNames().stream().filter(s -> !stack.healthy(s)).toList();
+        List<ServiceReplica> unhealthy = stack.unhealthy();
         if (!unhealthy.isEmpty()) {
             failures.add("not healthy afterwards: " + unhealthy);
         }

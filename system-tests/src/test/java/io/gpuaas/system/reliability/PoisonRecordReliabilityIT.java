@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.Topics;
+import io.gpuaas.local.services.ServiceReplica;
 import io.gpuaas.system.reliability.support.HttpCalls;
 import io.gpuaas.system.reliability.support.KafkaProbe;
 import io.gpuaas.system.reliability.support.ReliabilityReport;
@@ -36,7 +37,12 @@ import org.junit.jupiter.api.Test;
  */
 class PoisonRecordReliabilityIT {
 
-    /** Input topics and how many services consume each (read from the services' code; see README). */
+    /**
+     * Input topics and the services consuming each (read from the services' code; see README). Replicas of a
+     * service share a dead-letter group: a Streams application's replicas split the partitions, the readers of
+     * every partition (booking-service's feed, metrics-gateway's projections) each dead-letter it, so a record may
+     * reach the topic once per replica, under the same group.
+     */
     static final Map<String, List<String>> CONSUMERS = new LinkedHashMap<>();
 
     static {
@@ -63,15 +69,12 @@ class PoisonRecordReliabilityIT {
     void shouldDeadLetterEveryPoisonRecordAndKeepEveryPartitionMoving() throws Exception {
         List<RecordMetadata> poisons = new ArrayList<>(poisonEveryPartition(1));
         List<String> bookings = bookOnePerPool();
-        // The projector reads kueue-workloads only when it takes the lead: a restart makes it read the poison.
-        stack.kill("quota-projector");
-        stack.start("quota-projector");
-        stack.awaitHealthy("quota-projector", Duration.ofSeconds(120));
+        // The projector reads kueue-workloads when it takes the lead: killing the leader makes the other replica
+        // take the Lease over and read the poison (round 1), then the restarted one when the new leader is killed.
+        takeOverLease();
         Thread.sleep(3000);
         poisons.addAll(poisonEveryPartition(2));
-        stack.kill("quota-projector");
-        stack.start("quota-projector");
-        stack.awaitHealthy("quota-projector", Duration.ofSeconds(120));
+        ServiceReplica restarting = takeOverLease();
 
         Map<String, List<String>> missing = awaitDeadLetters(poisons, Duration.ofSeconds(60));
         Map<String, Set<String>> groups = groupsPerTopic();
@@ -87,10 +90,24 @@ class PoisonRecordReliabilityIT {
         ReliabilityReport.add("poison records", "good traffic behind the poison: one booking per pool (booking-commands, "
                 + "booking-events, bookings), its quota and queue state (quota-state), GPU samples", "booked (201), visible, "
                 + "ClusterQueue quota and /metrics updated", effects.isEmpty(), effects.isEmpty() ? "all seen" : effects);
-        List<String> unhealthy = ReliabilityStack.serviceNames().stream().filter(s -> !stack.healthy(s)).toList();
-        assertThat(unhealthy).as("services not healthy after the poison").isEmpty();
+        stack.awaitHealthy(restarting, Duration.ofSeconds(120));
+        assertThat(stack.unhealthy()).as("replicas not healthy after the poison").isEmpty();
         assertThat(effects).as("good records behind poison records without effect").isEmpty();
         assertThat(missing).as("poison records not dead-lettered by every consumer, per topic (partition@offset/round)").isEmpty();
+    }
+
+    /**
+     * Kills the quota-projector replica holding the Lease, waits for the other to lead (it reads kueue-workloads as it
+     * takes over) and starts the killed one again, without waiting for it: answers the replica still starting.
+     */
+    private static ServiceReplica takeOverLease() throws Exception {
+        SystemView view = new SystemView(stack);
+        ServiceReplica leader = view.awaitQuotaLeader(Duration.ofSeconds(150));
+        stack.kill(leader);
+        // The other replica may itself still be starting (killed and restarted by the takeover before).
+        view.awaitQuotaLeader(Duration.ofSeconds(150));
+        stack.start(leader);
+        return leader;
     }
 
     /** One poison per partition of every input topic; the kind rotates with the partition. */
@@ -159,13 +176,11 @@ class PoisonRecordReliabilityIT {
         }
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         Map<String, Long> quota = Map.of();
-        double booked = 0;
-        boolean queueSeen = false;
+        List<String> gateways = List.of();
         while (System.nanoTime() < deadline) {
             quota = view.tenantQuota("team-b");
-            booked = view.metric("metrics-gateway", "gpuaas_tenant_booked_units", "tenant=\"team-b\"");
-            queueSeen = view.metrics("metrics-gateway").lines().anyMatch(l -> l.startsWith("gpuaas_") && l.contains("gpuaas-team-b"));
-            if (quota.size() >= 4 && booked >= 4 && queueSeen) {
+            gateways = gatewayEffects(view);
+            if (quota.size() >= 4 && gateways.isEmpty()) {
                 break;
             }
             Thread.sleep(1000);
@@ -173,12 +188,7 @@ class PoisonRecordReliabilityIT {
         if (quota.size() < 4) {
             problems.add("ClusterQueue gpuaas-team-b quota " + quota + ", expected 4 flavors");
         }
-        if (booked < 4) {
-            problems.add("metrics-gateway gpuaas_tenant_booked_units{tenant=team-b} = " + booked + ", expected ≥ 4");
-        }
-        if (!queueSeen) {
-            problems.add("metrics-gateway shows no queue series for gpuaas-team-b (quota-state not consumed)");
-        }
+        problems.addAll(gateways);
         double samples = view.metric("idle-reclaimer", "gpuaas_reclaim_samples_total");
         Thread.sleep(5000);
         if (view.metric("idle-reclaimer", "gpuaas_reclaim_samples_total") <= samples) {
@@ -188,6 +198,21 @@ class PoisonRecordReliabilityIT {
             stack.http().send("DELETE", stack.url("booking-service") + "/api/v1/bookings/" + id, stack.token("team-b"), null, Map.of());
         }
         return String.join("; ", problems);
+    }
+
+    /** Each metrics-gateway replica builds every projection: each must show team-b's bookings and queue. */
+    private static List<String> gatewayEffects(SystemView view) {
+        List<String> problems = new ArrayList<>();
+        for (ServiceReplica gateway : stack.replicas("metrics-gateway")) {
+            double booked = view.metric(gateway, "gpuaas_tenant_booked_units", "tenant=\"team-b\"");
+            if (booked < 4) {
+                problems.add(gateway + " gpuaas_tenant_booked_units{tenant=team-b} = " + booked + ", expected ≥ 4");
+            }
+            if (view.metrics(gateway).lines().noneMatch(l -> l.startsWith("gpuaas_") && l.contains("gpuaas-team-b"))) {
+                problems.add(gateway + " shows no queue series for gpuaas-team-b (quota-state not consumed)");
+            }
+        }
+        return problems;
     }
 
     /** For each topic, the poison records (partition@offset/round) some consumer has not dead-lettered yet. */

@@ -64,7 +64,7 @@ public enum GpuaasCrd {
         return plural + "." + group;
     }
 
-    /** Classpath location of the project-written CRD YAML. */
+    /** Classpath location of the project-written CRD YAML (in kube-models, which generates its classes from it). */
     public String resourcePath() {
         return "/crds/" + file;
     }

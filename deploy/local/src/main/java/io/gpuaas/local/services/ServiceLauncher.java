@@ -19,8 +19,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs each service in its own JVM, as it runs in its own pod: classpath from the module's {@code target/classes}
- * and {@code target/classpath.txt}, configuration as system properties, output to {@code logs/<service>.log}.
+ * Runs each replica of a service in its own JVM, as it runs in its own pod: classpath from the module's
+ * {@code target/classes} and {@code target/classpath.txt}, configuration as system properties, output to
+ * {@code logs/<replica name>.log}.
  * Child JVMs use C1 only and a small heap: on two shared cores, four services start much sooner that way. (A
  * class-data archive was tried and dropped: it only pays from the second start, and writing it at exit under load
  * outlasted the shutdown grace period.)
@@ -34,14 +35,23 @@ public final class ServiceLauncher implements AutoCloseable {
             "--enable-native-access=ALL-UNNAMED");
 
     /**
-     * A started service.
+     * A started replica of a service.
      *
-     * @param spec    what it is
+     * @param replica which service and which of its replicas
      * @param port    its HTTP port
      * @param process its JVM
      * @param log     its log file
      */
-    public record Running(ServiceSpec spec, int port, Process process, Path log) {
+    public record Running(ServiceReplica replica, int port, Process process, Path log) {
+
+        public ServiceSpec spec() {
+            return replica.spec();
+        }
+
+        /** {@link ServiceReplica#name()}: the service's name, with {@code -2}, {@code -3}… for later replicas. */
+        public String name() {
+            return replica.name();
+        }
 
         public String url() {
             return "http://127.0.0.1:" + port;
@@ -67,8 +77,10 @@ public final class ServiceLauncher implements AutoCloseable {
         return Files.isRegularFile(mainClass) && Files.isRegularFile(target.resolve("classpath.txt"));
     }
 
-    public Running start(ServiceSpec spec, int port, Map<String, String> properties, Map<String, String> env)
+    /** Starts one replica; its log is {@code <replica name>.log}, its environment {@code env}. */
+    public Running start(ServiceReplica replica, int port, Map<String, String> properties, Map<String, String> env)
             throws IOException {
+        ServiceSpec spec = replica.spec();
         if (!built(spec)) {
             throw new IllegalStateException(spec.module() + " is not built (no " + spec.mainClass() + " in target/classes or no target/classpath.txt):"
                     + " run ./mvnw -B install -DskipTests from the repository root, or start with --only/--no-services");
@@ -89,37 +101,37 @@ public final class ServiceLauncher implements AutoCloseable {
         command.add(classpath);
         command.add(spec.mainClass());
         Files.createDirectories(logDir);
-        Path log = logDir.resolve(spec.name() + ".log");
+        Path log = logDir.resolve(replica.name() + ".log");
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).directory(repoRoot.toFile());
         builder.environment().putAll(env);
-        Running service = new Running(spec, port, builder.start(), log);
+        Running service = new Running(replica, port, builder.start(), log);
         running.add(service);
-        LOG.info("{} starting on port {} (pid {}, log {})", spec.name(), port, service.process().pid(), log);
+        LOG.info("{} starting on port {} (pid {}, log {})", replica.name(), port, service.process().pid(), log);
         return service;
     }
 
-    /** Waits until every started service answers /health with UP; fails fast when one of them exits. */
+    /** Waits until every started replica answers /health with UP; fails fast when one of them exits. */
     public void awaitHealthy(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         Set<String> healthy = new HashSet<>();
         while (healthy.size() < running.size()) {
             for (Running service : running) {
-                if (healthy.contains(service.spec().name())) {
+                if (healthy.contains(service.name())) {
                     continue;
                 }
                 if (!service.process().isAlive()) {
-                    throw new IllegalStateException(service.spec().name() + " exited with code "
+                    throw new IllegalStateException(service.name() + " exited with code "
                             + service.process().exitValue() + "; last lines of " + service.log() + ":\n" + tail(service.log()));
                 }
                 if (up(service)) {
-                    healthy.add(service.spec().name());
-                    LOG.info("{} is UP", service.spec().name());
+                    healthy.add(service.name());
+                    LOG.info("{} is UP", service.name());
                 }
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("not UP after " + timeout.toSeconds() + " s: " + running.stream()
-                        .map(r -> r.spec().name()).filter(n -> !healthy.contains(n)).toList() + " (see their logs)");
+                        .map(Running::name).filter(n -> !healthy.contains(n)).toList() + " (see their logs)");
             }
             Thread.sleep(250);
         }
@@ -160,7 +172,7 @@ public final class ServiceLauncher implements AutoCloseable {
             try {
                 long left = Math.max(0, deadline - System.nanoTime());
                 if (!service.process().waitFor(left, TimeUnit.NANOSECONDS)) {
-                    LOG.warn("{} did not stop in time, killing it", service.spec().name());
+                    LOG.warn("{} did not stop in time, killing it", service.name());
                     service.process().destroyForcibly().waitFor(5, TimeUnit.SECONDS);
                 }
             } catch (InterruptedException e) {

@@ -2,6 +2,7 @@ package io.gpuaas.system.reliability.support;
 
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingState;
+import io.gpuaas.local.services.ServiceReplica;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -51,13 +52,34 @@ public final class Invariants {
         if (!twice.isEmpty()) {
             problems.add("reclaimed twice without a resume: " + twice);
         }
-        if (view.metric("metrics-gateway", "gpuaas_gpu_samples_published_total") <= 0) {
-            problems.add("metrics-gateway publishes no samples after its restart");
+        view.metricByReplica("metrics-gateway", "gpuaas_gpu_samples_published_total").forEach((replica, published) -> {
+            if (published <= 0) {
+                problems.add(replica + " publishes no samples");
+            }
+        });
+        return problems;
+    }
+
+    /** Every booking the load was answered 201 for must be readable (200) from this booking-service replica. */
+    public List<String> unreadable(BookingLoad load, ServiceReplica replica) {
+        List<String> problems = new ArrayList<>();
+        for (BookingLoad.Outcome o : load.outcomes().values()) {
+            if (o.status() == 201) {
+                HttpCalls.Response r = stack.http().get(stack.url(replica) + "/api/v1/bookings/" + o.bookingId(),
+                        stack.token(o.tenant()));
+                if (r.status() != 200) {
+                    problems.add(replica + " answers GET of booking " + o.bookingId() + " (201 by " + o.replica()
+                            + ") with " + (r.answered() ? r.status() : r.error()));
+                }
+            }
         }
         return problems;
     }
 
-    /** Waits until each tenant's ClusterQueue and booked units on /metrics equal its active bookings. */
+    /**
+     * Waits until each tenant's ClusterQueue, and the booked units on the /metrics of every running metrics-gateway
+     * replica (each builds every projection), equal its active bookings.
+     */
     public List<String> quotaMismatches(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
@@ -71,14 +93,14 @@ public final class Invariants {
                     mismatches.add("ClusterQueue gpuaas-" + tenant + " quota " + actual + " but active bookings " + expected);
                 }
                 long units = expected.values().stream().mapToLong(Long::longValue).sum();
-                double shown = view.metric("metrics-gateway", "gpuaas_tenant_booked_units", "tenant=\"" + tenant + "\"");
-                if (shown != units) {
-                    Map<BookingState, Long> states = ledger.values().stream().filter(b -> b.tenant().equals(tenant) && b.activeAt(now))
-                            .collect(Collectors.groupingBy(Booking::state, Collectors.counting()));
-                    long series = view.metrics("metrics-gateway").lines().filter(l -> l.startsWith("gpuaas_tenant_booked_units{")).count();
-                    mismatches.add("metrics-gateway gpuaas_tenant_booked_units{tenant=" + tenant + "} " + shown + " but " + units
-                            + " active (ledger states " + states + ", " + series + " booked-units series on /metrics)");
-                }
+                view.metricByReplica("metrics-gateway", "gpuaas_tenant_booked_units", "tenant=\"" + tenant + "\"")
+                        .forEach((replica, shown) -> {
+                            if (shown != units) {
+                                mismatches.add(replica + " gpuaas_tenant_booked_units{tenant=" + tenant + "} " + shown
+                                        + " but " + units + " active (ledger states " + states(ledger, tenant, now)
+                                        + ")");
+                            }
+                        });
             }
             if (mismatches.isEmpty() || System.nanoTime() > deadline) {
                 return mismatches;
@@ -96,6 +118,11 @@ public final class Invariants {
             }
         }
         return quotaMismatches(Duration.ofSeconds(45));
+    }
+
+    private static Map<BookingState, Long> states(Map<String, Booking> ledger, String tenant, Instant now) {
+        return ledger.values().stream().filter(b -> b.tenant().equals(tenant) && b.activeAt(now))
+                .collect(Collectors.groupingBy(Booking::state, Collectors.counting()));
     }
 
     private static String ids(List<Booking> bookings) {

@@ -8,6 +8,7 @@ import io.gpuaas.local.LocalStack;
 import io.gpuaas.local.StackOptions;
 import io.gpuaas.local.kafka.KafkaIdentities;
 import io.gpuaas.local.services.ServiceLauncher;
+import io.gpuaas.local.services.ServiceReplica;
 import io.gpuaas.local.services.ServiceSpec;
 import io.gpuaas.testing.auth.TestJwt;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -21,16 +22,22 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 
 /**
  * The whole system for the reliability suite, shared by every reliability IT in one test JVM (starting it costs
  * most of the suite's time): a restartable broker in its own JVM, the local stack's Kubernetes API, fleet and
- * stand-ins (its in-process broker stays unused), and the four services as child JVMs on fixed ephemeral ports so a
- * killed service comes back where its clients expect it. The broker runs with SASL and ACLs: its super user creates
- * the topics and one user per service with exactly its ACLs, and every service logs in as its own user.
+ * stand-ins (its in-process broker stays unused), and {@link #REPLICAS} replicas of each of the four services as
+ * child JVMs, each on a fixed ephemeral port so a killed replica comes back where its clients expect it. Replicas
+ * are configured as deploy/local configures them ({@link ServiceReplica}). The broker runs with SASL and ACLs: its
+ * super user creates the topics and one user per service with exactly its ACLs, and every replica logs in as its
+ * service's user.
  */
 public final class ReliabilityStack {
+
+    /** Two replicas of every service is the normal case: every fault is made while a second replica runs. */
+    public static final int REPLICAS = 2;
 
     private static ReliabilityStack shared;
 
@@ -38,10 +45,11 @@ public final class ReliabilityStack {
     private final LocalStack infra;
     private final ChildKafka kafka;
     private final KafkaIdentities identities;
-    private final Map<String, Integer> ports = new ConcurrentHashMap<>();
-    private final Map<String, ServiceLauncher.Running> running = new ConcurrentHashMap<>();
-    private final Map<String, Integer> starts = new ConcurrentHashMap<>();
+    private final Map<ServiceReplica, Integer> ports = new ConcurrentHashMap<>();
+    private final Map<ServiceReplica, ServiceLauncher.Running> running = new ConcurrentHashMap<>();
+    private final Map<ServiceReplica, Integer> starts = new ConcurrentHashMap<>();
     private final Map<String, String> tokens = new LinkedHashMap<>();
+    private final AtomicInteger rotation = new AtomicInteger();
     private final TestJwt jwt;
     private final HttpCalls http = new HttpCalls();
 
@@ -61,7 +69,7 @@ public final class ReliabilityStack {
         if (shared == null) {
             Path root = Path.of(System.getProperty("gpuaas.repo-root", "..")).toAbsolutePath().normalize();
             Path target = root.resolve("system-tests/target/reliability");
-            deleteTree(target);
+            ServiceSnapshot.deleteTree(target);
             Files.createDirectories(target);
             // Simulated workloads go idle a second after their pods start, so the reclaimer has something to do.
             StackOptions options = new StackOptions(16, 2, Set.of(), 0, 0, 0, 0, root, target, Duration.ofSeconds(1),
@@ -86,106 +94,138 @@ public final class ReliabilityStack {
             ReliabilityStack stack = new ReliabilityStack(target, infra, kafka, identities);
             Runtime.getRuntime().addShutdownHook(new Thread(stack::close, "reliability-stack-stop"));
             shared = stack;
-            for (ServiceSpec spec : ServiceSpec.ALL) {
-                stack.start(spec.name());
+            for (ServiceReplica replica : stack.replicas()) {
+                stack.start(replica);
             }
-            stack.awaitAllHealthy(Duration.ofSeconds(180));
+            stack.awaitAllHealthy(Duration.ofSeconds(240));
         }
         return shared;
     }
 
-    /** Starts a service (again) on its port; the log of every start is kept. */
-    public synchronized ServiceLauncher.Running start(String name) throws IOException {
-        ServiceSpec spec = spec(name);
-        int port = ports.computeIfAbsent(name, n -> Ports.free());
-        int n = starts.merge(name, 1, Integer::sum);
-        ServiceLauncher launcher = new ServiceLauncher(snapshot(spec), target.resolve("logs").resolve(name + "-" + n), javaCommand());
+    /** Every replica of every service, first replicas first. */
+    public List<ServiceReplica> replicas() {
+        return ServiceReplica.of(ServiceSpec.ALL, REPLICAS);
+    }
+
+    /** The replicas of one service. */
+    public List<ServiceReplica> replicas(String service) {
+        return replicas().stream().filter(r -> r.spec().name().equals(service)).toList();
+    }
+
+    public ServiceReplica replica(String service, int number) {
+        return new ServiceReplica(spec(service), number);
+    }
+
+    /** Starts a replica (again) on its port, configured as deploy/local configures it; every start keeps its log. */
+    public synchronized ServiceLauncher.Running start(ServiceReplica replica) throws IOException {
+        ServiceSpec spec = replica.spec();
+        int port = ports.computeIfAbsent(replica, r -> Ports.free());
+        int n = starts.merge(replica, 1, Integer::sum);
+        ServiceLauncher launcher = new ServiceLauncher(ServiceSnapshot.of(spec, repoRoot(), target.resolve("snapshot")),
+                target.resolve("logs").resolve(replica.name()).resolve("start-" + n), javaCommand());
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("gpuaas.kafka.bootstrap-servers", kafka.bootstrapServers());
         properties.put(KafkaIdentities.CONFIG_FILES_PROPERTY, identities.writeServiceConfig(spec.principal(),
-                target.resolve("kafka-logins").resolve(name + ".properties")).toString());
+                target.resolve("kafka-logins").resolve(spec.name() + ".properties")).toString());
         properties.put("gpuaas.security.jwks-path", infra.file("jwks").toString());
         properties.put("gpuaas.pools-file", infra.file("pools").toString());
         properties.put("gpuaas.metrics-gateway.scrape.targets", String.join(",", infra.fleetUrls()));
-        properties.putAll(ServiceTuning.of(name));
-        ServiceLauncher.Running started = launcher.start(spec, port, properties,
-                Map.of("KUBECONFIG", infra.file("kubeconfig").toString()));
-        running.put(name, started);
+        properties.putAll(replica.properties());
+        properties.putAll(ServiceTuning.of(spec.name()));
+        Map<String, String> env = new LinkedHashMap<>(replica.environment());
+        env.put("KUBECONFIG", infra.file("kubeconfig").toString());
+        ServiceLauncher.Running started = launcher.start(replica, port, properties, env);
+        running.put(replica, started);
         return started;
     }
 
     /** {@code kill -9}: the JVM gets no chance to flush, commit or close anything. */
-    public void kill(String name) throws InterruptedException {
-        ServiceLauncher.Running service = running.get(name);
-        service.process().destroyForcibly().waitFor(20, TimeUnit.SECONDS);
+    public void kill(ServiceReplica replica) throws InterruptedException {
+        running.get(replica).process().destroyForcibly().waitFor(20, TimeUnit.SECONDS);
     }
 
-    public boolean alive(String name) {
-        ServiceLauncher.Running service = running.get(name);
+    public boolean alive(ServiceReplica replica) {
+        ServiceLauncher.Running service = running.get(replica);
         return service != null && service.process().isAlive();
     }
 
-    /** Restarts any service that is not running (a test before may have killed it), then waits for all of them. */
+    /** Restarts any replica that is not running (a test before may have killed it), then waits for all of them. */
     public void ensureAllHealthy(Duration timeout) throws Exception {
-        for (ServiceSpec spec : ServiceSpec.ALL) {
-            if (!alive(spec.name())) {
-                start(spec.name());
+        for (ServiceReplica replica : replicas()) {
+            if (!alive(replica)) {
+                start(replica);
             }
         }
         awaitAllHealthy(timeout);
     }
 
     /**
-     * Setup only (never as a check): a service that does not come UP is started once more, because another session
+     * Setup only (never as a check): a replica that does not come UP is started once more, because another session
      * may have been rebuilding its target/classes while it loaded them (NoClassDefFoundError in its log).
      */
     public void awaitAllHealthy(Duration timeout) throws InterruptedException, IOException {
-        for (ServiceSpec spec : ServiceSpec.ALL) {
+        for (ServiceReplica replica : replicas()) {
             try {
-                awaitHealthy(spec.name(), timeout);
+                awaitHealthy(replica, timeout);
             } catch (IllegalStateException e) {
                 System.err.println("reliability stack: " + e.getMessage() + "; starting it once more");
-                if (alive(spec.name())) {
-                    kill(spec.name());
+                if (alive(replica)) {
+                    kill(replica);
                 }
                 Thread.sleep(5000);
-                start(spec.name());
-                awaitHealthy(spec.name(), timeout);
+                start(replica);
+                awaitHealthy(replica, timeout);
             }
         }
     }
 
     /** Waits until {@code /health} answers 200 with UP; fails at once when the JVM exited. */
-    public void awaitHealthy(String name, Duration timeout) throws InterruptedException {
+    public void awaitHealthy(ServiceReplica replica, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!healthy(name)) {
-            ServiceLauncher.Running service = running.get(name);
+        while (!healthy(replica)) {
+            ServiceLauncher.Running service = running.get(replica);
             if (!service.process().isAlive()) {
-                throw new IllegalStateException(name + " exited with " + service.process().exitValue() + ", see " + service.log());
+                throw new IllegalStateException(replica + " exited with " + service.process().exitValue() + ", see "
+                        + service.log());
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(name + " not UP after " + timeout.toSeconds() + " s: "
-                        + http.get(url(name) + "/health", null).body() + ", see " + service.log());
+                throw new IllegalStateException(replica + " not UP after " + timeout.toSeconds() + " s: "
+                        + http.get(url(replica) + "/health", null).body() + ", see " + service.log());
             }
             Thread.sleep(250);
         }
     }
 
-    public boolean healthy(String name) {
-        HttpCalls.Response health = http.get(url(name) + "/health", null);
+    public boolean healthy(ServiceReplica replica) {
+        HttpCalls.Response health = http.get(url(replica) + "/health", null);
         return health.status() == 200 && health.body().contains("\"UP\"");
     }
 
-    public String url(String name) {
-        return "http://127.0.0.1:" + ports.get(name);
+    /** Every replica whose /health is not UP (dead ones included). */
+    public List<ServiceReplica> unhealthy() {
+        return replicas().stream().filter(r -> !healthy(r)).toList();
     }
 
-    public Path log(String name) {
-        return running.get(name).log();
+    public String url(ServiceReplica replica) {
+        return "http://127.0.0.1:" + ports.get(replica);
     }
 
-    public int starts(String name) {
-        return starts.getOrDefault(name, 0);
+    /**
+     * The URL of the next running replica of {@code service}, in turn, as a Service in front of the pods would pick
+     * one: requests that any replica may answer go to all of them. A killed replica is left out until it restarts.
+     */
+    public String url(String service) {
+        List<ServiceReplica> live = replicas(service).stream().filter(this::alive).toList();
+        List<ServiceReplica> pool = live.isEmpty() ? replicas(service) : live;
+        return url(pool.get(Math.floorMod(rotation.getAndIncrement(), pool.size())));
+    }
+
+    public Path log(ServiceReplica replica) {
+        return running.get(replica).log();
+    }
+
+    public int starts(ServiceReplica replica) {
+        return starts.getOrDefault(replica, 0);
     }
 
     public ChildKafka kafka() {
@@ -232,53 +272,6 @@ public final class ReliabilityStack {
         return target.getParent().getParent().getParent();
     }
 
-    /**
-     * A copy of the module's target/classes and classpath.txt taken at the first start: other sessions rebuild
-     * service modules while the suite runs, and a JVM (re)started during a rebuild fails with NoClassDefFoundError.
-     * Every start of the service then runs the same code.
-     */
-    private Path snapshot(ServiceSpec spec) throws IOException {
-        Path root = target.resolve("snapshot");
-        Path copy = root.resolve(spec.module()).resolve("target");
-        if (Files.isRegularFile(copy.resolve("classpath.txt"))) {
-            return root;
-        }
-        Path source = repoRoot().resolve(spec.module()).resolve("target");
-        for (int attempt = 1; ; attempt++) {
-            deleteTree(copy);
-            try (var tree = Files.walk(source.resolve("classes"))) {
-                for (Path p : tree.toList()) {
-                    Path to = copy.resolve("classes").resolve(source.resolve("classes").relativize(p).toString());
-                    if (Files.isDirectory(p)) {
-                        Files.createDirectories(to);
-                    } else {
-                        Files.copy(p, to);
-                    }
-                }
-                Path main = copy.resolve("classes").resolve(spec.mainClass().replace('.', '/') + ".class");
-                // A build that wrote into classes in the last 15 s may still be writing: take the copy later.
-                if (Files.isRegularFile(main) && newest(source.resolve("classes")) < System.currentTimeMillis() - 15_000) {
-                    Files.copy(source.resolve("classpath.txt"), copy.resolve("classpath.txt"));
-                    return root;
-                }
-            } catch (IOException midRebuild) {
-                if (attempt >= 12) {
-                    throw midRebuild;
-                }
-            }
-            if (attempt >= 12) {
-                throw new IllegalStateException(spec.module() + "/target/classes has no " + spec.mainClass()
-                        + " or keeps changing (a build in progress?)");
-            }
-            try {
-                Thread.sleep(5000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException(e);
-            }
-        }
-    }
-
     private static String javaCommand() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
@@ -298,26 +291,5 @@ public final class ReliabilityStack {
         }
         kafka.close();
         infra.close();
-    }
-
-    private static long newest(Path dir) throws IOException {
-        try (var tree = Files.walk(dir)) {
-            long newest = 0;
-            for (Path p : tree.toList()) {
-                newest = Math.max(newest, Files.getLastModifiedTime(p).toMillis());
-            }
-            return newest;
-        }
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (var tree = Files.walk(dir)) {
-            for (Path p : tree.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

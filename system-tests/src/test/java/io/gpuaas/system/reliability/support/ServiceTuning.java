@@ -1,11 +1,12 @@
 package io.gpuaas.system.reliability.support;
 
+import java.util.HashMap;
 import java.util.Map;
 
 /**
  * Settings the suite changes from each service's defaults, so that what takes minutes in production (15-minute
- * booking alignment, a 15-minute idle window, a 15-second lease) happens within a bounded test. Nothing here turns a
- * safety check off.
+ * booking alignment, a 15-minute idle window, a 15-second lease, a 45-second consumer session) happens within a
+ * bounded test. Nothing here turns a safety check off.
  */
 final class ServiceTuning {
 
@@ -13,11 +14,11 @@ final class ServiceTuning {
     }
 
     static Map<String, String> of(String service) {
-        return switch (service) {
+        Map<String, String> tuning = new HashMap<>(switch (service) {
             // Bookings may start a few seconds ahead; the load may exceed the per-tenant request rate.
             case "booking-service" -> Map.of("gpuaas.booking.alignment", "PT1S",
                     "gpuaas.booking.http.requests-per-second", "1000", "gpuaas.booking.http.burst", "1000");
-            // A restarted projector takes the Lease over within seconds; a cancelled booking drains quickly.
+            // A killed leader's Lease is taken over within seconds; a cancelled booking drains quickly.
             case "quota-projector" -> Map.of("gpuaas.quota.leader-election.lease-duration", "6s",
                     "gpuaas.quota.leader-election.renew-deadline", "4s",
                     "gpuaas.quota.leader-election.retry-period", "1s", "gpuaas.quota.drain-timeout", "5s");
@@ -28,6 +29,13 @@ final class ServiceTuning {
                     "gpuaas.reclaimer.policy.min-coverage", "0.75");
             case "metrics-gateway" -> Map.of("gpuaas.metrics-gateway.scrape.interval", "2s");
             default -> Map.of();
-        };
+        });
+        if (service.equals("booking-service") || service.equals("idle-reclaimer")) {
+            // A killed replica's Kafka Streams tasks move to the other replica once the group coordinator drops it,
+            // after the consumer session timeout: 45 s by default, 10 s here (the broker allows 6 s and more).
+            tuning.put("gpuaas.kafka.properties.session.timeout.ms", "10000");
+            tuning.put("gpuaas.kafka.properties.heartbeat.interval.ms", "3000");
+        }
+        return tuning;
     }
 }

@@ -1,12 +1,15 @@
 package io.gpuaas.system.reliability.support;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.gpuaas.local.services.ServiceReplica;
 import io.gpuaas.testing.k8s.GpuaasCrd;
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** What a user can see of the system from outside: ClusterQueue quota and /metrics samples. */
+/** What a user can see of the system from outside: ClusterQueue quota and each replica's /metrics samples. */
 public final class SystemView {
 
     private final ReliabilityStack stack;
@@ -37,11 +40,22 @@ public final class SystemView {
         return out;
     }
 
-    /** Sum of the samples of {@code metric} on a service's /metrics whose label text contains every {@code labels}. */
+    /** Sum over the running replicas of {@code service} of {@link #metric(ServiceReplica, String, String...)}. */
     public double metric(String service, String metric, String... labels) {
-        HttpCalls.Response response = stack.http().get(stack.url(service) + "/metrics", stack.token("prometheus"));
+        return metricByReplica(service, metric, labels).values().stream().mapToDouble(Double::doubleValue).sum();
+    }
+
+    /** Per running replica of {@code service}: each answers for itself (counters, and every projection it built). */
+    public Map<ServiceReplica, Double> metricByReplica(String service, String metric, String... labels) {
+        Map<ServiceReplica, Double> out = new LinkedHashMap<>();
+        stack.replicas(service).stream().filter(stack::alive).forEach(r -> out.put(r, metric(r, metric, labels)));
+        return out;
+    }
+
+    /** Sum of the samples of {@code metric} on a replica's /metrics whose label text contains all {@code labels}. */
+    public double metric(ServiceReplica replica, String metric, String... labels) {
         double sum = 0;
-        for (String line : response.body().split("\n")) {
+        for (String line : metrics(replica).split("\n")) {
             if (!line.startsWith(metric + "{") && !line.startsWith(metric + " ")) {
                 continue;
             }
@@ -56,8 +70,24 @@ public final class SystemView {
         return sum;
     }
 
-    public String metrics(String service) {
-        return stack.http().get(stack.url(service) + "/metrics", stack.token("prometheus")).body();
+    public String metrics(ServiceReplica replica) {
+        return stack.http().get(stack.url(replica) + "/metrics", stack.token("prometheus")).body();
+    }
+
+    /** The quota-projector replica holding the Lease ({@code gpuaas_quota_leader} 1), once one does. */
+    public ServiceReplica awaitQuotaLeader(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            for (ServiceReplica r : stack.replicas("quota-projector")) {
+                if (stack.alive(r) && metric(r, "gpuaas_quota_leader") == 1) {
+                    return r;
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no quota-projector replica took the Lease within " + timeout);
+            }
+            Thread.sleep(500);
+        }
     }
 
     private static List<?> list(Object value) {

@@ -1,0 +1,104 @@
+package io.gpuaas.metrics;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpuaas.events.Topics;
+import io.gpuaas.kit.kafka.KafkaClients;
+import io.gpuaas.kit.runtime.TopicReplica;
+import io.gpuaas.metrics.config.KubernetesSettings;
+import io.gpuaas.metrics.config.ProjectionSettings;
+import io.gpuaas.metrics.config.ScrapeSettings;
+import io.gpuaas.metrics.config.UsageSettings;
+import io.gpuaas.metrics.k8s.DcgmExporterDiscovery;
+import io.gpuaas.metrics.k8s.TenantNamespaceWatcher;
+import io.gpuaas.metrics.kafka.ProjectionFeeds;
+import io.gpuaas.metrics.kafka.ProjectionHook;
+import io.gpuaas.metrics.kafka.RollupPublisher;
+import io.gpuaas.metrics.metrics.PublishCounters;
+import io.gpuaas.metrics.projection.BookedUnits;
+import io.gpuaas.metrics.projection.QueueDepth;
+import io.gpuaas.metrics.projection.ReclaimState;
+import io.gpuaas.metrics.projection.TenantDirectory;
+import io.gpuaas.metrics.projection.TenantUsage;
+import io.gpuaas.metrics.scrape.Backoff;
+import io.gpuaas.metrics.scrape.ScrapeHealth;
+import io.gpuaas.metrics.scrape.ScrapeScheduler;
+import io.gpuaas.metrics.scrape.ScrapeTarget;
+import io.micronaut.context.annotation.Factory;
+import io.micronaut.context.annotation.Requires;
+import io.micronaut.core.annotation.Nullable;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import jakarta.inject.Named;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running parts of metrics-gateway, as service-kit {@code ServiceComponent}s: the kit's {@code ServiceLifecycle}
+ * starts them in {@link StartOrder} and stops them in reverse, and {@code /health/readiness} is UP only while every
+ * one of them runs caught up. The Kubernetes watchers exist only with {@code kubernetes.enabled} (so only then is
+ * the kit's client built), exporter discovery only with {@code scrape.discovery} too, rollups only with
+ * {@code usage.rollups}.
+ */
+@Factory
+public class GatewayComponents {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayComponents.class);
+    private static final String KUBERNETES = "gpuaas.metrics-gateway.kubernetes.enabled";
+
+    @Singleton
+    ProjectionFeeds projectionFeeds(KafkaClients kafka, PrometheusRegistry registry, ProjectionSettings settings,
+                                    @Nullable ProjectionHook hook) {
+        return new ProjectionFeeds(clientId -> KafkaFactory.projectionConsumer(kafka, clientId),
+                kafka.settings().topicPrefix(), kafka.deadLetterPublisher("metrics-gateway", registry), settings, hook);
+    }
+
+    @Singleton
+    @Named(ProjectionFeeds.STATE_FEED)
+    TopicReplica stateFeed(ProjectionFeeds feeds, QueueDepth queues, BookedUnits bookings, ReclaimState reclaims) {
+        return feeds.stateFeed(queues, bookings, reclaims);
+    }
+
+    @Singleton
+    @Named(ProjectionFeeds.SAMPLE_FEED)
+    TopicReplica sampleFeed(ProjectionFeeds feeds, TenantUsage usage) {
+        return feeds.sampleFeed(usage);
+    }
+
+    @Singleton
+    ScrapeScheduler scrapeScheduler(ScrapeSettings scrape, KubernetesSettings kubernetes, UsageSettings usage,
+                                    KafkaClients kafka, PublishCounters counters, ScrapeHealth health, Clock clock) {
+        ScrapeScheduler scheduler = new ScrapeScheduler(new Backoff(scrape.interval(), scrape.maxBackoff()),
+                scrape.timeout(), KafkaFactory.samplePublisher(kafka, counters), health, clock);
+        scheduler.setTargets("config", scrape.targets().stream().map(ScrapeTarget::configured)
+                .collect(Collectors.toSet()));
+        LOG.info("metrics-gateway: {} configured targets, discovery {}, rollups every {}", scrape.targets().size(),
+                kubernetes.enabled() && scrape.discovery() ? scrape.discoverySelector() : "off",
+                usage.rollups() ? usage.rollupWindow() : "off");
+        return scheduler;
+    }
+
+    @Singleton
+    @Requires(property = "gpuaas.metrics-gateway.usage.rollups", notEquals = "false")
+    RollupPublisher rollups(UsageSettings usage, TenantUsage tenantUsage, BookedUnits bookings, KafkaClients kafka,
+                            Clock clock) {
+        return new RollupPublisher(tenantUsage, bookings, KafkaFactory.rollupProducer(kafka),
+                kafka.topic(Topics.TENANT_UTILIZATION), usage.rollupWindow(), clock);
+    }
+
+    @Singleton
+    @Requires(property = KUBERNETES, notEquals = "false")
+    TenantNamespaceWatcher tenantNamespaces(KubernetesClient client, KubernetesSettings kubernetes,
+                                            TenantDirectory tenants) {
+        return new TenantNamespaceWatcher(client, kubernetes.tenantLabel(), tenants);
+    }
+
+    @Singleton
+    @Requires(property = KUBERNETES, notEquals = "false")
+    @Requires(property = "gpuaas.metrics-gateway.scrape.discovery", notEquals = "false")
+    DcgmExporterDiscovery exporterDiscovery(KubernetesClient client, ScrapeSettings scrape, ScrapeScheduler scheduler) {
+        return new DcgmExporterDiscovery(client, scrape.discoveryNamespace(), scrape.discoverySelector(),
+                scrape.discoveryPort(), scrape.discoveryPath(), scheduler);
+    }
+}
