@@ -6,6 +6,7 @@ import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.gpu.GpuSample;
 import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.events.reclaim.ReclaimEvent;
+import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.tenant.TenantUtilization;
 import io.gpuaas.events.workload.WorkloadEvent;
 import java.util.LinkedHashMap;
@@ -42,6 +43,8 @@ public final class EventTypes {
         register(ReclaimEvent.Resumed.class, "io.gpuaas.reclaim.resumed.v1");
         register(ReclaimEvent.ReclaimSkipped.class, "io.gpuaas.reclaim.skipped.v1");
         register(ReclaimEvent.ReclaimFailed.class, "io.gpuaas.reclaim.failed.v1");
+        register(ReclaimIntent.ReclaimRequested.class, "io.gpuaas.reclaim.intent.requested.v1");
+        register(ReclaimIntent.ReclaimWithdrawn.class, "io.gpuaas.reclaim.intent.withdrawn.v1");
         register(TenantUtilization.class, "io.gpuaas.tenant.utilization.v1");
     }
 

@@ -28,10 +28,22 @@ import org.apache.kafka.common.resource.ResourceType;
  *
  * <p>Topic grants are literal names, never wildcards. A Kafka Streams application additionally gets what Streams
  * needs under its application id: the consumer group of that name, its internal topics and its transactional ids
- * ({@code <application.id>-} prefixed, as Streams names them). Consumers that read without a group (topic replicas
+ * ({@code <application.id>-} prefixed, as Streams names them), and the consumer groups it runs beside Streams, named
+ * {@code <application.id><suffix>} ({@link #consumerGroup}). Consumers that read without a group (topic replicas
  * assign partitions themselves) need no group grant.
  */
 public final class KafkaAccess {
+
+    /**
+     * Suffix of the idle-reclaimer applier's consumer group: it reads {@code reclaim-intents} in the group
+     * {@code <application.id>-applier} and commits their offsets in its own transactions, whose ids start with
+     * {@code <application.id>-} like the Streams ones.
+     */
+    public static final String RECLAIM_APPLIER = "-applier";
+
+    /** Plain consumer groups of a Streams service, as suffixes of its application id. */
+    private static final Map<KafkaPrincipal, List<String>> GROUP_SUFFIXES = Map.of(
+            IDLE_RECLAIMER, List.of(RECLAIM_APPLIER));
 
     private static final Map<TopicSpec<?, ?>, Set<KafkaPrincipal>> WRITERS = new LinkedHashMap<>();
     private static final Map<TopicSpec<?, ?>, Set<KafkaPrincipal>> READERS = new LinkedHashMap<>();
@@ -44,6 +56,7 @@ public final class KafkaAccess {
         topic(Topics.GPU_SAMPLES, EnumSet.of(METRICS_GATEWAY), EnumSet.of(IDLE_RECLAIMER, METRICS_GATEWAY));
         topic(Topics.QUOTA_STATE, EnumSet.of(QUOTA_PROJECTOR), EnumSet.of(METRICS_GATEWAY));
         topic(Topics.RECLAIM_EVENTS, EnumSet.of(IDLE_RECLAIMER), EnumSet.of(METRICS_GATEWAY));
+        topic(Topics.RECLAIM_INTENTS, EnumSet.of(IDLE_RECLAIMER), EnumSet.of(IDLE_RECLAIMER));
         topic(Topics.TENANT_UTILIZATION, EnumSet.of(METRICS_GATEWAY), EnumSet.noneOf(KafkaPrincipal.class));
         topic(Topics.DEAD_LETTER, EnumSet.of(BOOKING_SERVICE, QUOTA_PROJECTOR, IDLE_RECLAIMER, METRICS_GATEWAY),
                 EnumSet.noneOf(KafkaPrincipal.class));
@@ -80,6 +93,11 @@ public final class KafkaAccess {
             throw new IllegalArgumentException("not a registered topic: " + topic.baseName());
         }
         return principals;
+    }
+
+    /** The consumer group {@code suffix} of a Streams service whose application id is {@code applicationId}. */
+    public static String consumerGroup(String applicationId, String suffix) {
+        return applicationId + suffix;
     }
 
     /** Every ACL of {@code principal} in a deployment with the default Streams application ids. */
@@ -119,10 +137,17 @@ public final class KafkaAccess {
         return List.copyOf(acls);
     }
 
-    /** What a Kafka Streams application with exactly-once v2 needs beyond its input and output topics. */
+    /**
+     * What a Kafka Streams application with exactly-once v2 needs beyond its input and output topics, and the plain
+     * consumer groups the service runs beside it.
+     */
     private static void streams(List<AclBinding> acls, KafkaPrincipal principal, String applicationId) {
         literal(acls, principal, ResourceType.GROUP, applicationId, EnumSet.of(AclOperation.READ,
                 AclOperation.DESCRIBE));
+        for (String suffix : GROUP_SUFFIXES.getOrDefault(principal, List.of())) {
+            literal(acls, principal, ResourceType.GROUP, consumerGroup(applicationId, suffix),
+                    EnumSet.of(AclOperation.READ, AclOperation.DESCRIBE));
+        }
         String internal = applicationId + "-";
         add(acls, principal, new ResourcePattern(ResourceType.TOPIC, internal, PatternType.PREFIXED),
                 EnumSet.of(AclOperation.CREATE, AclOperation.READ, AclOperation.WRITE, AclOperation.DELETE,

@@ -11,7 +11,10 @@ public enum KafkaPrincipal {
     BOOKING_SERVICE("gpuaas-booking-service", "gpuaas-booking-decider"),
     /** Reads bookings, writes Kueue Workload events and queue state. */
     QUOTA_PROJECTOR("gpuaas-quota-projector", null),
-    /** Reads GPU samples (Kafka Streams), writes reclaim events. */
+    /**
+     * Reads GPU samples and writes reclaim intents (Kafka Streams), applies the intents (a consumer group) and writes
+     * reclaim events.
+     */
     IDLE_RECLAIMER("gpuaas-idle-reclaimer", "gpuaas-idle-reclaimer"),
     /** Writes GPU samples and utilization rollups, reads what it projects into Prometheus series. */
     METRICS_GATEWAY("gpuaas-metrics-gateway", null),

@@ -7,6 +7,7 @@ import io.gpuaas.events.gpu.GpuSampleCodec;
 import io.gpuaas.events.gpu.GpuSampleEvent;
 import io.gpuaas.events.quota.QueueStateEvent;
 import io.gpuaas.events.reclaim.ReclaimEvent;
+import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.tenant.TenantUtilizationEvent;
 import io.gpuaas.events.workload.WorkloadEvent;
 import java.time.Duration;
@@ -53,6 +54,13 @@ public final class Topics {
     /** Every idle-reclaimer step, keyed by {@code namespace/kind/name}. */
     public static final TopicSpec<String, ReclaimEvent> RECLAIM_EVENTS = new TopicSpec<>(
             "reclaim-events", KEY, EventSerdes.of(ReclaimEvent.class), 6, false, Duration.ofDays(30));
+    /**
+     * Reclaims the idle-reclaimer's stream decided and its applier carries out, keyed by {@code namespace/kind/name}.
+     * A work queue between an exactly-once stream and the API server, not a record of what happened (that is
+     * {@link #RECLAIM_EVENTS}); kept a week for audit and replay.
+     */
+    public static final TopicSpec<String, ReclaimIntent> RECLAIM_INTENTS = new TopicSpec<>(
+            "reclaim-intents", KEY, EventSerdes.of(ReclaimIntent.class), 6, false, Duration.ofDays(7));
     /** Per-tenant utilization rollups, keyed by tenant. */
     public static final TopicSpec<String, TenantUtilizationEvent> TENANT_UTILIZATION = new TopicSpec<>(
             "tenant-utilization", KEY, EventSerdes.of(TenantUtilizationEvent.class), 6, false, Duration.ofDays(30));
@@ -61,7 +69,8 @@ public final class Topics {
             "dead-letter", Serdes.ByteArray(), Serdes.ByteArray(), 3, false, Duration.ofDays(30));
 
     private static final List<TopicSpec<?, ?>> ALL = List.of(BOOKING_COMMANDS, BOOKING_EVENTS, BOOKINGS,
-            KUEUE_WORKLOADS, GPU_SAMPLES, QUOTA_STATE, RECLAIM_EVENTS, TENANT_UTILIZATION, DEAD_LETTER);
+            KUEUE_WORKLOADS, GPU_SAMPLES, QUOTA_STATE, RECLAIM_EVENTS, RECLAIM_INTENTS, TENANT_UTILIZATION,
+            DEAD_LETTER);
 
     private static final Map<String, String> KEYS = Map.of(
             "booking-commands", "pool id",
@@ -71,6 +80,7 @@ public final class Topics {
             "gpu-samples", "`hostname/uuid[/gpuInstanceId]`",
             "quota-state", "`cq/<clusterQueue>` or `lq/<namespace>/<localQueue>`",
             "reclaim-events", "`namespace/kind/name`",
+            "reclaim-intents", "`namespace/kind/name`",
             "tenant-utilization", "tenant",
             "dead-letter", "the original record's key, unchanged");
 

@@ -9,6 +9,7 @@ import io.gpuaas.events.booking.Interval;
 import io.gpuaas.events.gpu.GpuSample;
 import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.events.reclaim.ReclaimEvent;
+import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.events.tenant.TenantUtilization;
 import io.gpuaas.events.workload.WorkloadEvent;
@@ -106,6 +107,10 @@ final class EventSamples {
         put(samples, new ReclaimEvent.ReclaimSkipped(ref, "team-a", "KUEUE_NON_ELASTIC",
                 "scaling would suspend and requeue the RayCluster", NOW));
         put(samples, new ReclaimEvent.ReclaimFailed(ref, "team-a", "CONFLICT", "resourceVersion changed", NOW));
+        String window = ref.key() + "@" + T0;
+        put(samples, new ReclaimIntent.ReclaimRequested(ref, window, "team-a", List.of("workers"), 2, 1900, false,
+                T0.plusSeconds(1800), NOW));
+        put(samples, new ReclaimIntent.ReclaimWithdrawn(ref, window, NOW));
     }
 
     private static void put(Map<Class<?>, Object> samples, Object sample) {

@@ -65,6 +65,26 @@ class KafkaAccessTest {
         assertThat(acls).noneMatch(a -> a.pattern().name().startsWith("gpuaas-idle-reclaimer"));
     }
 
+    @Test
+    void shouldLetOnlyTheReclaimerWriteAndApplyReclaimIntentsWhenTheTableIsRead() {
+        assertThat(KafkaAccess.writers(Topics.RECLAIM_INTENTS)).containsExactly(KafkaPrincipal.IDLE_RECLAIMER);
+        assertThat(KafkaAccess.readers(Topics.RECLAIM_INTENTS))
+                .containsExactlyInAnyOrder(KafkaPrincipal.IDLE_RECLAIMER, KafkaPrincipal.SRE);
+        List<AclBinding> acls = KafkaAccess.acls(KafkaPrincipal.IDLE_RECLAIMER, "t1.gpuaas.", "reclaimer-42");
+        assertThat(acls).anyMatch(a -> a.pattern().resourceType() == ResourceType.GROUP
+                && a.pattern().patternType() == PatternType.LITERAL
+                && a.pattern().name().equals("reclaimer-42-applier") && a.entry().operation() == AclOperation.READ);
+        assertThat(acls).as("the reclaimer reads its intents, not its own outcomes")
+                .noneMatch(a -> a.pattern().name().equals("t1.gpuaas.reclaim-events")
+                        && a.entry().operation() == AclOperation.READ);
+        for (KafkaPrincipal other : List.of(KafkaPrincipal.BOOKING_SERVICE, KafkaPrincipal.QUOTA_PROJECTOR,
+                KafkaPrincipal.METRICS_GATEWAY)) {
+            assertThat(KafkaAccess.acls(other, "t1.gpuaas.")).as(other.name())
+                    .noneMatch(a -> a.pattern().name().equals("t1.gpuaas.reclaim-intents"))
+                    .noneMatch(a -> a.pattern().name().endsWith(KafkaAccess.RECLAIM_APPLIER));
+        }
+    }
+
     private static boolean isWrite(AclBinding acl, String topic) {
         return acl.pattern().resourceType() == ResourceType.TOPIC && acl.pattern().name().equals(topic)
                 && acl.entry().operation() == AclOperation.WRITE;

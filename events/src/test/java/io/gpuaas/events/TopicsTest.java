@@ -63,6 +63,7 @@ class TopicsTest {
     void shouldListTheDesignTopicsWhenComparedWithDesignMd() {
         assertThat(Topics.all()).extracting(TopicSpec::baseName).containsExactly("booking-commands",
                 "booking-events", "bookings", "kueue-workloads", "gpu-samples", "quota-state", "reclaim-events",
+                "reclaim-intents",
                 "tenant-utilization", "dead-letter");
     }
 }

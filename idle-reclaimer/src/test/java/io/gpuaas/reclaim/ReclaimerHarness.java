@@ -9,9 +9,13 @@ import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.gpu.GpuSample;
 import io.gpuaas.events.gpu.GpuSampleEvent;
+import io.gpuaas.events.TopicSpec;
 import io.gpuaas.events.reclaim.ReclaimEvent;
+import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.kit.config.KafkaSettings;
 import io.gpuaas.kit.kafka.KafkaClients;
+import io.gpuaas.reclaim.apply.IntentApplier;
+import io.gpuaas.reclaim.apply.ScaleAction;
 import io.gpuaas.reclaim.config.ReclaimerSettings.Mode;
 import io.gpuaas.reclaim.k8s.PodOwnerIndex;
 import io.gpuaas.reclaim.k8s.ResumeRequests;
@@ -20,7 +24,6 @@ import io.gpuaas.reclaim.k8s.WorkerScaler;
 import io.gpuaas.reclaim.k8s.WorkloadDirectory;
 import io.gpuaas.reclaim.kafka.ReclaimEventPublisher;
 import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
-import io.gpuaas.reclaim.model.ActionRateLimiter;
 import io.gpuaas.reclaim.model.IdlePolicy;
 import io.gpuaas.reclaim.model.PolicyResolver;
 import io.gpuaas.reclaim.stream.ReclaimDecider;
@@ -46,8 +49,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 
 /**
- * The reclaimer's real parts (informers, scaler, exactly-once pipeline, resume) wired by hand against a real broker
- * and the CRUD mock API, with a policy short enough for tests to run in seconds.
+ * The reclaimer's real parts (informers, scaler, exactly-once pipeline, intent applier, resume) wired by hand against
+ * a real broker and the CRUD mock API, with a policy short enough for tests to run in seconds.
  */
 public final class ReclaimerHarness implements AutoCloseable {
 
@@ -60,12 +63,18 @@ public final class ReclaimerHarness implements AutoCloseable {
     private final KafkaBroker broker;
     private final String applicationId;
     private final ReclaimDecider decider;
+    private final IntentApplier.Options applierOptions;
+    private IntentApplier applier;
     private final ReclaimerMetrics metrics;
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final KafkaProducer<String, GpuSampleEvent> producer;
     private final ReclaimEventPublisher publisher;
     private final List<ReclaimEvent> events = new CopyOnWriteArrayList<>();
+    private final List<ReclaimIntent> intents = new CopyOnWriteArrayList<>();
+    /** Window ids the harness's own applier tried to apply (a second applier records its own). */
+    public final List<String> appliedByFirst = new CopyOnWriteArrayList<>();
     private final Thread eventReader;
+    private final Thread intentReader;
     private volatile boolean running = true;
     private KafkaStreams streams;
     private final org.apache.kafka.clients.producer.Producer<byte[], byte[]> deadLetterProducer;
@@ -95,18 +104,22 @@ public final class ReclaimerHarness implements AutoCloseable {
         this.directory = new WorkloadDirectory(client, new PolicyResolver(policy, s -> { }), requests::request, 0);
         this.resumes = new ResumeService(scaler, directory, publisher, metrics);
         holder[0] = resumes;
-        this.decider = new ReclaimDecider(mode, dryRun, new ActionRateLimiter(1_000, System::currentTimeMillis),
-                scaler::reclaim, metrics, Clock.systemUTC(), Duration.ofSeconds(1));
+        this.decider = new ReclaimDecider(mode, dryRun, metrics, Clock.systemUTC());
+        this.applierOptions = new IntentApplier.Options(mode, dryRun, 4, 1_000, Duration.ofSeconds(1));
         this.deadLetterProducer = clients.deadLetterProducer();
         this.clients = clients;
         this.producer = new KafkaProducer<>(broker.clientProperties(), new StringSerializer(),
                 Topics.GPU_SAMPLES.valueSerde().serializer());
-        this.eventReader = Thread.ofVirtual().start(this::readEvents);
+        this.eventReader = Thread.ofVirtual().start(() -> read(Topics.RECLAIM_EVENTS, events));
+        this.intentReader = Thread.ofVirtual().start(() -> read(Topics.RECLAIM_INTENTS, intents));
         await().atMost(Duration.ofSeconds(20)).until(() -> owners.synced() && directory.synced());
         start();
     }
 
-    /** Starts (or restarts) the pipeline with an empty local state directory: windows come from the changelog. */
+    /**
+     * Starts (or restarts) the pipeline with an empty local state directory (windows come from the changelog) and
+     * an applier of its intents.
+     */
     public void start() throws Exception {
         Path stateDir = Files.createTempDirectory("reclaim-it-");
         Map<String, Object> config = new HashMap<>(credentials);
@@ -120,10 +133,33 @@ public final class ReclaimerHarness implements AutoCloseable {
                 prefix, stateDir, owners, directory, decider, metrics, new io.gpuaas.events.DeadLetterPublisher(
                         deadLetterProducer, Topics.DEAD_LETTER.name(prefix), applicationId, registry));
         streams.start();
+        applier = newApplier((ref, groups, windowId, dry) -> {
+            appliedByFirst.add(windowId);
+            return scaler.reclaim(ref, groups, windowId, dry);
+        });
+        applier.start();
         await().atMost(Duration.ofSeconds(60)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
     }
 
-    /** Stops the pipeline cleanly (last transaction committed) and starts a new instance in its place. */
+    /** Another applier in the same group, as a second replica would run (the caller starts and stops it). */
+    public IntentApplier newApplier(ScaleAction scaleAction) {
+        return IntentApplier.create(clients, applicationId, applierOptions, scaleAction, metrics, owners::synced,
+                registry, new io.gpuaas.events.DeadLetterPublisher(deadLetterProducer, Topics.DEAD_LETTER.name(prefix),
+                        applicationId + "-applier", registry));
+    }
+
+    /** Writes intents as the reclaimer's stream would (tests of the applier alone). */
+    public void sendIntents(ReclaimIntent... toSend) {
+        try (KafkaProducer<String, ReclaimIntent> intentProducer = new KafkaProducer<>(
+                broker.clientProperties(), new StringSerializer(), Topics.RECLAIM_INTENTS.valueSerde().serializer())) {
+            for (ReclaimIntent intent : toSend) {
+                intentProducer.send(new ProducerRecord<>(Topics.RECLAIM_INTENTS.name(prefix), intent.workload().key(),
+                        intent));
+            }
+        }
+    }
+
+    /** Stops pipeline and applier cleanly (last transactions committed) and starts new instances in their place. */
     public void restart() throws Exception {
         closeStreams();
         start();
@@ -166,23 +202,30 @@ public final class ReclaimerHarness implements AutoCloseable {
         return registry;
     }
 
-    private void readEvents() {
+    /** Intents the pipeline published so far for the workload {@code namespace/kind/name}. */
+    public List<ReclaimIntent> intentsOf(String workloadKey) {
+        return intents.stream().filter(e -> e.workload().key().equals(workloadKey)).toList();
+    }
+
+    /** Reads {@code topic} from the beginning as a read_committed consumer would, into {@code sink}. */
+    private <T> void read(TopicSpec<String, T> topic, List<T> sink) {
         Map<String, Object> config = broker.clientProperties();
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        try (KafkaConsumer<String, ReclaimEvent> consumer = new KafkaConsumer<>(config,
-                new StringDeserializer(), Topics.RECLAIM_EVENTS.valueSerde().deserializer())) {
-            var partitions = consumer.partitionsFor(Topics.RECLAIM_EVENTS.name(prefix)).stream()
+        try (KafkaConsumer<String, T> consumer = new KafkaConsumer<>(config,
+                new StringDeserializer(), topic.valueSerde().deserializer())) {
+            var partitions = consumer.partitionsFor(topic.name(prefix)).stream()
                     .map(p -> new org.apache.kafka.common.TopicPartition(p.topic(), p.partition())).toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             while (running) {
-                consumer.poll(Duration.ofMillis(100)).forEach(r -> events.add(r.value()));
+                consumer.poll(Duration.ofMillis(100)).forEach(r -> sink.add(r.value()));
             }
         }
     }
 
     private void closeStreams() {
         streams.close(new KafkaStreams.CloseOptions().leaveGroup(true).timeout(Duration.ofSeconds(20)));
+        applier.stop(Duration.ofSeconds(10));
     }
 
     @Override
@@ -192,6 +235,7 @@ public final class ReclaimerHarness implements AutoCloseable {
             closeStreams();
         }
         eventReader.join(5_000);
+        intentReader.join(5_000);
         producer.close();
         publisher.close();
         clients.close();

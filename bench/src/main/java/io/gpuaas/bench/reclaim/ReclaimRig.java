@@ -21,9 +21,11 @@ import io.gpuaas.reclaim.k8s.PodOwnerIndex;
 import io.gpuaas.reclaim.k8s.WorkerScaler;
 import io.gpuaas.reclaim.k8s.WorkloadDirectory;
 import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
-import io.gpuaas.reclaim.model.ActionRateLimiter;
 import io.gpuaas.reclaim.model.IdlePolicy;
 import io.gpuaas.reclaim.model.PolicyResolver;
+import io.gpuaas.kit.config.KafkaSettings;
+import io.gpuaas.kit.kafka.KafkaClients;
+import io.gpuaas.reclaim.apply.IntentApplier;
 import io.gpuaas.reclaim.stream.ReclaimDecider;
 import io.gpuaas.reclaim.stream.ReclaimPipeline;
 import io.gpuaas.testing.k8s.KubernetesApi;
@@ -47,8 +49,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 
 /**
- * The reclaimer's real pipeline (informers, scaler, exactly-once Streams) on a broker and an in-memory API server,
- * wired by hand for benchmarks: InferenceServices with predictor pods, samples in, events out.
+ * The reclaimer's real pipeline (informers, exactly-once Streams, the intent applier and its scaler) on a broker and
+ * an in-memory API server, wired by hand for benchmarks: InferenceServices with predictor pods, samples in, events
+ * out.
  */
 final class ReclaimRig implements AutoCloseable {
 
@@ -62,11 +65,15 @@ final class ReclaimRig implements AutoCloseable {
     private final PodOwnerIndex owners;
     private final WorkloadDirectory directory;
     private final ReclaimDecider decider;
+    private final WorkerScaler scaler;
+    private final Mode mode;
     private final KafkaProducer<byte[], byte[]> deadLetters;
     final List<ReclaimEvent> events = new CopyOnWriteArrayList<>();
     private volatile boolean reading = true;
     private Thread reader;
     private KafkaStreams streams;
+    private IntentApplier applier;
+    private KafkaClients clients;
 
     ReclaimRig(KafkaBroker broker, KubernetesApi api, IdlePolicy policy, Mode mode) throws Exception {
         this.broker = broker;
@@ -78,10 +85,10 @@ final class ReclaimRig implements AutoCloseable {
         this.metrics = new ReclaimerMetrics(registry);
         this.owners = new PodOwnerIndex(client, 0);
         this.directory = new WorkloadDirectory(client, new PolicyResolver(policy, s -> { }), ref -> { }, 0);
-        WorkerScaler scaler = new WorkerScaler(client, owners, WorkerScaler.RawStrategy.STOP_ANNOTATION, false,
+        this.scaler = new WorkerScaler(client, owners, WorkerScaler.RawStrategy.STOP_ANNOTATION, false,
                 Clock.systemUTC());
-        this.decider = new ReclaimDecider(mode, false, new ActionRateLimiter(1_000_000, System::currentTimeMillis),
-                scaler::reclaim, metrics, Clock.systemUTC(), Duration.ofMinutes(1));
+        this.mode = mode;
+        this.decider = new ReclaimDecider(mode, false, metrics, Clock.systemUTC());
         this.deadLetters = new KafkaProducer<>(service(KafkaAccess.acls(IDLE_RECLAIMER, prefix)),
                 new ByteArraySerializer(), new ByteArraySerializer());
     }
@@ -130,6 +137,15 @@ final class ReclaimRig implements AutoCloseable {
                 prefix, Files.createTempDirectory("reclaim-bench-"), owners, directory, decider, metrics,
                 new DeadLetterPublisher(deadLetters, Topics.DEAD_LETTER.name(prefix), applicationId, registry));
         streams.start();
+        // The applier as the service runs it: its own group, four workers, no effective rate limit here.
+        clients = new KafkaClients(new KafkaSettings(broker.bootstrapServers(), prefix,
+                broker.serviceCredentials(IDLE_RECLAIMER.userName(),
+                        KafkaAccess.acls(IDLE_RECLAIMER, prefix, applicationId))));
+        applier = IntentApplier.create(clients, applicationId,
+                new IntentApplier.Options(mode, false, 4, 1_000_000, Duration.ofMinutes(1)), scaler::reclaim,
+                metrics, owners::synced, registry,
+                new DeadLetterPublisher(deadLetters, Topics.DEAD_LETTER.name(prefix), applicationId, registry));
+        applier.start();
         reading = true;
         reader = Thread.ofVirtual().start(this::readEvents);
     }
@@ -146,6 +162,11 @@ final class ReclaimRig implements AutoCloseable {
         if (streams != null) {
             streams.close(Duration.ofSeconds(20));
             streams = null;
+        }
+        if (applier != null) {
+            applier.stop(Duration.ofSeconds(10));
+            clients.close();
+            applier = null;
         }
     }
 

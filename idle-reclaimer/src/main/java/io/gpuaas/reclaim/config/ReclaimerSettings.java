@@ -17,7 +17,7 @@ import java.time.Duration;
  * @param applicationId        Kafka Streams application id (consumer group, state and internal topic names)
  * @param informerResync       informer resync period
  * @param informerSyncTimeout  how long startup waits for the informers before processing samples
- * @param retryAfter           a failed or rate-limited reclaim is tried again after this much sample time
+ * @param retryAfter           longest wait of the applier between two attempts of a failed reclaim
  */
 @ConfigurationProperties("gpuaas.reclaimer")
 public record ReclaimerSettings(

@@ -6,7 +6,8 @@ import java.util.function.LongSupplier;
 
 /**
  * At most {@code maxPerMinute} reclaim actions in any sliding minute of wall-clock time: a bad metrics day must not
- * scale down a whole fleet at once. Not persisted: after a restart the budget starts full, which can only delay.
+ * scale down a whole fleet at once. Per applier instance and not persisted: after a restart the budget starts full,
+ * so N replicas allow up to N times the cap.
  */
 public final class ActionRateLimiter {
 
@@ -22,6 +23,15 @@ public final class ActionRateLimiter {
         }
         this.maxPerMinute = maxPerMinute;
         this.clock = clockMillis;
+    }
+
+    /** How long until {@link #tryAcquire} can succeed again: 0 when it can now. */
+    public synchronized long millisUntilFree() {
+        long now = clock.getAsLong();
+        while (!taken.isEmpty() && now - taken.peekFirst() >= MINUTE) {
+            taken.pollFirst();
+        }
+        return taken.size() < maxPerMinute ? 0 : taken.peekFirst() + MINUTE - now;
     }
 
     /** Takes one action from the budget if there is one left in the current minute. */

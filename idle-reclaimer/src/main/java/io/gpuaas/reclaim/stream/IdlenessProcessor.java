@@ -1,6 +1,5 @@
 package io.gpuaas.reclaim.stream;
 
-import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
 import io.gpuaas.reclaim.model.AttributedSample;
@@ -19,10 +18,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Second step: one workload's samples, in order, against its windows in the state store. Store update, output
- * events and input offsets commit in one exactly-once transaction, so after a crash the windows are exactly those
- * of the committed offsets and re-processing rebuilds the rest.
+ * events and intents and input offsets commit in one exactly-once transaction, so after a crash the windows are
+ * exactly those of the committed offsets and re-processing rebuilds the rest. It only decides: nothing here waits
+ * on the API server.
  */
-public final class IdlenessProcessor implements Processor<String, AttributedSample, String, ReclaimEvent> {
+public final class IdlenessProcessor implements Processor<String, AttributedSample, String, Decision> {
 
     private final String storeName;
     private final WorkloadLookup workloads;
@@ -35,7 +35,7 @@ public final class IdlenessProcessor implements Processor<String, AttributedSamp
      * an aborted transaction or a migration the windows come from the store again.
      */
     private final Map<String, WorkloadWindows> live = new HashMap<>();
-    private ProcessorContext<String, ReclaimEvent> context;
+    private ProcessorContext<String, Decision> context;
     private KeyValueStore<String, WorkloadWindows> store;
 
     public IdlenessProcessor(String storeName, WorkloadLookup workloads, OwnerLookup owners, ReclaimDecider decider,
@@ -48,7 +48,7 @@ public final class IdlenessProcessor implements Processor<String, AttributedSamp
     }
 
     @Override
-    public void init(ProcessorContext<String, ReclaimEvent> context) {
+    public void init(ProcessorContext<String, Decision> context) {
         this.context = context;
         this.store = context.getStateStore(storeName);
         live.clear();
@@ -79,9 +79,14 @@ public final class IdlenessProcessor implements Processor<String, AttributedSamp
         }
         metrics.windowSample();
         WorkloadWindows.Phase before = state.phase();
+        String requested = before == WorkloadWindows.Phase.RECLAIMED ? state.actionId() : null;
         boolean busy = state.accept(sample, info.policy());
         if (busy && before != WorkloadWindows.Phase.ACTIVE) {
             metrics.active(ref);
+            if (requested != null) {
+                // The applier may not have applied it yet (rate limit, slow API server): it must not any more.
+                context.forward(new Record<>(ref.key(), decider.withdraw(ref, requested), record.timestamp()));
+            }
         }
         if (!busy && state.awaitingDecision(sample.timeMillis())) {
             evaluate(ref, info, state, sample.timeMillis(), record.timestamp());
@@ -96,8 +101,8 @@ public final class IdlenessProcessor implements Processor<String, AttributedSamp
         if (!verdict.idle() || state.missingDevices(owners.gpusPerPod(ref))) {
             return;
         }
-        for (ReclaimEvent event : decider.decide(ref, info, state, verdict, now)) {
-            context.forward(new Record<>(ref.key(), event, timestamp));
+        for (Decision decision : decider.decide(ref, info, state, verdict, now)) {
+            context.forward(new Record<>(ref.key(), decision, timestamp));
         }
     }
 }

@@ -3,10 +3,8 @@ package io.gpuaas.reclaim.stream;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.reclaim.config.ReclaimerSettings;
 import io.gpuaas.reclaim.k8s.PodOwnerIndex;
-import io.gpuaas.reclaim.k8s.WorkerScaler;
 import io.gpuaas.reclaim.k8s.WorkloadDirectory;
 import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
-import io.gpuaas.reclaim.model.ActionRateLimiter;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Value;
 import io.micronaut.context.event.StartupEvent;
@@ -37,15 +35,13 @@ public class ReclaimStreams {
     private final Duration syncTimeout;
 
     public ReclaimStreams(KafkaClients clients, ReclaimerSettings settings, PodOwnerIndex owners,
-                          WorkloadDirectory directory, WorkerScaler scaler, ReclaimerMetrics metrics,
+                          WorkloadDirectory directory, ReclaimerMetrics metrics,
                           PrometheusRegistry registry, @Value("${gpuaas.reclaimer.state-dir:}") String stateDir)
             throws java.io.IOException {
         this.owners = owners;
         this.directory = directory;
         this.syncTimeout = settings.informerSyncTimeout();
-        ReclaimDecider decider = new ReclaimDecider(settings.mode(), settings.dryRun(),
-                new ActionRateLimiter(settings.maxActionsPerMinute(), System::currentTimeMillis), scaler::reclaim,
-                metrics, Clock.systemUTC(), settings.retryAfter());
+        ReclaimDecider decider = new ReclaimDecider(settings.mode(), settings.dryRun(), metrics, Clock.systemUTC());
         Path dir = stateDir.isBlank() ? Files.createTempDirectory("idle-reclaimer-") : Path.of(stateDir);
         streams = ReclaimPipeline.create(clients.streamsConfig(settings.applicationId()),
                 clients.settings().topicPrefix(), dir, owners, directory, decider, metrics,

@@ -3,13 +3,16 @@ package io.gpuaas.reclaim.stream;
 import io.gpuaas.events.EventSerdes;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.reclaim.ReclaimEvent;
+import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
 import io.gpuaas.reclaim.model.OwnerLookup;
 import io.gpuaas.reclaim.model.WorkloadLookup;
+import java.util.List;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
@@ -17,7 +20,8 @@ import org.apache.kafka.streams.state.Stores;
 
 /**
  * {@code gpu-samples} (keyed by device) → attribute to the owning workload → repartition by workload →
- * per-workload windows in a changelogged store → {@code reclaim-events} (keyed by workload).
+ * per-workload windows in a changelogged store → {@code reclaim-events} (what the stream found) and
+ * {@code reclaim-intents} (what the applier is to do), both keyed by workload.
  */
 public final class ReclaimTopology {
 
@@ -33,13 +37,31 @@ public final class ReclaimTopology {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(STORE), Serdes.String(),
                 new WorkloadWindowsSerde()).withCachingEnabled());
         SampleAttributor attributor = new SampleAttributor(owners, metrics);
-        builder.stream(Topics.GPU_SAMPLES.name(topicPrefix),
+        KStream<String, Decision> decisions = builder.stream(Topics.GPU_SAMPLES.name(topicPrefix),
                         Consumed.with(Serdes.String(), EventSerdes.valueSerde(Topics.GPU_SAMPLES)))
                 .process(() -> new AttributionProcessor(attributor), Named.as("attribute"))
                 .repartition(Repartitioned.with(Serdes.String(), new AttributedSampleSerde()).withName(REPARTITION))
-                .process(() -> new IdlenessProcessor(STORE, workloads, owners, decider, metrics), STORE)
+                .process(() -> new IdlenessProcessor(STORE, workloads, owners, decider, metrics), STORE);
+        decisions.flatMapValues(ReclaimTopology::events, Named.as("events"))
                 .to(Topics.RECLAIM_EVENTS.name(topicPrefix),
                         Produced.with(Serdes.String(), Topics.RECLAIM_EVENTS.valueSerde()));
+        decisions.flatMapValues(ReclaimTopology::intents, Named.as("intents"))
+                .to(Topics.RECLAIM_INTENTS.name(topicPrefix),
+                        Produced.with(Serdes.String(), Topics.RECLAIM_INTENTS.valueSerde()));
         return builder.build();
+    }
+
+    private static List<ReclaimEvent> events(Decision decision) {
+        return switch (decision) {
+            case Decision.Report report -> List.of(report.event());
+            case Decision.Intent intent -> List.of();
+        };
+    }
+
+    private static List<ReclaimIntent> intents(Decision decision) {
+        return switch (decision) {
+            case Decision.Report report -> List.of();
+            case Decision.Intent intent -> List.of(intent.intent());
+        };
     }
 }

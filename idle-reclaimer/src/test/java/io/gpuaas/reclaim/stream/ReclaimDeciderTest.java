@@ -3,11 +3,10 @@ package io.gpuaas.reclaim.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuaas.events.reclaim.ReclaimEvent;
+import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.reclaim.config.ReclaimerSettings.Mode;
-import io.gpuaas.reclaim.k8s.ScaleOutcome;
 import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
-import io.gpuaas.reclaim.model.ActionRateLimiter;
 import io.gpuaas.reclaim.model.AttributedSample;
 import io.gpuaas.reclaim.model.DeviceVerdict;
 import io.gpuaas.reclaim.model.IdlePolicy;
@@ -16,10 +15,8 @@ import io.gpuaas.reclaim.model.WorkloadVerdict;
 import io.gpuaas.reclaim.model.WorkloadWindows;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -29,15 +26,12 @@ class ReclaimDeciderTest {
     private static final WorkloadVerdict IDLE = new WorkloadVerdict(true, 2, 1.0, 0.01, 1_000, 60_000,
             DeviceVerdict.Reason.IDLE);
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
+    private static final String WINDOW = "team-a/InferenceService/chat@1970-01-01T00:00:01Z";
 
-    private final List<String> actions = new ArrayList<>();
     private final ReclaimerMetrics metrics = new ReclaimerMetrics(new PrometheusRegistry());
 
-    private ReclaimDecider decider(Mode mode, boolean dryRun, int perMinute, ScaleOutcome outcome) {
-        return new ReclaimDecider(mode, dryRun, new ActionRateLimiter(perMinute, () -> 0L), (ref, groups, id, dry) -> {
-            actions.add(id + (dry ? " dry" : ""));
-            return outcome;
-        }, metrics, CLOCK, Duration.ofSeconds(30));
+    private ReclaimDecider decider(Mode mode, boolean dryRun) {
+        return new ReclaimDecider(mode, dryRun, metrics, CLOCK);
     }
 
     private static WorkloadInfo info(boolean enabled) {
@@ -50,72 +44,86 @@ class ReclaimDeciderTest {
         return state;
     }
 
-    private static final ScaleOutcome APPLIED = new ScaleOutcome.Applied(
-            List.of(new ReclaimEvent.ScaledGroup("predictor", null, 1, 0)), "minReplicas to 0", false);
+    private static List<ReclaimIntent> intents(List<Decision> decisions) {
+        return decisions.stream().<ReclaimIntent>mapMulti((d, out) -> {
+            if (d instanceof Decision.Intent intent) {
+                out.accept(intent.intent());
+            }
+        }).toList();
+    }
+
+    private static List<ReclaimEvent> events(List<Decision> decisions) {
+        return decisions.stream().<ReclaimEvent>mapMulti((d, out) -> {
+            if (d instanceof Decision.Report report) {
+                out.accept(report.event());
+            }
+        }).toList();
+    }
 
     @Test
-    void shouldReclaimUnderAnActionIdDerivedFromTheWindow() {
+    void shouldRequestAReclaimUnderTheWindowsIdWithoutWaitingForTheOutcome() {
         WorkloadWindows state = state();
 
-        List<ReclaimEvent> events = decider(Mode.DIRECT, false, 10, APPLIED).decide(REF, info(true), state, IDLE, 5_000);
+        List<Decision> decisions = decider(Mode.DIRECT, false).decide(REF, info(true), state, IDLE, 5_000);
 
-        assertThat(events).hasSize(2).first().isInstanceOf(ReclaimEvent.IdleDetected.class);
-        ReclaimEvent.Reclaimed reclaimed = (ReclaimEvent.Reclaimed) events.get(1);
-        assertThat(reclaimed.gpusFreed()).isEqualTo(2);
-        assertThat(reclaimed.idleSeconds()).isEqualTo(60);
-        assertThat(actions).containsExactly("team-a/InferenceService/chat@1970-01-01T00:00:01Z");
+        assertThat(events(decisions)).singleElement().isInstanceOf(ReclaimEvent.IdleDetected.class);
+        assertThat(intents(decisions)).singleElement().isEqualTo(new ReclaimIntent.ReclaimRequested(REF, WINDOW,
+                "team-a", List.of("predictor"), 2, 60, false, Instant.ofEpochMilli(5_000), CLOCK.instant()));
         assertThat(state.phase()).isEqualTo(WorkloadWindows.Phase.RECLAIMED);
+        assertThat(state.actionId()).isEqualTo(WINDOW);
+        assertThat(state.awaitingDecision(Long.MAX_VALUE - 1)).as("one request per idle episode").isFalse();
+    }
+
+    @Test
+    void shouldRequestTheSameWindowIdWhenTheSameSamplesAreDecidedAgain() {
+        List<Decision> first = decider(Mode.DIRECT, false).decide(REF, info(true), state(), IDLE, 5_000);
+        List<Decision> replay = decider(Mode.DIRECT, false).decide(REF, info(true), state(), IDLE, 5_000);
+
+        assertThat(intents(replay)).extracting(ReclaimIntent::windowId)
+                .isEqualTo(intents(first).stream().map(ReclaimIntent::windowId).toList()).containsExactly(WINDOW);
     }
 
     @Test
     void shouldOnlyReportInKedaModeAndWhenOptedOut() {
         WorkloadWindows keda = state();
-        assertThat(decider(Mode.KEDA, false, 10, APPLIED).decide(REF, info(true), keda, IDLE, 5_000))
-                .singleElement().isInstanceOf(ReclaimEvent.IdleDetected.class);
+        assertThat(decider(Mode.KEDA, false).decide(REF, info(true), keda, IDLE, 5_000)).singleElement()
+                .isInstanceOfSatisfying(Decision.Report.class,
+                        r -> assertThat(r.event()).isInstanceOf(ReclaimEvent.IdleDetected.class));
 
         WorkloadWindows optedOut = state();
-        List<ReclaimEvent> events = decider(Mode.DIRECT, false, 10, APPLIED).decide(REF, info(false), optedOut, IDLE,
-                5_000);
-        assertThat(events).last().isInstanceOfSatisfying(ReclaimEvent.ReclaimSkipped.class,
+        List<Decision> decisions = decider(Mode.DIRECT, false).decide(REF, info(false), optedOut, IDLE, 5_000);
+
+        assertThat(intents(decisions)).isEmpty();
+        assertThat(events(decisions)).last().isInstanceOfSatisfying(ReclaimEvent.ReclaimSkipped.class,
                 s -> assertThat(s.reason()).isEqualTo("OPTED_OUT"));
-        assertThat(actions).isEmpty();
         assertThat(optedOut.awaitingDecision(Long.MAX_VALUE - 1)).isFalse();
     }
 
     @Test
-    void shouldSkipOverTheRateLimitAndRetryLater() {
-        ReclaimDecider decider = decider(Mode.DIRECT, false, 1, APPLIED);
-        decider.decide(REF, info(true), state(), IDLE, 5_000);
-        WorkloadWindows second = state();
+    void shouldRequestADryRunWithoutEnteringTheReclaimedPhase() {
+        WorkloadWindows state = state();
 
-        List<ReclaimEvent> events = decider.decide(REF, info(true), second, IDLE, 5_000);
+        List<Decision> decisions = decider(Mode.DIRECT, true).decide(REF, info(true), state, IDLE, 5_000);
 
-        assertThat(events).last().isInstanceOfSatisfying(ReclaimEvent.ReclaimSkipped.class,
-                s -> assertThat(s.reason()).isEqualTo("RATE_LIMITED"));
-        assertThat(second.awaitingDecision(34_999)).isFalse();
-        assertThat(second.awaitingDecision(35_000)).isTrue();
+        assertThat(intents(decisions)).singleElement().isInstanceOfSatisfying(ReclaimIntent.ReclaimRequested.class,
+                r -> assertThat(r.dryRun()).isTrue());
+        assertThat(state.phase()).isEqualTo(WorkloadWindows.Phase.REPORTED);
     }
 
     @Test
-    void shouldReportFailureAndRetryAfterTheBackoff() {
+    void shouldNotReportIdlenessTwiceWhenARequestedWorkloadIsDecidedAgain() {
         WorkloadWindows state = state();
-        ScaleOutcome failed = new ScaleOutcome.Failed("API_ERROR", "boom");
+        state.markReported(0, 1_000);
 
-        List<ReclaimEvent> events = decider(Mode.DIRECT, false, 10, failed).decide(REF, info(true), state, IDLE, 5_000);
+        List<Decision> decisions = decider(Mode.DIRECT, false).decide(REF, info(true), state, IDLE, 5_000);
 
-        assertThat(events).last().isInstanceOf(ReclaimEvent.ReclaimFailed.class);
-        assertThat(state.phase()).isEqualTo(WorkloadWindows.Phase.REPORTED);
-        assertThat(state.awaitingDecision(35_000)).isTrue();
+        assertThat(events(decisions)).isEmpty();
+        assertThat(intents(decisions)).hasSize(1);
     }
 
     @Test
-    void shouldMarkADryRunWithoutEnteringTheReclaimedPhase() {
-        WorkloadWindows state = state();
-
-        List<ReclaimEvent> events = decider(Mode.DIRECT, true, 10, APPLIED).decide(REF, info(true), state, IDLE, 5_000);
-
-        assertThat(((ReclaimEvent.Reclaimed) events.get(1)).dryRun()).isTrue();
-        assertThat(actions).singleElement().asString().endsWith(" dry");
-        assertThat(state.phase()).isEqualTo(WorkloadWindows.Phase.REPORTED);
+    void shouldWithdrawTheRequestedWindowWhenAsked() {
+        assertThat(decider(Mode.DIRECT, false).withdraw(REF, WINDOW)).isEqualTo(new Decision.Intent(
+                new ReclaimIntent.ReclaimWithdrawn(REF, WINDOW, CLOCK.instant())));
     }
 }

@@ -6,10 +6,12 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.gpuaas.events.gpu.GpuSample;
 import io.gpuaas.events.reclaim.ReclaimEvent;
+import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.reclaim.Fixtures;
 import io.gpuaas.reclaim.ReclaimerHarness;
 import io.gpuaas.reclaim.Samples;
 import io.gpuaas.reclaim.Samples.Device;
+import io.gpuaas.reclaim.ScaleWrites;
 import io.gpuaas.reclaim.config.ReclaimerSettings.Mode;
 import io.gpuaas.reclaim.k8s.KubeResources;
 import io.gpuaas.reclaim.k8s.ReclaimedState;
@@ -168,24 +170,35 @@ class ReclaimPipelineIT {
         Device gpu = new Device("node-5", "GPU-restart", null, NS, "restart-predictor-0");
         Samples s = Samples.startingSoon(INTERVAL);
         String key = NS + "/InferenceService/restart";
-        harness.send(s.run(gpu, 0, 5, 0.0));
-        await().atMost(Duration.ofSeconds(10)).until(() -> harness.windows(key)
-                .map(w -> w.lastSampleMillis() == s.at(5).toEpochMilli()).orElse(false));
+        try (ScaleWrites writes = ScaleWrites.watch(harness.client, KubeResources.INFERENCE_SERVICE, NS)) {
+            harness.send(s.run(gpu, 0, 5, 0.0));
+            await().atMost(Duration.ofSeconds(10)).until(() -> harness.windows(key)
+                    .map(w -> w.lastSampleMillis() == s.at(5).toEpochMilli()).orElse(false));
 
-        harness.restart();
-        harness.send(s.run(gpu, 6, 12, 0.0));
+            harness.restart();
+            harness.send(s.run(gpu, 6, 12, 0.0));
 
-        // The first window to close is the one ending in slot 8: 9 of its 10 slots hold a sample (90%).
-        assertThat(awaitIdle(key).idleSince()).isEqualTo(s.at(-1));
-        harness.restart();
-        harness.send(s.run(gpu, 13, 20, 0.0));
-        harness.send(s.one(gpu, 21, 0.9));
-        harness.send(s.run(gpu, 22, 32, 0.0));
+            // The first window to close is the one ending in slot 8: 9 of its 10 slots hold a sample (90%).
+            assertThat(awaitIdle(key).idleSince()).isEqualTo(s.at(-1));
+            harness.restart();
+            harness.send(s.run(gpu, 13, 20, 0.0));
+            harness.send(s.one(gpu, 21, 0.9));
+            harness.send(s.run(gpu, 22, 32, 0.0));
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> harness.eventsOf(key, ReclaimEvent.Reclaimed.class).size() >= 2);
-        List<ReclaimEvent.IdleDetected> idles = harness.eventsOf(key, ReclaimEvent.IdleDetected.class);
-        assertThat(idles).extracting(ReclaimEvent.IdleDetected::idleSince).containsExactly(s.at(-1), s.at(22));
-        assertThat(ReclaimedState.parse(KubeResources.annotations(isvc("restart")).get(KubeResources.RECLAIMED_STATE))
-                .groups().getFirst().minReplicas()).as("the values to restore are the original ones").isEqualTo(1);
+            await().atMost(Duration.ofSeconds(20)).until(() -> harness.eventsOf(key, ReclaimEvent.Reclaimed.class)
+                    .size() >= 2);
+            List<ReclaimEvent.IdleDetected> idles = harness.eventsOf(key, ReclaimEvent.IdleDetected.class);
+            assertThat(idles).extracting(ReclaimEvent.IdleDetected::idleSince).containsExactly(s.at(-1), s.at(22));
+            harness.restart();
+            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                    assertThat(harness.eventsOf(key, ReclaimEvent.Reclaimed.class))
+                            .as("one Reclaimed per idle episode").hasSize(2));
+            assertThat(harness.intentsOf(key)).filteredOn(ReclaimIntent.ReclaimRequested.class::isInstance)
+                    .extracting(ReclaimIntent::windowId).hasSize(2).doesNotHaveDuplicates()
+                    .allSatisfy(window -> assertThat(writes.of(window)).as(window).isEqualTo(1));
+            assertThat(ReclaimedState.parse(KubeResources.annotations(isvc("restart"))
+                    .get(KubeResources.RECLAIMED_STATE)).groups().getFirst().minReplicas())
+                    .as("the values to restore are the original ones").isEqualTo(1);
+        }
     }
 }

@@ -2,12 +2,14 @@ package io.gpuaas.testing.k8s;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -37,7 +39,12 @@ final class DiscoveryDispatcher extends KubernetesCrudDispatcher {
     private static final List<Map<String, Object>> APIEXTENSIONS_V1 = List.of(
         resource("customresourcedefinitions", "CustomResourceDefinition", false, "crd", "crds"));
 
+    /** A response held back: requests of {@code method} whose path contains {@code pathPart}. */
+    private record Delay(String method, String pathPart, Duration delay) {
+    }
+
     private final ObjectMapper mapper = new ObjectMapper();
+    private final List<Delay> delays = new CopyOnWriteArrayList<>();
     private final ApiServerFaults faults;
 
     DiscoveryDispatcher(ApiServerFaults faults) {
@@ -56,7 +63,29 @@ final class DiscoveryDispatcher extends KubernetesCrudDispatcher {
                 return json(document.get());
             }
         }
-        return super.dispatch(request);
+        return delayed(request, super.dispatch(request));
+    }
+
+    /** See {@link KubernetesApi#delayResponses}. */
+    void delay(String method, String pathPart, Duration delay) {
+        delays.add(new Delay(method, pathPart, delay));
+    }
+
+    void clearDelays() {
+        delays.clear();
+    }
+
+    /**
+     * The CRUD store has already applied the request; only its answer waits, on a timer of the server (the mock
+     * serves every connection from a few event-loop threads, which must never sleep).
+     */
+    private MockResponse delayed(RecordedRequest request, MockResponse response) {
+        for (Delay d : delays) {
+            if (d.method().equalsIgnoreCase(request.getMethod()) && request.getPath().contains(d.pathPart())) {
+                return response.setBodyDelay(d.delay());
+            }
+        }
+        return response;
     }
 
     private Optional<Object> discovery(String path) {

@@ -39,11 +39,13 @@ public final class KubernetesApi implements AutoCloseable {
     private static final java.util.logging.Logger MOCK_LOG = quiet("io.fabric8.mockwebserver.MockWebServer");
 
     private final KubernetesMockServer server;
+    private final DiscoveryDispatcher dispatcher;
     private final KubernetesClient client;
     private final ApiServerFaults faults;
 
-    private KubernetesApi(KubernetesMockServer server, ApiServerFaults faults) {
+    private KubernetesApi(KubernetesMockServer server, DiscoveryDispatcher dispatcher, ApiServerFaults faults) {
         this.server = server;
+        this.dispatcher = dispatcher;
         this.faults = faults;
         this.client = newClient();
     }
@@ -61,10 +63,10 @@ public final class KubernetesApi implements AutoCloseable {
         web.setHttp2ClearTextEnabled(false);
         web.setProtocols(List.of(Protocol.HTTP_1_1));
         ApiServerFaults faults = new ApiServerFaults();
-        KubernetesMockServer server = new KubernetesMockServer(
-            new Context(), web, new HashMap<>(), new DiscoveryDispatcher(faults), false);
+        DiscoveryDispatcher dispatcher = new DiscoveryDispatcher(faults);
+        KubernetesMockServer server = new KubernetesMockServer(new Context(), web, new HashMap<>(), dispatcher, false);
         server.init(InetAddress.getLoopbackAddress(), port);
-        KubernetesApi api = new KubernetesApi(server, faults);
+        KubernetesApi api = new KubernetesApi(server, dispatcher, faults);
         try {
             api.registerCrds();
         } catch (RuntimeException e) {
@@ -148,10 +150,26 @@ public final class KubernetesApi implements AutoCloseable {
     }
 
     /**
-     * Forgets every stored object (namespaces included) and registers the gpuaas CRDs again, so
+     * A slow API server: from now on the answer to every {@code method} request whose path contains
+     * {@code pathPart} (e.g. {@code "PUT"}, {@code "/rayclusters/train"}) arrives {@code delay} late. The request
+     * itself takes effect at once, as a write the server applied before its response was held up in the network.
+     * Other requests are answered as before. Until {@link #clearDelays()} or {@link #reset()}.
+     */
+    public void delayResponses(String method, String pathPart, java.time.Duration delay) {
+        dispatcher.delay(method, pathPart, delay);
+    }
+
+    /** Answers every request at once again. */
+    public void clearDelays() {
+        dispatcher.clearDelays();
+    }
+
+    /**
+     * Forgets every stored object (namespaces included) and every delay, and registers the gpuaas CRDs again, so
      * one server can give each test method a clean API. Close open watches and informers first.
      */
     public void reset() {
+        dispatcher.clearDelays();
         server.reset();
         registerCrds();
     }

@@ -103,6 +103,31 @@ class KubernetesApiIT {
         }
     }
 
+    @Test
+    void shouldAnswerOnlyTheDelayedRequestsLateWhenTheApiIsSlowedDown() throws Exception {
+        var queues = api.resources(GpuaasCrd.CLUSTER_QUEUE);
+        GenericKubernetesResource slow = queues.resource(clusterQueue("gpuaas-slow", 1)).create();
+        GenericKubernetesResource fast = queues.resource(clusterQueue("gpuaas-fast", 1)).create();
+        api.delayResponses("PUT", "/clusterqueues/gpuaas-slow", Duration.ofSeconds(2));
+        try {
+            slow.setAdditionalProperty("spec", Map.of("cohortName", "gpuaas-pool", "note", "slow"));
+            long started = System.nanoTime();
+            var hanging = java.util.concurrent.CompletableFuture.runAsync(() -> queues.resource(slow).update());
+
+            // While the slow update waits for its answer, everything else is answered at once.
+            await().atMost(Duration.ofSeconds(1)).until(() -> "slow".equals(queues.withName("gpuaas-slow").get()
+                .<String>get("spec", "note")));
+            fast.setAdditionalProperty("spec", Map.of("cohortName", "gpuaas-pool", "note", "fast"));
+            queues.resource(fast).update();
+            assertThat(hanging).isNotDone();
+            hanging.get(10, java.util.concurrent.TimeUnit.SECONDS);
+
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(1900));
+        } finally {
+            api.clearDelays();
+        }
+    }
+
     static GenericKubernetesResource clusterQueue(String name, int gpus) {
         return new GenericKubernetesResourceBuilder()
             .withApiVersion(GpuaasCrd.CLUSTER_QUEUE.apiVersion()).withKind("ClusterQueue")

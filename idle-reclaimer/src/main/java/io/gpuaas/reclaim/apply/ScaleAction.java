@@ -1,4 +1,4 @@
-package io.gpuaas.reclaim.stream;
+package io.gpuaas.reclaim.apply;
 
 import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.reclaim.k8s.ScaleOutcome;

@@ -1,0 +1,54 @@
+package io.gpuaas.reclaim;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.gpuaas.reclaim.k8s.KubeResources;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The writes that reached the objects of one kind in a namespace, as a watch sees them: a rejected update (409) is
+ * not one, a second successful write of the same window would be (a new resourceVersion carrying that window id).
+ */
+public final class ScaleWrites implements AutoCloseable {
+
+    private final Map<String, Set<String>> versionsByWindow = new ConcurrentHashMap<>();
+    private final Watch watch;
+
+    private ScaleWrites(KubernetesClient client, ResourceDefinitionContext kind, String namespace) {
+        this.watch = client.genericKubernetesResources(kind).inNamespace(namespace).watch(new Watcher<>() {
+            @Override
+            public void eventReceived(Action action, GenericKubernetesResource object) {
+                String state = KubeResources.annotations(object).get(KubeResources.RECLAIMED_STATE);
+                if (action == Action.MODIFIED && state != null) {
+                    String window = io.gpuaas.reclaim.k8s.ReclaimedState.parse(state).actionId();
+                    versionsByWindow.computeIfAbsent(window, w -> ConcurrentHashMap.newKeySet())
+                            .add(object.getMetadata().getResourceVersion());
+                }
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+            }
+        });
+    }
+
+    public static ScaleWrites watch(KubernetesClient client, ResourceDefinitionContext kind, String namespace) {
+        return new ScaleWrites(client, kind, namespace);
+    }
+
+    /** Successful updates whose reclaimed-state names {@code windowId}. */
+    public int of(String windowId) {
+        return versionsByWindow.getOrDefault(windowId, Set.of()).size();
+    }
+
+    @Override
+    public void close() {
+        watch.close();
+    }
+}
