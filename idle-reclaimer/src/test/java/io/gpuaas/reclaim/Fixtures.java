@@ -1,16 +1,26 @@
 package io.gpuaas.reclaim;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.kube.kserve.v1beta1.InferenceService;
+import io.gpuaas.kube.kserve.v1beta1.InferenceServiceSpec;
+import io.gpuaas.kube.kserve.v1beta1.inferenceservicespec.Predictor;
+import io.gpuaas.kube.kserve.v1beta1.inferenceservicespec.predictor.Model;
+import io.gpuaas.kube.kserve.v1beta1.inferenceservicespec.predictor.model.ModelFormat;
+import io.gpuaas.kube.ray.v1.RayCluster;
+import io.gpuaas.kube.ray.v1.RayClusterSpec;
+import io.gpuaas.kube.ray.v1.rayclusterspec.HeadGroupSpec;
+import io.gpuaas.kube.ray.v1.rayclusterspec.WorkerGroupSpecs;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -29,42 +39,58 @@ public final class Fixtures {
     public record Group(String name, int replicas, Integer minReplicas) {
     }
 
-    public static GenericKubernetesResource rayCluster(String ns, String name, boolean autoscaling,
-                                                       Map<String, String> labels, Group... groups) {
-        List<Map<String, Object>> specs = new ArrayList<>();
+    public static RayCluster rayCluster(String ns, String name, boolean autoscaling, Map<String, String> labels,
+                                        Group... groups) {
+        List<WorkerGroupSpecs> workers = new ArrayList<>();
         for (Group g : groups) {
-            Map<String, Object> spec = new LinkedHashMap<>();
-            spec.put("groupName", g.name());
-            spec.put("replicas", g.replicas());
-            if (g.minReplicas() != null) {
-                spec.put("minReplicas", g.minReplicas());
-            }
-            spec.put("maxReplicas", 8);
-            spec.put("template", Map.of("spec", Map.of("containers", List.of(Map.of("name", "ray-worker")))));
-            specs.add(spec);
+            WorkerGroupSpecs worker = new WorkerGroupSpecs();
+            worker.setGroupName(g.name());
+            worker.setReplicas(g.replicas());
+            worker.setMinReplicas(g.minReplicas());
+            worker.setMaxReplicas(8);
+            worker.setTemplate(podTemplate("ray-worker"));
+            workers.add(worker);
         }
-        Map<String, Object> spec = new LinkedHashMap<>();
-        spec.put("enableInTreeAutoscaling", autoscaling);
-        spec.put("headGroupSpec", Map.of("template", Map.of("spec", Map.of("containers",
-                List.of(Map.of("name", "ray-head"))))));
-        spec.put("workerGroupSpecs", specs);
-        return new GenericKubernetesResourceBuilder().withApiVersion("ray.io/v1").withKind("RayCluster")
-                .withNewMetadata().withNamespace(ns).withName(name).withLabels(labels).endMetadata()
-                .addToAdditionalProperties("spec", spec).build();
+        HeadGroupSpec head = new HeadGroupSpec();
+        head.setTemplate(podTemplate("ray-head"));
+        RayClusterSpec spec = new RayClusterSpec();
+        spec.setEnableInTreeAutoscaling(autoscaling);
+        spec.setHeadGroupSpec(head);
+        spec.setWorkerGroupSpecs(workers);
+        RayCluster cluster = new RayCluster();
+        cluster.setMetadata(new ObjectMetaBuilder().withNamespace(ns).withName(name).withLabels(labels).build());
+        cluster.setSpec(spec);
+        return cluster;
     }
 
-    public static GenericKubernetesResource inferenceService(String ns, String name, Integer minReplicas,
-                                                             Map<String, String> annotations) {
-        Map<String, Object> predictor = new LinkedHashMap<>();
-        if (minReplicas != null) {
-            predictor.put("minReplicas", minReplicas);
-        }
-        predictor.put("model", Map.of("modelFormat", Map.of("name", "huggingface"),
-                "resources", Map.of("limits", Map.of("nvidia.com/gpu", "1"))));
-        return new GenericKubernetesResourceBuilder().withApiVersion("serving.kserve.io/v1beta1")
-                .withKind("InferenceService").withNewMetadata().withNamespace(ns).withName(name)
-                .withAnnotations(annotations).endMetadata()
-                .addToAdditionalProperties("spec", new LinkedHashMap<>(Map.of("predictor", predictor))).build();
+    /** The worker group {@code name} of a cluster. */
+    public static WorkerGroupSpecs group(RayCluster cluster, String name) {
+        return cluster.getSpec().getWorkerGroupSpecs().stream().filter(g -> name.equals(g.getGroupName()))
+                .findFirst().orElseThrow();
+    }
+
+    public static InferenceService inferenceService(String ns, String name, Integer minReplicas,
+                                                    Map<String, String> annotations) {
+        ModelFormat format = new ModelFormat();
+        format.setName("huggingface");
+        Model model = new Model();
+        model.setModelFormat(format);
+        model.setResources(new ResourceRequirementsBuilder().addToLimits("nvidia.com/gpu", new Quantity("1")).build());
+        Predictor predictor = new Predictor();
+        predictor.setMinReplicas(minReplicas);
+        predictor.setModel(model);
+        InferenceServiceSpec spec = new InferenceServiceSpec();
+        spec.setPredictor(predictor);
+        InferenceService isvc = new InferenceService();
+        isvc.setMetadata(new ObjectMetaBuilder().withNamespace(ns).withName(name).withAnnotations(annotations)
+                .build());
+        isvc.setSpec(spec);
+        return isvc;
+    }
+
+    private static PodTemplateSpec podTemplate(String container) {
+        return new PodTemplateSpecBuilder().withNewSpec().addNewContainer().withName(container).endContainer()
+                .endSpec().build();
     }
 
     /** A Ray worker pod asking for {@code gpus} full GPUs. */

@@ -1,11 +1,10 @@
 package io.gpuaas.reclaim;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.gpuaas.reclaim.k8s.KubeResources;
 import java.util.Map;
 import java.util.Set;
@@ -20,10 +19,10 @@ public final class ScaleWrites implements AutoCloseable {
     private final Map<String, Set<String>> versionsByWindow = new ConcurrentHashMap<>();
     private final Watch watch;
 
-    private ScaleWrites(KubernetesClient client, ResourceDefinitionContext kind, String namespace) {
-        this.watch = client.genericKubernetesResources(kind).inNamespace(namespace).watch(new Watcher<>() {
+    private <T extends HasMetadata> ScaleWrites(KubernetesClient client, Class<T> kind, String namespace) {
+        this.watch = client.resources(kind).inNamespace(namespace).watch(new Watcher<T>() {
             @Override
-            public void eventReceived(Action action, GenericKubernetesResource object) {
+            public void eventReceived(Action action, T object) {
                 String state = KubeResources.annotations(object).get(KubeResources.RECLAIMED_STATE);
                 if (action == Action.MODIFIED && state != null) {
                     String window = io.gpuaas.reclaim.k8s.ReclaimedState.parse(state).actionId();
@@ -38,7 +37,7 @@ public final class ScaleWrites implements AutoCloseable {
         });
     }
 
-    public static ScaleWrites watch(KubernetesClient client, ResourceDefinitionContext kind, String namespace) {
+    public static ScaleWrites watch(KubernetesClient client, Class<? extends HasMetadata> kind, String namespace) {
         return new ScaleWrites(client, kind, namespace);
     }
 

@@ -2,8 +2,8 @@ package io.gpuaas.bench.reclaim;
 
 import static io.gpuaas.events.KafkaPrincipal.IDLE_RECLAIMER;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -15,6 +15,9 @@ import io.gpuaas.events.gpu.GpuSample;
 import io.gpuaas.events.gpu.GpuSampleEvent;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.WorkloadRef;
+import io.gpuaas.kube.kserve.v1beta1.InferenceService;
+import io.gpuaas.kube.kserve.v1beta1.InferenceServiceSpec;
+import io.gpuaas.kube.kserve.v1beta1.inferenceservicespec.Predictor;
 import io.gpuaas.reclaim.config.ReclaimerSettings.Mode;
 import io.gpuaas.reclaim.k8s.KubeResources;
 import io.gpuaas.reclaim.k8s.PodOwnerIndex;
@@ -100,11 +103,7 @@ final class ReclaimRig implements AutoCloseable {
                     .addToLabels(KubeResources.TENANT_LABEL, ns).endMetadata().build()).create();
         }
         for (String name : names) {
-            client.genericKubernetesResources(KubeResources.INFERENCE_SERVICE).inNamespace(ns).resource(
-                    new GenericKubernetesResourceBuilder().withApiVersion("serving.kserve.io/v1beta1")
-                            .withKind("InferenceService").withNewMetadata().withNamespace(ns).withName(name)
-                            .endMetadata().addToAdditionalProperties("spec",
-                                    Map.of("predictor", Map.of("minReplicas", 1))).build()).create();
+            client.resources(InferenceService.class).inNamespace(ns).resource(inferenceService(ns, name)).create();
             client.pods().inNamespace(ns).resource(new PodBuilder().withNewMetadata().withNamespace(ns)
                     .withName(name + "-predictor").addToLabels("serving.kserve.io/inferenceservice", name)
                     .addToLabels("component", "predictor")
@@ -120,6 +119,18 @@ final class ReclaimRig implements AutoCloseable {
             }
             sleep(20);
         }
+    }
+
+    /** A serverless InferenceService with one predictor replica, as the reclaimer scales it. */
+    private static InferenceService inferenceService(String ns, String name) {
+        Predictor predictor = new Predictor();
+        predictor.setMinReplicas(1);
+        InferenceServiceSpec spec = new InferenceServiceSpec();
+        spec.setPredictor(predictor);
+        InferenceService isvc = new InferenceService();
+        isvc.setMetadata(new ObjectMetaBuilder().withNamespace(ns).withName(name).build());
+        isvc.setSpec(spec);
+        return isvc;
     }
 
     void startPipeline(String applicationId) throws Exception {

@@ -1,21 +1,17 @@
 package io.gpuaas.reclaim.k8s;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import java.util.ArrayList;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.gpuaas.kube.kserve.v1beta1.InferenceService;
+import io.gpuaas.kube.ray.v1.RayCluster;
+import io.gpuaas.reclaim.model.Owner;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
-/** The custom resources the reclaimer touches, and small helpers for their untyped specs. */
+/**
+ * The kinds the reclaimer scales, as kube-models' typed classes (group, version and plural come from their CRDs),
+ * and the labels and annotations it reads or writes on them.
+ */
 public final class KubeResources {
-
-    public static final ResourceDefinitionContext RAY_CLUSTER = new ResourceDefinitionContext.Builder()
-            .withGroup("ray.io").withVersion("v1").withKind("RayCluster").withPlural("rayclusters")
-            .withNamespaced(true).build();
-    public static final ResourceDefinitionContext INFERENCE_SERVICE = new ResourceDefinitionContext.Builder()
-            .withGroup("serving.kserve.io").withVersion("v1beta1").withKind("InferenceService")
-            .withPlural("inferenceservices").withNamespaced(true).build();
 
     public static final String RECLAIMED_STATE = "gpuaas.io/reclaimed-state";
     public static final String RESUME = "gpuaas.io/resume";
@@ -29,66 +25,27 @@ public final class KubeResources {
     private KubeResources() {
     }
 
-    public static ResourceDefinitionContext context(String kind) {
+    /** The typed class of a kind as a {@code WorkloadRef} names it. */
+    public static Class<? extends HasMetadata> type(String kind) {
         return switch (kind) {
-            case "RayCluster" -> RAY_CLUSTER;
-            case "InferenceService" -> INFERENCE_SERVICE;
+            case Owner.RAY_CLUSTER -> RayCluster.class;
+            case Owner.INFERENCE_SERVICE -> InferenceService.class;
             default -> throw new IllegalArgumentException("not a reclaimable kind: " + kind);
         };
     }
 
-    /** The object's {@code spec}, created when absent so a plan can write into it. */
-    @SuppressWarnings("unchecked")
-    public static Map<String, Object> spec(GenericKubernetesResource resource) {
-        return (Map<String, Object>) resource.getAdditionalProperties()
-                .computeIfAbsent("spec", k -> new LinkedHashMap<String, Object>());
-    }
-
-    @SuppressWarnings("unchecked")
-    public static Map<String, Object> child(Map<String, Object> parent, String key) {
-        Object value = parent.get(key);
-        return value instanceof Map<?, ?> map ? (Map<String, Object>) map : null;
-    }
-
-    @SuppressWarnings("unchecked")
-    public static List<Map<String, Object>> list(Map<String, Object> parent, String key) {
-        Object value = parent.get(key);
-        if (!(value instanceof List<?> items)) {
-            return List.of();
-        }
-        List<Map<String, Object>> maps = new ArrayList<>();
-        for (Object item : items) {
-            if (item instanceof Map<?, ?> m) {
-                maps.add((Map<String, Object>) m);
-            }
-        }
-        return maps;
-    }
-
-    public static Integer integer(Map<String, Object> map, String key) {
-        return map != null && map.get(key) instanceof Number n ? n.intValue() : null;
-    }
-
-    public static void putOrRemove(Map<String, Object> map, String key, Object value) {
-        if (value == null) {
-            map.remove(key);
-        } else {
-            map.put(key, value);
-        }
-    }
-
-    public static Map<String, String> annotations(GenericKubernetesResource resource) {
+    public static Map<String, String> annotations(HasMetadata resource) {
         Map<String, String> a = resource.getMetadata().getAnnotations();
         return a == null ? Map.of() : a;
     }
 
-    public static Map<String, String> labels(GenericKubernetesResource resource) {
+    public static Map<String, String> labels(HasMetadata resource) {
         Map<String, String> l = resource.getMetadata().getLabels();
         return l == null ? Map.of() : l;
     }
 
     /** Mutable annotations of the object, created when absent. */
-    public static Map<String, String> mutableAnnotations(GenericKubernetesResource resource) {
+    public static Map<String, String> mutableAnnotations(HasMetadata resource) {
         if (resource.getMetadata().getAnnotations() == null) {
             resource.getMetadata().setAnnotations(new LinkedHashMap<>());
         }

@@ -1,13 +1,13 @@
 package io.gpuaas.reclaim.k8s;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.gpuaas.events.reclaim.ReclaimEvent.ScaledGroup;
+import io.gpuaas.kube.ray.v1.RayCluster;
+import io.gpuaas.kube.ray.v1.rayclusterspec.WorkerGroupSpecs;
+import io.gpuaas.kube.ray.v1.rayclusterspec.workergroupspecs.ScaleStrategy;
 import io.gpuaas.reclaim.k8s.ReclaimedState.GroupState;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -28,34 +28,31 @@ public final class RayClusterPlan {
      * @param podsOfGroup  current pods of a group
      * @param previous     state already on the object from an earlier reclaim: its values are the ones to restore
      */
-    public static ScalePlan reclaim(GenericKubernetesResource cluster, Set<String> gpuGroups,
+    public static ScalePlan reclaim(RayCluster cluster, Set<String> gpuGroups,
                                     Function<String, List<String>> podsOfGroup, ReclaimedState previous,
                                     String actionId, Instant now) {
-        Map<String, Object> spec = KubeResources.spec(cluster);
-        boolean autoscaling = Boolean.TRUE.equals(spec.get("enableInTreeAutoscaling"));
+        boolean autoscaling = cluster.getSpec() != null
+                && Boolean.TRUE.equals(cluster.getSpec().getEnableInTreeAutoscaling());
         List<GroupState> states = new ArrayList<>();
         List<ScaledGroup> changed = new ArrayList<>();
-        for (Map<String, Object> group : KubeResources.list(spec, "workerGroupSpecs")) {
-            String name = String.valueOf(group.get("groupName"));
+        for (WorkerGroupSpecs group : workerGroups(cluster)) {
+            String name = String.valueOf(group.getGroupName());
             if (!gpuGroups.contains(name)) {
                 continue;
             }
             GroupState before = previousOf(previous, name);
             if (before == null) {
-                before = new GroupState(name, KubeResources.integer(group, "replicas"),
-                        KubeResources.integer(group, "minReplicas"), workersToDelete(group));
+                before = new GroupState(name, group.getReplicas(), group.getMinReplicas(), workersToDelete(group));
             }
             states.add(before);
             changed.add(new ScaledGroup(name, before.replicas(), before.minReplicas(), 0));
-            group.put("replicas", 0);
-            group.put("minReplicas", 0);
+            group.setReplicas(0);
+            group.setMinReplicas(0);
             if (autoscaling) {
-                Map<String, Object> strategy = KubeResources.child(group, "scaleStrategy");
-                if (strategy == null) {
-                    strategy = new LinkedHashMap<>();
-                    group.put("scaleStrategy", strategy);
+                if (group.getScaleStrategy() == null) {
+                    group.setScaleStrategy(new ScaleStrategy());
                 }
-                strategy.put("workersToDelete", new ArrayList<>(podsOfGroup.apply(name)));
+                group.getScaleStrategy().setWorkersToDelete(new ArrayList<>(podsOfGroup.apply(name)));
             }
         }
         ReclaimedState state = new ReclaimedState(actionId, now, ReclaimedState.RAY, states, null);
@@ -63,28 +60,34 @@ public final class RayClusterPlan {
     }
 
     /** Restores every group to exactly the values in {@code state}; fields that were absent are removed. */
-    public static ScalePlan resume(GenericKubernetesResource cluster, ReclaimedState state) {
-        Map<String, Object> spec = KubeResources.spec(cluster);
+    public static ScalePlan resume(RayCluster cluster, ReclaimedState state) {
         List<ScaledGroup> changed = new ArrayList<>();
-        for (Map<String, Object> group : KubeResources.list(spec, "workerGroupSpecs")) {
-            GroupState before = previousOf(state, String.valueOf(group.get("groupName")));
+        for (WorkerGroupSpecs group : workerGroups(cluster)) {
+            GroupState before = previousOf(state, String.valueOf(group.getGroupName()));
             if (before == null) {
                 continue;
             }
-            Integer current = KubeResources.integer(group, "replicas");
-            KubeResources.putOrRemove(group, "replicas", before.replicas());
-            KubeResources.putOrRemove(group, "minReplicas", before.minReplicas());
-            Map<String, Object> strategy = KubeResources.child(group, "scaleStrategy");
+            Integer current = group.getReplicas();
+            group.setReplicas(before.replicas());
+            group.setMinReplicas(before.minReplicas());
+            ScaleStrategy strategy = group.getScaleStrategy();
             if (strategy != null) {
-                KubeResources.putOrRemove(strategy, "workersToDelete", before.workersToDelete());
-                if (strategy.isEmpty()) {
-                    group.remove("scaleStrategy");
+                strategy.setWorkersToDelete(before.workersToDelete());
+                if (before.workersToDelete() == null && strategy.getAdditionalProperties().isEmpty()) {
+                    group.setScaleStrategy(null);
                 }
             }
             changed.add(new ScaledGroup(before.group(), current, 0,
                     before.replicas() == null ? 0 : before.replicas()));
         }
         return new ScalePlan(changed, state, "RayCluster worker groups restored");
+    }
+
+    private static List<WorkerGroupSpecs> workerGroups(RayCluster cluster) {
+        if (cluster.getSpec() == null || cluster.getSpec().getWorkerGroupSpecs() == null) {
+            return List.of();
+        }
+        return cluster.getSpec().getWorkerGroupSpecs();
     }
 
     private static GroupState previousOf(ReclaimedState state, String group) {
@@ -94,12 +97,9 @@ public final class RayClusterPlan {
         return state.groups().stream().filter(g -> g.group().equals(group)).findFirst().orElse(null);
     }
 
-    @SuppressWarnings("unchecked")
-    private static List<String> workersToDelete(Map<String, Object> group) {
-        Map<String, Object> strategy = KubeResources.child(group, "scaleStrategy");
-        if (strategy == null || !(strategy.get("workersToDelete") instanceof List<?> pods)) {
-            return null;
-        }
-        return new ArrayList<>((List<String>) pods);
+    private static List<String> workersToDelete(WorkerGroupSpecs group) {
+        ScaleStrategy strategy = group.getScaleStrategy();
+        return strategy == null || strategy.getWorkersToDelete() == null ? null
+                : new ArrayList<>(strategy.getWorkersToDelete());
     }
 }

@@ -1,14 +1,17 @@
 package io.gpuaas.reclaim.k8s;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.gpuaas.events.reclaim.ReclaimEvent.ScaledGroup;
 import io.gpuaas.events.reclaim.WorkloadRef;
+import io.gpuaas.kube.kserve.v1beta1.InferenceService;
+import io.gpuaas.kube.ray.v1.RayCluster;
 import io.gpuaas.reclaim.model.Owner;
 import io.gpuaas.reclaim.model.OwnerLookup;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -59,7 +62,7 @@ public final class WorkerScaler {
     }
 
     private ScaleOutcome reclaimOnce(WorkloadRef ref, Set<String> gpuGroups, String actionId, boolean dryRun) {
-        GenericKubernetesResource object = get(ref);
+        HasMetadata object = get(ref);
         if (object == null) {
             return new ScaleOutcome.Failed("NOT_FOUND", ref.key() + " does not exist");
         }
@@ -69,14 +72,11 @@ public final class WorkerScaler {
             ensureDeploymentScaled(ref, previous);
             return new ScaleOutcome.Applied(groupsOf(previous), "already applied by " + actionId, true);
         }
-        boolean ray = Owner.RAY_CLUSTER.equals(ref.kind());
-        if (ray && kueueNonElastic(object) && !allowKueueNonElastic) {
-            return new ScaleOutcome.Skipped("KUEUE_NON_ELASTIC", "Kueue would suspend and requeue " + ref.key()
-                    + " (label " + KubeResources.KUEUE_QUEUE_LABEL + " without " + KubeResources.KUEUE_ELASTIC
-                    + "=true), losing its admission; left running");
-        }
-        if (ray && Boolean.TRUE.equals(KubeResources.spec(object).get("suspend"))) {
-            return new ScaleOutcome.Skipped("SUSPENDED", ref.key() + " is suspended");
+        if (object instanceof RayCluster cluster) {
+            ScaleOutcome.Skipped leftAlone = leftAlone(ref, cluster);
+            if (leftAlone != null) {
+                return leftAlone;
+            }
         }
         ScalePlan plan = plan(ref, object, gpuGroups, previous, actionId);
         if (plan.changesNothing()) {
@@ -91,17 +91,37 @@ public final class WorkerScaler {
         return new ScaleOutcome.Applied(plan.groups(), plan.action(), false);
     }
 
-    private ScalePlan plan(WorkloadRef ref, GenericKubernetesResource object, Set<String> gpuGroups,
-                           ReclaimedState previous, String actionId) {
-        var now = clock.instant();
-        if (Owner.RAY_CLUSTER.equals(ref.kind())) {
-            return RayClusterPlan.reclaim(object, gpuGroups, g -> owners.podsOf(ref, g), previous, actionId, now);
+    /** A RayCluster the reclaimer must not touch: Kueue would requeue it, or it is suspended already. */
+    private ScaleOutcome.Skipped leftAlone(WorkloadRef ref, RayCluster cluster) {
+        if (kueueNonElastic(cluster) && !allowKueueNonElastic) {
+            return new ScaleOutcome.Skipped("KUEUE_NON_ELASTIC", "Kueue would suspend and requeue " + ref.key()
+                    + " (label " + KubeResources.KUEUE_QUEUE_LABEL + " without " + KubeResources.KUEUE_ELASTIC
+                    + "=true), losing its admission; left running");
         }
-        if (!InferenceServicePlan.rawMode(object)) {
-            return InferenceServicePlan.reclaimServerless(object, previous, actionId, now);
+        if (cluster.getSpec() != null && Boolean.TRUE.equals(cluster.getSpec().getSuspend())) {
+            return new ScaleOutcome.Skipped("SUSPENDED", ref.key() + " is suspended");
+        }
+        return null;
+    }
+
+    private ScalePlan plan(WorkloadRef ref, HasMetadata object, Set<String> gpuGroups, ReclaimedState previous,
+                           String actionId) {
+        var now = clock.instant();
+        return switch (object) {
+            case RayCluster cluster ->
+                    RayClusterPlan.reclaim(cluster, gpuGroups, g -> owners.podsOf(ref, g), previous, actionId, now);
+            case InferenceService isvc -> planInferenceService(ref, isvc, previous, actionId, now);
+            default -> throw new IllegalArgumentException("not a reclaimable kind: " + ref.kind());
+        };
+    }
+
+    private ScalePlan planInferenceService(WorkloadRef ref, InferenceService isvc, ReclaimedState previous,
+                                           String actionId, Instant now) {
+        if (!InferenceServicePlan.rawMode(isvc)) {
+            return InferenceServicePlan.reclaimServerless(isvc, previous, actionId, now);
         }
         if (rawStrategy == RawStrategy.STOP_ANNOTATION) {
-            return InferenceServicePlan.reclaimByStop(object, previous, actionId, now);
+            return InferenceServicePlan.reclaimByStop(isvc, previous, actionId, now);
         }
         Deployment deployment = predictorDeployment(ref);
         if (deployment == null) {
@@ -128,7 +148,7 @@ public final class WorkerScaler {
     }
 
     private List<ScaledGroup> resumeOnce(WorkloadRef ref) {
-        GenericKubernetesResource object = get(ref);
+        HasMetadata object = get(ref);
         if (object == null) {
             throw new WorkloadNotFoundException(ref);
         }
@@ -141,8 +161,11 @@ public final class WorkerScaler {
             return null;
         }
         ReclaimedState state = ReclaimedState.parse(stored);
-        ScalePlan plan = Owner.RAY_CLUSTER.equals(ref.kind()) ? RayClusterPlan.resume(object, state)
-                : InferenceServicePlan.resume(object, state);
+        ScalePlan plan = switch (object) {
+            case RayCluster cluster -> RayClusterPlan.resume(cluster, state);
+            case InferenceService isvc -> InferenceServicePlan.resume(isvc, state);
+            default -> throw new IllegalArgumentException("not a reclaimable kind: " + ref.kind());
+        };
         if (ReclaimedState.DEPLOYMENT.equals(state.strategy())) {
             // Scale first: the stored value must stay on the object until the Deployment has it back.
             Integer replicas = state.groups().getFirst().replicas();
@@ -155,7 +178,7 @@ public final class WorkerScaler {
         return plan.groups();
     }
 
-    static boolean kueueNonElastic(GenericKubernetesResource object) {
+    static boolean kueueNonElastic(HasMetadata object) {
         Map<String, String> labels = KubeResources.labels(object);
         if (!labels.containsKey(KubeResources.KUEUE_QUEUE_LABEL)) {
             return false;
@@ -188,13 +211,13 @@ public final class WorkerScaler {
                 });
     }
 
-    private GenericKubernetesResource get(WorkloadRef ref) {
-        return client.genericKubernetesResources(KubeResources.context(ref.kind()))
-                .inNamespace(ref.namespace()).withName(ref.name()).get();
+    private HasMetadata get(WorkloadRef ref) {
+        return client.resources(KubeResources.type(ref.kind())).inNamespace(ref.namespace()).withName(ref.name())
+                .get();
     }
 
-    private void update(GenericKubernetesResource object) {
-        client.genericKubernetesResources(KubeResources.context(object.getKind()))
-                .inNamespace(object.getMetadata().getNamespace()).resource(object).update();
+    /** A full update carrying the resourceVersion it was read at: a concurrent write makes it fail with 409. */
+    private void update(HasMetadata object) {
+        client.resource(object).update();
     }
 }

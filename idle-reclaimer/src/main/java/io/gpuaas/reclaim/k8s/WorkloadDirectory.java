@@ -1,11 +1,13 @@
 package io.gpuaas.reclaim.k8s;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.gpuaas.events.reclaim.WorkloadRef;
+import io.gpuaas.kube.kserve.v1beta1.InferenceService;
+import io.gpuaas.kube.ray.v1.RayCluster;
 import io.gpuaas.reclaim.model.PolicyResolver;
 import io.gpuaas.reclaim.model.WorkloadInfo;
 import io.gpuaas.reclaim.model.WorkloadLookup;
@@ -27,10 +29,10 @@ public final class WorkloadDirectory implements WorkloadLookup, AutoCloseable {
     private final PolicyResolver policies;
     private final Consumer<WorkloadRef> resumeRequested;
     private final Map<WorkloadRef, WorkloadInfo> infos = new ConcurrentHashMap<>();
-    private final Map<WorkloadRef, GenericKubernetesResource> objects = new ConcurrentHashMap<>();
+    private final Map<WorkloadRef, HasMetadata> objects = new ConcurrentHashMap<>();
     private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
     private final SharedIndexInformer<Namespace> namespaceInformer;
-    private final List<SharedIndexInformer<GenericKubernetesResource>> workloadInformers;
+    private final List<SharedIndexInformer<? extends HasMetadata>> workloadInformers;
 
     public WorkloadDirectory(KubernetesClient client, PolicyResolver policies, Consumer<WorkloadRef> resumeRequested,
                              long resyncMillis) {
@@ -38,10 +40,8 @@ public final class WorkloadDirectory implements WorkloadLookup, AutoCloseable {
         this.resumeRequested = resumeRequested;
         this.namespaceInformer = client.namespaces().inform(new NamespaceHandler(), resyncMillis);
         this.workloadInformers = List.of(
-                client.genericKubernetesResources(KubeResources.RAY_CLUSTER).inAnyNamespace()
-                        .inform(new WorkloadHandler(), resyncMillis),
-                client.genericKubernetesResources(KubeResources.INFERENCE_SERVICE).inAnyNamespace()
-                        .inform(new WorkloadHandler(), resyncMillis));
+                client.resources(RayCluster.class).inAnyNamespace().inform(new WorkloadHandler(), resyncMillis),
+                client.resources(InferenceService.class).inAnyNamespace().inform(new WorkloadHandler(), resyncMillis));
     }
 
     public boolean synced() {
@@ -65,7 +65,7 @@ public final class WorkloadDirectory implements WorkloadLookup, AutoCloseable {
         return labels == null ? null : labels.get(KubeResources.TENANT_LABEL);
     }
 
-    private void refresh(WorkloadRef ref, GenericKubernetesResource object) {
+    private void refresh(WorkloadRef ref, HasMetadata object) {
         Namespace ns = namespaces.get(ref.namespace());
         Map<String, String> nsAnnotations = ns == null || ns.getMetadata().getAnnotations() == null
                 ? Map.of() : ns.getMetadata().getAnnotations();
@@ -85,7 +85,7 @@ public final class WorkloadDirectory implements WorkloadLookup, AutoCloseable {
         }
     }
 
-    private static WorkloadRef refOf(GenericKubernetesResource r) {
+    private static WorkloadRef refOf(HasMetadata r) {
         return new WorkloadRef(r.getMetadata().getNamespace(), r.getKind(), r.getMetadata().getName());
     }
 
@@ -95,9 +95,10 @@ public final class WorkloadDirectory implements WorkloadLookup, AutoCloseable {
         namespaceInformer.close();
     }
 
-    private final class WorkloadHandler implements ResourceEventHandler<GenericKubernetesResource> {
+    /** One handler for both kinds: it reads only metadata. */
+    private final class WorkloadHandler implements ResourceEventHandler<HasMetadata> {
         @Override
-        public void onAdd(GenericKubernetesResource object) {
+        public void onAdd(HasMetadata object) {
             WorkloadRef ref = refOf(object);
             objects.put(ref, object);
             refresh(ref, object);
@@ -107,12 +108,12 @@ public final class WorkloadDirectory implements WorkloadLookup, AutoCloseable {
         }
 
         @Override
-        public void onUpdate(GenericKubernetesResource oldObject, GenericKubernetesResource newObject) {
+        public void onUpdate(HasMetadata oldObject, HasMetadata newObject) {
             onAdd(newObject);
         }
 
         @Override
-        public void onDelete(GenericKubernetesResource object, boolean deletedFinalStateUnknown) {
+        public void onDelete(HasMetadata object, boolean deletedFinalStateUnknown) {
             WorkloadRef ref = refOf(object);
             objects.remove(ref);
             infos.remove(ref);

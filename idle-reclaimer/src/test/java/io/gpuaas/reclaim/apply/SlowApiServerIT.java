@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.reclaim.WorkloadRef;
+import io.gpuaas.kube.kserve.v1beta1.InferenceService;
+import io.gpuaas.kube.ray.v1.RayCluster;
 import io.gpuaas.reclaim.Fixtures;
 import io.gpuaas.reclaim.Fixtures.Group;
 import io.gpuaas.reclaim.ReclaimerHarness;
@@ -58,12 +60,12 @@ class SlowApiServerIT {
     }
 
     private static void createWorkloads() {
-        harness.client.genericKubernetesResources(KubeResources.RAY_CLUSTER).inNamespace(NS)
+        harness.client.resources(RayCluster.class).inNamespace(NS)
                 .resource(Fixtures.rayCluster(NS, "slow", false, Map.of(), new Group("gpu", 1, 1))).create();
         harness.client.pods().inNamespace(NS).resource(Fixtures.rayWorker(NS, "slow", "gpu", "slow-worker-0", 1))
                 .create();
         for (String name : QUICK) {
-            harness.client.genericKubernetesResources(KubeResources.INFERENCE_SERVICE).inNamespace(NS)
+            harness.client.resources(InferenceService.class).inNamespace(NS)
                     .resource(Fixtures.inferenceService(NS, name, 1, Map.of())).create();
             harness.client.pods().inNamespace(NS)
                     .resource(Fixtures.predictor(NS, name, name + "-predictor-0", "nvidia.com/gpu", 1)).create();
@@ -81,7 +83,7 @@ class SlowApiServerIT {
     }
 
     private static boolean updateHanging() {
-        var cluster = harness.client.genericKubernetesResources(KubeResources.RAY_CLUSTER).inNamespace(NS)
+        var cluster = harness.client.resources(RayCluster.class).inNamespace(NS)
                 .withName("slow").get();
         return KubeResources.annotations(cluster).containsKey(KubeResources.RECLAIMED_STATE) && !reclaimed(SLOW);
     }
@@ -89,7 +91,7 @@ class SlowApiServerIT {
     @Test
     void shouldKeepDecidingAndApplyingOtherWorkloadsWhileOneUpdateHangs() {
         createWorkloads();
-        try (ScaleWrites writes = ScaleWrites.watch(harness.client, KubeResources.RAY_CLUSTER, NS)) {
+        try (ScaleWrites writes = ScaleWrites.watch(harness.client, RayCluster.class, NS)) {
             api.delayResponses("PUT", "/rayclusters/slow", HANG);
             harness.send(Samples.startingSoon(INTERVAL).run(new Device("node-s", "GPU-slow", null, NS,
                     "slow-worker-0"), 0, 12, 0.0));

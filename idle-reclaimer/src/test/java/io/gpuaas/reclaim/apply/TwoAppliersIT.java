@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.reclaim.WorkloadRef;
+import io.gpuaas.kube.kserve.v1beta1.InferenceService;
 import io.gpuaas.reclaim.Fixtures;
 import io.gpuaas.reclaim.ReclaimerHarness;
 import io.gpuaas.reclaim.ScaleWrites;
@@ -70,7 +71,7 @@ class TwoAppliersIT {
     @Test
     void shouldApplyEveryIntentOnceWhenTwoAppliersShareThem() throws Exception {
         for (int i = 0; i < WORKLOADS; i++) {
-            harness.client.genericKubernetesResources(KubeResources.INFERENCE_SERVICE).inNamespace(NS)
+            harness.client.resources(InferenceService.class).inNamespace(NS)
                     .resource(Fixtures.inferenceService(NS, ref(i).name(), 1, Map.of())).create();
         }
         List<ReclaimIntent.ReclaimRequested> intents = IntStream.range(0, WORKLOADS).mapToObj(TwoAppliersIT::request)
@@ -80,7 +81,7 @@ class TwoAppliersIT {
             appliedBySecond.add(windowId);
             return harness.scaler.reclaim(ref, groups, windowId, dry);
         });
-        try (ScaleWrites writes = ScaleWrites.watch(harness.client, KubeResources.INFERENCE_SERVICE, NS)) {
+        try (ScaleWrites writes = ScaleWrites.watch(harness.client, InferenceService.class, NS)) {
             // Every answer takes a second: the second applier joins while the first has updates in flight.
             api.delayResponses("PUT", "/namespaces/" + NS + "/inferenceservices/", Duration.ofSeconds(1));
             harness.sendIntents(intents.toArray(ReclaimIntent[]::new));
@@ -93,7 +94,7 @@ class TwoAppliersIT {
                     assertThat(intents).allSatisfy(r -> assertThat(harness.eventsOf(r.workload().key()))
                             .as(r.workload().key()).singleElement().isInstanceOf(ReclaimEvent.Reclaimed.class)));
             for (ReclaimIntent.ReclaimRequested r : intents) {
-                var isvc = harness.client.genericKubernetesResources(KubeResources.INFERENCE_SERVICE).inNamespace(NS)
+                var isvc = harness.client.resources(InferenceService.class).inNamespace(NS)
                         .withName(r.workload().name()).get();
                 assertThat(ReclaimedState.parse(KubeResources.annotations(isvc).get(KubeResources.RECLAIMED_STATE))
                         .actionId()).isEqualTo(r.windowId());

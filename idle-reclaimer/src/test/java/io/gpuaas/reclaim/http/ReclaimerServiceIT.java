@@ -4,17 +4,16 @@ import static io.gpuaas.events.KafkaPrincipal.IDLE_RECLAIMER;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.gpu.GpuSampleEvent;
 import io.gpuaas.events.reclaim.ReclaimEvent;
+import io.gpuaas.kube.kserve.v1beta1.InferenceService;
 import io.gpuaas.reclaim.Fixtures;
 import io.gpuaas.reclaim.Samples;
 import io.gpuaas.reclaim.Samples.Device;
-import io.gpuaas.reclaim.k8s.KubeResources;
 import io.gpuaas.testing.auth.TestJwt;
 import io.gpuaas.testing.k8s.KubernetesApi;
 import io.gpuaas.testing.k8s.KubernetesApiExtension;
@@ -74,7 +73,7 @@ class ReclaimerServiceIT {
         }
         client = api.newClient();
         client.namespaces().resource(Fixtures.namespace(NS, "team-a")).create();
-        client.genericKubernetesResources(KubeResources.INFERENCE_SERVICE).inNamespace(NS)
+        client.resources(InferenceService.class).inNamespace(NS)
                 .resource(Fixtures.inferenceService(NS, "chat", 2, Map.of())).create();
         client.pods().inNamespace(NS).resource(Fixtures.predictor(NS, "chat", "chat-predictor-0", "nvidia.com/gpu", 1))
                 .create();
@@ -136,9 +135,9 @@ class ReclaimerServiceIT {
     }
 
     private static Integer minReplicas() {
-        GenericKubernetesResource isvc = client.genericKubernetesResources(KubeResources.INFERENCE_SERVICE)
+        InferenceService isvc = client.resources(InferenceService.class)
                 .inNamespace(NS).withName("chat").get();
-        return KubeResources.integer(KubeResources.child(KubeResources.spec(isvc), "predictor"), "minReplicas");
+        return isvc.getSpec().getPredictor().getMinReplicas();
     }
 
     @Test

@@ -7,8 +7,8 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.reclaim.ReclaimEvent;
+import io.gpuaas.kube.kserve.v1beta1.InferenceService;
 import io.gpuaas.reclaim.Fixtures;
-import io.gpuaas.reclaim.k8s.KubeResources;
 import io.gpuaas.testing.auth.TestJwt;
 import io.gpuaas.testing.k8s.KubernetesApi;
 import io.gpuaas.testing.k8s.KubernetesApiExtension;
@@ -67,9 +67,9 @@ class ResumeEdgeIT {
         for (String ns : List.of("team-a", "team-b")) {
             client.namespaces().resource(Fixtures.namespace(ns, ns)).create();
         }
-        client.genericKubernetesResources(KubeResources.INFERENCE_SERVICE).inNamespace("team-b")
+        client.resources(InferenceService.class).inNamespace("team-b")
                 .resource(Fixtures.inferenceService("team-b", "demo-llm", 2, Map.of())).create();
-        client.genericKubernetesResources(KubeResources.INFERENCE_SERVICE).inNamespace("team-a")
+        client.resources(InferenceService.class).inNamespace("team-a")
                 .resource(Fixtures.inferenceService("team-a", "chat", 2, Map.of())).create();
         var jwks = JWT.writeJwks(Files.createTempFile("jwks", ".json"));
         context = ApplicationContext.builder().singletons(client).properties(Map.of(

@@ -2,7 +2,7 @@ package io.gpuaas.reclaim.k8s;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.gpuaas.kube.kserve.v1beta1.InferenceService;
 import io.gpuaas.reclaim.Fixtures;
 import java.time.Instant;
 import java.util.Map;
@@ -12,30 +12,30 @@ class InferenceServicePlanTest {
 
     private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
 
-    private static Map<String, Object> predictor(GenericKubernetesResource isvc) {
-        return KubeResources.child(KubeResources.spec(isvc), "predictor");
+    private static Integer minReplicas(InferenceService isvc) {
+        return isvc.getSpec().getPredictor().getMinReplicas();
     }
 
     @Test
     void shouldSetServerlessMinReplicasToZeroAndRestoreAnAbsentValueAsAbsent() {
-        GenericKubernetesResource isvc = Fixtures.inferenceService("ns", "chat", null, Map.of());
+        InferenceService isvc = Fixtures.inferenceService("ns", "chat", null, Map.of());
 
         ScalePlan plan = InferenceServicePlan.reclaimServerless(isvc, null, "a1", NOW);
-        assertThat(predictor(isvc)).containsEntry("minReplicas", 0);
+        assertThat(minReplicas(isvc)).isZero();
 
         InferenceServicePlan.resume(isvc, ReclaimedState.parse(plan.state().toJson()));
-        assertThat(predictor(isvc)).doesNotContainKey("minReplicas");
+        assertThat(minReplicas(isvc)).isNull();
     }
 
     @Test
     void shouldStopARawDeploymentAndRestoreThePreviousStopValue() {
-        GenericKubernetesResource isvc = Fixtures.inferenceService("ns", "chat", 1,
+        InferenceService isvc = Fixtures.inferenceService("ns", "chat", 1,
                 Map.of(KubeResources.KSERVE_DEPLOYMENT_MODE, "RawDeployment"));
         assertThat(InferenceServicePlan.rawMode(isvc)).isTrue();
 
         ScalePlan plan = InferenceServicePlan.reclaimByStop(isvc, null, "a1", NOW);
         assertThat(KubeResources.annotations(isvc)).containsEntry(KubeResources.KSERVE_STOP, "true");
-        assertThat(predictor(isvc)).containsEntry("minReplicas", 1);
+        assertThat(minReplicas(isvc)).isEqualTo(1);
 
         InferenceServicePlan.resume(isvc, plan.state());
         assertThat(KubeResources.annotations(isvc)).doesNotContainKey(KubeResources.KSERVE_STOP);

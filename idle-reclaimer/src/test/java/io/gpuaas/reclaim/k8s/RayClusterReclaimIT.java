@@ -1,12 +1,14 @@
 package io.gpuaas.reclaim.k8s;
 
+import static io.gpuaas.reclaim.Fixtures.group;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.gpuaas.events.gpu.GpuSample;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.WorkloadRef;
+import io.gpuaas.kube.ray.v1.RayCluster;
+import io.gpuaas.kube.ray.v1.rayclusterspec.WorkerGroupSpecs;
 import io.gpuaas.reclaim.Fixtures;
 import io.gpuaas.reclaim.Fixtures.Group;
 import io.gpuaas.reclaim.ReclaimerHarness;
@@ -49,7 +51,7 @@ class RayClusterReclaimIT {
     }
 
     private static List<Device> createCluster(String name, Map<String, String> labels, String... workers) {
-        harness.client.genericKubernetesResources(KubeResources.RAY_CLUSTER).inNamespace(NS)
+        harness.client.resources(RayCluster.class).inNamespace(NS)
                 .resource(Fixtures.rayCluster(NS, name, true, labels, new Group("gpu", 2, 1),
                         new Group("cpu", 3, null))).create();
         List<Device> devices = new ArrayList<>();
@@ -64,14 +66,8 @@ class RayClusterReclaimIT {
         return devices;
     }
 
-    private static GenericKubernetesResource cluster(String name) {
-        return harness.client.genericKubernetesResources(KubeResources.RAY_CLUSTER).inNamespace(NS)
-                .withName(name).get();
-    }
-
-    private static Map<String, Object> group(GenericKubernetesResource cluster, String name) {
-        return KubeResources.list(KubeResources.spec(cluster), "workerGroupSpecs").stream()
-                .filter(g -> name.equals(g.get("groupName"))).findFirst().orElseThrow();
+    private static RayCluster cluster(String name) {
+        return harness.client.resources(RayCluster.class).inNamespace(NS).withName(name).get();
     }
 
     /** Every device idle for slots 0..to, except {@code busy} at {@code busySlot}. */
@@ -100,22 +96,23 @@ class RayClusterReclaimIT {
         assertThat(reclaimed.gpusFreed()).isEqualTo(4);
         assertThat(reclaimed.groups()).containsExactly(new ReclaimEvent.ScaledGroup("gpu", 2, 1, 0));
         assertThat(reclaimed.tenant()).isEqualTo("team-b");
-        GenericKubernetesResource scaled = cluster("train");
-        assertThat(group(scaled, "gpu")).containsEntry("replicas", 0).containsEntry("minReplicas", 0);
-        assertThat(KubeResources.child(group(scaled, "gpu"), "scaleStrategy"))
-                .containsEntry("workersToDelete", List.of("train-worker-a", "train-worker-b"));
-        assertThat(group(scaled, "cpu")).as("CPU-only groups are not ours").containsEntry("replicas", 3);
+        RayCluster scaled = cluster("train");
+        assertThat(group(scaled, "gpu")).extracting(WorkerGroupSpecs::getReplicas, WorkerGroupSpecs::getMinReplicas)
+                .containsExactly(0, 0);
+        assertThat(group(scaled, "gpu").getScaleStrategy().getWorkersToDelete())
+                .containsExactly("train-worker-a", "train-worker-b");
+        assertThat(group(scaled, "cpu").getReplicas()).as("CPU-only groups are not ours").isEqualTo(3);
 
-        harness.client.genericKubernetesResources(KubeResources.RAY_CLUSTER).inNamespace(NS).withName("train")
+        harness.client.resources(RayCluster.class).inNamespace(NS).withName("train")
                 .edit(c -> {
                     c.getMetadata().getAnnotations().put(KubeResources.RESUME, "true");
                     return c;
                 });
 
         await().atMost(Duration.ofSeconds(10)).until(() -> !harness.eventsOf(key, ReclaimEvent.Resumed.class).isEmpty());
-        GenericKubernetesResource resumed = cluster("train");
-        assertThat(group(resumed, "gpu")).containsEntry("replicas", 2).containsEntry("minReplicas", 1)
-                .doesNotContainKey("scaleStrategy");
+        RayCluster resumed = cluster("train");
+        assertThat(group(resumed, "gpu")).extracting(WorkerGroupSpecs::getReplicas, WorkerGroupSpecs::getMinReplicas,
+                WorkerGroupSpecs::getScaleStrategy).containsExactly(2, 1, null);
         assertThat(KubeResources.annotations(resumed)).doesNotContainKeys(KubeResources.RECLAIMED_STATE,
                 KubeResources.RESUME).containsKey(KubeResources.RESUMED_AT);
         assertThat(harness.eventsOf(key, ReclaimEvent.Resumed.class).getFirst().groups())

@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.reclaim.ReclaimEvent.ScaledGroup;
 import io.gpuaas.events.reclaim.WorkloadRef;
+import io.gpuaas.kube.kserve.v1beta1.InferenceService;
+import io.gpuaas.kube.ray.v1.RayCluster;
 import io.gpuaas.reclaim.Fixtures;
 import io.gpuaas.reclaim.model.OwnerLookup;
 import io.gpuaas.testing.k8s.KubernetesApiExtension;
@@ -54,7 +56,7 @@ class WorkerScalerIT {
 
     @Test
     void shouldScaleARawPredictorDeploymentToZeroOnceAndRestoreItsReplicas(KubernetesClient client) {
-        client.genericKubernetesResources(KubeResources.INFERENCE_SERVICE).inNamespace(NS).resource(
+        client.resources(InferenceService.class).inNamespace(NS).resource(
                 Fixtures.inferenceService(NS, "raw", 1, Map.of(KubeResources.KSERVE_DEPLOYMENT_MODE, "RawDeployment")))
                 .create();
         client.apps().deployments().inNamespace(NS).resource(deployment("raw-predictor", 3)).create();
@@ -63,15 +65,15 @@ class WorkerScalerIT {
         WorkloadRef ref = new WorkloadRef(NS, "InferenceService", "raw");
 
         ScaleOutcome first = scaler.reclaim(ref, Set.of("predictor"), "raw@1", false);
-        String version = client.genericKubernetesResources(KubeResources.INFERENCE_SERVICE).inNamespace(NS)
-                .withName("raw").get().getMetadata().getResourceVersion();
+        String version = client.resources(InferenceService.class).inNamespace(NS).withName("raw").get()
+                .getMetadata().getResourceVersion();
         ScaleOutcome retry = scaler.reclaim(ref, Set.of("predictor"), "raw@1", false);
 
         assertThat(first).isEqualTo(new ScaleOutcome.Applied(List.of(new ScaledGroup("predictor", 3, null, 0)),
                 "Deployment raw-predictor to 0", false));
         assertThat(retry).isInstanceOfSatisfying(ScaleOutcome.Applied.class, a -> assertThat(a.alreadyApplied()).isTrue());
-        assertThat(client.genericKubernetesResources(KubeResources.INFERENCE_SERVICE).inNamespace(NS).withName("raw")
-                .get().getMetadata().getResourceVersion()).as("a retry writes nothing").isEqualTo(version);
+        assertThat(client.resources(InferenceService.class).inNamespace(NS).withName("raw").get().getMetadata()
+                .getResourceVersion()).as("a retry writes nothing").isEqualTo(version);
         assertThat(replicas(client, "raw-predictor")).isZero();
 
         List<ScaledGroup> restored = scaler.resume(ref);
@@ -83,7 +85,7 @@ class WorkerScalerIT {
 
     @Test
     void shouldReclaimAnElasticKueueClusterInPlace(KubernetesClient client) {
-        client.genericKubernetesResources(KubeResources.RAY_CLUSTER).inNamespace(NS).resource(
+        client.resources(RayCluster.class).inNamespace(NS).resource(
                 Fixtures.rayCluster(NS, "elastic", false, Map.of(KubeResources.KUEUE_QUEUE_LABEL, "gpuaas",
                         KubeResources.KUEUE_ELASTIC, "true"), new Fixtures.Group("gpu", 2, 1))).create();
         WorkerScaler scaler = new WorkerScaler(client, NO_PODS, WorkerScaler.RawStrategy.STOP_ANNOTATION, false,

@@ -6,10 +6,10 @@ import static org.awaitility.Awaitility.await;
 import io.gpuaas.events.gpu.GpuSample;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.WorkloadRef;
+import io.gpuaas.kube.kserve.v1beta1.InferenceService;
 import io.gpuaas.reclaim.Fixtures;
 import io.gpuaas.reclaim.ReclaimerHarness;
 import io.gpuaas.reclaim.config.ReclaimerSettings.Mode;
-import io.gpuaas.reclaim.k8s.KubeResources;
 import io.gpuaas.reclaim.model.IdlePolicy;
 import io.gpuaas.testing.k8s.KubernetesApi;
 import io.gpuaas.testing.k8s.KubernetesApiExtension;
@@ -57,7 +57,7 @@ class DutyCycleExcerptIT {
         api.client().namespaces().resource(Fixtures.namespace(NS, "trace")).create();
         harness = new ReclaimerHarness(broker, api, POLICY, Mode.DIRECT, false);
         for (String pod : trace.keySet()) {
-            harness.client.genericKubernetesResources(KubeResources.INFERENCE_SERVICE).inNamespace(NS)
+            harness.client.resources(InferenceService.class).inNamespace(NS)
                     .resource(Fixtures.inferenceService(NS, name(pod), 1, Map.of())).create();
             harness.client.pods().inNamespace(NS)
                     .resource(Fixtures.predictor(NS, name(pod), name(pod) + "-0", "nvidia.com/gpu", 1)).create();

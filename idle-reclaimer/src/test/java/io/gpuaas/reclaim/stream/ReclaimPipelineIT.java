@@ -3,10 +3,10 @@ package io.gpuaas.reclaim.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.gpuaas.events.gpu.GpuSample;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
+import io.gpuaas.kube.kserve.v1beta1.InferenceService;
 import io.gpuaas.reclaim.Fixtures;
 import io.gpuaas.reclaim.ReclaimerHarness;
 import io.gpuaas.reclaim.Samples;
@@ -59,7 +59,7 @@ class ReclaimPipelineIT {
     }
 
     private static void createIsvc(String name, Integer minReplicas, String resource, int count, String... pods) {
-        harness.client.genericKubernetesResources(KubeResources.INFERENCE_SERVICE).inNamespace(NS)
+        harness.client.resources(InferenceService.class).inNamespace(NS)
                 .resource(Fixtures.inferenceService(NS, name, minReplicas, Map.of())).create();
         for (String pod : pods) {
             harness.client.pods().inNamespace(NS).resource(Fixtures.predictor(NS, name, pod, resource, count))
@@ -74,8 +74,8 @@ class ReclaimPipelineIT {
                         && java.util.Arrays.stream(pods).allMatch(p -> harness.owners.ownerOf(NS, p).isPresent()));
     }
 
-    private static GenericKubernetesResource isvc(String name) {
-        return harness.client.genericKubernetesResources(KubeResources.INFERENCE_SERVICE).inNamespace(NS)
+    private static InferenceService isvc(String name) {
+        return harness.client.resources(InferenceService.class).inNamespace(NS)
                 .withName(name).get();
     }
 
@@ -98,8 +98,8 @@ class ReclaimPipelineIT {
         ReclaimEvent.IdleDetected idle = awaitIdle(NS + "/InferenceService/chat");
         assertThat(idle.idleSince()).isEqualTo(s.at(9));
         assertThat(idle.maxUtilization()).isLessThanOrEqualTo(0.05);
-        GenericKubernetesResource reclaimed = isvc("chat");
-        assertThat(KubeResources.integer(KubeResources.child(KubeResources.spec(reclaimed), "predictor"), "minReplicas"))
+        InferenceService reclaimed = isvc("chat");
+        assertThat(reclaimed.getSpec().getPredictor().getMinReplicas())
                 .isZero();
         assertThat(ReclaimedState.parse(KubeResources.annotations(reclaimed).get(KubeResources.RECLAIMED_STATE))
                 .groups().getFirst().minReplicas()).isEqualTo(1);
@@ -161,7 +161,7 @@ class ReclaimPipelineIT {
         ReclaimEvent.Reclaimed reclaimed = harness.eventsOf(NS + "/InferenceService/embed",
                 ReclaimEvent.Reclaimed.class).getFirst();
         assertThat(reclaimed.gpusFreed()).isEqualTo(2);
-        assertThat(KubeResources.child(KubeResources.spec(isvc("embed")), "predictor")).containsEntry("minReplicas", 0);
+        assertThat(isvc("embed").getSpec().getPredictor().getMinReplicas()).isZero();
     }
 
     @Test
@@ -170,7 +170,7 @@ class ReclaimPipelineIT {
         Device gpu = new Device("node-5", "GPU-restart", null, NS, "restart-predictor-0");
         Samples s = Samples.startingSoon(INTERVAL);
         String key = NS + "/InferenceService/restart";
-        try (ScaleWrites writes = ScaleWrites.watch(harness.client, KubeResources.INFERENCE_SERVICE, NS)) {
+        try (ScaleWrites writes = ScaleWrites.watch(harness.client, InferenceService.class, NS)) {
             harness.send(s.run(gpu, 0, 5, 0.0));
             await().atMost(Duration.ofSeconds(10)).until(() -> harness.windows(key)
                     .map(w -> w.lastSampleMillis() == s.at(5).toEpochMilli()).orElse(false));

@@ -3,9 +3,9 @@ package io.gpuaas.reclaim.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.WorkloadRef;
+import io.gpuaas.kube.kserve.v1beta1.InferenceService;
 import io.gpuaas.reclaim.Fixtures;
 import io.gpuaas.reclaim.ReclaimerHarness;
 import io.gpuaas.reclaim.Samples;
@@ -48,8 +48,8 @@ class ReportOnlyModesIT {
         keda.close();
     }
 
-    private static GenericKubernetesResource create(ReclaimerHarness harness, String name) {
-        GenericKubernetesResource isvc = harness.client.genericKubernetesResources(KubeResources.INFERENCE_SERVICE)
+    private static InferenceService create(ReclaimerHarness harness, String name) {
+        InferenceService isvc = harness.client.resources(InferenceService.class)
                 .inNamespace(NS).resource(Fixtures.inferenceService(NS, name, 1, Map.of())).create();
         harness.client.pods().inNamespace(NS)
                 .resource(Fixtures.predictor(NS, name, name + "-predictor-0", "nvidia.com/gpu", 1)).create();
@@ -59,8 +59,8 @@ class ReportOnlyModesIT {
         return isvc;
     }
 
-    private static GenericKubernetesResource current(ReclaimerHarness harness, String name) {
-        return harness.client.genericKubernetesResources(KubeResources.INFERENCE_SERVICE).inNamespace(NS)
+    private static InferenceService current(ReclaimerHarness harness, String name) {
+        return harness.client.resources(InferenceService.class).inNamespace(NS)
                 .withName(name).get();
     }
 
@@ -76,7 +76,7 @@ class ReportOnlyModesIT {
         ReclaimEvent.Reclaimed reclaimed = dryRun.eventsOf(key, ReclaimEvent.Reclaimed.class).getFirst();
         assertThat(reclaimed.dryRun()).isTrue();
         assertThat(reclaimed.groups()).containsExactly(new ReclaimEvent.ScaledGroup("predictor", null, 1, 0));
-        GenericKubernetesResource after = current(dryRun, "dry");
+        InferenceService after = current(dryRun, "dry");
         assertThat(after.getMetadata().getResourceVersion()).isEqualTo(before);
         assertThat(KubeResources.annotations(after)).doesNotContainKey(KubeResources.RECLAIMED_STATE);
     }
