@@ -1,9 +1,12 @@
 package io.gpuaas.reclaim.http;
 
+import static io.gpuaas.events.KafkaPrincipal.IDLE_RECLAIMER;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.reclaim.ReclaimEvent;
@@ -23,6 +26,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -47,6 +51,7 @@ class ResumeEdgeIT {
     private static final TestJwt JWT = TestJwt.generate();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final List<ReclaimEvent> EVENTS = new CopyOnWriteArrayList<>();
+    private static volatile boolean readerLive;
 
     private static ApplicationContext context;
     private static EmbeddedServer server;
@@ -72,16 +77,22 @@ class ResumeEdgeIT {
         client.resources(InferenceService.class).inNamespace("team-a")
                 .resource(Fixtures.inferenceService("team-a", "chat", 2, Map.of())).create();
         var jwks = JWT.writeJwks(Files.createTempFile("jwks", ".json"));
-        context = ApplicationContext.builder().singletons(client).properties(Map.of(
+        String applicationId = broker.uniqueGroupId("idle-reclaimer-edge");
+        Map<String, Object> props = new HashMap<>(Map.of(
                 "micronaut.server.port", -1,
-                "gpuaas.kafka.bootstrap-servers", broker.bootstrapServers(),
                 "gpuaas.kafka.topic-prefix", prefix,
                 "gpuaas.security.jwks-path", jwks.toString(),
-                "gpuaas.reclaimer.application-id", broker.uniqueGroupId("idle-reclaimer-edge"),
+                "gpuaas.reclaimer.application-id", applicationId,
                 "gpuaas.reclaimer.resume.burst", 3,
-                "gpuaas.reclaimer.resume.requests-per-second", 0.01)).start();
+                "gpuaas.reclaimer.resume.requests-per-second", 0.01));
+        // The service authenticates as idle-reclaimer with exactly its ACLs, as in production.
+        props.putAll(broker.serviceProperties(IDLE_RECLAIMER.userName(),
+                KafkaAccess.acls(IDLE_RECLAIMER, prefix, applicationId)));
+        context = ApplicationContext.builder().singletons(client).properties(props).start();
         server = context.getBean(EmbeddedServer.class).start();
         reader = Thread.ofVirtual().start(() -> readEvents(broker));
+        // "No ReclaimFailed was published" means something only once the reader is really reading.
+        await().atMost(Duration.ofSeconds(30)).until(() -> readerLive);
     }
 
     @AfterAll
@@ -165,14 +176,16 @@ class ResumeEdgeIT {
     }
 
     private static void readEvents(KafkaBroker broker) {
-        Map<String, Object> config = Map.of("bootstrap.servers", broker.bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        Map<String, Object> config = broker.clientProperties();
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         try (var consumer = new KafkaConsumer<>(config, new StringDeserializer(),
                 Topics.RECLAIM_EVENTS.valueSerde().deserializer())) {
             var partitions = consumer.partitionsFor(Topics.RECLAIM_EVENTS.name(prefix)).stream()
                     .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
+            partitions.forEach(consumer::position);
+            readerLive = true;
             while (reading) {
                 consumer.poll(Duration.ofMillis(100)).forEach(r -> EVENTS.add(r.value()));
             }
