@@ -2,9 +2,12 @@ package io.gpuaas.metrics;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.Topics;
+import io.gpuaas.kit.k8s.LeaderDuty;
+import io.gpuaas.kit.k8s.LeaseLeadership;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kit.runtime.TopicReplica;
 import io.gpuaas.metrics.config.KubernetesSettings;
+import io.gpuaas.metrics.config.LeaderElectionSettings;
 import io.gpuaas.metrics.config.ProjectionSettings;
 import io.gpuaas.metrics.config.ScrapeSettings;
 import io.gpuaas.metrics.config.UsageSettings;
@@ -23,6 +26,7 @@ import io.gpuaas.metrics.scrape.Backoff;
 import io.gpuaas.metrics.scrape.ScrapeHealth;
 import io.gpuaas.metrics.scrape.ScrapeScheduler;
 import io.gpuaas.metrics.scrape.ScrapeTarget;
+import io.micronaut.context.BeanProvider;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.core.annotation.Nullable;
@@ -30,6 +34,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.time.Clock;
+import java.util.List;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * starts them in {@link StartOrder} and stops them in reverse, and {@code /health/readiness} is UP only while every
  * one of them runs caught up. The Kubernetes watchers exist only with {@code kubernetes.enabled} (so only then is
  * the kit's client built), exporter discovery only with {@code scrape.discovery} too, rollups only with
- * {@code usage.rollups}.
+ * {@code usage.rollups}. Scraping and rollups are the duties of the Lease holder ({@code gateway-leadership}); every
+ * replica runs the rest.
  */
 @Factory
 public class GatewayComponents {
@@ -85,6 +91,23 @@ public class GatewayComponents {
                             Clock clock) {
         return new RollupPublisher(tenantUsage, bookings, KafkaFactory.rollupProducer(kafka),
                 kafka.topic(Topics.TENANT_UTILIZATION), usage.rollupWindow(), clock);
+    }
+
+    /**
+     * Campaigns once both projections have caught up (a new leader's first rollup reads the bookings). Without
+     * Kubernetes, or with the election off, this replica leads alone and no client is built.
+     */
+    @Singleton
+    LeaseLeadership gatewayLeadership(LeaderElectionSettings election, KubernetesSettings kubernetes,
+                                      BeanProvider<KubernetesClient> client, ScrapeScheduler scheduler,
+                                      @Nullable RollupPublisher rollups,
+                                      @Named(ProjectionFeeds.STATE_FEED) TopicReplica stateFeed,
+                                      @Named(ProjectionFeeds.SAMPLE_FEED) TopicReplica sampleFeed) {
+        boolean elect = kubernetes.enabled() && election.enabled();
+        List<LeaderDuty> duties = rollups == null ? List.of(scheduler) : List.of(rollups, scheduler);
+        return new LeaseLeadership(elect ? client.get() : null, "gateway-leadership",
+                elect ? election : election.withoutElection(), duties,
+                () -> stateFeed.health().caughtUp() && sampleFeed.health().caughtUp(), StartOrder.LEADERSHIP);
     }
 
     @Singleton

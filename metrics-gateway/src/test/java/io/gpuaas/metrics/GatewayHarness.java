@@ -110,7 +110,8 @@ public final class GatewayHarness implements AutoCloseable {
         }
     }
 
-    private static HttpServer exporter(byte[] body, AtomicInteger scrapes) throws IOException {
+    /** A fake dcgm-exporter on an ephemeral port serving {@code body} at /metrics, counting its answers. */
+    public static HttpServer exporter(byte[] body, AtomicInteger scrapes) throws IOException {
         HttpServer http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         http.createContext("/metrics", exchange -> {
             scrapes.incrementAndGet();
@@ -171,6 +172,23 @@ public final class GatewayHarness implements AutoCloseable {
                 });
                 return !found.isEmpty();
             });
+        }
+        return found;
+    }
+
+    /** Every record of {@code topic} from its beginning, read for {@code duration}. */
+    public <V> List<ConsumerRecord<byte[], V>> consumeAll(String topic, Deserializer<V> values, Duration duration) {
+        Properties props = new Properties();
+        props.putAll(broker.clientProperties());
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, broker.uniqueGroupId("mg-it"));
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        List<ConsumerRecord<byte[], V>> found = new ArrayList<>();
+        try (KafkaConsumer<byte[], V> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), values)) {
+            consumer.subscribe(List.of(topic));
+            long until = System.nanoTime() + duration.toNanos();
+            while (System.nanoTime() < until) {
+                consumer.poll(Duration.ofMillis(200)).forEach(found::add);
+            }
         }
         return found;
     }

@@ -4,6 +4,7 @@ import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.quota.QueueStateEvent;
 import io.gpuaas.events.workload.WorkloadEvent;
+import io.gpuaas.kit.k8s.LeaderDuty;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kit.runtime.ComponentHealth;
 import io.gpuaas.kit.runtime.ComponentHealth.State;
@@ -32,11 +33,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What only the Lease holder does: write quota (it opens the {@link WriterGate} the reconcile loops pass), publish
- * Workload transitions and publish queue state. {@link #lead()} and {@link #stepDown()} come from the Lease; as a
- * component it is RUNNING on a follower, STARTING on a new leader until the Workload ledger is restored, and
- * RECOVERING while that restore cannot read the topic (it retries by itself).
+ * Workload transitions and publish queue state. {@link #lead()} and {@link #stepDown()} come from the Lease
+ * (service-kit's {@code LeaseLeadership}); as a component it is RUNNING on a follower, STARTING on a new leader until
+ * the Workload ledger is restored, and RECOVERING while that restore cannot read the topic (it retries by itself).
  */
-final class LeaderDuties implements ServiceComponent {
+final class LeaderDuties implements ServiceComponent, LeaderDuty {
 
     private static final Logger LOG = LoggerFactory.getLogger(LeaderDuties.class);
     /** A write still in flight when stepping down may finish this long; then the Lease goes anyway. */
@@ -87,7 +88,8 @@ final class LeaderDuties implements ServiceComponent {
     }
 
     /** Won the Lease: quota writes start at once, the Workload stream once its ledger is restored. */
-    synchronized void lead() {
+    @Override
+    public synchronized void lead() {
         if (stopped || term != null) {
             return;
         }
@@ -100,7 +102,8 @@ final class LeaderDuties implements ServiceComponent {
     }
 
     /** Lost the Lease (or stopping): no write is in flight once this returns. */
-    synchronized void stepDown() {
+    @Override
+    public synchronized void stepDown() {
         gate.close(STEP_DOWN_GRACE);
         metrics.leader(false);
         Term current = term;

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.pool.PoolCatalog;
+import io.gpuaas.kit.k8s.LeaseLeadership;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kit.runtime.ComponentHealth;
 import io.gpuaas.kit.runtime.LifecycleSettings;
@@ -13,7 +14,6 @@ import io.gpuaas.kit.runtime.TopicReplica.RecordHandler;
 import io.gpuaas.quota.config.LeaderElectionSettings;
 import io.gpuaas.quota.config.QuotaSettings;
 import io.gpuaas.quota.k8s.ClusterCache;
-import io.gpuaas.quota.k8s.Leadership;
 import io.gpuaas.quota.k8s.QuotaLoops;
 import io.gpuaas.quota.k8s.WriterGate;
 import io.gpuaas.quota.kafka.BookingTable;
@@ -23,14 +23,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.function.UnaryOperator;
 
 /**
  * The whole projector as service-kit components, started in this order and stopped in reverse:
  * {@code kube-cache} (informers), {@code booking-table} (the bookings replica), {@code leader-duties},
- * {@code quota-writer} and {@code quota-planner} (the reconcile loops), {@code quota-leadership} (campaigns once the
- * cache has synced and the bookings are read; stopping it steps down before the Lease is released). In the service
+ * {@code quota-writer} and {@code quota-planner} (the reconcile loops), {@code quota-leadership} (service-kit's
+ * {@code LeaseLeadership} with {@code leader-duties} as its duty: campaigns once the cache has synced and the
+ * bookings are read; stopping it steps down before the Lease is released). In the service
  * service-kit's {@code ServiceLifecycle} runs {@link #components()}; tests and the benchmark call {@link #start()}.
  */
 public final class QuotaProjector implements AutoCloseable {
@@ -46,7 +46,7 @@ public final class QuotaProjector implements AutoCloseable {
     private final BookingTable bookings;
     private final LeaderDuties duties;
     private final QuotaLoops loops;
-    private final Leadership leadership;
+    private final LeaseLeadership leadership;
     private final List<ServiceComponent> components;
     private final ServiceLifecycle lifecycle;
 
@@ -66,7 +66,7 @@ public final class QuotaProjector implements AutoCloseable {
                 options.bookingHandler(), 10);
         this.loops = new QuotaLoops(client, cache, bookings, catalog, settings, gate, options.clock(), metrics, 30);
         this.duties = new LeaderDuties(cache, kafka, deadLetters, loops, gate, options.clock(), metrics, 20);
-        this.leadership = new Leadership(client, election, identity(), duties::lead, duties::stepDown,
+        this.leadership = new LeaseLeadership(client, "quota-leadership", election, List.of(duties),
                 () -> cache.synced() && bookings.caughtUp(), 40);
         cache.addListener(loops::onChange);
         List<ServiceComponent> all = new ArrayList<>(List.of(cache, bookings.replica(), duties, leadership));
@@ -100,11 +100,6 @@ public final class QuotaProjector implements AutoCloseable {
 
     private void bookingsChanged() {
         loops.requestPlan();
-    }
-
-    private static String identity() {
-        String host = System.getenv().getOrDefault("HOSTNAME", "quota-projector");
-        return host + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
     /** Stops every component in reverse order; for code that runs without the container. */

@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  * {@code leaderElector()}...) and ends in a verb ({@code get()}, {@code list()}, {@code inform()}, {@code update()},
  * {@code edit()}, {@code serverSideApply()}, {@code delete()}...), within one statement. Each call carries the RBAC
  * verbs the verb needs (an informer lists and watches; {@code edit} reads then patches; fabric8's leader election
- * reads, creates and updates a Lease).
+ * reads, creates and updates a Lease). Building service-kit's {@code LeaseLeadership} counts as that leader election:
+ * the kit makes the Lease calls on behalf of the service that builds it, so the RBAC belongs to that service.
  *
  * Chains that continue on a DSL handle held in a variable, field or returned by a helper method (declared with a
  * fabric8 DSL type such as {@code MixedOperation<...>} or {@code Resource<...>}, or a {@code var} assigned from
@@ -45,7 +46,8 @@ final class KubernetesCalls {
             + "Informable|Listable|Watchable|ParameterNamespaceListVisitFromServerGetDeleteRecreateWaitApplicable)<");
     private static final Pattern VAR_HANDLE = Pattern.compile("\\bvar\\s+([A-Za-z_][A-Za-z0-9_]*)\\s*=([^;]*)");
     private static final Pattern IDENTIFIER = Pattern.compile("\\s*([A-Za-z_][A-Za-z0-9_]*)");
-    private static final Pattern LEADER_ELECTION = Pattern.compile("\\.leaderElector\\(\\)|new\\s+LeaseLock\\(");
+    private static final Pattern LEADER_ELECTION =
+            Pattern.compile("\\.leaderElector\\(\\)|new\\s+LeaseLock\\(|new\\s+LeaseLeadership\\(");
     private static final Map<String, List<String>> RBAC_VERBS = new LinkedHashMap<>();
 
     static {

@@ -53,4 +53,12 @@ class KubernetesCallsTest {
         assertThat(calls).singleElement()
                 .satisfies(c -> assertThat(c.verbs()).containsExactlyInAnyOrder("get", "create", "update"));
     }
+
+    @Test
+    void shouldNeedLeaseAccessWhenTheServiceBuildsTheKitsLeaseLeadership() {
+        List<KubernetesCalls.Call> calls = KubernetesCalls.inCode("G.java",
+                "return new LeaseLeadership(client, \"gateway-leadership\", election, duties, ready, 35);");
+        assertThat(calls).singleElement()
+                .satisfies(c -> assertThat(c.verbs()).containsExactlyInAnyOrder("get", "create", "update"));
+    }
 }

@@ -167,7 +167,6 @@ public final class LocalStack implements AutoCloseable {
             Path login = identities.writeServiceConfig(spec.principal(),
                     options.targetDir().resolve("kafka-logins").resolve(spec.name() + ".properties"));
             own.put(KafkaIdentities.CONFIG_FILES_PROPERTY, login.toString());
-            own.putAll(replica.properties());
             own.putAll(options.propertiesFor(spec.name()));
             Map<String, String> env = new LinkedHashMap<>(replica.environment());
             env.put("KUBECONFIG", files.get("kubeconfig").toString());

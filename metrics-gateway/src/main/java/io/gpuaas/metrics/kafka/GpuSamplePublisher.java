@@ -56,6 +56,7 @@ public final class GpuSamplePublisher implements SampleSink, AutoCloseable {
     }
 
     /** Blocks until every sample handed over so far is acknowledged or failed. */
+    @Override
     public void flush() {
         producer.flush();
     }

@@ -1,6 +1,7 @@
 package io.gpuaas.metrics.kafka;
 
 import io.gpuaas.events.tenant.TenantUtilization;
+import io.gpuaas.kit.k8s.LeaderDuty;
 import io.gpuaas.kit.runtime.ComponentHealth;
 import io.gpuaas.kit.runtime.ComponentHealth.State;
 import io.gpuaas.kit.runtime.ServiceComponent;
@@ -12,9 +13,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
@@ -24,12 +28,15 @@ import org.slf4j.LoggerFactory;
  * Component {@code tenant-rollups}: publishes one TenantUtilization per tenant and window on
  * {@code gpuaas.tenant-utilization}, keyed by tenant. Windows are aligned to the wall clock (whole minutes by default)
  * so rollups of different replicas or restarts line up; a window holds what the samples consumed during it charged.
- * A window that cannot be sent is logged and lost (the next one is not affected), so the component is
- * {@code RUNNING} from start to stop.
+ * Publishing is a {@link LeaderDuty}: only the replica holding the gateway's Lease publishes, from {@link #lead()}
+ * (its first window starts there; what the projections charged before is dropped, the previous leader published
+ * it) to {@link #stepDown()} (the partial window is published). A window that cannot be sent is logged and lost
+ * (the next one is not affected), so the component is {@code RUNNING} from start to stop, leading or not.
  */
-public final class RollupPublisher implements ServiceComponent, AutoCloseable {
+public final class RollupPublisher implements ServiceComponent, LeaderDuty, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RollupPublisher.class);
+    private static final Duration IN_FLIGHT_WAIT = Duration.ofSeconds(10);
 
     private final TenantUsage usage;
     private final BookedUnits bookings;
@@ -40,6 +47,7 @@ public final class RollupPublisher implements ServiceComponent, AutoCloseable {
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("tenant-rollups").daemon().factory());
     private Instant windowStart;
+    private ScheduledFuture<?> schedule;
     private volatile State state = State.STARTING;
 
     public RollupPublisher(TenantUsage usage, BookedUnits bookings, Producer<String, TenantUtilizationEvent> producer,
@@ -63,45 +71,71 @@ public final class RollupPublisher implements ServiceComponent, AutoCloseable {
     }
 
     @Override
-    public ComponentHealth health() {
-        return new ComponentHealth(state, true, "every " + window + " to " + topic, 0);
+    public synchronized ComponentHealth health() {
+        String detail = schedule != null ? "every " + window + " to " + topic
+                : "standing by: another replica publishes to " + topic;
+        return new ComponentHealth(state, true, detail, 0);
     }
 
     @Override
     public synchronized void start() {
-        if (state != State.STARTING) {
+        if (state == State.STARTING) {
+            state = State.RUNNING;
+        }
+    }
+
+    /** Won the gateway's Lease: a window starts now, the next ones at each boundary of the wall clock. */
+    @Override
+    public synchronized void lead() {
+        if (state == State.STOPPED || schedule != null) {
             return;
         }
         Instant now = clock.instant();
+        usage.discardWindow();
         windowStart = now;
         long millis = window.toMillis();
         long untilBoundary = millis - Math.floorMod(now.toEpochMilli(), millis);
-        timer.scheduleAtFixedRate(this::publishSafely, untilBoundary, millis, TimeUnit.MILLISECONDS);
-        state = State.RUNNING;
+        schedule = timer.scheduleAtFixedRate(this::publishSafely, untilBoundary, millis, TimeUnit.MILLISECONDS);
     }
 
-    /** Publishes the partial window on shutdown so its GPU-seconds are not lost. */
+    /** Lost the Lease (or stopping): publishes the partial window so its GPU-seconds are not lost. */
     @Override
-    public synchronized void stop(Duration grace) {
-        if (state == State.STOPPED) {
+    public void stepDown() {
+        ScheduledFuture<?> current;
+        synchronized (this) {
+            current = schedule;
+            schedule = null;
+        }
+        if (current == null) {
             return;
         }
-        boolean wasRunning = state == State.RUNNING;
-        state = State.STOPPED;
-        timer.shutdownNow();
+        current.cancel(false);
         try {
             // A window being sent right now finishes first: the partial one must start where it ended.
-            timer.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS);
+            timer.submit(() -> { }).get(IN_FLIGHT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warn("tenant rollup window still being sent: {}", e.toString());
         }
-        if (wasRunning) {
-            publishSafely();
+        publishSafely();
+        producer.flush();
+    }
+
+    @Override
+    public void stop(Duration grace) {
+        synchronized (this) {
+            if (state == State.STOPPED) {
+                return;
+            }
+            state = State.STOPPED;
         }
+        stepDown();
+        timer.shutdownNow();
         producer.close(grace);
     }
 
-    private void publishSafely() {
+    private synchronized void publishSafely() {
         try {
             publishWindow();
         } catch (RuntimeException e) {
@@ -110,7 +144,7 @@ public final class RollupPublisher implements ServiceComponent, AutoCloseable {
     }
 
     /** Closes the current window and sends its rollups; returns them (for tests and logs). */
-    public List<TenantUtilization> publishWindow() {
+    public synchronized List<TenantUtilization> publishWindow() {
         Instant end = clock.instant();
         Instant start = windowStart;
         windowStart = end;

@@ -119,6 +119,11 @@ public final class TenantUsage {
         return new TenantGauges(allocated, mean, total[0], total[1]);
     }
 
+    /** Forgets what the current window charged so far: a new rollup publisher starts its window now. */
+    public synchronized void discardWindow() {
+        window = new HashMap<>();
+    }
+
     /** Closes the current window: one rollup per tenant that held GPUs or bookings in it. */
     public List<TenantUtilization> rollup(Instant start, Instant end, Map<String, Map<String, Integer>> booked) {
         Map<String, Window> closed;

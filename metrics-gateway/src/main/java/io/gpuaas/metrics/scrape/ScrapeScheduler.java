@@ -1,5 +1,6 @@
 package io.gpuaas.metrics.scrape;
 
+import io.gpuaas.kit.k8s.LeaderDuty;
 import io.gpuaas.kit.runtime.ComponentHealth;
 import io.gpuaas.kit.runtime.ComponentHealth.State;
 import io.gpuaas.kit.runtime.ServiceComponent;
@@ -19,11 +20,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Component {@code scrape-scheduler}: one virtual thread per scrape target, so a slow or dead exporter delays nobody
  * but itself. Targets come from several origins (configuration, Kubernetes discovery); each origin replaces its own
- * set, and a URL known to two origins is scraped once. Targets set before {@link #start()} are scraped from then on.
- * A failing exporter is a metric ({@code gpuaas_scrape_up}), not a readiness problem: the component stays
- * {@code RUNNING} whatever its targets do. Stopping ends the loops, then closes the sink (flushing its samples).
+ * set, and a URL known to two origins is scraped once. Scraping is a {@link LeaderDuty}: every replica keeps its
+ * targets up to date, only the one that leads (holds the gateway's Lease) scrapes them, from {@link #lead()} to
+ * {@link #stepDown()}, so each sample is published once. A failing exporter is a metric ({@code gpuaas_scrape_up}),
+ * not a readiness problem: the component is {@code RUNNING} whatever its targets do, leading or not. Stopping ends
+ * the loops, then closes the sink (flushing its samples).
  */
-public final class ScrapeScheduler implements ServiceComponent, AutoCloseable {
+public final class ScrapeScheduler implements ServiceComponent, LeaderDuty, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ScrapeScheduler.class);
 
@@ -36,6 +39,7 @@ public final class ScrapeScheduler implements ServiceComponent, AutoCloseable {
     private final Map<String, Set<ScrapeTarget>> byOrigin = new HashMap<>();
     private final Map<URI, Thread> running = new HashMap<>();
     private boolean started;
+    private boolean leading;
     private boolean closed;
 
     public ScrapeScheduler(Backoff backoff, Duration timeout, SampleSink sink, ScrapeHealth health, Clock clock) {
@@ -63,29 +67,63 @@ public final class ScrapeScheduler implements ServiceComponent, AutoCloseable {
             return;
         }
         started = true;
-        reconcile();
+        if (leading) {
+            reconcile();
+        }
     }
 
     @Override
     public synchronized ComponentHealth health() {
         State state = closed ? State.STOPPED : started ? State.RUNNING : State.STARTING;
-        return new ComponentHealth(state, true, "scraping " + running.size() + " targets", 0);
+        String detail = leading ? "scraping " + running.size() + " targets"
+                : "standing by: another replica scrapes (" + wanted().size() + " targets known)";
+        return new ComponentHealth(state, true, detail, 0);
     }
 
-    /** Replaces the targets of {@code origin}; once started, starts loops for new URLs and stops vanished ones. */
-    public synchronized void setTargets(String origin, Set<ScrapeTarget> targets) {
+    /** Won the gateway's Lease: scrape every target from now on. */
+    @Override
+    public synchronized void lead() {
         if (closed) {
             return;
         }
-        byOrigin.put(origin, Set.copyOf(targets));
+        leading = true;
         if (started) {
             reconcile();
         }
     }
 
-    private void reconcile() {
+    /**
+     * Lost the Lease (or stopping): no scrape runs and every scraped sample is sent once this returns. The targets'
+     * {@code gpuaas_scrape_up} series go too: the leader reports them, a follower would only repeat stale values.
+     */
+    @Override
+    public void stepDown() {
+        synchronized (this) {
+            leading = false;
+        }
+        endLoops(timeout.plusSeconds(1)).forEach(url -> health.forget(ScrapeTarget.configured(url.toString())));
+        sink.flush();
+    }
+
+    /** Replaces the targets of {@code origin}; while leading, starts loops for new URLs and stops vanished ones. */
+    public synchronized void setTargets(String origin, Set<ScrapeTarget> targets) {
+        if (closed) {
+            return;
+        }
+        byOrigin.put(origin, Set.copyOf(targets));
+        if (started && leading) {
+            reconcile();
+        }
+    }
+
+    private Map<URI, ScrapeTarget> wanted() {
         Map<URI, ScrapeTarget> wanted = new HashMap<>();
         byOrigin.values().forEach(set -> set.forEach(t -> wanted.putIfAbsent(t.url(), t)));
+        return wanted;
+    }
+
+    private void reconcile() {
+        Map<URI, ScrapeTarget> wanted = wanted();
         for (URI gone : new HashSet<>(running.keySet())) {
             if (!wanted.containsKey(gone)) {
                 running.remove(gone).interrupt();
@@ -129,12 +167,25 @@ public final class ScrapeScheduler implements ServiceComponent, AutoCloseable {
      */
     @Override
     public void stop(Duration grace) {
-        Map<URI, Thread> stopping;
         synchronized (this) {
             if (closed) {
                 return;
             }
             closed = true;
+            leading = false;
+        }
+        try {
+            endLoops(grace);
+        } finally {
+            http.close();
+            sink.close();
+        }
+    }
+
+    /** Interrupts every scrape loop and waits up to {@code grace} for them to end; the URLs they scraped. */
+    private Set<URI> endLoops(Duration grace) {
+        Map<URI, Thread> stopping;
+        synchronized (this) {
             stopping = new HashMap<>(running);
             running.clear();
         }
@@ -146,10 +197,8 @@ public final class ScrapeScheduler implements ServiceComponent, AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } finally {
-            http.close();
-            sink.close();
         }
+        return stopping.keySet();
     }
 
     @Override

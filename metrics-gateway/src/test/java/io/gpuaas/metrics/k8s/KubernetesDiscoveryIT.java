@@ -40,6 +40,7 @@ class KubernetesDiscoveryIT {
              DcgmExporterDiscovery discovery = new DcgmExporterDiscovery(client, "gpu-operator",
                      "app.kubernetes.io/name=dcgm-exporter", exporter.getAddress().getPort(), "/metrics", scheduler)) {
             scheduler.start();
+            scheduler.lead();
             discovery.start();
             client.pods().inNamespace("gpu-operator").resource(pod("Pending")).create();
             Pod running = client.pods().inNamespace("gpu-operator").withName("dcgm-exporter-abc")

@@ -27,6 +27,7 @@ class ScrapeSchedulerTest {
     private final Map<String, AtomicInteger> published = new ConcurrentHashMap<>();
     private final ScrapeHealth health = new ScrapeHealth();
     private final AtomicInteger sinkClosed = new AtomicInteger();
+    private final AtomicInteger sinkFlushed = new AtomicInteger();
     private final ScrapeScheduler scheduler;
 
     ScrapeSchedulerTest() throws IOException {
@@ -53,6 +54,11 @@ class ScrapeSchedulerTest {
             }
 
             @Override
+            public void flush() {
+                sinkFlushed.incrementAndGet();
+            }
+
+            @Override
             public void close() {
                 sinkClosed.incrementAndGet();
             }
@@ -69,6 +75,7 @@ class ScrapeSchedulerTest {
 
     @Test
     void shouldScrapeTargetsSetBeforeStartOnlyOnceStartedAndCloseTheSinkOnceWhenStopped() {
+        scheduler.lead();
         scheduler.setTargets("config", Set.of(target("/fast")));
         assertThat(scheduler.targets()).isEmpty();
         assertThat(scheduler.health().state()).isEqualTo(ComponentHealth.State.STARTING);
@@ -85,8 +92,35 @@ class ScrapeSchedulerTest {
     }
 
     @Test
+    void shouldScrapeOnlyWhileLeadingAndFlushTheSinkWhenSteppingDown() {
+        scheduler.start();
+        scheduler.setTargets("config", Set.of(target("/fast")));
+        assertThat(scheduler.targets()).as("a follower knows its targets but scrapes none").isEmpty();
+        assertThat(scheduler.health().ready()).as("a follower is ready").isTrue();
+        assertThat(scheduler.health().detail()).contains("standing by", "1 targets known");
+
+        scheduler.lead();
+        await().atMost(Duration.ofSeconds(5)).until(() -> published.containsKey(key("/fast")));
+        assertThat(scheduler.targets()).hasSize(1);
+
+        scheduler.stepDown();
+        int afterStepDown = published.get(key("/fast")).get();
+        assertThat(scheduler.targets()).isEmpty();
+        assertThat(health.targets()).as("scrape_up is the leader's to report").isEmpty();
+        assertThat(sinkFlushed).hasValue(1);
+        assertThat(sinkClosed).as("the sink serves the next term").hasValue(0);
+        scheduler.setTargets("config", Set.of(target("/fast"), target("/broken")));
+        assertThat(scheduler.targets()).isEmpty();
+        assertThat(published.get(key("/fast"))).hasValue(afterStepDown);
+
+        scheduler.lead();
+        assertThat(scheduler.targets()).hasSize(2);
+    }
+
+    @Test
     void shouldKeepScrapingTheHealthyTargetOnScheduleWhenAnotherTargetHangs() {
         scheduler.start();
+        scheduler.lead();
         scheduler.setTargets("config", Set.of(target("/fast"), target("/slow")));
 
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
@@ -100,6 +134,7 @@ class ScrapeSchedulerTest {
     @Test
     void shouldBackOffExponentiallyWhenATargetKeepsFailing() throws InterruptedException {
         scheduler.start();
+        scheduler.lead();
         scheduler.setTargets("config", Set.of(target("/broken")));
         await().atMost(Duration.ofSeconds(10)).until(() -> failures() >= 1);
 
@@ -120,6 +155,7 @@ class ScrapeSchedulerTest {
     @Test
     void shouldStopScrapingATargetWhenItsOriginNoLongerListsIt() {
         scheduler.start();
+        scheduler.lead();
         scheduler.setTargets("kubernetes", Set.of(target("/fast")));
         await().atMost(Duration.ofSeconds(5)).until(() -> published.containsKey(key("/fast")));
 
@@ -132,6 +168,7 @@ class ScrapeSchedulerTest {
     @Test
     void shouldScrapeAUrlOnceWhenTwoOriginsListIt() {
         scheduler.start();
+        scheduler.lead();
         scheduler.setTargets("config", Set.of(target("/fast")));
         scheduler.setTargets("kubernetes", Set.of(target("/fast")));
 

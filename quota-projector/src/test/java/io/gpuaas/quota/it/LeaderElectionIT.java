@@ -54,7 +54,7 @@ class LeaderElectionIT {
     private static final Duration RENEW_DEADLINE = Duration.ofMillis(1500);
     private static final Duration RETRY = Duration.ofMillis(300);
     private static final LeaderElectionSettings ELECTION =
-            new LeaderElectionSettings(true, LEASE_NAME, null, LEASE, RENEW_DEADLINE, RETRY);
+            new LeaderElectionSettings(true, LEASE_NAME, null, null, LEASE, RENEW_DEADLINE, RETRY);
     // fabric8 waits retryPeriod plus up to 1.2 × retryPeriod of jitter between attempts; 1 s for a busy 2-core box.
     private static final Duration TAKEOVER = LEASE.plus(RETRY.multipliedBy(22).dividedBy(10)).plusSeconds(1);
     // A follower that meant to take over would have done so within this long.

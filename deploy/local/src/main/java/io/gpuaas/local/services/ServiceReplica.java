@@ -6,7 +6,8 @@ import java.util.Map;
 
 /**
  * One JVM of a service, as one pod of its Deployment. Replicas run the same code, configuration and Kafka login;
- * they differ only in their port, their name and what must not run twice.
+ * they differ only in their port and their name. What must not run twice (quota-projector's writes, metrics-gateway's
+ * scrapes and rollups) is decided among them by a Lease, not by configuration.
  *
  * @param spec   the service
  * @param number 1, 2, …
@@ -45,19 +46,7 @@ public record ServiceReplica(ServiceSpec spec, int number) {
         return firstPort + (number - 1) * PORT_STRIDE;
     }
 
-    /**
-     * Configuration only this replica gets. metrics-gateway publishes the per-tenant rollups from its first replica
-     * alone ({@code usage.rollups}: exactly one publishing replica, or every window would be counted twice); every
-     * replica scrapes every exporter, so a killed one loses no samples.
-     */
-    public Map<String, String> properties() {
-        if (spec.name().equals("metrics-gateway") && number > 1) {
-            return Map.of("gpuaas.metrics-gateway.usage.rollups", "false");
-        }
-        return Map.of();
-    }
-
-    /** A pod's HOSTNAME is its name; quota-projector puts it in its Lease identity, so the holder is readable. */
+    /** A pod's HOSTNAME is its name; the Lease identity starts with it, so the holder is readable. */
     public Map<String, String> environment() {
         return Map.of("HOSTNAME", name());
     }

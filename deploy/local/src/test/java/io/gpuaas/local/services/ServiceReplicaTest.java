@@ -22,14 +22,6 @@ class ServiceReplicaTest {
     }
 
     @Test
-    void shouldPublishRollupsFromTheFirstGatewayReplicaOnlyWhenThereAreTwo() {
-        assertThat(new ServiceReplica(spec("metrics-gateway"), 1).properties()).isEmpty();
-        assertThat(new ServiceReplica(spec("metrics-gateway"), 2).properties())
-                .containsEntry("gpuaas.metrics-gateway.usage.rollups", "false");
-        assertThat(new ServiceReplica(spec("booking-service"), 2).properties()).isEmpty();
-    }
-
-    @Test
     void shouldNameTheFirstReplicaAsTheServiceAndTellTheOthersApartWhenStarted() {
         ServiceReplica second = new ServiceReplica(spec("quota-projector"), 2);
 

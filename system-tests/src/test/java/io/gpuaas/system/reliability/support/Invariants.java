@@ -52,11 +52,10 @@ public final class Invariants {
         if (!twice.isEmpty()) {
             problems.add("reclaimed twice without a resume: " + twice);
         }
-        view.metricByReplica("metrics-gateway", "gpuaas_gpu_samples_published_total").forEach((replica, published) -> {
-            if (published <= 0) {
-                problems.add(replica + " publishes no samples");
-            }
-        });
+        // Only the holder of the gateway's Lease scrapes, so the replicas together publish, not each one.
+        if (view.metric("metrics-gateway", "gpuaas_gpu_samples_published_total") <= 0) {
+            problems.add("no metrics-gateway replica publishes samples");
+        }
         return problems;
     }
 

@@ -130,7 +130,6 @@ public final class ReliabilityStack {
         properties.put("gpuaas.security.jwks-path", infra.file("jwks").toString());
         properties.put("gpuaas.pools-file", infra.file("pools").toString());
         properties.put("gpuaas.metrics-gateway.scrape.targets", String.join(",", infra.fleetUrls()));
-        properties.putAll(replica.properties());
         properties.putAll(ServiceTuning.of(spec.name()));
         Map<String, String> env = new LinkedHashMap<>(replica.environment());
         env.put("KUBECONFIG", infra.file("kubeconfig").toString());

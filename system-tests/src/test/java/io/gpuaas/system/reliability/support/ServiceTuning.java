@@ -27,7 +27,11 @@ final class ServiceTuning {
             case "idle-reclaimer" -> Map.of("gpuaas.reclaimer.policy.window", "16s",
                     "gpuaas.reclaimer.policy.sample-interval", "2s", "gpuaas.reclaimer.policy.warm-up", "4s",
                     "gpuaas.reclaimer.policy.min-coverage", "0.75");
-            case "metrics-gateway" -> Map.of("gpuaas.metrics-gateway.scrape.interval", "2s");
+            // A killed gateway leader's scrapes and rollups move to the other replica within seconds too.
+            case "metrics-gateway" -> Map.of("gpuaas.metrics-gateway.scrape.interval", "2s",
+                    "gpuaas.metrics-gateway.leader-election.lease-duration", "6s",
+                    "gpuaas.metrics-gateway.leader-election.renew-deadline", "4s",
+                    "gpuaas.metrics-gateway.leader-election.retry-period", "1s");
             default -> Map.of();
         });
         if (service.equals("booking-service") || service.equals("idle-reclaimer")) {
