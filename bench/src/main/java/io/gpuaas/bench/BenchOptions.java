@@ -7,8 +7,7 @@ import java.util.Map;
 /** The command-line conventions every bench main shares. */
 public final class BenchOptions {
 
-    private BenchOptions() {
-    }
+    private BenchOptions() {}
 
     /** {@code --key value} pairs, in the order given (a bench's reproduce line prints them back). */
     public static Map<String, String> parse(String[] args) {

@@ -21,8 +21,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 /** What booking-service's tests expect of a dead letter: the headers every gpuaas service writes. */
 public final class DeadLetterTopic {
 
-    private DeadLetterTopic() {
-    }
+    private DeadLetterTopic() {}
 
     /** The key dead letters are found by: where the original record was read. */
     public static String where(String topic, int partition, long offset) {
@@ -33,19 +32,23 @@ public final class DeadLetterTopic {
      * Reads {@code deadLetterTopic} from the beginning until a letter for each of {@code wanted} (see {@link #where})
      * arrived; the last letter per origin wins (a crash may write one twice).
      */
-    public static Map<String, ConsumerRecord<byte[], byte[]>> awaitLetters(KafkaBroker broker, String deadLetterTopic,
-                                                                           Collection<String> wanted) {
+    public static Map<String, ConsumerRecord<byte[], byte[]>> awaitLetters(
+            KafkaBroker broker, String deadLetterTopic, Collection<String> wanted) {
         Map<String, Object> config = broker.clientProperties();
         config.put("auto.offset.reset", "earliest");
         config.put("group.id", broker.uniqueGroupId("dead-letter-reader"));
         Map<String, ConsumerRecord<byte[], byte[]>> letters = new HashMap<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(deadLetterTopic));
             await().atMost(Duration.ofSeconds(60)).until(() -> {
-                consumer.poll(Duration.ofMillis(200)).forEach(r -> letters.put(where(header(r.headers(),
-                        DeadLetterPublisher.TOPIC), Integer.parseInt(header(r.headers(), DeadLetterPublisher.PARTITION)),
-                        Long.parseLong(header(r.headers(), DeadLetterPublisher.OFFSET))), r));
+                consumer.poll(Duration.ofMillis(200))
+                        .forEach(r -> letters.put(
+                                where(
+                                        header(r.headers(), DeadLetterPublisher.TOPIC),
+                                        Integer.parseInt(header(r.headers(), DeadLetterPublisher.PARTITION)),
+                                        Long.parseLong(header(r.headers(), DeadLetterPublisher.OFFSET))),
+                                r));
                 return letters.keySet().containsAll(wanted);
             });
         }
@@ -53,8 +56,8 @@ public final class DeadLetterTopic {
     }
 
     /** Every {@code gpuaas_dlq_*} header, as events' DeadLetterPublisher writes it for booking-service. */
-    public static void assertHeaders(Headers letter, String reason, String topic, int partition, long offset,
-                                     long originalTimestamp) {
+    public static void assertHeaders(
+            Headers letter, String reason, String topic, int partition, long offset, long originalTimestamp) {
         assertThat(header(letter, DeadLetterPublisher.REASON)).isEqualTo(reason);
         assertThat(header(letter, DeadLetterPublisher.ERROR)).isNotBlank();
         assertThat(header(letter, DeadLetterPublisher.TOPIC)).isEqualTo(topic);

@@ -59,14 +59,15 @@ public final class CloudEventDeserializer<T> implements Deserializer<T> {
         Class<?> recordClass = EventTypes.classOf(ceType)
                 .orElseThrow(() -> new EventDecodingException("UNKNOWN_TYPE", "unknown ce_type " + ceType, null));
         if (!baseType.isAssignableFrom(recordClass)) {
-            throw new EventDecodingException("WRONG_TYPE",
-                    ceType + " is not a " + baseType.getSimpleName() + " (topic " + topic + ")", null);
+            throw new EventDecodingException(
+                    "WRONG_TYPE", ceType + " is not a " + baseType.getSimpleName() + " (topic " + topic + ")", null);
         }
-        return baseType.cast(switch (validation) {
-            case FULL -> readValidated(ceType, recordClass, data);
-            case REQUIRED_FIELDS -> readCheckingRequired(ceType, recordClass, data);
-            case OFF -> read(ceType, recordClass, data);
-        });
+        return baseType.cast(
+                switch (validation) {
+                    case FULL -> readValidated(ceType, recordClass, data);
+                    case REQUIRED_FIELDS -> readCheckingRequired(ceType, recordClass, data);
+                    case OFF -> read(ceType, recordClass, data);
+                });
     }
 
     private static Object readValidated(String ceType, Class<?> recordClass, byte[] data) {
@@ -115,8 +116,8 @@ public final class CloudEventDeserializer<T> implements Deserializer<T> {
 
     private static void throwOnViolations(String ceType, List<String> violations) {
         if (!violations.isEmpty()) {
-            throw new EventDecodingException("SCHEMA_VIOLATION",
-                    ceType + " violates its schema: " + String.join("; ", violations), null);
+            throw new EventDecodingException(
+                    "SCHEMA_VIOLATION", ceType + " violates its schema: " + String.join("; ", violations), null);
         }
     }
 

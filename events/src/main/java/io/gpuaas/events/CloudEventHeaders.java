@@ -35,6 +35,7 @@ public final class CloudEventHeaders {
 
     /** The fixed {@code ce_source}, or null for the process's ({@link CloudEvents#setProcessSource}). */
     private final Header source;
+
     private final InstantSource clock;
     private final Supplier<? extends RandomGenerator> random;
     private volatile Stamp stamp = new Stamp(Long.MIN_VALUE, null);
@@ -69,8 +70,14 @@ public final class CloudEventHeaders {
 
     /** The six headers of one new record of type {@code type} (see {@link #type}): a fresh id, the current time. */
     public Header[] next(Header type) {
-        return new Header[] {SPEC_VERSION, new RecordHeader(CloudEvents.ID, newId()), source(), type,
-            new RecordHeader(CloudEvents.TIME, now()), CONTENT_TYPE};
+        return new Header[] {
+            SPEC_VERSION,
+            new RecordHeader(CloudEvents.ID, newId()),
+            source(),
+            type,
+            new RecordHeader(CloudEvents.TIME, now()),
+            CONTENT_TYPE
+        };
     }
 
     /** Writes the six headers into {@code target}, replacing those it carried (e.g. copied from an input record). */
@@ -125,6 +132,5 @@ public final class CloudEventHeaders {
         return new RecordHeader(name, value.getBytes(StandardCharsets.UTF_8));
     }
 
-    private record Stamp(long millis, byte[] text) {
-    }
+    private record Stamp(long millis, byte[] text) {}
 }

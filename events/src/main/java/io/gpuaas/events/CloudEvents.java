@@ -30,8 +30,7 @@ public final class CloudEvents {
     /** The {@code ce_source} header of this process, built once per {@link #setProcessSource}. */
     private static volatile Header processSource = CloudEventHeaders.header(SOURCE, DEFAULT_SOURCE);
 
-    private CloudEvents() {
-    }
+    private CloudEvents() {}
 
     /** Sets the {@code ce_source} every serializer in this process writes, e.g. {@code /gpuaas/booking-service}. */
     public static void setProcessSource(String source) {

@@ -22,15 +22,22 @@ import java.util.function.Predicate;
 final class ComponentConstraints {
 
     /** Keywords of a top-level property this class checks, or that binding to the record already enforces. */
-    static final Set<String> UNDERSTOOD = Set.of("type", "format", "description", "minimum", "maximum",
-            "exclusiveMinimum", "exclusiveMaximum", "enum", "minLength", "maxLength");
+    static final Set<String> UNDERSTOOD = Set.of(
+            "type",
+            "format",
+            "description",
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "enum",
+            "minLength",
+            "maxLength");
 
     /** One rule on one component's non-null value, and how the violation reads. */
-    private record Rule(String text, Predicate<Object> holds) {
-    }
+    private record Rule(String text, Predicate<Object> holds) {}
 
-    private record Component(Method accessor, String name, boolean required, List<Rule> rules) {
-    }
+    private record Component(Method accessor, String name, boolean required, List<Rule> rules) {}
 
     private static final ClassValue<List<Component>> COMPONENTS = new ClassValue<>() {
         @Override
@@ -51,8 +58,7 @@ final class ComponentConstraints {
         }
     };
 
-    private ComponentConstraints() {
-    }
+    private ComponentConstraints() {}
 
     /** The first constraint {@code record} breaks, as {@code property: rule}, if any. */
     static Optional<String> firstViolation(Object record) {

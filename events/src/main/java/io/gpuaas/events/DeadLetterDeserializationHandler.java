@@ -57,20 +57,26 @@ public final class DeadLetterDeserializationHandler implements DeserializationEx
     }
 
     @Override
-    public DeserializationHandlerResponse handle(ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record,
-                                                 Exception exception) {
+    public DeserializationHandlerResponse handle(
+            ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record, Exception exception) {
         try {
             publisher.publish(record, exception);
             return DeserializationHandlerResponse.CONTINUE;
         } catch (KafkaException e) {
-            LOG.error("cannot dead-letter {}-{}@{} in {}; stopping the task", record.topic(), record.partition(),
-                    record.offset(), context.taskId(), e);
+            LOG.error(
+                    "cannot dead-letter {}-{}@{} in {}; stopping the task",
+                    record.topic(),
+                    record.partition(),
+                    record.offset(),
+                    context.taskId(),
+                    e);
             return DeserializationHandlerResponse.FAIL;
         }
     }
 
     private static DeadLetterPublisher ownPublisher(String applicationId, Map<String, ?> configs) {
-        Map<String, Object> producerConfigs = new StreamsConfig(configs).getProducerConfigs(applicationId + "-dead-letter");
+        Map<String, Object> producerConfigs =
+                new StreamsConfig(configs).getProducerConfigs(applicationId + "-dead-letter");
         producerConfigs.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
         producerConfigs.put(ProducerConfig.ACKS_CONFIG, "all");
         producerConfigs.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
@@ -78,10 +84,11 @@ public final class DeadLetterDeserializationHandler implements DeserializationEx
         producerConfigs.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         Object prefix = configs.get(PREFIX_CONFIG);
         Object topic = configs.get(TOPIC_CONFIG);
-        String deadLetterTopic = topic != null ? topic.toString()
+        String deadLetterTopic = topic != null
+                ? topic.toString()
                 : Topics.DEAD_LETTER.name(prefix != null ? prefix.toString() : Topics.DEFAULT_PREFIX);
-        PrometheusRegistry registry = configs.get(REGISTRY_CONFIG) instanceof PrometheusRegistry r
-                ? r : PrometheusRegistry.defaultRegistry;
+        PrometheusRegistry registry =
+                configs.get(REGISTRY_CONFIG) instanceof PrometheusRegistry r ? r : PrometheusRegistry.defaultRegistry;
         return new DeadLetterPublisher(new KafkaProducer<>(producerConfigs), deadLetterTopic, applicationId, registry);
     }
 }

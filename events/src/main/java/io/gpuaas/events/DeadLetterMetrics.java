@@ -15,8 +15,7 @@ final class DeadLetterMetrics {
 
     private static final Map<PrometheusRegistry, Counter> COUNTERS = new WeakHashMap<>();
 
-    private DeadLetterMetrics() {
-    }
+    private DeadLetterMetrics() {}
 
     static synchronized Counter counter(PrometheusRegistry registry) {
         return COUNTERS.computeIfAbsent(registry, r -> Counter.builder()

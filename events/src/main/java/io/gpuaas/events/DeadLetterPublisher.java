@@ -65,13 +65,17 @@ public final class DeadLetterPublisher {
      * @param group           consumer group or processor name written to {@value #GROUP}
      * @param registry        where {@code gpuaas_dead_letter_records_total} lives; shared safely by many publishers
      */
-    public DeadLetterPublisher(Producer<byte[], byte[]> producer, String deadLetterTopic, String group,
-                               PrometheusRegistry registry) {
+    public DeadLetterPublisher(
+            Producer<byte[], byte[]> producer, String deadLetterTopic, String group, PrometheusRegistry registry) {
         this(producer, deadLetterTopic, group, registry, Clock.systemUTC());
     }
 
-    DeadLetterPublisher(Producer<byte[], byte[]> producer, String deadLetterTopic, String group,
-                        PrometheusRegistry registry, Clock clock) {
+    DeadLetterPublisher(
+            Producer<byte[], byte[]> producer,
+            String deadLetterTopic,
+            String group,
+            PrometheusRegistry registry,
+            Clock clock) {
         this.producer = producer;
         this.deadLetterTopic = deadLetterTopic;
         this.group = group;
@@ -81,7 +85,9 @@ public final class DeadLetterPublisher {
 
     /** The short reason code written for {@code error}. */
     public static String reasonOf(Throwable error) {
-        return error instanceof EventDecodingException decoding ? decoding.reason() : error.getClass().getSimpleName();
+        return error instanceof EventDecodingException decoding
+                ? decoding.reason()
+                : error.getClass().getSimpleName();
     }
 
     /**
@@ -92,12 +98,18 @@ public final class DeadLetterPublisher {
      */
     public RecordMetadata publish(ConsumerRecord<byte[], byte[]> original, Throwable error) {
         String reason = reasonOf(error);
-        ProducerRecord<byte[], byte[]> letter = new ProducerRecord<>(deadLetterTopic, null, original.key(),
-                original.value(), headers(original, error, reason));
+        ProducerRecord<byte[], byte[]> letter = new ProducerRecord<>(
+                deadLetterTopic, null, original.key(), original.value(), headers(original, error, reason));
         RecordMetadata written = await(letter, original);
         counter.labelValues(original.topic(), reason).inc();
-        LOG.warn("dead-lettered {}-{}@{} ({}) for {}: {}", original.topic(), original.partition(), original.offset(),
-                reason, group, truncate(error.getMessage()));
+        LOG.warn(
+                "dead-lettered {}-{}@{} ({}) for {}: {}",
+                original.topic(),
+                original.partition(),
+                original.offset(),
+                reason,
+                group,
+                truncate(error.getMessage()));
         return written;
     }
 
@@ -128,8 +140,10 @@ public final class DeadLetterPublisher {
         try {
             return producer.send(letter).get();
         } catch (ExecutionException e) {
-            throw new KafkaException("cannot dead-letter " + original.topic() + "-" + original.partition() + "@"
-                    + original.offset() + " to " + deadLetterTopic, e.getCause());
+            throw new KafkaException(
+                    "cannot dead-letter " + original.topic() + "-" + original.partition() + "@" + original.offset()
+                            + " to " + deadLetterTopic,
+                    e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptException(e);

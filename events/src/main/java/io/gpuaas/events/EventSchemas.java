@@ -27,8 +27,7 @@ public final class EventSchemas {
     private static final Map<String, JsonSchema> SCHEMAS = new ConcurrentHashMap<>();
     private static final Map<String, List<String>> REQUIRED = new ConcurrentHashMap<>();
 
-    private EventSchemas() {
-    }
+    private EventSchemas() {}
 
     /** The classpath resource of the schema of {@code ceType}. */
     public static String resource(String ceType) {

@@ -12,8 +12,7 @@ public final class EventSerdes {
     /** The {@link EventDecodingException#reason()} of a null value on a topic that is not compacted. */
     public static final String TOMBSTONE = "TOMBSTONE";
 
-    private EventSerdes() {
-    }
+    private EventSerdes() {}
 
     /**
      * A serde for {@code baseType} (a sealed event interface or a record): the serializer writes the
@@ -52,8 +51,11 @@ public final class EventSerdes {
 
     /** The error a null value on the non-compacted {@code topic} is dead-lettered with. */
     public static EventDecodingException tombstone(String topic) {
-        return new EventDecodingException(TOMBSTONE, "null value (tombstone) on " + topic
-                + ", which is not compacted: a null deletes nothing there, so the record is not trusted", null);
+        return new EventDecodingException(
+                TOMBSTONE,
+                "null value (tombstone) on " + topic
+                        + ", which is not compacted: a null deletes nothing there, so the record is not trusted",
+                null);
     }
 
     /** A decoder of a non-compacted topic: a null value is an error, everything else is the decoder's. */

@@ -48,8 +48,7 @@ public final class EventTypes {
         register(TenantUtilization.class, "io.gpuaas.tenant.utilization.v1");
     }
 
-    private EventTypes() {
-    }
+    private EventTypes() {}
 
     private static void register(Class<?> type, String ceType) {
         TYPES.put(type, ceType);

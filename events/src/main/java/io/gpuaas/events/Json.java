@@ -21,8 +21,7 @@ public final class Json {
             .serializationInclusion(JsonInclude.Include.NON_NULL)
             .build();
 
-    private Json() {
-    }
+    private Json() {}
 
     /** The shared mapper; thread-safe, do not reconfigure. */
     public static ObjectMapper mapper() {

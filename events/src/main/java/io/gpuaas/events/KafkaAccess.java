@@ -42,8 +42,8 @@ public final class KafkaAccess {
     public static final String RECLAIM_APPLIER = "-applier";
 
     /** Plain consumer groups of a Streams service, as suffixes of its application id. */
-    private static final Map<KafkaPrincipal, List<String>> GROUP_SUFFIXES = Map.of(
-            IDLE_RECLAIMER, List.of(RECLAIM_APPLIER));
+    private static final Map<KafkaPrincipal, List<String>> GROUP_SUFFIXES =
+            Map.of(IDLE_RECLAIMER, List.of(RECLAIM_APPLIER));
 
     private static final Map<TopicSpec<?, ?>, Set<KafkaPrincipal>> WRITERS = new LinkedHashMap<>();
     private static final Map<TopicSpec<?, ?>, Set<KafkaPrincipal>> READERS = new LinkedHashMap<>();
@@ -51,14 +51,19 @@ public final class KafkaAccess {
     static {
         topic(Topics.BOOKING_COMMANDS, EnumSet.of(BOOKING_SERVICE), EnumSet.of(BOOKING_SERVICE));
         topic(Topics.BOOKING_EVENTS, EnumSet.of(BOOKING_SERVICE), EnumSet.of(BOOKING_SERVICE));
-        topic(Topics.BOOKINGS, EnumSet.of(BOOKING_SERVICE), EnumSet.of(BOOKING_SERVICE, QUOTA_PROJECTOR, METRICS_GATEWAY));
+        topic(
+                Topics.BOOKINGS,
+                EnumSet.of(BOOKING_SERVICE),
+                EnumSet.of(BOOKING_SERVICE, QUOTA_PROJECTOR, METRICS_GATEWAY));
         topic(Topics.KUEUE_WORKLOADS, EnumSet.of(QUOTA_PROJECTOR), EnumSet.of(QUOTA_PROJECTOR));
         topic(Topics.GPU_SAMPLES, EnumSet.of(METRICS_GATEWAY), EnumSet.of(IDLE_RECLAIMER, METRICS_GATEWAY));
         topic(Topics.QUOTA_STATE, EnumSet.of(QUOTA_PROJECTOR), EnumSet.of(METRICS_GATEWAY));
         topic(Topics.RECLAIM_EVENTS, EnumSet.of(IDLE_RECLAIMER), EnumSet.of(METRICS_GATEWAY));
         topic(Topics.RECLAIM_INTENTS, EnumSet.of(IDLE_RECLAIMER), EnumSet.of(IDLE_RECLAIMER));
         topic(Topics.TENANT_UTILIZATION, EnumSet.of(METRICS_GATEWAY), EnumSet.noneOf(KafkaPrincipal.class));
-        topic(Topics.DEAD_LETTER, EnumSet.of(BOOKING_SERVICE, QUOTA_PROJECTOR, IDLE_RECLAIMER, METRICS_GATEWAY),
+        topic(
+                Topics.DEAD_LETTER,
+                EnumSet.of(BOOKING_SERVICE, QUOTA_PROJECTOR, IDLE_RECLAIMER, METRICS_GATEWAY),
                 EnumSet.noneOf(KafkaPrincipal.class));
         for (TopicSpec<?, ?> spec : Topics.all()) {
             if (!WRITERS.containsKey(spec)) {
@@ -67,8 +72,7 @@ public final class KafkaAccess {
         }
     }
 
-    private KafkaAccess() {
-    }
+    private KafkaAccess() {}
 
     private static void topic(TopicSpec<?, ?> spec, Set<KafkaPrincipal> writers, Set<KafkaPrincipal> readers) {
         WRITERS.put(spec, Set.copyOf(writers));
@@ -129,8 +133,11 @@ public final class KafkaAccess {
             }
         }
         if (principal == SRE) {
-            add(acls, principal, new ResourcePattern(ResourceType.GROUP, KafkaPrincipal.sreGroupPrefix(),
-                    PatternType.PREFIXED), EnumSet.of(AclOperation.READ, AclOperation.DESCRIBE));
+            add(
+                    acls,
+                    principal,
+                    new ResourcePattern(ResourceType.GROUP, KafkaPrincipal.sreGroupPrefix(), PatternType.PREFIXED),
+                    EnumSet.of(AclOperation.READ, AclOperation.DESCRIBE));
         } else if (principal.streamsApplicationId() != null) {
             streams(acls, principal, Objects.requireNonNull(streamsApplicationId, "streamsApplicationId"));
         }
@@ -142,30 +149,49 @@ public final class KafkaAccess {
      * consumer groups the service runs beside it.
      */
     private static void streams(List<AclBinding> acls, KafkaPrincipal principal, String applicationId) {
-        literal(acls, principal, ResourceType.GROUP, applicationId, EnumSet.of(AclOperation.READ,
-                AclOperation.DESCRIBE));
+        literal(
+                acls,
+                principal,
+                ResourceType.GROUP,
+                applicationId,
+                EnumSet.of(AclOperation.READ, AclOperation.DESCRIBE));
         for (String suffix : GROUP_SUFFIXES.getOrDefault(principal, List.of())) {
-            literal(acls, principal, ResourceType.GROUP, consumerGroup(applicationId, suffix),
+            literal(
+                    acls,
+                    principal,
+                    ResourceType.GROUP,
+                    consumerGroup(applicationId, suffix),
                     EnumSet.of(AclOperation.READ, AclOperation.DESCRIBE));
         }
         String internal = applicationId + "-";
-        add(acls, principal, new ResourcePattern(ResourceType.TOPIC, internal, PatternType.PREFIXED),
-                EnumSet.of(AclOperation.CREATE, AclOperation.READ, AclOperation.WRITE, AclOperation.DELETE,
-                        AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS));
-        add(acls, principal, new ResourcePattern(ResourceType.TRANSACTIONAL_ID, internal, PatternType.PREFIXED),
+        add(
+                acls,
+                principal,
+                new ResourcePattern(ResourceType.TOPIC, internal, PatternType.PREFIXED),
+                EnumSet.of(
+                        AclOperation.CREATE,
+                        AclOperation.READ,
+                        AclOperation.WRITE,
+                        AclOperation.DELETE,
+                        AclOperation.DESCRIBE,
+                        AclOperation.DESCRIBE_CONFIGS));
+        add(
+                acls,
+                principal,
+                new ResourcePattern(ResourceType.TRANSACTIONAL_ID, internal, PatternType.PREFIXED),
                 EnumSet.of(AclOperation.WRITE, AclOperation.DESCRIBE));
     }
 
-    private static void literal(List<AclBinding> acls, KafkaPrincipal principal, ResourceType type, String name,
-                                Set<AclOperation> ops) {
+    private static void literal(
+            List<AclBinding> acls, KafkaPrincipal principal, ResourceType type, String name, Set<AclOperation> ops) {
         add(acls, principal, new ResourcePattern(type, name, PatternType.LITERAL), ops);
     }
 
-    private static void add(List<AclBinding> acls, KafkaPrincipal principal, ResourcePattern resource,
-                            Set<AclOperation> ops) {
+    private static void add(
+            List<AclBinding> acls, KafkaPrincipal principal, ResourcePattern resource, Set<AclOperation> ops) {
         for (AclOperation op : ops) {
-            acls.add(new AclBinding(resource,
-                    new AccessControlEntry(principal.principal(), "*", op, AclPermissionType.ALLOW)));
+            acls.add(new AclBinding(
+                    resource, new AccessControlEntry(principal.principal(), "*", op, AclPermissionType.ALLOW)));
         }
     }
 }

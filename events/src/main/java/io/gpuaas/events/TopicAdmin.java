@@ -9,10 +9,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.KafkaException;
 
 /**
  * Creates the topics of the {@link Topics} registry. Used by tests and the local stack; in Kubernetes the Strimzi
@@ -22,8 +22,7 @@ public final class TopicAdmin {
 
     private static final long TIMEOUT_SECONDS = 60;
 
-    private TopicAdmin() {
-    }
+    private TopicAdmin() {}
 
     /**
      * Creates every topic of {@link Topics#all()} with {@code prefix} in front, with the broker's default

@@ -16,8 +16,13 @@ import org.apache.kafka.common.serialization.Serde;
  * @param <K>        key type
  * @param <V>        value type
  */
-public record TopicSpec<K, V>(String baseName, Serde<K> keySerde, Serde<V> valueSerde, int partitions,
-                              boolean compacted, Duration retention) {
+public record TopicSpec<K, V>(
+        String baseName,
+        Serde<K> keySerde,
+        Serde<V> valueSerde,
+        int partitions,
+        boolean compacted,
+        Duration retention) {
 
     /** The full topic name with {@code prefix} (e.g. {@code gpuaas.}) in front. */
     public String name(String prefix) {

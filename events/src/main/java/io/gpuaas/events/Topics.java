@@ -31,14 +31,14 @@ public final class Topics {
     public static final TopicSpec<String, BookingCommand> BOOKING_COMMANDS = new TopicSpec<>(
             "booking-commands", KEY, EventSerdes.of(BookingCommand.class), 12, false, Duration.ofDays(7));
     /** Every booking decision and window transition, keyed by booking id; kept a year for audit and replay. */
-    public static final TopicSpec<String, BookingEvent> BOOKING_EVENTS = new TopicSpec<>(
-            "booking-events", KEY, EventSerdes.of(BookingEvent.class), 12, false, Duration.ofDays(365));
+    public static final TopicSpec<String, BookingEvent> BOOKING_EVENTS =
+            new TopicSpec<>("booking-events", KEY, EventSerdes.of(BookingEvent.class), 12, false, Duration.ofDays(365));
     /** Latest state per booking id, compacted; type {@code io.gpuaas.booking.state.v1}. */
-    public static final TopicSpec<String, Booking> BOOKINGS = new TopicSpec<>(
-            "bookings", KEY, EventSerdes.of(Booking.class), 12, true, null);
+    public static final TopicSpec<String, Booking> BOOKINGS =
+            new TopicSpec<>("bookings", KEY, EventSerdes.of(Booking.class), 12, true, null);
     /** Kueue Workload condition transitions and deletions, keyed by {@code namespace/name}. */
-    public static final TopicSpec<String, WorkloadEvent> KUEUE_WORKLOADS = new TopicSpec<>(
-            "kueue-workloads", KEY, EventSerdes.of(WorkloadEvent.class), 12, false, Duration.ofDays(7));
+    public static final TopicSpec<String, WorkloadEvent> KUEUE_WORKLOADS =
+            new TopicSpec<>("kueue-workloads", KEY, EventSerdes.of(WorkloadEvent.class), 12, false, Duration.ofDays(7));
     /**
      * One record per GPU device per scrape, keyed by device ({@code hostname/uuid[/gpuInstanceId]}). The busiest
      * topic (10,000 devices at 1 Hz and more), so it has its own codec, {@link GpuSampleCodec}: the same headers and
@@ -46,30 +46,38 @@ public final class Topics {
      * ({@link SchemaValidation#REQUIRED_FIELDS}): full validation doubled the decode cost per record
      * (events/README.md, "Schema validation and its cost").
      */
-    public static final TopicSpec<String, GpuSampleEvent> GPU_SAMPLES = new TopicSpec<>("gpu-samples", KEY,
-            GpuSampleCodec.serde(), 24, false, Duration.ofHours(6));
+    public static final TopicSpec<String, GpuSampleEvent> GPU_SAMPLES =
+            new TopicSpec<>("gpu-samples", KEY, GpuSampleCodec.serde(), 24, false, Duration.ofHours(6));
     /** Latest state per Kueue queue, compacted, keyed by {@code cq/<name>} or {@code lq/<namespace>/<name>}. */
-    public static final TopicSpec<String, QueueStateEvent> QUOTA_STATE = new TopicSpec<>(
-            "quota-state", KEY, EventSerdes.of(QueueStateEvent.class), 6, true, null);
+    public static final TopicSpec<String, QueueStateEvent> QUOTA_STATE =
+            new TopicSpec<>("quota-state", KEY, EventSerdes.of(QueueStateEvent.class), 6, true, null);
     /** Every idle-reclaimer step, keyed by {@code namespace/kind/name}. */
-    public static final TopicSpec<String, ReclaimEvent> RECLAIM_EVENTS = new TopicSpec<>(
-            "reclaim-events", KEY, EventSerdes.of(ReclaimEvent.class), 6, false, Duration.ofDays(30));
+    public static final TopicSpec<String, ReclaimEvent> RECLAIM_EVENTS =
+            new TopicSpec<>("reclaim-events", KEY, EventSerdes.of(ReclaimEvent.class), 6, false, Duration.ofDays(30));
     /**
      * Reclaims the idle-reclaimer's stream decided and its applier carries out, keyed by {@code namespace/kind/name}.
      * A work queue between an exactly-once stream and the API server, not a record of what happened (that is
      * {@link #RECLAIM_EVENTS}); kept a week for audit and replay.
      */
-    public static final TopicSpec<String, ReclaimIntent> RECLAIM_INTENTS = new TopicSpec<>(
-            "reclaim-intents", KEY, EventSerdes.of(ReclaimIntent.class), 6, false, Duration.ofDays(7));
+    public static final TopicSpec<String, ReclaimIntent> RECLAIM_INTENTS =
+            new TopicSpec<>("reclaim-intents", KEY, EventSerdes.of(ReclaimIntent.class), 6, false, Duration.ofDays(7));
     /** Per-tenant utilization rollups, keyed by tenant. */
     public static final TopicSpec<String, TenantUtilizationEvent> TENANT_UTILIZATION = new TopicSpec<>(
             "tenant-utilization", KEY, EventSerdes.of(TenantUtilizationEvent.class), 6, false, Duration.ofDays(30));
     /** Records that could not be processed: original key and bytes, the reason in {@code gpuaas_dlq_*} headers. */
-    public static final TopicSpec<byte[], byte[]> DEAD_LETTER = new TopicSpec<>(
-            "dead-letter", Serdes.ByteArray(), Serdes.ByteArray(), 3, false, Duration.ofDays(30));
+    public static final TopicSpec<byte[], byte[]> DEAD_LETTER =
+            new TopicSpec<>("dead-letter", Serdes.ByteArray(), Serdes.ByteArray(), 3, false, Duration.ofDays(30));
 
-    private static final List<TopicSpec<?, ?>> ALL = List.of(BOOKING_COMMANDS, BOOKING_EVENTS, BOOKINGS,
-            KUEUE_WORKLOADS, GPU_SAMPLES, QUOTA_STATE, RECLAIM_EVENTS, RECLAIM_INTENTS, TENANT_UTILIZATION,
+    private static final List<TopicSpec<?, ?>> ALL = List.of(
+            BOOKING_COMMANDS,
+            BOOKING_EVENTS,
+            BOOKINGS,
+            KUEUE_WORKLOADS,
+            GPU_SAMPLES,
+            QUOTA_STATE,
+            RECLAIM_EVENTS,
+            RECLAIM_INTENTS,
+            TENANT_UTILIZATION,
             DEAD_LETTER);
 
     private static final Map<String, String> KEYS = Map.of(
@@ -84,8 +92,7 @@ public final class Topics {
             "tenant-utilization", "tenant",
             "dead-letter", "the original record's key, unchanged");
 
-    private Topics() {
-    }
+    private Topics() {}
 
     /** What the record key of {@code topic} is (its aggregate id), for documentation and tooling. */
     public static String keyDescription(TopicSpec<?, ?> topic) {

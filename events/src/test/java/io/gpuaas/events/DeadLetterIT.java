@@ -55,7 +55,9 @@ class DeadLetterIT {
         prefix = broker.uniquePrefix();
         try (Admin admin = broker.admin()) {
             assertThat(TopicAdmin.createAll(admin, prefix)).hasSize(Topics.all().size());
-            assertThat(TopicAdmin.createAll(admin, prefix)).as("second run finds them all").isEmpty();
+            assertThat(TopicAdmin.createAll(admin, prefix))
+                    .as("second run finds them all")
+                    .isEmpty();
         }
     }
 
@@ -76,26 +78,32 @@ class DeadLetterIT {
         String samples = Topics.GPU_SAMPLES.name(prefix);
         GpuSample good = EventSamples.gpuSample();
         byte[] key = good.deviceKey().getBytes(StandardCharsets.UTF_8);
-        producer.send(new ProducerRecord<>(samples, null, key, GARBAGE,
-                EventSerdesTest.headers("io.gpuaas.gpu.sample.v1"))).get();
+        producer.send(new ProducerRecord<>(
+                        samples, null, key, GARBAGE, EventSerdesTest.headers("io.gpuaas.gpu.sample.v1")))
+                .get();
         RecordHeaders headers = new RecordHeaders();
         byte[] body = Topics.GPU_SAMPLES.valueSerde().serializer().serialize(samples, headers, good);
         producer.send(new ProducerRecord<>(samples, null, key, body, headers)).get();
 
         String group = broker.uniqueGroupId("metrics-gateway");
-        EventReader<GpuSampleEvent> reader = EventReader.of(Topics.GPU_SAMPLES,
+        EventReader<GpuSampleEvent> reader = EventReader.of(
+                Topics.GPU_SAMPLES,
                 new DeadLetterPublisher(producer, Topics.DEAD_LETTER.name(prefix), group, registry));
         List<GpuSampleEvent> processed = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(group)) {
             consumer.subscribe(List.of(samples));
             await().atMost(Duration.ofSeconds(60)).until(() -> {
-                consumer.poll(Duration.ofMillis(200)).forEach(raw -> reader.read(raw).ifPresent(processed::add));
+                consumer.poll(Duration.ofMillis(200))
+                        .forEach(raw -> reader.read(raw).ifPresent(processed::add));
                 consumer.commitSync();
                 return !processed.isEmpty();
             });
             TopicPartition partition = new TopicPartition(samples, partitionOf(consumer, samples));
-            assertThat(consumer.committed(java.util.Set.of(partition)).get(partition).offset())
-                    .as("the partition moved past both records").isEqualTo(2);
+            assertThat(consumer.committed(java.util.Set.of(partition))
+                            .get(partition)
+                            .offset())
+                    .as("the partition moved past both records")
+                    .isEqualTo(2);
         }
 
         assertThat(processed).containsExactly(good);
@@ -113,8 +121,12 @@ class DeadLetterIT {
     @Test
     void shouldDeadLetterAndKeepStreamingWhenAStreamsAppMeetsAnUnknownType() throws Exception {
         String commands = Topics.BOOKING_COMMANDS.name(prefix);
-        producer.send(new ProducerRecord<>(commands, null, "h200".getBytes(StandardCharsets.UTF_8),
-                "{}".getBytes(StandardCharsets.UTF_8), EventSerdesTest.headers("io.gpuaas.booking.command.grab.v1")))
+        producer.send(new ProducerRecord<>(
+                        commands,
+                        null,
+                        "h200".getBytes(StandardCharsets.UTF_8),
+                        "{}".getBytes(StandardCharsets.UTF_8),
+                        EventSerdesTest.headers("io.gpuaas.booking.command.grab.v1")))
                 .get();
         BookingCommand good = (BookingCommand) EventSamples.all().get(BookingCommand.CreateBooking.class);
         RecordHeaders headers = new RecordHeaders();
@@ -136,14 +148,17 @@ class DeadLetterIT {
         assertThat(header(letter, DeadLetterPublisher.REASON)).isEqualTo("UNKNOWN_TYPE");
         assertThat(header(letter, DeadLetterPublisher.TOPIC)).isEqualTo(commands);
         assertThat(new String(letter.value(), StandardCharsets.UTF_8)).isEqualTo("{}");
-        assertThat(DeadLetterPublisherTest.count(registry, commands, "UNKNOWN_TYPE")).isEqualTo(1.0);
+        assertThat(DeadLetterPublisherTest.count(registry, commands, "UNKNOWN_TYPE"))
+                .isEqualTo(1.0);
     }
 
     private Properties streamsConfig() throws Exception {
         Properties props = new Properties();
         props.putAll(broker.clientProperties());
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, broker.uniqueGroupId("booking-decider"));
-        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("streams").toString());
+        props.put(
+                StreamsConfig.STATE_DIR_CONFIG,
+                Files.createTempDirectory("streams").toString());
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterDeserializationHandler.class);
         props.put(DeadLetterDeserializationHandler.PREFIX_CONFIG, prefix);
         props.put(DeadLetterDeserializationHandler.REGISTRY_CONFIG, registry);
@@ -178,8 +193,12 @@ class DeadLetterIT {
     }
 
     private static int partitionOf(KafkaConsumer<byte[], byte[]> consumer, String topic) {
-        return consumer.assignment().stream().filter(tp -> tp.topic().equals(topic))
-                .filter(tp -> consumer.position(tp) > 0).findFirst().orElseThrow().partition();
+        return consumer.assignment().stream()
+                .filter(tp -> tp.topic().equals(topic))
+                .filter(tp -> consumer.position(tp) > 0)
+                .findFirst()
+                .orElseThrow()
+                .partition();
     }
 
     private static String header(ConsumerRecord<byte[], byte[]> record, String name) {

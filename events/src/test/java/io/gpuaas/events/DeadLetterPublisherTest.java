@@ -28,12 +28,13 @@ class DeadLetterPublisherTest {
 
     final PrometheusRegistry registry = new PrometheusRegistry();
     final MockProducer<byte[], byte[]> producer = producer();
-    final DeadLetterPublisher publisher = new DeadLetterPublisher(producer, "gpuaas.dead-letter", "quota-projector",
-            registry, Clock.fixed(NOW, ZoneOffset.UTC));
+    final DeadLetterPublisher publisher = new DeadLetterPublisher(
+            producer, "gpuaas.dead-letter", "quota-projector", registry, Clock.fixed(NOW, ZoneOffset.UTC));
 
     @Test
     void shouldKeepOriginalBytesAndHeadersAndAddTheReasonWhenARecordIsDeadLettered() {
-        ConsumerRecord<byte[], byte[]> original = record("gpuaas.booking-events", "bk-1", "{not json", "io.gpuaas.booking.confirmed.v1");
+        ConsumerRecord<byte[], byte[]> original =
+                record("gpuaas.booking-events", "bk-1", "{not json", "io.gpuaas.booking.confirmed.v1");
 
         publisher.publish(original, new EventDecodingException("BAD_JSON", "cannot read", null));
 
@@ -54,8 +55,10 @@ class DeadLetterPublisherTest {
 
     @Test
     void shouldCountByTopicAndReasonWhenRecordsAreDeadLettered() {
-        publisher.publish(record("gpuaas.gpu-samples", "k", "x", null), new EventDecodingException("MISSING_TYPE", "m", null));
-        publisher.publish(record("gpuaas.gpu-samples", "k", "x", null), new EventDecodingException("MISSING_TYPE", "m", null));
+        publisher.publish(
+                record("gpuaas.gpu-samples", "k", "x", null), new EventDecodingException("MISSING_TYPE", "m", null));
+        publisher.publish(
+                record("gpuaas.gpu-samples", "k", "x", null), new EventDecodingException("MISSING_TYPE", "m", null));
         publisher.publish(record("gpuaas.gpu-samples", "k", "x", null), new IllegalStateException("boom"));
 
         assertThat(count("gpuaas.gpu-samples", "MISSING_TYPE")).isEqualTo(2.0);
@@ -72,7 +75,8 @@ class DeadLetterPublisherTest {
 
     @Test
     void shouldKeepANullKeyAndTruncateALongMessageWhenTheRecordHasNoKey() {
-        ConsumerRecord<byte[], byte[]> noKey = new ConsumerRecord<>("t", 0, 1, null, "v".getBytes(StandardCharsets.UTF_8));
+        ConsumerRecord<byte[], byte[]> noKey =
+                new ConsumerRecord<>("t", 0, 1, null, "v".getBytes(StandardCharsets.UTF_8));
         publisher.publish(noKey, new RuntimeException("x".repeat(5000)));
         ProducerRecord<byte[], byte[]> letter = producer.history().get(0);
         assertThat(letter.key()).isNull();
@@ -96,9 +100,18 @@ class DeadLetterPublisherTest {
         if (ceType != null) {
             headers.add(CloudEvents.TYPE, ceType.getBytes(StandardCharsets.UTF_8));
         }
-        return new ConsumerRecord<>(topic, 4, 1234, 1_700_000_000_000L, TimestampType.CREATE_TIME, -1, -1,
+        return new ConsumerRecord<>(
+                topic,
+                4,
+                1234,
+                1_700_000_000_000L,
+                TimestampType.CREATE_TIME,
+                -1,
+                -1,
                 key == null ? null : key.getBytes(StandardCharsets.UTF_8),
-                value == null ? null : value.getBytes(StandardCharsets.UTF_8), headers, Optional.empty());
+                value == null ? null : value.getBytes(StandardCharsets.UTF_8),
+                headers,
+                Optional.empty());
     }
 
     static String header(ProducerRecord<byte[], byte[]> record, String name) {

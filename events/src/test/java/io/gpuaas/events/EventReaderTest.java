@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 class EventReaderTest {
 
     final MockProducer<byte[], byte[]> producer = DeadLetterPublisherTest.producer();
-    final EventReader<GpuSampleEvent> reader = EventReader.of(Topics.GPU_SAMPLES,
+    final EventReader<GpuSampleEvent> reader = EventReader.of(
+            Topics.GPU_SAMPLES,
             new DeadLetterPublisher(producer, "gpuaas.dead-letter", "metrics-gateway", new PrometheusRegistry()));
 
     @Test
@@ -25,7 +26,8 @@ class EventReaderTest {
         RecordHeaders headers = new RecordHeaders();
         byte[] body = Topics.GPU_SAMPLES.valueSerde().serializer().serialize("gpuaas.gpu-samples", headers, sample);
 
-        Optional<GpuSampleEvent> read = reader.read(raw(sample.deviceKey().getBytes(StandardCharsets.UTF_8), body, headers));
+        Optional<GpuSampleEvent> read =
+                reader.read(raw(sample.deviceKey().getBytes(StandardCharsets.UTF_8), body, headers));
 
         assertThat(read).contains(sample);
         assertThat(producer.history()).isEmpty();
@@ -34,24 +36,29 @@ class EventReaderTest {
     @Test
     void shouldDeadLetterAndReturnEmptyWhenTheBodyIsGarbage() {
         byte[] garbage = {(byte) 0xC3, 0x28, 0x00, 0x7F};
-        Optional<GpuSampleEvent> read = reader.read(raw("n1/GPU-1".getBytes(StandardCharsets.UTF_8), garbage,
+        Optional<GpuSampleEvent> read = reader.read(raw(
+                "n1/GPU-1".getBytes(StandardCharsets.UTF_8),
+                garbage,
                 EventSerdesTest.headers("io.gpuaas.gpu.sample.v1")));
 
         assertThat(read).isEmpty();
         assertThat(producer.history()).singleElement().satisfies(letter -> {
             assertThat(letter.value()).isEqualTo(garbage);
-            assertThat(DeadLetterPublisherTest.header(letter, DeadLetterPublisher.REASON)).isEqualTo("BAD_JSON");
+            assertThat(DeadLetterPublisherTest.header(letter, DeadLetterPublisher.REASON))
+                    .isEqualTo("BAD_JSON");
         });
     }
 
     @Test
     void shouldDeadLetterWithANullKeyWhenTheRecordHasNoKeyAndNoType() {
-        Optional<GpuSampleEvent> read = reader.read(raw(null, "{}".getBytes(StandardCharsets.UTF_8), new RecordHeaders()));
+        Optional<GpuSampleEvent> read =
+                reader.read(raw(null, "{}".getBytes(StandardCharsets.UTF_8), new RecordHeaders()));
 
         assertThat(read).isEmpty();
         assertThat(producer.history()).singleElement().satisfies(letter -> {
             assertThat(letter.key()).isNull();
-            assertThat(DeadLetterPublisherTest.header(letter, DeadLetterPublisher.REASON)).isEqualTo("MISSING_TYPE");
+            assertThat(DeadLetterPublisherTest.header(letter, DeadLetterPublisher.REASON))
+                    .isEqualTo("MISSING_TYPE");
         });
     }
 
@@ -63,7 +70,17 @@ class EventReaderTest {
     }
 
     private static ConsumerRecord<byte[], byte[]> raw(byte[] key, byte[] value, RecordHeaders headers) {
-        return new ConsumerRecord<>("gpuaas.gpu-samples", 0, 7, 0L, TimestampType.CREATE_TIME, -1, -1, key, value,
-                headers, Optional.empty());
+        return new ConsumerRecord<>(
+                "gpuaas.gpu-samples",
+                0,
+                7,
+                0L,
+                TimestampType.CREATE_TIME,
+                -1,
+                -1,
+                key,
+                value,
+                headers,
+                Optional.empty());
     }
 }

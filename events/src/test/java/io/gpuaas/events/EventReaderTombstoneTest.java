@@ -48,23 +48,38 @@ class EventReaderTombstoneTest {
         assertThat(producer.history()).singleElement().satisfies(letter -> {
             assertThat(letter.key()).asString(StandardCharsets.UTF_8).isEqualTo("the-key");
             assertThat(letter.value()).isNull();
-            assertThat(DeadLetterPublisherTest.header(letter, DeadLetterPublisher.REASON)).isEqualTo("TOMBSTONE");
+            assertThat(DeadLetterPublisherTest.header(letter, DeadLetterPublisher.REASON))
+                    .isEqualTo("TOMBSTONE");
             assertThat(DeadLetterPublisherTest.header(letter, DeadLetterPublisher.ERROR))
                     .contains(topic.name("gpuaas."), "not compacted");
         });
-        assertThat(DeadLetterPublisherTest.count(registry, topic.name("gpuaas."), "TOMBSTONE")).isEqualTo(1.0);
+        assertThat(DeadLetterPublisherTest.count(registry, topic.name("gpuaas."), "TOMBSTONE"))
+                .isEqualTo(1.0);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("notCompacted")
     void shouldFailTheStreamsSourceWhenANonCompactedTopicCarriesANull(TopicSpec<?, ?> topic) {
         // Kafka Streams hands the failure to DeadLetterDeserializationHandler, which dead-letters the record.
-        EventSerdesTest.assertReason(() -> EventSerdes.valueSerde(topic).deserializer()
-                .deserialize(topic.name("gpuaas."), new RecordHeaders(), (byte[]) null), "TOMBSTONE");
+        EventSerdesTest.assertReason(
+                () -> EventSerdes.valueSerde(topic)
+                        .deserializer()
+                        .deserialize(topic.name("gpuaas."), new RecordHeaders(), (byte[]) null),
+                "TOMBSTONE");
     }
 
     private static ConsumerRecord<byte[], byte[]> tombstone(TopicSpec<?, ?> topic) {
-        return new ConsumerRecord<>(topic.name("gpuaas."), 2, 40, 0L, TimestampType.CREATE_TIME, -1, -1,
-                "the-key".getBytes(StandardCharsets.UTF_8), null, new RecordHeaders(), Optional.empty());
+        return new ConsumerRecord<>(
+                topic.name("gpuaas."),
+                2,
+                40,
+                0L,
+                TimestampType.CREATE_TIME,
+                -1,
+                -1,
+                "the-key".getBytes(StandardCharsets.UTF_8),
+                null,
+                new RecordHeaders(),
+                Optional.empty());
     }
 }

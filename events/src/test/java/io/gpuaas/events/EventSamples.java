@@ -26,31 +26,59 @@ final class EventSamples {
     static final Instant T1 = Instant.parse("2026-11-22T13:00:00Z");
     static final Instant NOW = Instant.parse("2026-11-21T17:30:00.125Z");
 
-    private EventSamples() {
-    }
+    private EventSamples() {}
 
     static Map<Class<?>, Object> all() {
         Map<Class<?>, Object> samples = new LinkedHashMap<>();
         booking(samples);
         put(samples, workloadObserved());
-        put(samples, new WorkloadEvent.WorkloadDeleted("team-a", "raycluster-train-1-3f2a1", "7c1e0b9a-uid",
-                "gpuaas", "gpuaas-team-a", NOW));
+        put(
+                samples,
+                new WorkloadEvent.WorkloadDeleted(
+                        "team-a", "raycluster-train-1-3f2a1", "7c1e0b9a-uid", "gpuaas", "gpuaas-team-a", NOW));
         put(samples, gpuSample());
         put(samples, queueState());
         reclaim(samples);
-        put(samples, new TenantUtilization("team-a", T0, T1, 57600.0, 43200.5, 14399.5, 0.62,
-                Map.of("h200", 4)));
+        put(samples, new TenantUtilization("team-a", T0, T1, 57600.0, 43200.5, 14399.5, 0.62, Map.of("h200", 4)));
         return samples;
     }
 
     static Booking booking() {
-        return new Booking("bk-01JD8Z", "team-a", "team-a", "h200-mig-2g.35gb", "h200-mig-2g.35gb",
-                "nvidia.com/mig-2g.35gb", 3, T0, T1, "fine-tune llama", BookingState.CONFIRMED, "alice", NOW, NOW, 1);
+        return new Booking(
+                "bk-01JD8Z",
+                "team-a",
+                "team-a",
+                "h200-mig-2g.35gb",
+                "h200-mig-2g.35gb",
+                "nvidia.com/mig-2g.35gb",
+                3,
+                T0,
+                T1,
+                "fine-tune llama",
+                BookingState.CONFIRMED,
+                "alice",
+                NOW,
+                NOW,
+                1);
     }
 
     static GpuSample gpuSample() {
-        return new GpuSample(NOW, "gpu-node-1", "GPU-5d2c1f7e-0000-4000-8000-00000000000a", 2, "NVIDIA H200", "3",
-                "2g.35gb", "team-a", "train-worker-0", "pytorch", 0.42, "GR_ENGINE_ACTIVE", 20480.0, 15360.0, 301.5);
+        return new GpuSample(
+                NOW,
+                "gpu-node-1",
+                "GPU-5d2c1f7e-0000-4000-8000-00000000000a",
+                2,
+                "NVIDIA H200",
+                "3",
+                "2g.35gb",
+                "team-a",
+                "train-worker-0",
+                "pytorch",
+                0.42,
+                "GR_ENGINE_ACTIVE",
+                20480.0,
+                15360.0,
+                301.5);
     }
 
     /** A hex SHA-256, as the HTTP edge writes into commands. */
@@ -59,57 +87,118 @@ final class EventSamples {
     private static void booking(Map<Class<?>, Object> samples) {
         Caller caller = new Caller("alice", "team-a", false);
         Booking b = booking();
-        put(samples, new BookingCommand.CreateBooking("req-1", "idem-1", caller, b.pool(), b.id(), "team-a", 3,
-                T0, T1, "fine-tune llama", NOW, FINGERPRINT));
+        put(
+                samples,
+                new BookingCommand.CreateBooking(
+                        "req-1",
+                        "idem-1",
+                        caller,
+                        b.pool(),
+                        b.id(),
+                        "team-a",
+                        3,
+                        T0,
+                        T1,
+                        "fine-tune llama",
+                        NOW,
+                        FINGERPRINT));
         put(samples, new BookingCommand.CancelBooking("req-2", "idem-2", caller, b.pool(), b.id(), NOW, FINGERPRINT));
-        put(samples, new BookingCommand.ChangeBooking("req-3", "idem-3", caller, b.pool(), b.id(), T0,
-                T1.plusSeconds(3600), NOW, FINGERPRINT));
+        put(
+                samples,
+                new BookingCommand.ChangeBooking(
+                        "req-3", "idem-3", caller, b.pool(), b.id(), T0, T1.plusSeconds(3600), NOW, FINGERPRINT));
         put(samples, new BookingEvent.BookingConfirmed("req-1", b, NOW));
-        put(samples, new BookingEvent.BookingRejected("req-4", "bk-01JD90", b.pool(), "team-b", "CAPACITY",
-                "only 6 of 9 units free in part of the window", List.of(new Interval(T0, T1, 6)), T1, NOW));
+        put(
+                samples,
+                new BookingEvent.BookingRejected(
+                        "req-4",
+                        "bk-01JD90",
+                        b.pool(),
+                        "team-b",
+                        "CAPACITY",
+                        "only 6 of 9 units free in part of the window",
+                        List.of(new Interval(T0, T1, 6)),
+                        T1,
+                        NOW));
         put(samples, new BookingEvent.BookingCancelled("req-2", b.withState(BookingState.CANCELLED, NOW), NOW));
-        put(samples, new BookingEvent.BookingExtended("req-3", b.withWindow(T0, T1.plusSeconds(3600), NOW), T0, T1,
-                NOW));
+        put(
+                samples,
+                new BookingEvent.BookingExtended("req-3", b.withWindow(T0, T1.plusSeconds(3600), NOW), T0, T1, NOW));
         put(samples, new BookingEvent.BookingActivated(b.withState(BookingState.ACTIVE, T0), T0));
         put(samples, new BookingEvent.BookingCompleted(b.withState(BookingState.COMPLETED, T1), T1));
         put(samples, b);
     }
 
     private static WorkloadEvent.WorkloadObserved workloadObserved() {
-        WorkloadEvent.Condition admitted = new WorkloadEvent.Condition("Admitted", "True", "Admitted",
-                "The workload is admitted", NOW);
-        return new WorkloadEvent.WorkloadObserved("team-a", "raycluster-train-1-3f2a1", "7c1e0b9a-uid", "48213",
-                "gpuaas", "gpuaas-team-a", 100, "high", true, admitted,
-                List.of(new WorkloadEvent.Condition("QuotaReserved", "True", "QuotaReserved", "Quota reserved", NOW),
+        WorkloadEvent.Condition admitted =
+                new WorkloadEvent.Condition("Admitted", "True", "Admitted", "The workload is admitted", NOW);
+        return new WorkloadEvent.WorkloadObserved(
+                "team-a",
+                "raycluster-train-1-3f2a1",
+                "7c1e0b9a-uid",
+                "48213",
+                "gpuaas",
+                "gpuaas-team-a",
+                100,
+                "high",
+                true,
+                admitted,
+                List.of(
+                        new WorkloadEvent.Condition("QuotaReserved", "True", "QuotaReserved", "Quota reserved", NOW),
                         admitted),
-                List.of(new WorkloadEvent.PodSet("head", 1, Map.of("cpu", "2")),
+                List.of(
+                        new WorkloadEvent.PodSet("head", 1, Map.of("cpu", "2")),
                         new WorkloadEvent.PodSet("workers", 2, Map.of("nvidia.com/mig-2g.35gb", "1"))),
-                List.of(new WorkloadEvent.PodSetAdmission("workers", 2,
-                        Map.of("nvidia.com/mig-2g.35gb", "h200-mig-2g.35gb"), Map.of("nvidia.com/mig-2g.35gb", "2"))),
-                new WorkloadEvent.Owner("ray.io/v1", "RayCluster", "train-1", "0a9b-owner-uid"), NOW);
+                List.of(new WorkloadEvent.PodSetAdmission(
+                        "workers",
+                        2,
+                        Map.of("nvidia.com/mig-2g.35gb", "h200-mig-2g.35gb"),
+                        Map.of("nvidia.com/mig-2g.35gb", "2"))),
+                new WorkloadEvent.Owner("ray.io/v1", "RayCluster", "train-1", "0a9b-owner-uid"),
+                NOW);
     }
 
     private static QueueState queueState() {
         Map<String, Map<String, BigDecimal>> quota = Map.of("h200", Map.of("nvidia.com/gpu", BigDecimal.valueOf(4)));
-        return new QueueState(QueueState.Kind.CLUSTER_QUEUE, "gpuaas-team-a", null, null, "gpuaas-pool", "team-a",
-                quota, Map.of("h200", Map.of("nvidia.com/gpu", BigDecimal.ONE)), quota, 2, 1, 3,
-                Map.of("nvidia.com/gpu", BigDecimal.valueOf(6)), NOW);
+        return new QueueState(
+                QueueState.Kind.CLUSTER_QUEUE,
+                "gpuaas-team-a",
+                null,
+                null,
+                "gpuaas-pool",
+                "team-a",
+                quota,
+                Map.of("h200", Map.of("nvidia.com/gpu", BigDecimal.ONE)),
+                quota,
+                2,
+                1,
+                3,
+                Map.of("nvidia.com/gpu", BigDecimal.valueOf(6)),
+                NOW);
     }
 
     private static void reclaim(Map<Class<?>, Object> samples) {
         WorkloadRef ref = new WorkloadRef("team-a", "RayCluster", "train-1");
         List<ReclaimEvent.ScaledGroup> groups = List.of(new ReclaimEvent.ScaledGroup("workers", 2, 1, 0));
         put(samples, new ReclaimEvent.IdleDetected(ref, "team-a", 2, T0, 1800, 0.05, 0.01, 0.98, "direct", NOW));
-        put(samples, new ReclaimEvent.Reclaimed(ref, "team-a", groups, 2, 1900, "RayCluster worker groups to 0",
-                false, NOW));
-        put(samples, new ReclaimEvent.Resumed(ref, "team-a",
-                List.of(new ReclaimEvent.ScaledGroup("workers", 0, 0, 2)), "alice", NOW));
-        put(samples, new ReclaimEvent.ReclaimSkipped(ref, "team-a", "KUEUE_NON_ELASTIC",
-                "scaling would suspend and requeue the RayCluster", NOW));
+        put(
+                samples,
+                new ReclaimEvent.Reclaimed(
+                        ref, "team-a", groups, 2, 1900, "RayCluster worker groups to 0", false, NOW));
+        put(
+                samples,
+                new ReclaimEvent.Resumed(
+                        ref, "team-a", List.of(new ReclaimEvent.ScaledGroup("workers", 0, 0, 2)), "alice", NOW));
+        put(
+                samples,
+                new ReclaimEvent.ReclaimSkipped(
+                        ref, "team-a", "KUEUE_NON_ELASTIC", "scaling would suspend and requeue the RayCluster", NOW));
         put(samples, new ReclaimEvent.ReclaimFailed(ref, "team-a", "CONFLICT", "resourceVersion changed", NOW));
         String window = ref.key() + "@" + T0;
-        put(samples, new ReclaimIntent.ReclaimRequested(ref, window, "team-a", List.of("workers"), 2, 1900, false,
-                T0.plusSeconds(1800), NOW));
+        put(
+                samples,
+                new ReclaimIntent.ReclaimRequested(
+                        ref, window, "team-a", List.of("workers"), 2, 1900, false, T0.plusSeconds(1800), NOW));
         put(samples, new ReclaimIntent.ReclaimWithdrawn(ref, window, NOW));
     }
 

@@ -46,8 +46,10 @@ class EventSchemasTest {
     @Test
     void shouldShipExactlyOneSchemaPerTypeWhenTheModuleIsBuilt() throws IOException {
         try (Stream<Path> files = Files.list(Path.of("src/main/resources/schemas"))) {
-            List<String> shipped = files.map(p -> p.getFileName().toString().replaceFirst("\\.json$", "")).toList();
-            assertThat(shipped).containsExactlyInAnyOrderElementsOf(EventTypes.all().keySet());
+            List<String> shipped = files.map(p -> p.getFileName().toString().replaceFirst("\\.json$", ""))
+                    .toList();
+            assertThat(shipped)
+                    .containsExactlyInAnyOrderElementsOf(EventTypes.all().keySet());
         }
     }
 
@@ -62,8 +64,8 @@ class EventSchemasTest {
     }
 
     /** Walks record components and the matching schema properties (following local $refs) in step. */
-    private static void collectUndocumented(JsonNode root, JsonNode schema, Class<?> type, String path,
-                                            List<String> out) {
+    private static void collectUndocumented(
+            JsonNode root, JsonNode schema, Class<?> type, String path, List<String> out) {
         JsonNode resolved = resolve(root, schema);
         for (RecordComponent component : type.getRecordComponents()) {
             String where = path + "/" + component.getName();

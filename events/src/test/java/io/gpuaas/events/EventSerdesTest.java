@@ -14,17 +14,16 @@ import java.util.Optional;
 import java.util.stream.Stream;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serde;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 class EventSerdesTest {
 
     static Stream<Arguments> everyType() {
         Map<Class<?>, Object> samples = EventSamples.all();
-        return EventTypes.all().entrySet().stream()
-                .map(e -> Arguments.of(e.getKey(), samples.get(e.getValue())));
+        return EventTypes.all().entrySet().stream().map(e -> Arguments.of(e.getKey(), samples.get(e.getValue())));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -85,10 +84,11 @@ class EventSerdesTest {
 
     @Test
     void shouldFailWithMissingTypeWhenNoCeTypeHeader() {
-        assertReason(() -> Topics.GPU_SAMPLES.valueSerde().deserializer()
-                .deserialize("t", new RecordHeaders(), bytes("{}")), "MISSING_TYPE");
-        assertReason(() -> Topics.GPU_SAMPLES.valueSerde().deserializer().deserialize("t", bytes("{}")),
+        assertReason(
+                () -> Topics.GPU_SAMPLES.valueSerde().deserializer().deserialize("t", new RecordHeaders(), bytes("{}")),
                 "MISSING_TYPE");
+        assertReason(
+                () -> Topics.GPU_SAMPLES.valueSerde().deserializer().deserialize("t", bytes("{}")), "MISSING_TYPE");
     }
 
     @Test
@@ -104,8 +104,10 @@ class EventSerdesTest {
     @Test
     void shouldFailWithBadJsonWhenTheBodyIsNotJsonInEveryMode() {
         for (SchemaValidation mode : SchemaValidation.values()) {
-            assertReason(() -> new CloudEventDeserializer<>(GpuSampleEvent.class, mode)
-                    .deserialize("t", headers("io.gpuaas.gpu.sample.v1"), bytes("\u0000\u0001garbage")), "BAD_JSON");
+            assertReason(
+                    () -> new CloudEventDeserializer<>(GpuSampleEvent.class, mode)
+                            .deserialize("t", headers("io.gpuaas.gpu.sample.v1"), bytes("\u0000\u0001garbage")),
+                    "BAD_JSON");
         }
     }
 
@@ -114,10 +116,10 @@ class EventSerdesTest {
         String noUuid = "{\"time\":\"2026-11-21T17:30:00Z\",\"hostname\":\"n1\"}";
         for (SchemaValidation mode : new SchemaValidation[] {SchemaValidation.FULL, SchemaValidation.REQUIRED_FIELDS}) {
             assertThatThrownBy(() -> new CloudEventDeserializer<>(GpuSampleEvent.class, mode)
-                    .deserialize("t", headers("io.gpuaas.gpu.sample.v1"), bytes(noUuid)))
+                            .deserialize("t", headers("io.gpuaas.gpu.sample.v1"), bytes(noUuid)))
                     .as(mode.name())
-                    .isInstanceOfSatisfying(EventDecodingException.class,
-                            e -> assertThat(e.reason()).isEqualTo("SCHEMA_VIOLATION"))
+                    .isInstanceOfSatisfying(EventDecodingException.class, e -> assertThat(e.reason())
+                            .isEqualTo("SCHEMA_VIOLATION"))
                     .hasMessageContaining("uuid");
         }
     }
@@ -133,17 +135,23 @@ class EventSerdesTest {
 
     @Test
     void shouldReadATombstoneAsNullWhenTheValueIsNull() {
-        assertThat(Topics.BOOKINGS.valueSerde().deserializer()
-                .deserialize("t", headers("io.gpuaas.booking.state.v1"), (byte[]) null)).isNull();
+        assertThat(Topics.BOOKINGS
+                        .valueSerde()
+                        .deserializer()
+                        .deserialize("t", headers("io.gpuaas.booking.state.v1"), (byte[]) null))
+                .isNull();
     }
 
     @Test
     void shouldUseCheapValidationOnlyOnTheGpuSamplesTopic() {
         for (TopicSpec<?, ?> spec : Topics.all()) {
-            genericReader(spec).ifPresent(d -> assertThat(d.validation()).as(spec.baseName())
+            genericReader(spec).ifPresent(d -> assertThat(d.validation())
+                    .as(spec.baseName())
                     .isEqualTo(spec == Topics.GPU_SAMPLES ? SchemaValidation.REQUIRED_FIELDS : SchemaValidation.FULL));
         }
-        assertThat(genericReader(Topics.GPU_SAMPLES)).as("the samples codec's fallback").isPresent();
+        assertThat(genericReader(Topics.GPU_SAMPLES))
+                .as("the samples codec's fallback")
+                .isPresent();
     }
 
     /** The generic reader of a topic's values: its own deserializer, or the one its codec falls back to. */
@@ -175,7 +183,7 @@ class EventSerdesTest {
     }
 
     static void assertReason(Runnable action, String reason) {
-        assertThatThrownBy(action::run).isInstanceOfSatisfying(EventDecodingException.class,
-                e -> assertThat(e.reason()).isEqualTo(reason));
+        assertThatThrownBy(action::run).isInstanceOfSatisfying(EventDecodingException.class, e -> assertThat(e.reason())
+                .isEqualTo(reason));
     }
 }

@@ -40,17 +40,26 @@ class EventsReadmeTest {
             to = readme.indexOf(end);
         }
         assertThat(readme.substring(from + begin.length(), to))
-                .as("README section %s; regenerate with -Dreadme.update=true", name).isEqualTo(generated);
+                .as("README section %s; regenerate with -Dreadme.update=true", name)
+                .isEqualTo(generated);
     }
 
     static String topicTable() {
         StringBuilder out = new StringBuilder(
                 "| topic | key | values | partitions | cleanup | retention |\n|---|---|---|---|---|---|\n");
         for (TopicSpec<?, ?> spec : Topics.all()) {
-            out.append("| `").append(spec.name(Topics.DEFAULT_PREFIX)).append("` | ")
-                    .append(Topics.keyDescription(spec)).append(" | ").append(valueTypes(spec)).append(" | ")
-                    .append(spec.partitions()).append(" | ").append(spec.compacted() ? "compact" : "delete")
-                    .append(" | ").append(spec.compacted() ? "forever (latest per key)" : human(spec.retention()))
+            out.append("| `")
+                    .append(spec.name(Topics.DEFAULT_PREFIX))
+                    .append("` | ")
+                    .append(Topics.keyDescription(spec))
+                    .append(" | ")
+                    .append(valueTypes(spec))
+                    .append(" | ")
+                    .append(spec.partitions())
+                    .append(" | ")
+                    .append(spec.compacted() ? "compact" : "delete")
+                    .append(" | ")
+                    .append(spec.compacted() ? "forever (latest per key)" : human(spec.retention()))
                     .append(" |\n");
         }
         return out.toString();
@@ -61,12 +70,23 @@ class EventsReadmeTest {
         for (Map.Entry<String, Class<?>> type : EventTypes.all().entrySet()) {
             String topic = Topics.all().stream()
                     .filter(s -> EventSerdesTest.genericReader(s)
-                            .filter(d -> d.baseType().isAssignableFrom(type.getValue())).isPresent())
-                    .map(s -> s.name(Topics.DEFAULT_PREFIX)).findFirst().orElseThrow();
-            out.append("| `").append(type.getKey()).append("` | `")
-                    .append(type.getValue().getName().replace("io.gpuaas.events.", "").replace('$', '.'))
-                    .append("` | `").append(topic).append("` | [schema](src/main/resources")
-                    .append(EventSchemas.resource(type.getKey())).append(") |\n");
+                            .filter(d -> d.baseType().isAssignableFrom(type.getValue()))
+                            .isPresent())
+                    .map(s -> s.name(Topics.DEFAULT_PREFIX))
+                    .findFirst()
+                    .orElseThrow();
+            out.append("| `")
+                    .append(type.getKey())
+                    .append("` | `")
+                    .append(type.getValue()
+                            .getName()
+                            .replace("io.gpuaas.events.", "")
+                            .replace('$', '.'))
+                    .append("` | `")
+                    .append(topic)
+                    .append("` | [schema](src/main/resources")
+                    .append(EventSchemas.resource(type.getKey()))
+                    .append(") |\n");
         }
         return out.toString();
     }
@@ -87,6 +107,7 @@ class EventsReadmeTest {
 
     private static String human(Duration retention) {
         return retention.toDays() > 0 && retention.toHours() % 24 == 0
-                ? retention.toDays() + " d" : retention.toHours() + " h";
+                ? retention.toDays() + " d"
+                : retention.toHours() + " h";
     }
 }

@@ -35,10 +35,17 @@ class GoldenJsonTest {
         if (Boolean.getBoolean("golden.update")) {
             Files.createDirectories(GOLDEN);
             // Sorted map entries keep regenerated files stable (Map.of iteration order varies between JVM runs).
-            Files.writeString(golden, Json.mapper().writer(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
-                    .withDefaultPrettyPrinter().writeValueAsString(sample) + "\n");
+            Files.writeString(
+                    golden,
+                    Json.mapper()
+                                    .writer(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+                                    .withDefaultPrettyPrinter()
+                                    .writeValueAsString(sample)
+                            + "\n");
         }
-        assertThat(golden).as("golden file; create it with -Dgolden.update=true").exists();
+        assertThat(golden)
+                .as("golden file; create it with -Dgolden.update=true")
+                .exists();
         JsonNode expected = Json.mapper().readTree(golden.toFile());
         assertThat(actual).as("wire JSON of %s differs from %s", ceType, golden).isEqualTo(expected);
     }
@@ -47,7 +54,8 @@ class GoldenJsonTest {
     @MethodSource("everyType")
     void shouldStillReadTheGoldenJsonWhenTheRecordsChange(String ceType, Object sample) throws IOException {
         byte[] golden = Files.readAllBytes(GOLDEN.resolve(ceType + ".json"));
-        Object read = EventSerdes.of(sample.getClass()).deserializer()
+        Object read = EventSerdes.of(sample.getClass())
+                .deserializer()
                 .deserialize("t", EventSerdesTest.headers(ceType), golden);
         assertThat(read).isEqualTo(sample);
     }

@@ -10,7 +10,6 @@ import io.gpuaas.events.gpu.GpuSampleEvent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,8 +24,8 @@ class GpuSampleBoundsTest {
 
     static final String TYPE = EventTypes.typeOf(GpuSample.class);
     /** The constraint check itself: the topic's codec reads the usual shape without it. */
-    final Deserializer<GpuSampleEvent> contract = EventSerdes.valueDeserializer(Topics.GPU_SAMPLES,
-            new CloudEventDeserializer<>(GpuSampleEvent.class, SchemaValidation.REQUIRED_FIELDS));
+    final Deserializer<GpuSampleEvent> contract = EventSerdes.valueDeserializer(
+            Topics.GPU_SAMPLES, new CloudEventDeserializer<>(GpuSampleEvent.class, SchemaValidation.REQUIRED_FIELDS));
 
     static Stream<SchemaBoundaries.Case> boundaries() {
         return SchemaBoundaries.of(TYPE).stream();
@@ -34,9 +33,18 @@ class GpuSampleBoundsTest {
 
     @Test
     void shouldCheckUtilizationMemoryPowerSourceAndIdentityWhenTheSchemaIsRead() {
-        assertThat(boundaries().filter(c -> !c.allowed()).map(SchemaBoundaries.Case::property).distinct())
-                .containsExactlyInAnyOrder("hostname", "uuid", "utilization", "utilizationSource", "memoryUsedMiB",
-                        "memoryFreeMiB", "powerWatts");
+        assertThat(boundaries()
+                        .filter(c -> !c.allowed())
+                        .map(SchemaBoundaries.Case::property)
+                        .distinct())
+                .containsExactlyInAnyOrder(
+                        "hostname",
+                        "uuid",
+                        "utilization",
+                        "utilizationSource",
+                        "memoryUsedMiB",
+                        "memoryFreeMiB",
+                        "powerWatts");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -49,8 +57,9 @@ class GpuSampleBoundsTest {
             assertThat(contract.deserialize("gpuaas.gpu-samples", EventSerdesTest.headers(TYPE), bytes(body)))
                     .isInstanceOf(GpuSample.class);
         } else {
-            assertThatThrownBy(() -> contract.deserialize("gpuaas.gpu-samples", EventSerdesTest.headers(TYPE),
-                    bytes(body))).isInstanceOfSatisfying(EventDecodingException.class, e -> {
+            assertThatThrownBy(() ->
+                            contract.deserialize("gpuaas.gpu-samples", EventSerdesTest.headers(TYPE), bytes(body)))
+                    .isInstanceOfSatisfying(EventDecodingException.class, e -> {
                         assertThat(e.reason()).isEqualTo("SCHEMA_VIOLATION");
                         assertThat(e.getMessage()).contains(boundary.property());
                     });
@@ -65,10 +74,13 @@ class GpuSampleBoundsTest {
             CloudEventDeserializer<?> d = EventSerdesTest.genericReader(topic).orElse(null);
             if (d != null && d.validation() == SchemaValidation.REQUIRED_FIELDS) {
                 checked.add(topic.baseName());
-                for (Class<?> type : EventTypes.all().values().stream().filter(d.baseType()::isAssignableFrom)
+                for (Class<?> type : EventTypes.all().values().stream()
+                        .filter(d.baseType()::isAssignableFrom)
                         .toList()) {
-                    EventSchemas.document(EventTypes.typeOf(type)).path("properties").fields().forEachRemaining(
-                            p -> p.getValue().fieldNames().forEachRemaining(keyword -> {
+                    EventSchemas.document(EventTypes.typeOf(type))
+                            .path("properties")
+                            .fields()
+                            .forEachRemaining(p -> p.getValue().fieldNames().forEachRemaining(keyword -> {
                                 if (!ComponentConstraints.UNDERSTOOD.contains(keyword)) {
                                     unchecked.add(type.getSimpleName() + "." + p.getKey() + ": " + keyword);
                                 }

@@ -15,7 +15,8 @@ class KafkaAccessTest {
     void shouldLetOnlyBookingServiceWriteCommandsWhenTheTableIsRead() {
         assertThat(KafkaAccess.writers(Topics.BOOKING_COMMANDS)).containsExactly(KafkaPrincipal.BOOKING_SERVICE);
         for (KafkaPrincipal p : KafkaPrincipal.values()) {
-            boolean writes = KafkaAccess.acls(p, "gpuaas.").stream().anyMatch(a -> isWrite(a, "gpuaas.booking-commands"));
+            boolean writes =
+                    KafkaAccess.acls(p, "gpuaas.").stream().anyMatch(a -> isWrite(a, "gpuaas.booking-commands"));
             assertThat(writes).as(p + " writes commands").isEqualTo(p == KafkaPrincipal.BOOKING_SERVICE);
         }
     }
@@ -24,18 +25,22 @@ class KafkaAccessTest {
     void shouldLetOnlyMetricsGatewayWriteSamplesWhenTheTableIsRead() {
         assertThat(KafkaAccess.writers(Topics.GPU_SAMPLES)).containsExactly(KafkaPrincipal.METRICS_GATEWAY);
         assertThat(KafkaAccess.acls(KafkaPrincipal.BOOKING_SERVICE, "gpuaas.").stream()
-                .anyMatch(a -> isWrite(a, "gpuaas.gpu-samples"))).isFalse();
+                        .anyMatch(a -> isWrite(a, "gpuaas.gpu-samples")))
+                .isFalse();
     }
 
     @Test
     void shouldGrantSreReadOnEveryTopicAndNoWriteWhenAclsAreDerived() {
         List<AclBinding> sre = KafkaAccess.acls(KafkaPrincipal.SRE, "gpuaas.");
         for (TopicSpec<?, ?> t : Topics.all()) {
-            assertThat(sre).anyMatch(a -> a.pattern().name().equals(t.name("gpuaas."))
-                    && a.entry().operation() == AclOperation.READ);
+            assertThat(sre)
+                    .anyMatch(a -> a.pattern().name().equals(t.name("gpuaas."))
+                            && a.entry().operation() == AclOperation.READ);
         }
-        assertThat(sre).noneMatch(a -> a.entry().operation() == AclOperation.WRITE
-                || a.entry().operation() == AclOperation.CREATE || a.entry().operation() == AclOperation.DELETE);
+        assertThat(sre)
+                .noneMatch(a -> a.entry().operation() == AclOperation.WRITE
+                        || a.entry().operation() == AclOperation.CREATE
+                        || a.entry().operation() == AclOperation.DELETE);
     }
 
     @Test
@@ -48,7 +53,8 @@ class KafkaAccessTest {
                 assertThat(acl.entry().principal()).isEqualTo(p.principal());
                 if (acl.pattern().resourceType() == ResourceType.TOPIC
                         && acl.pattern().patternType() == PatternType.PREFIXED) {
-                    assertThat(acl.pattern().name()).as("only Streams internal topics are prefixed")
+                    assertThat(acl.pattern().name())
+                            .as("only Streams internal topics are prefixed")
                             .isEqualTo(p.streamsApplicationId() + "-");
                 }
             }
@@ -58,10 +64,14 @@ class KafkaAccessTest {
     @Test
     void shouldScopeStreamsGrantsToTheConfiguredApplicationIdWhenOneIsGiven() {
         List<AclBinding> acls = KafkaAccess.acls(KafkaPrincipal.IDLE_RECLAIMER, "t1.gpuaas.", "reclaimer-42");
-        assertThat(acls).anyMatch(a -> a.pattern().resourceType() == ResourceType.GROUP
-                && a.pattern().name().equals("reclaimer-42") && a.entry().operation() == AclOperation.READ);
-        assertThat(acls).anyMatch(a -> a.pattern().resourceType() == ResourceType.TRANSACTIONAL_ID
-                && a.pattern().name().equals("reclaimer-42-") && a.entry().operation() == AclOperation.WRITE);
+        assertThat(acls)
+                .anyMatch(a -> a.pattern().resourceType() == ResourceType.GROUP
+                        && a.pattern().name().equals("reclaimer-42")
+                        && a.entry().operation() == AclOperation.READ);
+        assertThat(acls)
+                .anyMatch(a -> a.pattern().resourceType() == ResourceType.TRANSACTIONAL_ID
+                        && a.pattern().name().equals("reclaimer-42-")
+                        && a.entry().operation() == AclOperation.WRITE);
         assertThat(acls).noneMatch(a -> a.pattern().name().startsWith("gpuaas-idle-reclaimer"));
     }
 
@@ -71,22 +81,27 @@ class KafkaAccessTest {
         assertThat(KafkaAccess.readers(Topics.RECLAIM_INTENTS))
                 .containsExactlyInAnyOrder(KafkaPrincipal.IDLE_RECLAIMER, KafkaPrincipal.SRE);
         List<AclBinding> acls = KafkaAccess.acls(KafkaPrincipal.IDLE_RECLAIMER, "t1.gpuaas.", "reclaimer-42");
-        assertThat(acls).anyMatch(a -> a.pattern().resourceType() == ResourceType.GROUP
-                && a.pattern().patternType() == PatternType.LITERAL
-                && a.pattern().name().equals("reclaimer-42-applier") && a.entry().operation() == AclOperation.READ);
-        assertThat(acls).as("the reclaimer reads its intents, not its own outcomes")
+        assertThat(acls)
+                .anyMatch(a -> a.pattern().resourceType() == ResourceType.GROUP
+                        && a.pattern().patternType() == PatternType.LITERAL
+                        && a.pattern().name().equals("reclaimer-42-applier")
+                        && a.entry().operation() == AclOperation.READ);
+        assertThat(acls)
+                .as("the reclaimer reads its intents, not its own outcomes")
                 .noneMatch(a -> a.pattern().name().equals("t1.gpuaas.reclaim-events")
                         && a.entry().operation() == AclOperation.READ);
-        for (KafkaPrincipal other : List.of(KafkaPrincipal.BOOKING_SERVICE, KafkaPrincipal.QUOTA_PROJECTOR,
-                KafkaPrincipal.METRICS_GATEWAY)) {
-            assertThat(KafkaAccess.acls(other, "t1.gpuaas.")).as(other.name())
+        for (KafkaPrincipal other : List.of(
+                KafkaPrincipal.BOOKING_SERVICE, KafkaPrincipal.QUOTA_PROJECTOR, KafkaPrincipal.METRICS_GATEWAY)) {
+            assertThat(KafkaAccess.acls(other, "t1.gpuaas."))
+                    .as(other.name())
                     .noneMatch(a -> a.pattern().name().equals("t1.gpuaas.reclaim-intents"))
                     .noneMatch(a -> a.pattern().name().endsWith(KafkaAccess.RECLAIM_APPLIER));
         }
     }
 
     private static boolean isWrite(AclBinding acl, String topic) {
-        return acl.pattern().resourceType() == ResourceType.TOPIC && acl.pattern().name().equals(topic)
+        return acl.pattern().resourceType() == ResourceType.TOPIC
+                && acl.pattern().name().equals(topic)
                 && acl.entry().operation() == AclOperation.WRITE;
     }
 }

@@ -23,13 +23,13 @@ public final class SchemaBoundaries {
         }
     }
 
-    private SchemaBoundaries() {
-    }
+    private SchemaBoundaries() {}
 
     /** The cases of every top-level property of the schema of {@code ceType}. */
     public static List<Case> of(String ceType) {
         List<Case> cases = new ArrayList<>();
-        Iterator<Map.Entry<String, JsonNode>> properties = EventSchemas.document(ceType).path("properties").fields();
+        Iterator<Map.Entry<String, JsonNode>> properties =
+                EventSchemas.document(ceType).path("properties").fields();
         properties.forEachRemaining(p -> cases.addAll(of(p.getKey(), p.getValue())));
         return cases;
     }

@@ -14,8 +14,7 @@ import org.apache.kafka.common.serialization.Serializer;
  */
 public final class SchemaValidationTiming {
 
-    private SchemaValidationTiming() {
-    }
+    private SchemaValidationTiming() {}
 
     public static void main(String[] args) {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
@@ -24,16 +23,19 @@ public final class SchemaValidationTiming {
         byte[] body = new CloudEventSerializer<>().serialize("t", headers, sample);
         System.out.println("body bytes: " + body.length);
         GpuSampleCodec codec = new GpuSampleCodec(CloudEventHeaders.process());
-        Serializer<GpuSampleEvent> generic = EventSerdes.of(GpuSampleEvent.class).serializer();
+        Serializer<GpuSampleEvent> generic =
+                EventSerdes.of(GpuSampleEvent.class).serializer();
         Serializer<GpuSampleEvent> codecSerializer = codec.serializer();
         for (int round = 0; round < 5; round++) {
             StringBuilder line = new StringBuilder("round " + round + ": decode");
             for (SchemaValidation mode : SchemaValidation.values()) {
                 Deserializer<GpuSampleEvent> d = new CloudEventDeserializer<>(GpuSampleEvent.class, mode);
-                line.append(time(mode.name(), n, i -> d.deserialize("t", headers, body).hashCode()));
+                line.append(time(
+                        mode.name(), n, i -> d.deserialize("t", headers, body).hashCode()));
             }
             Deserializer<GpuSampleEvent> reader = new GpuSampleCodec.Reader();
-            line.append(time("codec", n, i -> reader.deserialize("t", headers, body).hashCode()));
+            line.append(
+                    time("codec", n, i -> reader.deserialize("t", headers, body).hashCode()));
             line.append("; encode");
             line.append(time("generic", n, i -> generic.serialize("t", new RecordHeaders(), sample).length));
             line.append(time("codec", n, i -> codecSerializer.serialize("t", new RecordHeaders(), sample).length));

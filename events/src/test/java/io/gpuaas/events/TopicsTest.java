@@ -27,12 +27,17 @@ class TopicsTest {
         for (TopicSpec<?, ?> spec : Topics.all()) {
             if (spec.compacted()) {
                 assertThat(spec.retention()).as(spec.baseName()).isNull();
-                assertThat(spec.configs()).as(spec.baseName())
-                        .containsEntry("cleanup.policy", "compact").doesNotContainKey("retention.ms");
+                assertThat(spec.configs())
+                        .as(spec.baseName())
+                        .containsEntry("cleanup.policy", "compact")
+                        .doesNotContainKey("retention.ms");
             } else {
                 assertThat(spec.retention()).as(spec.baseName()).isNotNull().isPositive();
-                assertThat(spec.configs()).as(spec.baseName()).containsEntry("cleanup.policy", "delete")
-                        .containsEntry("retention.ms", Long.toString(spec.retention().toMillis()));
+                assertThat(spec.configs())
+                        .as(spec.baseName())
+                        .containsEntry("cleanup.policy", "delete")
+                        .containsEntry(
+                                "retention.ms", Long.toString(spec.retention().toMillis()));
             }
         }
         assertThat(Topics.all().stream().filter(TopicSpec::compacted).map(TopicSpec::baseName))
@@ -53,17 +58,28 @@ class TopicsTest {
         for (Class<?> recordClass : EventTypes.all().values()) {
             List<String> topics = Topics.all().stream()
                     .filter(spec -> EventSerdesTest.genericReader(spec)
-                            .filter(d -> d.baseType().isAssignableFrom(recordClass)).isPresent())
-                    .map(TopicSpec::baseName).toList();
+                            .filter(d -> d.baseType().isAssignableFrom(recordClass))
+                            .isPresent())
+                    .map(TopicSpec::baseName)
+                    .toList();
             assertThat(topics).as(recordClass.getName()).hasSize(1);
         }
     }
 
     @Test
     void shouldListTheDesignTopicsWhenComparedWithDesignMd() {
-        assertThat(Topics.all()).extracting(TopicSpec::baseName).containsExactly("booking-commands",
-                "booking-events", "bookings", "kueue-workloads", "gpu-samples", "quota-state", "reclaim-events",
-                "reclaim-intents",
-                "tenant-utilization", "dead-letter");
+        assertThat(Topics.all())
+                .extracting(TopicSpec::baseName)
+                .containsExactly(
+                        "booking-commands",
+                        "booking-events",
+                        "bookings",
+                        "kueue-workloads",
+                        "gpu-samples",
+                        "quota-state",
+                        "reclaim-events",
+                        "reclaim-intents",
+                        "tenant-utilization",
+                        "dead-letter");
     }
 }

@@ -6,8 +6,7 @@ import io.micronaut.runtime.Micronaut;
 /** The idle-reclaimer service: idle Ray and KServe GPU workers to zero, and back on resume. */
 public final class IdleReclaimerApplication {
 
-    private IdleReclaimerApplication() {
-    }
+    private IdleReclaimerApplication() {}
 
     public static void main(String[] args) {
         CloudEvents.setProcessSource("/gpuaas/idle-reclaimer");

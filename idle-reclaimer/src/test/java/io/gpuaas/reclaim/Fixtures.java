@@ -27,20 +27,22 @@ import java.util.Map;
 /** Kubernetes objects and GPU samples shaped like the real ones (KubeRay, KServe, dcgm-exporter). */
 public final class Fixtures {
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     public static Namespace namespace(String name, String tenant) {
-        return new NamespaceBuilder().withNewMetadata().withName(name).addToLabels("gpuaas.io/tenant", tenant)
-                .endMetadata().build();
+        return new NamespaceBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .addToLabels("gpuaas.io/tenant", tenant)
+                .endMetadata()
+                .build();
     }
 
     /** A worker group: name, replicas, minReplicas (null = absent). */
-    public record Group(String name, int replicas, Integer minReplicas) {
-    }
+    public record Group(String name, int replicas, Integer minReplicas) {}
 
-    public static RayCluster rayCluster(String ns, String name, boolean autoscaling, Map<String, String> labels,
-                                        Group... groups) {
+    public static RayCluster rayCluster(
+            String ns, String name, boolean autoscaling, Map<String, String> labels, Group... groups) {
         List<WorkerGroupSpecs> workers = new ArrayList<>();
         for (Group g : groups) {
             WorkerGroupSpecs worker = new WorkerGroupSpecs();
@@ -58,65 +60,118 @@ public final class Fixtures {
         spec.setHeadGroupSpec(head);
         spec.setWorkerGroupSpecs(workers);
         RayCluster cluster = new RayCluster();
-        cluster.setMetadata(new ObjectMetaBuilder().withNamespace(ns).withName(name).withLabels(labels).build());
+        cluster.setMetadata(new ObjectMetaBuilder()
+                .withNamespace(ns)
+                .withName(name)
+                .withLabels(labels)
+                .build());
         cluster.setSpec(spec);
         return cluster;
     }
 
     /** The worker group {@code name} of a cluster. */
     public static WorkerGroupSpecs group(RayCluster cluster, String name) {
-        return cluster.getSpec().getWorkerGroupSpecs().stream().filter(g -> name.equals(g.getGroupName()))
-                .findFirst().orElseThrow();
+        return cluster.getSpec().getWorkerGroupSpecs().stream()
+                .filter(g -> name.equals(g.getGroupName()))
+                .findFirst()
+                .orElseThrow();
     }
 
-    public static InferenceService inferenceService(String ns, String name, Integer minReplicas,
-                                                    Map<String, String> annotations) {
+    public static InferenceService inferenceService(
+            String ns, String name, Integer minReplicas, Map<String, String> annotations) {
         ModelFormat format = new ModelFormat();
         format.setName("huggingface");
         Model model = new Model();
         model.setModelFormat(format);
-        model.setResources(new ResourceRequirementsBuilder().addToLimits("nvidia.com/gpu", new Quantity("1")).build());
+        model.setResources(new ResourceRequirementsBuilder()
+                .addToLimits("nvidia.com/gpu", new Quantity("1"))
+                .build());
         Predictor predictor = new Predictor();
         predictor.setMinReplicas(minReplicas);
         predictor.setModel(model);
         InferenceServiceSpec spec = new InferenceServiceSpec();
         spec.setPredictor(predictor);
         InferenceService isvc = new InferenceService();
-        isvc.setMetadata(new ObjectMetaBuilder().withNamespace(ns).withName(name).withAnnotations(annotations)
+        isvc.setMetadata(new ObjectMetaBuilder()
+                .withNamespace(ns)
+                .withName(name)
+                .withAnnotations(annotations)
                 .build());
         isvc.setSpec(spec);
         return isvc;
     }
 
     private static PodTemplateSpec podTemplate(String container) {
-        return new PodTemplateSpecBuilder().withNewSpec().addNewContainer().withName(container).endContainer()
-                .endSpec().build();
+        return new PodTemplateSpecBuilder()
+                .withNewSpec()
+                .addNewContainer()
+                .withName(container)
+                .endContainer()
+                .endSpec()
+                .build();
     }
 
     /** A Ray worker pod asking for {@code gpus} full GPUs. */
     public static Pod rayWorker(String ns, String cluster, String group, String pod, int gpus) {
-        return new PodBuilder().withNewMetadata().withNamespace(ns).withName(pod)
-                .addToLabels("ray.io/cluster", cluster).addToLabels("ray.io/group", group)
-                .addToLabels("ray.io/node-type", "worker").endMetadata()
-                .withNewSpec().addNewContainer().withName("ray-worker").withImage("rayproject/ray")
-                .withNewResources().addToLimits("nvidia.com/gpu", new Quantity(Integer.toString(gpus))).endResources()
-                .endContainer().endSpec().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withNamespace(ns)
+                .withName(pod)
+                .addToLabels("ray.io/cluster", cluster)
+                .addToLabels("ray.io/group", group)
+                .addToLabels("ray.io/node-type", "worker")
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("ray-worker")
+                .withImage("rayproject/ray")
+                .withNewResources()
+                .addToLimits("nvidia.com/gpu", new Quantity(Integer.toString(gpus)))
+                .endResources()
+                .endContainer()
+                .endSpec()
+                .build();
     }
 
     /** A KServe predictor pod asking for {@code count} of {@code resource} (nvidia.com/gpu or nvidia.com/mig-*). */
     public static Pod predictor(String ns, String isvc, String pod, String resource, int count) {
-        return new PodBuilder().withNewMetadata().withNamespace(ns).withName(pod)
-                .addToLabels("serving.kserve.io/inferenceservice", isvc).addToLabels("component", "predictor")
-                .endMetadata().withNewSpec().addNewContainer().withName("kserve-container").withImage("vllm")
-                .withNewResources().addToLimits(resource, new Quantity(Integer.toString(count))).endResources()
-                .endContainer().endSpec().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withNamespace(ns)
+                .withName(pod)
+                .addToLabels("serving.kserve.io/inferenceservice", isvc)
+                .addToLabels("component", "predictor")
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("kserve-container")
+                .withImage("vllm")
+                .withNewResources()
+                .addToLimits(resource, new Quantity(Integer.toString(count)))
+                .endResources()
+                .endContainer()
+                .endSpec()
+                .build();
     }
 
     /** A dcgm-exporter reading of a full GPU (gpuInstanceId null) or a MIG instance. */
-    public static GpuSample sample(String host, String uuid, String gpuInstanceId, String ns, String pod,
-                                   Instant time, Double utilization) {
-        return new GpuSample(time, host, uuid, 0, "NVIDIA H200", gpuInstanceId,
-                gpuInstanceId == null ? null : "1g.18gb", ns, pod, "main", utilization, "GR_ENGINE_ACTIVE",
-                1024.0, 80_000.0, 90.0);
+    public static GpuSample sample(
+            String host, String uuid, String gpuInstanceId, String ns, String pod, Instant time, Double utilization) {
+        return new GpuSample(
+                time,
+                host,
+                uuid,
+                0,
+                "NVIDIA H200",
+                gpuInstanceId,
+                gpuInstanceId == null ? null : "1g.18gb",
+                ns,
+                pod,
+                "main",
+                utilization,
+                "GR_ENGINE_ACTIVE",
+                1024.0,
+                80_000.0,
+                90.0);
     }
 }

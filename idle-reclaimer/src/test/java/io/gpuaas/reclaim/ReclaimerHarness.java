@@ -6,10 +6,10 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.TopicAdmin;
+import io.gpuaas.events.TopicSpec;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.gpu.GpuSample;
 import io.gpuaas.events.gpu.GpuSampleEvent;
-import io.gpuaas.events.TopicSpec;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.kit.config.KafkaSettings;
@@ -73,6 +73,7 @@ public final class ReclaimerHarness implements AutoCloseable {
     private final List<ReclaimIntent> intents = new CopyOnWriteArrayList<>();
     /** Window ids the harness's own applier tried to apply (a second applier records its own). */
     public final List<String> appliedByFirst = new CopyOnWriteArrayList<>();
+
     private final Thread eventReader;
     private final Thread intentReader;
     private volatile boolean running = true;
@@ -93,22 +94,24 @@ public final class ReclaimerHarness implements AutoCloseable {
         this.metrics = new ReclaimerMetrics(registry);
         this.owners = new PodOwnerIndex(client, 0);
         // The pipeline, its publishers and dead letters run as idle-reclaimer with exactly its ACLs.
-        this.credentials = broker.serviceCredentials(IDLE_RECLAIMER.userName(),
-                KafkaAccess.acls(IDLE_RECLAIMER, prefix, applicationId));
+        this.credentials = broker.serviceCredentials(
+                IDLE_RECLAIMER.userName(), KafkaAccess.acls(IDLE_RECLAIMER, prefix, applicationId));
         KafkaClients clients = new KafkaClients(new KafkaSettings(broker.bootstrapServers(), prefix, credentials));
         this.publisher = new ReclaimEventPublisher(clients);
-        this.scaler = new WorkerScaler(client, owners, WorkerScaler.RawStrategy.STOP_ANNOTATION, false,
-                Clock.systemUTC());
+        this.scaler =
+                new WorkerScaler(client, owners, WorkerScaler.RawStrategy.STOP_ANNOTATION, false, Clock.systemUTC());
         ResumeService[] holder = new ResumeService[1];
         ResumeRequests requests = new ResumeRequests(() -> holder[0]);
-        this.directory = new WorkloadDirectory(client, new PolicyResolver(policy, s -> { }), requests::request, 0);
+        this.directory = new WorkloadDirectory(client, new PolicyResolver(policy, s -> {}), requests::request, 0);
         this.resumes = new ResumeService(scaler, directory, publisher, metrics);
         holder[0] = resumes;
         this.decider = new ReclaimDecider(mode, dryRun, metrics, Clock.systemUTC());
         this.applierOptions = new IntentApplier.Options(mode, dryRun, 4, 1_000, Duration.ofSeconds(1));
         this.deadLetterProducer = clients.deadLetterProducer();
         this.clients = clients;
-        this.producer = new KafkaProducer<>(broker.clientProperties(), new StringSerializer(),
+        this.producer = new KafkaProducer<>(
+                broker.clientProperties(),
+                new StringSerializer(),
                 Topics.GPU_SAMPLES.valueSerde().serializer());
         this.eventReader = Thread.ofVirtual().start(() -> read(Topics.RECLAIM_EVENTS, events));
         this.intentReader = Thread.ofVirtual().start(() -> read(Topics.RECLAIM_INTENTS, intents));
@@ -123,14 +126,30 @@ public final class ReclaimerHarness implements AutoCloseable {
     public void start() throws Exception {
         Path stateDir = Files.createTempDirectory("reclaim-it-");
         Map<String, Object> config = new HashMap<>(credentials);
-        config.putAll(Map.of("application.id", applicationId,
-                "bootstrap.servers", broker.bootstrapServers(), "commit.interval.ms", 100,
-                "consumer.auto.offset.reset", "earliest",
+        config.putAll(Map.of(
+                "application.id",
+                applicationId,
+                "bootstrap.servers",
+                broker.bootstrapServers(),
+                "commit.interval.ms",
+                100,
+                "consumer.auto.offset.reset",
+                "earliest",
                 // A restarted instance waits for the old member's session to expire (dynamic members do
                 // not leave on close): keep that at the broker's minimum so restarts take seconds.
-                "consumer.session.timeout.ms", 6_000, "consumer.heartbeat.interval.ms", 1_000));
-        streams = ReclaimPipeline.create(config,
-                prefix, stateDir, owners, directory, decider, metrics, new io.gpuaas.events.DeadLetterPublisher(
+                "consumer.session.timeout.ms",
+                6_000,
+                "consumer.heartbeat.interval.ms",
+                1_000));
+        streams = ReclaimPipeline.create(
+                config,
+                prefix,
+                stateDir,
+                owners,
+                directory,
+                decider,
+                metrics,
+                new io.gpuaas.events.DeadLetterPublisher(
                         deadLetterProducer, Topics.DEAD_LETTER.name(prefix), applicationId, registry));
         streams.start();
         applier = newApplier((ref, groups, windowId, dry) -> {
@@ -143,18 +162,27 @@ public final class ReclaimerHarness implements AutoCloseable {
 
     /** Another applier in the same group, as a second replica would run (the caller starts and stops it). */
     public IntentApplier newApplier(ScaleAction scaleAction) {
-        return IntentApplier.create(clients, applicationId, applierOptions, scaleAction, metrics, owners::synced,
-                registry, new io.gpuaas.events.DeadLetterPublisher(deadLetterProducer, Topics.DEAD_LETTER.name(prefix),
-                        applicationId + "-applier", registry));
+        return IntentApplier.create(
+                clients,
+                applicationId,
+                applierOptions,
+                scaleAction,
+                metrics,
+                owners::synced,
+                registry,
+                new io.gpuaas.events.DeadLetterPublisher(
+                        deadLetterProducer, Topics.DEAD_LETTER.name(prefix), applicationId + "-applier", registry));
     }
 
     /** Writes intents as the reclaimer's stream would (tests of the applier alone). */
     public void sendIntents(ReclaimIntent... toSend) {
         try (KafkaProducer<String, ReclaimIntent> intentProducer = new KafkaProducer<>(
-                broker.clientProperties(), new StringSerializer(), Topics.RECLAIM_INTENTS.valueSerde().serializer())) {
+                broker.clientProperties(),
+                new StringSerializer(),
+                Topics.RECLAIM_INTENTS.valueSerde().serializer())) {
             for (ReclaimIntent intent : toSend) {
-                intentProducer.send(new ProducerRecord<>(Topics.RECLAIM_INTENTS.name(prefix), intent.workload().key(),
-                        intent));
+                intentProducer.send(new ProducerRecord<>(
+                        Topics.RECLAIM_INTENTS.name(prefix), intent.workload().key(), intent));
             }
         }
     }
@@ -178,11 +206,16 @@ public final class ReclaimerHarness implements AutoCloseable {
 
     /** Events published so far for the workload {@code namespace/kind/name}. */
     public List<ReclaimEvent> eventsOf(String workloadKey) {
-        return events.stream().filter(e -> e.workload().key().equals(workloadKey)).toList();
+        return events.stream()
+                .filter(e -> e.workload().key().equals(workloadKey))
+                .toList();
     }
 
     public <T extends ReclaimEvent> List<T> eventsOf(String workloadKey, Class<T> type) {
-        return eventsOf(workloadKey).stream().filter(type::isInstance).map(type::cast).toList();
+        return eventsOf(workloadKey).stream()
+                .filter(type::isInstance)
+                .map(type::cast)
+                .toList();
     }
 
     /** The windows the running pipeline holds for a workload key (interactive query on the state store). */
@@ -204,17 +237,20 @@ public final class ReclaimerHarness implements AutoCloseable {
 
     /** Intents the pipeline published so far for the workload {@code namespace/kind/name}. */
     public List<ReclaimIntent> intentsOf(String workloadKey) {
-        return intents.stream().filter(e -> e.workload().key().equals(workloadKey)).toList();
+        return intents.stream()
+                .filter(e -> e.workload().key().equals(workloadKey))
+                .toList();
     }
 
     /** Reads {@code topic} from the beginning as a read_committed consumer would, into {@code sink}. */
     private <T> void read(TopicSpec<String, T> topic, List<T> sink) {
         Map<String, Object> config = broker.clientProperties();
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        try (KafkaConsumer<String, T> consumer = new KafkaConsumer<>(config,
-                new StringDeserializer(), topic.valueSerde().deserializer())) {
+        try (KafkaConsumer<String, T> consumer = new KafkaConsumer<>(
+                config, new StringDeserializer(), topic.valueSerde().deserializer())) {
             var partitions = consumer.partitionsFor(topic.name(prefix)).stream()
-                    .map(p -> new org.apache.kafka.common.TopicPartition(p.topic(), p.partition())).toList();
+                    .map(p -> new org.apache.kafka.common.TopicPartition(p.topic(), p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             while (running) {

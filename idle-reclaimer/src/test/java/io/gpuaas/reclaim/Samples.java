@@ -11,8 +11,7 @@ import java.util.Set;
 public final class Samples {
 
     /** One GPU device attributed to a pod. */
-    public record Device(String host, String uuid, String gpuInstanceId, String namespace, String pod) {
-    }
+    public record Device(String host, String uuid, String gpuInstanceId, String namespace, String pod) {}
 
     private final Instant t0;
     private final Duration interval;
@@ -38,8 +37,8 @@ public final class Samples {
         List<GpuSample> out = new ArrayList<>();
         for (int slot = from; slot <= to; slot++) {
             if (!gaps.contains(slot)) {
-                out.add(Fixtures.sample(d.host(), d.uuid(), d.gpuInstanceId(), d.namespace(), d.pod(), at(slot),
-                        utilization));
+                out.add(Fixtures.sample(
+                        d.host(), d.uuid(), d.gpuInstanceId(), d.namespace(), d.pod(), at(slot), utilization));
             }
         }
         return out;

@@ -25,15 +25,16 @@ public final class ScaleWrites implements AutoCloseable {
             public void eventReceived(Action action, T object) {
                 String state = KubeResources.annotations(object).get(KubeResources.RECLAIMED_STATE);
                 if (action == Action.MODIFIED && state != null) {
-                    String window = io.gpuaas.reclaim.k8s.ReclaimedState.parse(state).actionId();
-                    versionsByWindow.computeIfAbsent(window, w -> ConcurrentHashMap.newKeySet())
+                    String window =
+                            io.gpuaas.reclaim.k8s.ReclaimedState.parse(state).actionId();
+                    versionsByWindow
+                            .computeIfAbsent(window, w -> ConcurrentHashMap.newKeySet())
                             .add(object.getMetadata().getResourceVersion());
                 }
             }
 
             @Override
-            public void onClose(WatcherException cause) {
-            }
+            public void onClose(WatcherException cause) {}
         });
     }
 

@@ -39,17 +39,21 @@ class CrdSchemasMatchUpstreamTest {
         List<String> problems = new ArrayList<>();
         for (JsonNode version : ours.at("/spec/versions")) {
             String name = version.path("name").asText();
-            Crds.servedSchema(upstream, name).ifPresentOrElse(
-                    schema -> SchemaSubset.problems(version.at("/schema/openAPIV3Schema"), schema)
-                            .forEach(p -> problems.add(name + " " + p)),
-                    () -> problems.add(name + ": not served upstream"));
+            Crds.servedSchema(upstream, name)
+                    .ifPresentOrElse(
+                            schema -> SchemaSubset.problems(version.at("/schema/openAPIV3Schema"), schema)
+                                    .forEach(p -> problems.add(name + " " + p)),
+                            () -> problems.add(name + ": not served upstream"));
         }
-        assertThat(problems).as("%s fields that differ from %s upstream", file, kind).isEmpty();
+        assertThat(problems)
+                .as("%s fields that differ from %s upstream", file, kind)
+                .isEmpty();
     }
 
     @Test
     void shouldAcceptASchemaThatIsASubsetOfUpstream() {
-        assertThat(SchemaSubset.problems(Crds.parse(OURS), Crds.parse(UPSTREAM))).isEmpty();
+        assertThat(SchemaSubset.problems(Crds.parse(OURS), Crds.parse(UPSTREAM)))
+                .isEmpty();
     }
 
     @Test
@@ -58,18 +62,19 @@ class CrdSchemasMatchUpstreamTest {
                 .replace("priority: {type: integer, format: int32}", "priority: {type: integer, format: int64}")
                 .replace("nominalQuota: {x-kubernetes-int-or-string: true}", "nominalQuota: {type: string}");
 
-        assertThat(SchemaSubset.problems(Crds.parse(wrong), Crds.parse(UPSTREAM))).containsExactlyInAnyOrder(
-                ".spec.stopPolicy: type boolean, upstream string",
-                ".spec.priority: format int64, upstream int32",
-                ".spec.quotas[].nominalQuota: type string, upstream int-or-string");
+        assertThat(SchemaSubset.problems(Crds.parse(wrong), Crds.parse(UPSTREAM)))
+                .containsExactlyInAnyOrder(
+                        ".spec.stopPolicy: type boolean, upstream string",
+                        ".spec.priority: format int64, upstream int32",
+                        ".spec.quotas[].nominalQuota: type string, upstream int-or-string");
     }
 
     @Test
     void shouldRefuseAFieldUpstreamDoesNotHaveWhenItIsMisspelled() {
         String misspelled = OURS.replace("cohortName:", "cohort:").replace("labels:", "lables:");
 
-        assertThat(SchemaSubset.problems(Crds.parse(misspelled), Crds.parse(UPSTREAM))).containsExactlyInAnyOrder(
-                ".spec.cohort: not in upstream", ".spec.selector.lables: not in upstream");
+        assertThat(SchemaSubset.problems(Crds.parse(misspelled), Crds.parse(UPSTREAM)))
+                .containsExactlyInAnyOrder(".spec.cohort: not in upstream", ".spec.selector.lables: not in upstream");
     }
 
     @Test
@@ -77,10 +82,11 @@ class CrdSchemasMatchUpstreamTest {
         String incomplete = OURS.replace("required: [name, nominalQuota]", "required: [name]")
                 .replace("nominalQuota: {x-kubernetes-int-or-string: true}", "borrowingLimit: {type: string}");
 
-        assertThat(SchemaSubset.problems(Crds.parse(incomplete), Crds.parse(UPSTREAM))).containsExactlyInAnyOrder(
-                ".spec.quotas[]: required [name], upstream [name, nominalQuota]",
-                ".spec.quotas[].nominalQuota: required upstream but not declared",
-                ".spec.quotas[].borrowingLimit: not in upstream");
+        assertThat(SchemaSubset.problems(Crds.parse(incomplete), Crds.parse(UPSTREAM)))
+                .containsExactlyInAnyOrder(
+                        ".spec.quotas[]: required [name], upstream [name, nominalQuota]",
+                        ".spec.quotas[].nominalQuota: required upstream but not declared",
+                        ".spec.quotas[].borrowingLimit: not in upstream");
     }
 
     @Test

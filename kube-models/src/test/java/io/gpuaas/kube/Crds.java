@@ -22,22 +22,27 @@ final class Crds {
     /** Upstream files are large (Kueue's Workload CRD is 1.4 MB): parsed once per folder and JVM. */
     private static final Map<Path, List<JsonNode>> LOADED = new ConcurrentHashMap<>();
 
-    private Crds() {
-    }
+    private Crds() {}
 
     /** Where the upstream CRDs live: {@code -Dgpuaas.crds=<dir>}, else {@code ../shared/crds} beside the project. */
     static Optional<Path> upstreamDirectory() {
         String configured = System.getProperty("gpuaas.crds");
-        Path moduleDir = Path.of(System.getProperty("basedir", System.getProperty("user.dir"))).toAbsolutePath();
-        Path dir = configured != null && !configured.isBlank() ? Path.of(configured)
+        Path moduleDir = Path.of(System.getProperty("basedir", System.getProperty("user.dir")))
+                .toAbsolutePath();
+        Path dir = configured != null && !configured.isBlank()
+                ? Path.of(configured)
                 : moduleDir.resolve("../../shared/crds").normalize();
         return Files.isDirectory(dir) ? Optional.of(dir) : Optional.empty();
     }
 
     /** The file names of our CRDs ({@code crds/*.yaml} on the classpath, as test-support loads them). */
     static List<String> ours() {
-        try (Stream<Path> files = Files.list(Path.of(Crds.class.getResource("/crds").toURI()))) {
-            return files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".yaml")).sorted().toList();
+        try (Stream<Path> files =
+                Files.list(Path.of(Crds.class.getResource("/crds").toURI()))) {
+            return files.map(f -> f.getFileName().toString())
+                    .filter(f -> f.endsWith(".yaml"))
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (URISyntaxException e) {
@@ -82,10 +87,13 @@ final class Crds {
     private static List<JsonNode> all(Path dir) {
         List<JsonNode> crds = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+            for (Path file :
+                    files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
                 try (var parser = YAML.getFactory().createParser(file.toFile())) {
                     YAML.readValues(parser, JsonNode.class).forEachRemaining(doc -> {
-                        if (doc != null && "CustomResourceDefinition".equals(doc.path("kind").asText())) {
+                        if (doc != null
+                                && "CustomResourceDefinition"
+                                        .equals(doc.path("kind").asText())) {
                             crds.add(doc);
                         }
                     });

@@ -52,9 +52,8 @@ class GeneratedModelsTest {
 
     @ParameterizedTest
     @MethodSource("kinds")
-    void shouldAddressTheUpstreamResourceWhenAClassIsUsedWithTheClient(Class<? extends HasMetadata> type,
-                                                                       String apiVersion, String plural,
-                                                                       boolean namespaced) throws Exception {
+    void shouldAddressTheUpstreamResourceWhenAClassIsUsedWithTheClient(
+            Class<? extends HasMetadata> type, String apiVersion, String plural, boolean namespaced) throws Exception {
         assertThat(HasMetadata.getApiVersion(type)).isEqualTo(apiVersion);
         assertThat(HasMetadata.getPlural(type)).isEqualTo(plural);
         assertThat(Namespaced.class.isAssignableFrom(type)).isEqualTo(namespaced);
@@ -69,7 +68,12 @@ class GeneratedModelsTest {
         var workers = cluster.getSpec().getWorkerGroupSpecs().getFirst();
         assertThat(workers.getGroupName()).isEqualTo("gpu-workers");
         assertThat(workers.getReplicas()).isEqualTo(2);
-        assertThat(workers.getTemplate().getSpec().getContainers().getFirst().getResources().getLimits())
+        assertThat(workers.getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .getFirst()
+                        .getResources()
+                        .getLimits())
                 .containsEntry("nvidia.com/gpu", new Quantity("1"));
         workers.setReplicas(0);
 
@@ -98,10 +102,16 @@ class GeneratedModelsTest {
         JsonNode original = object("clusterqueue.json");
         ClusterQueue queue = KUBE.convertValue(original, ClusterQueue.class);
 
-        var quota = queue.getSpec().getResourceGroups().getFirst().getFlavors().getFirst().getResources().getFirst();
+        var quota = queue.getSpec()
+                .getResourceGroups()
+                .getFirst()
+                .getFlavors()
+                .getFirst()
+                .getResources()
+                .getFirst();
         assertThat(quota.getNominalQuota()).isEqualTo(new IntOrString("8"));
-        assertThat(queue.getStatus().getConditions()).singleElement()
-                .satisfies(c -> assertThat(c.getType()).isEqualTo("Active"));
+        assertThat(queue.getStatus().getConditions()).singleElement().satisfies(c -> assertThat(c.getType())
+                .isEqualTo("Active"));
         quota.setNominalQuota(new IntOrString("4"));
 
         ObjectNode expected = original.deepCopy();
@@ -116,12 +126,15 @@ class GeneratedModelsTest {
 
         assertThat(workload.getSpec().getQueueName()).isEqualTo("gpuaas");
         assertThat(workload.getSpec().getPriorityClassRef().getName()).isEqualTo("high");
-        assertThat(workload.getSpec().getPodSets()).extracting(p -> p.getName(), p -> p.getCount())
+        assertThat(workload.getSpec().getPodSets())
+                .extracting(p -> p.getName(), p -> p.getCount())
                 .containsExactly(tuple("main", 2));
-        var assignment = workload.getStatus().getAdmission().getPodSetAssignments().getFirst();
+        var assignment =
+                workload.getStatus().getAdmission().getPodSetAssignments().getFirst();
         assertThat(assignment.getFlavors()).containsEntry("nvidia.com/gpu", "a100");
         assertThat(assignment.getResourceUsage()).containsEntry("nvidia.com/gpu", new IntOrString("2"));
-        assertThat(workload.getStatus().getConditions()).extracting(c -> c.getType())
+        assertThat(workload.getStatus().getConditions())
+                .extracting(c -> c.getType())
                 .isEqualTo(List.of("QuotaReserved", "Admitted"));
         assertThat(written(workload)).isEqualTo(original);
     }

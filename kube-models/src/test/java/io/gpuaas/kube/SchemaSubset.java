@@ -17,8 +17,7 @@ final class SchemaSubset {
 
     private static final String INT_OR_STRING = "x-kubernetes-int-or-string";
 
-    private SchemaSubset() {
-    }
+    private SchemaSubset() {}
 
     /** What in {@code ours} does not match {@code upstream}, one line per field; empty when it is a subset. */
     static List<String> problems(JsonNode ours, JsonNode upstream) {
@@ -67,7 +66,9 @@ final class SchemaSubset {
 
     /** The type as the API server reads it: int-or-string stands for its own type. */
     private static String type(JsonNode schema) {
-        return schema.path(INT_OR_STRING).asBoolean(false) ? "int-or-string" : schema.path("type").asText("none");
+        return schema.path(INT_OR_STRING).asBoolean(false)
+                ? "int-or-string"
+                : schema.path("type").asText("none");
     }
 
     private static void enumValues(String at, JsonNode ours, JsonNode upstream, List<String> problems) {

@@ -54,10 +54,17 @@ public class GatewayComponents {
     private static final String KUBERNETES = "gpuaas.metrics-gateway.kubernetes.enabled";
 
     @Singleton
-    ProjectionFeeds projectionFeeds(KafkaClients kafka, PrometheusRegistry registry, ProjectionSettings settings,
-                                    @Nullable ProjectionHook hook) {
-        return new ProjectionFeeds(clientId -> KafkaFactory.projectionConsumer(kafka, clientId),
-                kafka.settings().topicPrefix(), kafka.deadLetterPublisher("metrics-gateway", registry), settings, hook);
+    ProjectionFeeds projectionFeeds(
+            KafkaClients kafka,
+            PrometheusRegistry registry,
+            ProjectionSettings settings,
+            @Nullable ProjectionHook hook) {
+        return new ProjectionFeeds(
+                clientId -> KafkaFactory.projectionConsumer(kafka, clientId),
+                kafka.settings().topicPrefix(),
+                kafka.deadLetterPublisher("metrics-gateway", registry),
+                settings,
+                hook);
     }
 
     @Singleton
@@ -73,13 +80,26 @@ public class GatewayComponents {
     }
 
     @Singleton
-    ScrapeScheduler scrapeScheduler(ScrapeSettings scrape, KubernetesSettings kubernetes, UsageSettings usage,
-                                    KafkaClients kafka, PublishCounters counters, ScrapeHealth health, Clock clock) {
-        ScrapeScheduler scheduler = new ScrapeScheduler(new Backoff(scrape.interval(), scrape.maxBackoff()),
-                scrape.timeout(), KafkaFactory.samplePublisher(kafka, counters), health, clock);
-        scheduler.setTargets("config", scrape.targets().stream().map(ScrapeTarget::configured)
-                .collect(Collectors.toSet()));
-        LOG.info("metrics-gateway: {} configured targets, discovery {}, rollups every {}", scrape.targets().size(),
+    ScrapeScheduler scrapeScheduler(
+            ScrapeSettings scrape,
+            KubernetesSettings kubernetes,
+            UsageSettings usage,
+            KafkaClients kafka,
+            PublishCounters counters,
+            ScrapeHealth health,
+            Clock clock) {
+        ScrapeScheduler scheduler = new ScrapeScheduler(
+                new Backoff(scrape.interval(), scrape.maxBackoff()),
+                scrape.timeout(),
+                KafkaFactory.samplePublisher(kafka, counters),
+                health,
+                clock);
+        scheduler.setTargets(
+                "config",
+                scrape.targets().stream().map(ScrapeTarget::configured).collect(Collectors.toSet()));
+        LOG.info(
+                "metrics-gateway: {} configured targets, discovery {}, rollups every {}",
+                scrape.targets().size(),
                 kubernetes.enabled() && scrape.discovery() ? scrape.discoverySelector() : "off",
                 usage.rollups() ? usage.rollupWindow() : "off");
         return scheduler;
@@ -87,10 +107,15 @@ public class GatewayComponents {
 
     @Singleton
     @Requires(property = "gpuaas.metrics-gateway.usage.rollups", notEquals = "false")
-    RollupPublisher rollups(UsageSettings usage, TenantUsage tenantUsage, BookedUnits bookings, KafkaClients kafka,
-                            Clock clock) {
-        return new RollupPublisher(tenantUsage, bookings, KafkaFactory.rollupProducer(kafka),
-                kafka.topic(Topics.TENANT_UTILIZATION), usage.rollupWindow(), clock);
+    RollupPublisher rollups(
+            UsageSettings usage, TenantUsage tenantUsage, BookedUnits bookings, KafkaClients kafka, Clock clock) {
+        return new RollupPublisher(
+                tenantUsage,
+                bookings,
+                KafkaFactory.rollupProducer(kafka),
+                kafka.topic(Topics.TENANT_UTILIZATION),
+                usage.rollupWindow(),
+                clock);
     }
 
     /**
@@ -98,22 +123,29 @@ public class GatewayComponents {
      * Kubernetes, or with the election off, this replica leads alone and no client is built.
      */
     @Singleton
-    LeaseLeadership gatewayLeadership(LeaderElectionSettings election, KubernetesSettings kubernetes,
-                                      BeanProvider<KubernetesClient> client, ScrapeScheduler scheduler,
-                                      @Nullable RollupPublisher rollups,
-                                      @Named(ProjectionFeeds.STATE_FEED) TopicReplica stateFeed,
-                                      @Named(ProjectionFeeds.SAMPLE_FEED) TopicReplica sampleFeed) {
+    LeaseLeadership gatewayLeadership(
+            LeaderElectionSettings election,
+            KubernetesSettings kubernetes,
+            BeanProvider<KubernetesClient> client,
+            ScrapeScheduler scheduler,
+            @Nullable RollupPublisher rollups,
+            @Named(ProjectionFeeds.STATE_FEED) TopicReplica stateFeed,
+            @Named(ProjectionFeeds.SAMPLE_FEED) TopicReplica sampleFeed) {
         boolean elect = kubernetes.enabled() && election.enabled();
         List<LeaderDuty> duties = rollups == null ? List.of(scheduler) : List.of(rollups, scheduler);
-        return new LeaseLeadership(elect ? client.get() : null, "gateway-leadership",
-                elect ? election : election.withoutElection(), duties,
-                () -> stateFeed.health().caughtUp() && sampleFeed.health().caughtUp(), StartOrder.LEADERSHIP);
+        return new LeaseLeadership(
+                elect ? client.get() : null,
+                "gateway-leadership",
+                elect ? election : election.withoutElection(),
+                duties,
+                () -> stateFeed.health().caughtUp() && sampleFeed.health().caughtUp(),
+                StartOrder.LEADERSHIP);
     }
 
     @Singleton
     @Requires(property = KUBERNETES, notEquals = "false")
-    TenantNamespaceWatcher tenantNamespaces(KubernetesClient client, KubernetesSettings kubernetes,
-                                            TenantDirectory tenants) {
+    TenantNamespaceWatcher tenantNamespaces(
+            KubernetesClient client, KubernetesSettings kubernetes, TenantDirectory tenants) {
         return new TenantNamespaceWatcher(client, kubernetes.tenantLabel(), tenants);
     }
 
@@ -121,7 +153,12 @@ public class GatewayComponents {
     @Requires(property = KUBERNETES, notEquals = "false")
     @Requires(property = "gpuaas.metrics-gateway.scrape.discovery", notEquals = "false")
     DcgmExporterDiscovery exporterDiscovery(KubernetesClient client, ScrapeSettings scrape, ScrapeScheduler scheduler) {
-        return new DcgmExporterDiscovery(client, scrape.discoveryNamespace(), scrape.discoverySelector(),
-                scrape.discoveryPort(), scrape.discoveryPath(), scheduler);
+        return new DcgmExporterDiscovery(
+                client,
+                scrape.discoveryNamespace(),
+                scrape.discoverySelector(),
+                scrape.discoveryPort(),
+                scrape.discoveryPath(),
+                scheduler);
     }
 }

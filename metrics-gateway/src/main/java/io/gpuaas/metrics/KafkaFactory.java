@@ -20,8 +20,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /** The Kafka clients of metrics-gateway, on the shared idempotent/acks=all settings of the service kit. */
 public final class KafkaFactory {
 
-    private KafkaFactory() {
-    }
+    private KafkaFactory() {}
 
     /** Records come encoded from {@link GpuSampleCodec.Writer#record}: the producer itself only sends bytes. */
     public static Producer<byte[], byte[]> sampleProducer(KafkaClients kafka) {
@@ -37,13 +36,18 @@ public final class KafkaFactory {
     }
 
     public static GpuSamplePublisher samplePublisher(KafkaClients kafka, PublishCounters counters) {
-        return new GpuSamplePublisher(sampleProducer(kafka), kafka.topic(Topics.GPU_SAMPLES),
-                new GpuSampleCodec(CloudEventHeaders.of(MetricsGatewayApplication.SOURCE)), counters);
+        return new GpuSamplePublisher(
+                sampleProducer(kafka),
+                kafka.topic(Topics.GPU_SAMPLES),
+                new GpuSampleCodec(CloudEventHeaders.of(MetricsGatewayApplication.SOURCE)),
+                counters);
     }
 
     public static Producer<String, TenantUtilizationEvent> rollupProducer(KafkaClients kafka) {
-        return new KafkaProducer<>(kafka.producerConfig("metrics-gateway-rollups"),
-                Topics.TENANT_UTILIZATION.keySerde().serializer(), Topics.TENANT_UTILIZATION.valueSerde().serializer());
+        return new KafkaProducer<>(
+                kafka.producerConfig("metrics-gateway-rollups"),
+                Topics.TENANT_UTILIZATION.keySerde().serializer(),
+                Topics.TENANT_UTILIZATION.valueSerde().serializer());
     }
 
     /**

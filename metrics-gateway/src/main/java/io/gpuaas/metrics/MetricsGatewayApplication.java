@@ -9,8 +9,7 @@ public final class MetricsGatewayApplication {
     /** The {@code ce_source} of every event this service writes. */
     public static final String SOURCE = "/gpuaas/metrics-gateway";
 
-    private MetricsGatewayApplication() {
-    }
+    private MetricsGatewayApplication() {}
 
     public static void main(String[] args) {
         CloudEvents.setProcessSource(SOURCE);

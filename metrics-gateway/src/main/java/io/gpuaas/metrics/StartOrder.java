@@ -25,6 +25,5 @@ public final class StartOrder {
     /** {@code exporter-discovery}: dcgm-exporter pods, handed to the scheduler as targets. */
     public static final int DISCOVERY = 40;
 
-    private StartOrder() {
-    }
+    private StartOrder() {}
 }

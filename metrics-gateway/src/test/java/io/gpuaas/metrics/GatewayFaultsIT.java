@@ -46,12 +46,17 @@ class GatewayFaultsIT {
     @BeforeAll
     static void start(KafkaBroker kafka) throws Exception {
         broker = kafka;
-        gateway = new GatewayHarness(kafka, null, "/dcgm/dcgm-exporter-t4.prom", port -> Map.of(
-                "gpuaas.metrics-gateway.projections.backoff-initial", "500ms",
-                "gpuaas.metrics-gateway.projections.backoff-max", "2s",
-                "gpuaas.metrics-gateway.projections.handler-attempts", 5,
-                "gpuaas.metrics-gateway.projections.probe-interval", "1s",
-                "gpuaas.metrics-gateway.projections.probe-timeout", "3s"), FAULTS);
+        gateway = new GatewayHarness(
+                kafka,
+                null,
+                "/dcgm/dcgm-exporter-t4.prom",
+                port -> Map.of(
+                        "gpuaas.metrics-gateway.projections.backoff-initial", "500ms",
+                        "gpuaas.metrics-gateway.projections.backoff-max", "2s",
+                        "gpuaas.metrics-gateway.projections.handler-attempts", 5,
+                        "gpuaas.metrics-gateway.projections.probe-interval", "1s",
+                        "gpuaas.metrics-gateway.projections.probe-timeout", "3s"),
+                FAULTS);
     }
 
     @AfterAll
@@ -89,8 +94,8 @@ class GatewayFaultsIT {
         await().atMost(WAIT).untilAsserted(() -> assertThat(queue("next")).contains("\"pendingWorkloads\":2"));
         assertThat(queue("poison")).contains("\"known\":false");
         List<ConsumerRecord<byte[], byte[]>> letters = gateway.consumeMatching(
-                Topics.DEAD_LETTER.name(gateway.prefix), new ByteArrayDeserializer(),
-                r -> "lq/team-f/poison".equals(new String(r.key())));
+                Topics.DEAD_LETTER.name(gateway.prefix), new ByteArrayDeserializer(), r -> "lq/team-f/poison"
+                        .equals(new String(r.key())));
         assertThat(CloudEvents.header(letters.getFirst().headers(), DeadLetterPublisher.REASON))
                 .isEqualTo(IllegalStateException.class.getSimpleName());
     }
@@ -111,8 +116,8 @@ class GatewayFaultsIT {
         await().atMost(WAIT).until(() -> readiness() == 200);
         await().atMost(WAIT).untilAsserted(() -> assertThat(queue("during-cut")).contains("\"pendingWorkloads\":3"));
         gateway.send(Topics.QUOTA_STATE, "lq/team-f/after-cut", localQueue("after-cut", 1));
-        await().atMost(WAIT).untilAsserted(() -> assertThat(gateway.metrics()).contains(
-                "gpuaas_queue_pending_workloads{cluster_queue=\"gpuaas-team-f\",local_queue=\"after-cut\","
+        await().atMost(WAIT).untilAsserted(() -> assertThat(gateway.metrics())
+                .contains("gpuaas_queue_pending_workloads{cluster_queue=\"gpuaas-team-f\",local_queue=\"after-cut\","
                         + "namespace=\"team-f\"} 1.0"));
         // Scraping publishes again too: the sample producer survived the cut.
         double published = samplesPublished();
@@ -120,7 +125,8 @@ class GatewayFaultsIT {
     }
 
     private static double samplesPublished() throws Exception {
-        Matcher counter = Pattern.compile("(?m)^gpuaas_gpu_samples_published_total (\\S+)$").matcher(gateway.metrics());
+        Matcher counter = Pattern.compile("(?m)^gpuaas_gpu_samples_published_total (\\S+)$")
+                .matcher(gateway.metrics());
         return counter.find() ? Double.parseDouble(counter.group(1)) : 0;
     }
 
@@ -133,7 +139,8 @@ class GatewayFaultsIT {
         var response = gateway.get("/health/readiness", KEDA, null);
         String body = response.body();
         int feed = body.indexOf("\"state-feed\":{");
-        return response.statusCode() == 503 && feed >= 0
+        return response.statusCode() == 503
+                && feed >= 0
                 && body.substring(feed, body.indexOf('}', feed)).contains("RECOVERING");
     }
 
@@ -142,8 +149,21 @@ class GatewayFaultsIT {
     }
 
     private static QueueState localQueue(String name, int pending) {
-        return new QueueState(QueueState.Kind.LOCAL_QUEUE, "gpuaas-team-f", "team-f", name, "gpuaas-pool", "team-f",
-                Map.of(), Map.of(), Map.of(), pending, 0, 0, Map.of("nvidia.com/gpu", BigDecimal.ONE), Instant.now());
+        return new QueueState(
+                QueueState.Kind.LOCAL_QUEUE,
+                "gpuaas-team-f",
+                "team-f",
+                name,
+                "gpuaas-pool",
+                "team-f",
+                Map.of(),
+                Map.of(),
+                Map.of(),
+                pending,
+                0,
+                0,
+                Map.of("nvidia.com/gpu", BigDecimal.ONE),
+                Instant.now());
     }
 
     /** The test seam: throws for a key, as a projection with a bug would, as often as told. */

@@ -56,6 +56,7 @@ public final class GatewayHarness implements AutoCloseable {
     public final HttpServer exporter;
     /** Requests the fake exporter has answered. */
     public final AtomicInteger exporterScrapes = new AtomicInteger();
+
     public final EmbeddedServer server;
 
     public GatewayHarness(KafkaBroker broker, String exporterResource, Map<String, Object> extra) throws IOException {
@@ -73,8 +74,13 @@ public final class GatewayHarness implements AutoCloseable {
      * under a prefix of its own when null. {@code beans} are registered in its context before it starts (test seams
      * such as a {@code ProjectionHook}).
      */
-    public GatewayHarness(KafkaBroker broker, String prefix, String exporterResource,
-                          IntFunction<Map<String, Object>> extra, Object... beans) throws IOException {
+    public GatewayHarness(
+            KafkaBroker broker,
+            String prefix,
+            String exporterResource,
+            IntFunction<Map<String, Object>> extra,
+            Object... beans)
+            throws IOException {
         this.broker = broker;
         this.prefix = prefix != null ? prefix : broker.uniquePrefix();
         if (prefix == null) {
@@ -85,16 +91,23 @@ public final class GatewayHarness implements AutoCloseable {
         this.exporter = exporter(resource(exporterResource), exporterScrapes);
         Path jwks = JWT.writeJwks(Files.createTempFile("jwks", ".json"));
         Map<String, Object> props = new HashMap<>(Map.of(
-                "micronaut.server.port", -1,
-                "gpuaas.kafka.topic-prefix", this.prefix,
-                "gpuaas.security.jwks-path", jwks.toString(),
-                "gpuaas.metrics-gateway.scrape.targets", "http://127.0.0.1:" + exporter.getAddress().getPort() + "/metrics",
-                "gpuaas.metrics-gateway.scrape.interval", "500ms",
-                "gpuaas.metrics-gateway.kubernetes.enabled", false));
+                "micronaut.server.port",
+                -1,
+                "gpuaas.kafka.topic-prefix",
+                this.prefix,
+                "gpuaas.security.jwks-path",
+                jwks.toString(),
+                "gpuaas.metrics-gateway.scrape.targets",
+                "http://127.0.0.1:" + exporter.getAddress().getPort() + "/metrics",
+                "gpuaas.metrics-gateway.scrape.interval",
+                "500ms",
+                "gpuaas.metrics-gateway.kubernetes.enabled",
+                false));
         // The gateway's own Kafka user with exactly its ACLs; the harness's sends and reads are the super user's.
         props.putAll(broker.serviceProperties(METRICS_GATEWAY.userName(), gatewayAcls()));
         props.putAll(extra.apply(exporter.getAddress().getPort()));
-        this.server = ApplicationContext.builder().properties(props).singletons(beans).run(EmbeddedServer.class);
+        this.server =
+                ApplicationContext.builder().properties(props).singletons(beans).run(EmbeddedServer.class);
     }
 
     /** Exactly what the gateway's Kafka user may do on this harness's topics (the fault ITs revoke and restore it). */
@@ -141,13 +154,16 @@ public final class GatewayHarness implements AutoCloseable {
     }
 
     public String metrics() throws IOException, InterruptedException {
-        return get("/metrics", token("ops", List.of(), List.of("metrics")), null).body();
+        return get("/metrics", token("ops", List.of(), List.of("metrics")), null)
+                .body();
     }
 
     /** Sends {@code value} to {@code topic} with the topic's own serializer (CloudEvents headers and all). */
     public <T> void send(TopicSpec<String, T> topic, String key, T value) {
-        try (KafkaProducer<String, T> producer = new KafkaProducer<>(broker.clientProperties(),
-                topic.keySerde().serializer(), topic.valueSerde().serializer())) {
+        try (KafkaProducer<String, T> producer = new KafkaProducer<>(
+                broker.clientProperties(),
+                topic.keySerde().serializer(),
+                topic.valueSerde().serializer())) {
             producer.send(new ProducerRecord<>(topic.name(prefix), key, value)).get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("cannot send to " + topic.name(prefix), e);
@@ -155,8 +171,8 @@ public final class GatewayHarness implements AutoCloseable {
     }
 
     /** Reads {@code topic} from the beginning until some record matches (at most 20 s); the matches found by then. */
-    public <V> List<ConsumerRecord<byte[], V>> consumeMatching(String topic, Deserializer<V> values,
-                                                               Predicate<ConsumerRecord<byte[], V>> match) {
+    public <V> List<ConsumerRecord<byte[], V>> consumeMatching(
+            String topic, Deserializer<V> values, Predicate<ConsumerRecord<byte[], V>> match) {
         Properties props = new Properties();
         props.putAll(broker.clientProperties());
         props.put(ConsumerConfig.GROUP_ID_CONFIG, broker.uniqueGroupId("mg-it"));
@@ -195,14 +211,15 @@ public final class GatewayHarness implements AutoCloseable {
 
     /** Waits until /health/readiness is UP: the projections follow their partitions from then on. */
     public void awaitReady() {
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() ->
-                get("/health/readiness", null, null).statusCode() == 200);
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> get("/health/readiness", null, null).statusCode() == 200);
     }
 
     /** Sends raw bytes without CloudEvents headers, as a misbehaving producer would. */
     public void sendGarbage(TopicSpec<?, ?> topic, String key, byte[] value) {
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(broker.clientProperties(),
-                new ByteArraySerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(broker.clientProperties(), new ByteArraySerializer(), new ByteArraySerializer())) {
             producer.send(new ProducerRecord<>(topic.name(prefix), key.getBytes(), value));
         }
     }

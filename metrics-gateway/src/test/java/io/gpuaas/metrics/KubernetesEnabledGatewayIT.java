@@ -58,12 +58,21 @@ class KubernetesEnabledGatewayIT {
     static void start(KafkaBroker broker, KubernetesApi kubernetes) throws Exception {
         api = kubernetes.client();
         // fabric8 reads the system property "kubeconfig" as it reads env KUBECONFIG (what the local stack passes).
-        System.setProperty(Config.KUBERNETES_KUBECONFIG_FILE,
-                kubernetes.writeKubeconfig(Files.createTempFile("kubeconfig", ".yaml")).toString());
-        gateway = new GatewayHarness(broker, "/dcgm/dcgm-exporter-h100x8.prom", exporterPort -> Map.of(
-                "gpuaas.metrics-gateway.kubernetes.enabled", true,
-                "gpuaas.metrics-gateway.scrape.targets", "",
-                "gpuaas.metrics-gateway.scrape.discovery-port", exporterPort));
+        System.setProperty(
+                Config.KUBERNETES_KUBECONFIG_FILE,
+                kubernetes
+                        .writeKubeconfig(Files.createTempFile("kubeconfig", ".yaml"))
+                        .toString());
+        gateway = new GatewayHarness(
+                broker,
+                "/dcgm/dcgm-exporter-h100x8.prom",
+                exporterPort -> Map.of(
+                        "gpuaas.metrics-gateway.kubernetes.enabled",
+                        true,
+                        "gpuaas.metrics-gateway.scrape.targets",
+                        "",
+                        "gpuaas.metrics-gateway.scrape.discovery-port",
+                        exporterPort));
     }
 
     @AfterAll
@@ -77,11 +86,17 @@ class KubernetesEnabledGatewayIT {
     @Test
     void shouldReportKubernetesWatchingOnReadinessWhenKubernetesIsEnabled() {
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-            HttpResponse<String> ready = gateway.get("/health/readiness",
-                    GatewayHarness.token("ops", List.of(), List.of("metrics")), null);
+            HttpResponse<String> ready =
+                    gateway.get("/health/readiness", GatewayHarness.token("ops", List.of(), List.of("metrics")), null);
             assertThat(ready.statusCode()).isEqualTo(200);
-            assertThat(ready.body()).contains("\"tenant-namespaces\":{", "\"exporter-discovery\":{",
-                    "\"state-feed\":{", "\"sample-feed\":{", "\"scrape-scheduler\":{", "\"detail\":\"watching\"");
+            assertThat(ready.body())
+                    .contains(
+                            "\"tenant-namespaces\":{",
+                            "\"exporter-discovery\":{",
+                            "\"state-feed\":{",
+                            "\"sample-feed\":{",
+                            "\"scrape-scheduler\":{",
+                            "\"detail\":\"watching\"");
         });
     }
 
@@ -90,7 +105,8 @@ class KubernetesEnabledGatewayIT {
         runningExporterPod();
 
         List<ConsumerRecord<byte[], GpuSampleEvent>> records = gateway.consumeMatching(
-                Topics.GPU_SAMPLES.name(gateway.prefix), Topics.GPU_SAMPLES.valueSerde().deserializer(),
+                Topics.GPU_SAMPLES.name(gateway.prefix),
+                Topics.GPU_SAMPLES.valueSerde().deserializer(),
                 r -> r.value() instanceof GpuSample s && H100.equals(s.modelName()));
 
         Set<String> keys = records.stream().map(r -> new String(r.key())).collect(Collectors.toSet());
@@ -99,8 +115,9 @@ class KubernetesEnabledGatewayIT {
             assertThat(s.namespace()).isEqualTo(WORKLOAD_NAMESPACE);
             assertThat(s.pod()).isEqualTo("vllm-agg-0-vllmdecodeworker-s65j5");
         }));
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(gateway.metrics()).contains(
-                "gpuaas_scrape_up{target=\"127.0.0.1:" + gateway.exporter.getAddress().getPort() + "\"} 1.0"));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(gateway.metrics())
+                .contains("gpuaas_scrape_up{target=\"127.0.0.1:"
+                        + gateway.exporter.getAddress().getPort() + "\"} 1.0"));
     }
 
     @Test
@@ -113,9 +130,10 @@ class KubernetesEnabledGatewayIT {
 
         // The label is followed, not read once: the next samples of the GPU go to the new owner.
         labelWorkloadNamespace("team-b");
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(gateway.metrics()).contains(
-                "gpuaas_tenant_gpu_allocated{tenant=\"team-b\"} 1.0",
-                "gpuaas_tenant_gpu_allocated{tenant=\"team-a\"} 0.0"));
+        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(gateway.metrics())
+                .contains(
+                        "gpuaas_tenant_gpu_allocated{tenant=\"team-b\"} 1.0",
+                        "gpuaas_tenant_gpu_allocated{tenant=\"team-a\"} 0.0"));
     }
 
     @Test
@@ -125,7 +143,8 @@ class KubernetesEnabledGatewayIT {
         await().atMost(Duration.ofSeconds(10)).until(() -> gateway.exporterScrapes.get() > 0);
         ApplicationContext context = gateway.server.getApplicationContext();
         KubernetesClient client = context.getBean(KubernetesClient.class);
-        assertThat(client.getMasterUrl().getPort()).as("the kit's client, from the kubeconfig")
+        assertThat(client.getMasterUrl().getPort())
+                .as("the kit's client, from the kubeconfig")
                 .isEqualTo(api.getMasterUrl().getPort());
         Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         ListAppender<ILoggingEvent> logged = new ListAppender<>();
@@ -140,30 +159,57 @@ class KubernetesEnabledGatewayIT {
         assertThat(context.isRunning()).isFalse();
         assertThat(client.getHttpClient().isClosed()).isTrue();
         // Discovery and scraping end first, the projections and the watchers they read last (StartOrder).
-        assertThat(logged.list).extracting(ILoggingEvent::getFormattedMessage).containsSubsequence(
-                "stopped exporter-discovery", "stopped scrape-scheduler", "stopped tenant-rollups",
-                "stopped state-feed", "stopped tenant-namespaces");
-        assertThat(logged.list).filteredOn(e -> e.getLevel().isGreaterOrEqual(Level.WARN))
-                .extracting(e -> e.getLoggerName() + ": " + e.getFormattedMessage()).isEmpty();
+        assertThat(logged.list)
+                .extracting(ILoggingEvent::getFormattedMessage)
+                .containsSubsequence(
+                        "stopped exporter-discovery",
+                        "stopped scrape-scheduler",
+                        "stopped tenant-rollups",
+                        "stopped state-feed",
+                        "stopped tenant-namespaces");
+        assertThat(logged.list)
+                .filteredOn(e -> e.getLevel().isGreaterOrEqual(Level.WARN))
+                .extracting(e -> e.getLoggerName() + ": " + e.getFormattedMessage())
+                .isEmpty();
         int scrapes = gateway.exporterScrapes.get();
-        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2))
+        await().during(Duration.ofSeconds(1))
+                .atMost(Duration.ofSeconds(2))
                 .until(() -> gateway.exporterScrapes.get() == scrapes);
     }
 
     /** A dcgm-exporter pod as the GPU operator deploys it, Running with an IP on which the fake exporter listens. */
     private static void runningExporterPod() {
-        api.pods().inNamespace("gpu-operator").resource(new PodBuilder()
-                .withNewMetadata().withName("nvidia-dcgm-exporter-x7k2p").withNamespace("gpu-operator")
-                .addToLabels("app.kubernetes.io/name", "dcgm-exporter").endMetadata()
-                .withNewSpec().withNodeName("gpu-node-1").addNewContainer().withName("nvidia-dcgm-exporter")
-                .withImage("nvcr.io/nvidia/k8s/dcgm-exporter").endContainer().endSpec()
-                .withNewStatus().withPhase("Running").withPodIP("127.0.0.1").endStatus()
-                .build()).createOr(NonDeletingOperation::update);
+        api.pods()
+                .inNamespace("gpu-operator")
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName("nvidia-dcgm-exporter-x7k2p")
+                        .withNamespace("gpu-operator")
+                        .addToLabels("app.kubernetes.io/name", "dcgm-exporter")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNodeName("gpu-node-1")
+                        .addNewContainer()
+                        .withName("nvidia-dcgm-exporter")
+                        .withImage("nvcr.io/nvidia/k8s/dcgm-exporter")
+                        .endContainer()
+                        .endSpec()
+                        .withNewStatus()
+                        .withPhase("Running")
+                        .withPodIP("127.0.0.1")
+                        .endStatus()
+                        .build())
+                .createOr(NonDeletingOperation::update);
     }
 
     private static void labelWorkloadNamespace(String tenant) {
-        api.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(WORKLOAD_NAMESPACE)
-                .addToLabels("gpuaas.io/tenant", tenant).endMetadata().build())
+        api.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(WORKLOAD_NAMESPACE)
+                        .addToLabels("gpuaas.io/tenant", tenant)
+                        .endMetadata()
+                        .build())
                 .createOr(NonDeletingOperation::update);
     }
 }

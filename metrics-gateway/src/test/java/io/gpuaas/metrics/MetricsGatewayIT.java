@@ -36,9 +36,12 @@ class MetricsGatewayIT {
 
     @BeforeAll
     static void start(KafkaBroker broker) throws Exception {
-        gateway = new GatewayHarness(broker, "/dcgm/dcgm-exporter-t4.prom", Map.of(
-                "gpuaas.metrics-gateway.usage.namespace-tenants.team-a", "team-a",
-                "gpuaas.metrics-gateway.usage.rollup-window", "2s"));
+        gateway = new GatewayHarness(
+                broker,
+                "/dcgm/dcgm-exporter-t4.prom",
+                Map.of(
+                        "gpuaas.metrics-gateway.usage.namespace-tenants.team-a", "team-a",
+                        "gpuaas.metrics-gateway.usage.rollup-window", "2s"));
         gateway.awaitReady();
     }
 
@@ -50,9 +53,10 @@ class MetricsGatewayIT {
     @Test
     void shouldPublishTheScrapedT4AsAGpuSampleKeyedByDeviceWhenTheExporterAnswers() {
         ConsumerRecord<byte[], GpuSampleEvent> record = gateway.consumeMatching(
-                Topics.GPU_SAMPLES.name(gateway.prefix),
-                Topics.GPU_SAMPLES.valueSerde().deserializer(), r -> r.value() instanceof GpuSample s
-                        && "Tesla T4".equals(s.modelName())).getFirst();
+                        Topics.GPU_SAMPLES.name(gateway.prefix),
+                        Topics.GPU_SAMPLES.valueSerde().deserializer(),
+                        r -> r.value() instanceof GpuSample s && "Tesla T4".equals(s.modelName()))
+                .getFirst();
 
         assertThat(new String(record.key())).isEqualTo("424773df46e0/GPU-20c56d28-0da5-6d26-a36a-e7af1ce2586e");
         assertThat(CloudEvents.header(record.headers(), CloudEvents.TYPE)).isNotBlank();
@@ -66,8 +70,8 @@ class MetricsGatewayIT {
 
     @Test
     void shouldReportTheScrapeTargetUpWhenItAnswers() {
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                assertThat(gateway.metrics()).containsPattern("gpuaas_scrape_up\\{target=\"127.0.0.1:\\d+\"} 1.0"));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(gateway.metrics())
+                .containsPattern("gpuaas_scrape_up\\{target=\"127.0.0.1:\\d+\"} 1.0"));
     }
 
     @Test
@@ -79,18 +83,21 @@ class MetricsGatewayIT {
         // (loaded, shared-CPU) HTTP round trip ended.
         Instant visibleAt = null;
         String metrics = "";
-        while (visibleAt == null && Duration.between(acknowledged, Instant.now()).toSeconds() < 10) {
+        while (visibleAt == null
+                && Duration.between(acknowledged, Instant.now()).toSeconds() < 10) {
             Instant asked = Instant.now();
             metrics = gateway.metrics();
-            if (metrics.contains("gpuaas_queue_pending_workloads{cluster_queue=\"gpuaas-team-a\",local_queue=\"gpuaas\",namespace=\"team-a\"} 3.0")) {
+            if (metrics.contains(
+                    "gpuaas_queue_pending_workloads{cluster_queue=\"gpuaas-team-a\",local_queue=\"gpuaas\",namespace=\"team-a\"} 3.0")) {
                 visibleAt = asked;
             }
         }
         assertThat(visibleAt).as("queue depth never appeared").isNotNull();
         assertThat(Duration.between(acknowledged, visibleAt)).isLessThan(Duration.ofSeconds(1));
-        assertThat(metrics).contains(
-                "gpuaas_queue_pending_gpus{cluster_queue=\"gpuaas-team-a\",local_queue=\"gpuaas\",namespace=\"team-a\",resource=\"nvidia.com/gpu\"} 4.0",
-                "gpuaas_queue_admitted_workloads{cluster_queue=\"gpuaas-team-a\",local_queue=\"gpuaas\",namespace=\"team-a\"} 1.0");
+        assertThat(metrics)
+                .contains(
+                        "gpuaas_queue_pending_gpus{cluster_queue=\"gpuaas-team-a\",local_queue=\"gpuaas\",namespace=\"team-a\",resource=\"nvidia.com/gpu\"} 4.0",
+                        "gpuaas_queue_admitted_workloads{cluster_queue=\"gpuaas-team-a\",local_queue=\"gpuaas\",namespace=\"team-a\"} 1.0");
         assertThat(metrics).doesNotContain("resource=\"cpu\"");
     }
 
@@ -107,9 +114,14 @@ class MetricsGatewayIT {
         HttpResponse<String> other = gateway.get("/api/v1/keda/queues/team-b/gpuaas", teamA, null);
         assertThat(other.statusCode()).isEqualTo(403);
         assertThat(other.headers().firstValue("content-type")).hasValue("application/problem+json");
-        assertThat(gateway.get("/api/v1/keda/queues/team-a/gpuaas", null, null).statusCode()).isEqualTo(401);
-        assertThat(gateway.get("/api/v1/keda/queues/team-b/gpuaas",
-                GatewayHarness.token("keda", List.of(), List.of("metrics")), null).body()).contains("\"known\":false");
+        assertThat(gateway.get("/api/v1/keda/queues/team-a/gpuaas", null, null).statusCode())
+                .isEqualTo(401);
+        assertThat(gateway.get(
+                                "/api/v1/keda/queues/team-b/gpuaas",
+                                GatewayHarness.token("keda", List.of(), List.of("metrics")),
+                                null)
+                        .body())
+                .contains("\"known\":false");
     }
 
     @Test
@@ -132,14 +144,18 @@ class MetricsGatewayIT {
     void shouldExposeTheIdlenessSignalWhenTheReclaimerReportsAnIdleWorkload() {
         WorkloadRef ref = new WorkloadRef("team-a", "InferenceService", "llm");
         Instant now = Instant.now();
-        gateway.send(Topics.RECLAIM_EVENTS, ref.key(), new ReclaimEvent.IdleDetected(ref, "team-a", 2,
-                now.minusSeconds(900), 900, 0.05, 0.01, 1.0, "keda", now));
+        gateway.send(
+                Topics.RECLAIM_EVENTS,
+                ref.key(),
+                new ReclaimEvent.IdleDetected(
+                        ref, "team-a", 2, now.minusSeconds(900), 900, 0.05, 0.01, 1.0, "keda", now));
         String teamA = GatewayHarness.token("team-a", List.of("team-a"), List.of());
 
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
-            assertThat(gateway.metrics()).contains(
-                    "gpuaas_workload_idle{kind=\"InferenceService\",name=\"llm\",namespace=\"team-a\"} 1.0");
-            assertThat(gateway.get("/api/v1/keda/workloads/team-a/InferenceService/llm", teamA, null).body())
+            assertThat(gateway.metrics())
+                    .contains("gpuaas_workload_idle{kind=\"InferenceService\",name=\"llm\",namespace=\"team-a\"} 1.0");
+            assertThat(gateway.get("/api/v1/keda/workloads/team-a/InferenceService/llm", teamA, null)
+                            .body())
                     .contains("\"idle\":1", "\"active\":0");
         });
     }
@@ -152,13 +168,15 @@ class MetricsGatewayIT {
             gateway.send(Topics.GPU_SAMPLES, "n1/GPU-b", sample("GPU-b", t0.plusSeconds(i), 0.0));
         }
 
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(gateway.metrics()).contains(
-                "gpuaas_tenant_gpu_allocated{tenant=\"team-a\"} 2.0",
-                "gpuaas_tenant_gpu_utilization_ratio{tenant=\"team-a\"} 0.4",
-                "gpuaas_tenant_gpu_seconds_total{state=\"busy\",tenant=\"team-a\"} 2.0",
-                "gpuaas_tenant_gpu_seconds_total{state=\"idle\",tenant=\"team-a\"} 2.0"));
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(gateway.metrics())
+                .contains(
+                        "gpuaas_tenant_gpu_allocated{tenant=\"team-a\"} 2.0",
+                        "gpuaas_tenant_gpu_utilization_ratio{tenant=\"team-a\"} 0.4",
+                        "gpuaas_tenant_gpu_seconds_total{state=\"busy\",tenant=\"team-a\"} 2.0",
+                        "gpuaas_tenant_gpu_seconds_total{state=\"idle\",tenant=\"team-a\"} 2.0"));
         List<ConsumerRecord<byte[], TenantUtilizationEvent>> rollups = gateway.consumeMatching(
-                Topics.TENANT_UTILIZATION.name(gateway.prefix), Topics.TENANT_UTILIZATION.valueSerde().deserializer(),
+                Topics.TENANT_UTILIZATION.name(gateway.prefix),
+                Topics.TENANT_UTILIZATION.valueSerde().deserializer(),
                 r -> r.value() instanceof TenantUtilization u && u.allocatedGpuSeconds() > 0);
         assertThat(new String(rollups.getFirst().key())).isEqualTo("team-a");
     }
@@ -168,11 +186,13 @@ class MetricsGatewayIT {
         gateway.sendGarbage(Topics.QUOTA_STATE, "lq/team-a/broken", "{not json".getBytes());
         gateway.send(Topics.QUOTA_STATE, "lq/team-a/after", localQueue("team-a", 7, 0, 0, "after"));
 
-        List<ConsumerRecord<byte[], byte[]>> letters = gateway.consumeMatching(Topics.DEAD_LETTER.name(gateway.prefix),
-                new ByteArrayDeserializer(), r -> "lq/team-a/broken".equals(new String(r.key())));
-        assertThat(CloudEvents.header(letters.getFirst().headers(), DeadLetterPublisher.REASON)).isEqualTo("MISSING_TYPE");
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(gateway.metrics()).contains(
-                "local_queue=\"after\",namespace=\"team-a\"} 7.0"));
+        List<ConsumerRecord<byte[], byte[]>> letters = gateway.consumeMatching(
+                Topics.DEAD_LETTER.name(gateway.prefix), new ByteArrayDeserializer(), r -> "lq/team-a/broken"
+                        .equals(new String(r.key())));
+        assertThat(CloudEvents.header(letters.getFirst().headers(), DeadLetterPublisher.REASON))
+                .isEqualTo("MISSING_TYPE");
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(gateway.metrics())
+                .contains("local_queue=\"after\",namespace=\"team-a\"} 7.0"));
     }
 
     @Test
@@ -190,13 +210,39 @@ class MetricsGatewayIT {
     }
 
     private static QueueState localQueue(String namespace, int pending, int admitted, int gpus, String name) {
-        return new QueueState(QueueState.Kind.LOCAL_QUEUE, "gpuaas-" + namespace, namespace, name, "gpuaas-pool",
-                namespace, Map.of(), Map.of(), Map.of(), pending, 0, admitted,
-                Map.of("nvidia.com/gpu", BigDecimal.valueOf(gpus), "cpu", BigDecimal.TEN), Instant.now());
+        return new QueueState(
+                QueueState.Kind.LOCAL_QUEUE,
+                "gpuaas-" + namespace,
+                namespace,
+                name,
+                "gpuaas-pool",
+                namespace,
+                Map.of(),
+                Map.of(),
+                Map.of(),
+                pending,
+                0,
+                admitted,
+                Map.of("nvidia.com/gpu", BigDecimal.valueOf(gpus), "cpu", BigDecimal.TEN),
+                Instant.now());
     }
 
     private static GpuSample sample(String uuid, Instant time, double utilization) {
-        return new GpuSample(time, "n1", uuid, 0, "NVIDIA H200", null, null, "team-a", "worker-" + uuid, "main",
-                utilization, "GR_ENGINE_ACTIVE", 100.0, 100.0, 300.0);
+        return new GpuSample(
+                time,
+                "n1",
+                uuid,
+                0,
+                "NVIDIA H200",
+                null,
+                null,
+                "team-a",
+                "worker-" + uuid,
+                "main",
+                utilization,
+                "GR_ENGINE_ACTIVE",
+                100.0,
+                100.0,
+                300.0);
     }
 }

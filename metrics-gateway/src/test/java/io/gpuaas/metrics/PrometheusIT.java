@@ -31,12 +31,19 @@ class PrometheusIT {
 
     @BeforeAll
     static void start(KafkaBroker broker) throws Exception {
-        assumeTrue(PrometheusServer.available(), "prometheus and promtool are not installed (apt-get install prometheus)");
-        gateway = new GatewayHarness(broker, "/dcgm/dcgm-exporter-h100x8.prom",
-                Map.of("gpuaas.metrics-gateway.usage.namespace-tenants.dynamo-workload", "team-llm",
-                        "gpuaas.metrics-gateway.usage.namespace-tenants.team-a", "team-a"));
+        assumeTrue(
+                PrometheusServer.available(), "prometheus and promtool are not installed (apt-get install prometheus)");
+        gateway = new GatewayHarness(
+                broker,
+                "/dcgm/dcgm-exporter-h100x8.prom",
+                Map.of(
+                        "gpuaas.metrics-gateway.usage.namespace-tenants.dynamo-workload",
+                        "team-llm",
+                        "gpuaas.metrics-gateway.usage.namespace-tenants.team-a",
+                        "team-a"));
         gateway.awaitReady();
-        prometheus = PrometheusServer.scraping(gateway.server.getHost() + ":" + gateway.server.getPort(),
+        prometheus = PrometheusServer.scraping(
+                gateway.server.getHost() + ":" + gateway.server.getPort(),
                 GatewayHarness.token("prometheus", List.of(), List.of("metrics")));
     }
 
@@ -52,51 +59,106 @@ class PrometheusIT {
 
     @Test
     void shouldAnswerQueueDepthAndTenantUtilizationThroughPromqlWhenPrometheusScrapesTheGateway() {
-        gateway.send(Topics.QUOTA_STATE, "lq/team-a/gpuaas", new QueueState(QueueState.Kind.LOCAL_QUEUE,
-                "gpuaas-team-a", "team-a", "gpuaas", "gpuaas-pool", "team-a", Map.of(), Map.of(), Map.of(), 4, 1, 2,
-                Map.of("nvidia.com/mig-1g.18gb", BigDecimal.valueOf(6)), Instant.now()));
+        gateway.send(
+                Topics.QUOTA_STATE,
+                "lq/team-a/gpuaas",
+                new QueueState(
+                        QueueState.Kind.LOCAL_QUEUE,
+                        "gpuaas-team-a",
+                        "team-a",
+                        "gpuaas",
+                        "gpuaas-pool",
+                        "team-a",
+                        Map.of(),
+                        Map.of(),
+                        Map.of(),
+                        4,
+                        1,
+                        2,
+                        Map.of("nvidia.com/mig-1g.18gb", BigDecimal.valueOf(6)),
+                        Instant.now()));
         Instant now = Instant.now();
         gateway.send(Topics.GPU_SAMPLES, "n1/GPU-1", sample("GPU-1", now, 0.25));
         gateway.send(Topics.GPU_SAMPLES, "n1/GPU-2", sample("GPU-2", now, 0.75));
 
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
-            assertThat(prometheus.ready()).as(prometheus.log()).isTrue();
-            assertThat(prometheus.query("up{job=\"metrics-gateway\"}")).contains("\"1\"]");
-            assertThat(prometheus.query("sum(gpuaas_queue_pending_workloads{namespace=\"team-a\"})"))
-                    .contains("\"5\"]");
-            assertThat(prometheus.query("gpuaas_queue_pending_gpus{resource=\"nvidia.com/mig-1g.18gb\"}"))
-                    .contains("\"6\"]");
-            assertThat(prometheus.query("gpuaas_tenant_gpu_utilization_ratio{tenant=\"team-a\"}"))
-                    .contains("\"0.5\"]");
-            assertThat(prometheus.query("gpuaas_tenant_gpu_allocated{tenant=\"team-a\"}")).contains("\"2\"]");
-        });
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(() -> {
+                    assertThat(prometheus.ready()).as(prometheus.log()).isTrue();
+                    assertThat(prometheus.query("up{job=\"metrics-gateway\"}")).contains("\"1\"]");
+                    assertThat(prometheus.query("sum(gpuaas_queue_pending_workloads{namespace=\"team-a\"})"))
+                            .contains("\"5\"]");
+                    assertThat(prometheus.query("gpuaas_queue_pending_gpus{resource=\"nvidia.com/mig-1g.18gb\"}"))
+                            .contains("\"6\"]");
+                    assertThat(prometheus.query("gpuaas_tenant_gpu_utilization_ratio{tenant=\"team-a\"}"))
+                            .contains("\"0.5\"]");
+                    assertThat(prometheus.query("gpuaas_tenant_gpu_allocated{tenant=\"team-a\"}"))
+                            .contains("\"2\"]");
+                });
     }
 
     @Test
     void shouldAttributeTheRealH100PodsGpuToItsTenantWhenScrapedFromTheExporter() {
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
-                assertThat(prometheus.query("gpuaas_tenant_gpu_allocated{tenant=\"team-llm\"}")).contains("\"1\"]"));
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(() -> assertThat(prometheus.query("gpuaas_tenant_gpu_allocated{tenant=\"team-llm\"}"))
+                        .contains("\"1\"]"));
     }
 
     @Test
     void shouldPassPromtoolWhenTheExpositionIsChecked() throws Exception {
-        gateway.send(Topics.QUOTA_STATE, "lq/team-a/gpuaas", new QueueState(QueueState.Kind.LOCAL_QUEUE,
-                "gpuaas-team-a", "team-a", "gpuaas", "gpuaas-pool", "team-a", Map.of(), Map.of(), Map.of(), 1, 0, 0,
-                Map.of(), Instant.now()));
-        await().atMost(Duration.ofSeconds(10)).until(() -> gateway.metrics().contains("gpuaas_queue_pending_workloads{"));
+        gateway.send(
+                Topics.QUOTA_STATE,
+                "lq/team-a/gpuaas",
+                new QueueState(
+                        QueueState.Kind.LOCAL_QUEUE,
+                        "gpuaas-team-a",
+                        "team-a",
+                        "gpuaas",
+                        "gpuaas-pool",
+                        "team-a",
+                        Map.of(),
+                        Map.of(),
+                        Map.of(),
+                        1,
+                        0,
+                        0,
+                        Map.of(),
+                        Instant.now()));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> gateway.metrics().contains("gpuaas_queue_pending_workloads{"));
 
         String exposition = gateway.metrics();
         PrometheusServer.Result result = PrometheusServer.checkMetrics(exposition);
 
         assertThat(result.exitCode()).as(result.output()).isZero();
         assertThat(exposition).contains("# TYPE gpuaas_tenant_gpu_seconds_total counter");
-        String openMetrics = gateway.get("/metrics", GatewayHarness.token("p", List.of(), List.of("metrics")),
-                "application/openmetrics-text; version=1.0.0").body();
-        assertThat(openMetrics).contains("# TYPE gpuaas_reclaimed_workers counter").endsWith("# EOF\n");
+        String openMetrics = gateway.get(
+                        "/metrics",
+                        GatewayHarness.token("p", List.of(), List.of("metrics")),
+                        "application/openmetrics-text; version=1.0.0")
+                .body();
+        assertThat(openMetrics)
+                .contains("# TYPE gpuaas_reclaimed_workers counter")
+                .endsWith("# EOF\n");
     }
 
     private static GpuSample sample(String uuid, Instant time, double utilization) {
-        return new GpuSample(time, "n1", uuid, 0, "NVIDIA H200", null, null, "team-a", "worker-" + uuid, "main",
-                utilization, "GR_ENGINE_ACTIVE", 100.0, 100.0, 300.0);
+        return new GpuSample(
+                time,
+                "n1",
+                uuid,
+                0,
+                "NVIDIA H200",
+                null,
+                null,
+                "team-a",
+                "worker-" + uuid,
+                "main",
+                utilization,
+                "GR_ENGINE_ACTIVE",
+                100.0,
+                100.0,
+                300.0);
     }
 }

@@ -54,10 +54,15 @@ final class PrometheusServer implements AutoCloseable {
                       - targets: ['%s']
                 """.formatted(token, hostPort));
         int port = freePort();
-        Process process = new ProcessBuilder(BINARY.toString(), "--config.file=" + config,
-                "--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + port,
-                "--log.level=warn")
-                .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
+        Process process = new ProcessBuilder(
+                        BINARY.toString(),
+                        "--config.file=" + config,
+                        "--storage.tsdb.path=" + dir.resolve("data"),
+                        "--web.listen-address=127.0.0.1:" + port,
+                        "--log.level=warn")
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("prometheus.log").toFile())
+                .start();
         return new PrometheusServer(process, port, dir);
     }
 
@@ -77,11 +82,14 @@ final class PrometheusServer implements AutoCloseable {
 
     /** The raw JSON answer of an instant PromQL query. */
     String query(String promql) throws IOException, InterruptedException {
-        return get("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8)).body();
+        return get("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8))
+                .body();
     }
 
     private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -92,7 +100,9 @@ final class PrometheusServer implements AutoCloseable {
 
     /** Runs {@code promtool check metrics} on {@code exposition}; returns its exit code and output. */
     static Result checkMetrics(String exposition) throws IOException, InterruptedException {
-        Process promtool = new ProcessBuilder(PROMTOOL.toString(), "check", "metrics").redirectErrorStream(true).start();
+        Process promtool = new ProcessBuilder(PROMTOOL.toString(), "check", "metrics")
+                .redirectErrorStream(true)
+                .start();
         try (var in = promtool.getOutputStream()) {
             in.write(exposition.getBytes(StandardCharsets.UTF_8));
         }
@@ -103,8 +113,7 @@ final class PrometheusServer implements AutoCloseable {
         return new Result(promtool.exitValue(), output);
     }
 
-    record Result(int exitCode, String output) {
-    }
+    record Result(int exitCode, String output) {}
 
     @Override
     public void close() throws InterruptedException {

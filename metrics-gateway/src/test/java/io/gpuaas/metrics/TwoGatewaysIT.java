@@ -59,8 +59,11 @@ class TwoGatewaysIT {
 
     @BeforeAll
     static void start(KafkaBroker broker, KubernetesApi kubernetes) throws Exception {
-        System.setProperty(Config.KUBERNETES_KUBECONFIG_FILE,
-                kubernetes.writeKubeconfig(Files.createTempFile("kubeconfig", ".yaml")).toString());
+        System.setProperty(
+                Config.KUBERNETES_KUBECONFIG_FILE,
+                kubernetes
+                        .writeKubeconfig(Files.createTempFile("kubeconfig", ".yaml"))
+                        .toString());
         exporter = GatewayHarness.exporter(GatewayHarness.resource("/dcgm/dcgm-exporter-t4.prom"), exporterScrapes);
         GatewayHarness first = new GatewayHarness(broker, "/dcgm/dcgm-exporter-t4.prom", port -> replica());
         running.add(first);
@@ -75,7 +78,8 @@ class TwoGatewaysIT {
         props.put("gpuaas.metrics-gateway.usage.rollup-window", "2s");
         props.put("gpuaas.metrics-gateway.kubernetes.enabled", true);
         props.put("gpuaas.metrics-gateway.scrape.discovery", false);
-        props.put("gpuaas.metrics-gateway.scrape.targets",
+        props.put(
+                "gpuaas.metrics-gateway.scrape.targets",
                 "http://127.0.0.1:" + exporter.getAddress().getPort() + "/metrics");
         props.put("gpuaas.metrics-gateway.leader-election.lease-name", "two-gateways");
         props.put("gpuaas.metrics-gateway.leader-election.lease-duration", LEASE.toMillis() + "ms");
@@ -101,20 +105,43 @@ class TwoGatewaysIT {
         first.send(Topics.QUOTA_STATE, "lq/team-t/gpuaas", localQueue("gpuaas", 6));
         first.send(Topics.BOOKINGS, "bk-1", booking("bk-1", now));
         WorkloadRef ref = new WorkloadRef("team-t", "InferenceService", "chat");
-        first.send(Topics.RECLAIM_EVENTS, ref.key(), new ReclaimEvent.IdleDetected(ref, "team-t", 2,
-                now.minusSeconds(900), 900, 0.05, 0.01, 1.0, "keda", now));
-        first.send(Topics.GPU_SAMPLES, "n7/GPU-t", new GpuSample(now, "n7", "GPU-t", 0, "NVIDIA H200", null, null,
-                "team-t", "worker-t", "main", 0.7, "GR_ENGINE_ACTIVE", 100.0, 100.0, 300.0));
+        first.send(
+                Topics.RECLAIM_EVENTS,
+                ref.key(),
+                new ReclaimEvent.IdleDetected(
+                        ref, "team-t", 2, now.minusSeconds(900), 900, 0.05, 0.01, 1.0, "keda", now));
+        first.send(
+                Topics.GPU_SAMPLES,
+                "n7/GPU-t",
+                new GpuSample(
+                        now,
+                        "n7",
+                        "GPU-t",
+                        0,
+                        "NVIDIA H200",
+                        null,
+                        null,
+                        "team-t",
+                        "worker-t",
+                        "main",
+                        0.7,
+                        "GR_ENGINE_ACTIVE",
+                        100.0,
+                        100.0,
+                        300.0));
 
         for (GatewayHarness gateway : running) {
             await().atMost(WAIT).untilAsserted(() -> {
-                assertThat(gateway.get("/api/v1/keda/queues/team-t/gpuaas", KEDA, null).body())
+                assertThat(gateway.get("/api/v1/keda/queues/team-t/gpuaas", KEDA, null)
+                                .body())
                         .contains("\"pendingWorkloads\":6", "\"known\":true");
-                assertThat(gateway.get("/api/v1/keda/workloads/team-t/InferenceService/chat", KEDA, null).body())
+                assertThat(gateway.get("/api/v1/keda/workloads/team-t/InferenceService/chat", KEDA, null)
+                                .body())
                         .contains("\"idle\":1");
-                assertThat(gateway.metrics()).contains(
-                        "gpuaas_tenant_booked_units{pool=\"h200\",tenant=\"team-t\"} 3.0",
-                        "gpuaas_tenant_gpu_utilization_ratio{tenant=\"team-t\"} 0.7");
+                assertThat(gateway.metrics())
+                        .contains(
+                                "gpuaas_tenant_booked_units{pool=\"h200\",tenant=\"team-t\"} 3.0",
+                                "gpuaas_tenant_gpu_utilization_ratio{tenant=\"team-t\"} 0.7");
             });
         }
     }
@@ -124,15 +151,18 @@ class TwoGatewaysIT {
     void shouldServeEveryQueueWrittenBeforeTheMomentAnInstanceStartedLaterIsReady() throws Exception {
         GatewayHarness first = running.getFirst();
         first.send(Topics.QUOTA_STATE, "lq/team-t/earlier", localQueue("earlier", 5));
-        await().atMost(WAIT).untilAsserted(() -> assertThat(running.get(1).get("/api/v1/keda/queues/team-t/earlier",
-                KEDA, null).body()).contains("\"known\":true"));
+        await().atMost(WAIT).untilAsserted(() -> assertThat(running.get(1)
+                        .get("/api/v1/keda/queues/team-t/earlier", KEDA, null)
+                        .body())
+                .contains("\"known\":true"));
 
         // A third pod of a rolling update: readiness waits until it has read the history, so it never answers
         // KEDA with "unknown" for a queue the others know. It campaigns too, and follows.
-        try (GatewayHarness late = new GatewayHarness(first.broker, first.prefix, "/dcgm/dcgm-exporter-t4.prom",
-                port -> replica())) {
+        try (GatewayHarness late =
+                new GatewayHarness(first.broker, first.prefix, "/dcgm/dcgm-exporter-t4.prom", port -> replica())) {
             late.awaitReady();
-            assertThat(late.get("/api/v1/keda/queues/team-t/earlier", KEDA, null).body())
+            assertThat(late.get("/api/v1/keda/queues/team-t/earlier", KEDA, null)
+                            .body())
                     .contains("\"pendingWorkloads\":5", "\"known\":true");
             assertThat(leading(late)).as("the late pod follows").isFalse();
         }
@@ -148,7 +178,8 @@ class TwoGatewaysIT {
         await().atMost(WAIT).until(() -> published(leader) >= 5);
         assertThat(published(follower)).as("samples the follower published").isZero();
         assertThat(follower.metrics()).as("the follower scrapes nothing").doesNotContain("gpuaas_scrape_up{");
-        assertThat(follower.get("/health/readiness", null, null).statusCode()).as("the follower is ready")
+        assertThat(follower.get("/health/readiness", null, null).statusCode())
+                .as("the follower is ready")
                 .isEqualTo(200);
 
         // Windows of 2 s: with two publishers, each boundary would close two overlapping windows of team-t.
@@ -172,13 +203,15 @@ class TwoGatewaysIT {
         int scrapes = exporterScrapes.get();
         await().atMost(WAIT).until(() -> exporterScrapes.get() > scrapes + 2);
         survivor.send(Topics.QUOTA_STATE, "lq/team-t/after", localQueue("after", 4));
-        await().atMost(WAIT).untilAsserted(() -> assertThat(survivor.get("/api/v1/keda/queues/team-t/after", KEDA,
-                null).body()).contains("\"pendingWorkloads\":4", "\"known\":true"));
+        await().atMost(WAIT).untilAsserted(() -> assertThat(survivor.get("/api/v1/keda/queues/team-t/after", KEDA, null)
+                        .body())
+                .contains("\"pendingWorkloads\":4", "\"known\":true"));
         assertOneWindowAtATime(rollupsOf("team-t", Duration.ofSeconds(3)));
     }
 
     private static GatewayHarness awaitOneLeader() {
-        await().atMost(WAIT).until(() -> running.stream().filter(TwoGatewaysIT::leading).count() == 1);
+        await().atMost(WAIT)
+                .until(() -> running.stream().filter(TwoGatewaysIT::leading).count() == 1);
         return running.stream().filter(TwoGatewaysIT::leading).findFirst().orElseThrow();
     }
 
@@ -187,7 +220,10 @@ class TwoGatewaysIT {
     }
 
     private static boolean leading(GatewayHarness gateway) {
-        return gateway.server.getApplicationContext().getBean(LeaseLeadership.class).leading();
+        return gateway.server
+                .getApplicationContext()
+                .getBean(LeaseLeadership.class)
+                .leading();
     }
 
     private static double published(GatewayHarness gateway) throws Exception {
@@ -198,28 +234,61 @@ class TwoGatewaysIT {
     /** Every rollup of {@code tenant} on gpuaas.tenant-utilization so far, by window start. */
     private static List<TenantUtilization> rollupsOf(String tenant, Duration reading) {
         GatewayHarness any = running.getFirst();
-        return any.consumeAll(Topics.TENANT_UTILIZATION.name(any.prefix),
-                        Topics.TENANT_UTILIZATION.valueSerde().deserializer(), reading).stream()
+        return any
+                .consumeAll(
+                        Topics.TENANT_UTILIZATION.name(any.prefix),
+                        Topics.TENANT_UTILIZATION.valueSerde().deserializer(),
+                        reading)
+                .stream()
                 .map(r -> r.value() instanceof TenantUtilization u ? u : null)
                 .filter(u -> u != null && u.tenant().equals(tenant))
-                .sorted(Comparator.comparing(TenantUtilization::windowStart)).toList();
+                .sorted(Comparator.comparing(TenantUtilization::windowStart))
+                .toList();
     }
 
     /** Each window starts where or after the one before it ended: one publisher at a time. */
     private static void assertOneWindowAtATime(List<TenantUtilization> rollups) {
         for (int i = 1; i < rollups.size(); i++) {
-            assertThat(rollups.get(i).windowStart()).as("window %d of %s", i, rollups)
+            assertThat(rollups.get(i).windowStart())
+                    .as("window %d of %s", i, rollups)
                     .isAfterOrEqualTo(rollups.get(i - 1).windowEnd());
         }
     }
 
     private static Booking booking(String id, Instant now) {
-        return new Booking(id, "team-t", "team-t", "h200", "h200", "nvidia.com/gpu", 3, now.minusSeconds(60),
-                now.plusSeconds(3600), null, BookingState.ACTIVE, "alice", now, now, 1);
+        return new Booking(
+                id,
+                "team-t",
+                "team-t",
+                "h200",
+                "h200",
+                "nvidia.com/gpu",
+                3,
+                now.minusSeconds(60),
+                now.plusSeconds(3600),
+                null,
+                BookingState.ACTIVE,
+                "alice",
+                now,
+                now,
+                1);
     }
 
     private static QueueState localQueue(String name, int pending) {
-        return new QueueState(QueueState.Kind.LOCAL_QUEUE, "gpuaas-team-t", "team-t", name, "gpuaas-pool", "team-t",
-                Map.of(), Map.of(), Map.of(), pending, 0, 0, Map.of("nvidia.com/gpu", BigDecimal.ONE), Instant.now());
+        return new QueueState(
+                QueueState.Kind.LOCAL_QUEUE,
+                "gpuaas-team-t",
+                "team-t",
+                name,
+                "gpuaas-pool",
+                "team-t",
+                Map.of(),
+                Map.of(),
+                Map.of(),
+                pending,
+                0,
+                0,
+                Map.of("nvidia.com/gpu", BigDecimal.ONE),
+                Instant.now());
     }
 }

@@ -33,8 +33,10 @@ class UntrustedRecordsIT {
 
     @BeforeAll
     static void start(KafkaBroker broker) throws Exception {
-        gateway = new GatewayHarness(broker, "/dcgm/dcgm-exporter-t4.prom", Map.of(
-                "gpuaas.metrics-gateway.usage.namespace-tenants.team-u", "team-u"));
+        gateway = new GatewayHarness(
+                broker,
+                "/dcgm/dcgm-exporter-t4.prom",
+                Map.of("gpuaas.metrics-gateway.usage.namespace-tenants.team-u", "team-u"));
         gateway.awaitReady();
     }
 
@@ -57,17 +59,20 @@ class UntrustedRecordsIT {
         List<ConsumerRecord<byte[], byte[]>> all = new java.util.ArrayList<>();
         await().atMost(Duration.ofSeconds(60)).until(() -> {
             all.clear();
-            all.addAll(gateway.consumeMatching(Topics.DEAD_LETTER.name(gateway.prefix), new ByteArrayDeserializer(),
+            all.addAll(gateway.consumeMatching(
+                    Topics.DEAD_LETTER.name(gateway.prefix),
+                    new ByteArrayDeserializer(),
                     r -> key.equals(new String(r.key()))));
             return all.size() >= 2;
         });
-        assertThat(all).extracting(UntrustedRecordsIT::reason).containsExactlyInAnyOrder("TOMBSTONE",
-                "SCHEMA_VIOLATION");
-        assertThat(all).allSatisfy(letter -> assertThat(CloudEvents.header(letter.headers(),
-                DeadLetterPublisher.TOPIC)).isEqualTo(Topics.GPU_SAMPLES.name(gateway.prefix)));
-        assertThat(gateway.metrics()).contains(
-                "gpuaas_dead_letter_records_total{reason=\"TOMBSTONE\",topic=\"" + Topics.GPU_SAMPLES.name(gateway.prefix)
-                        + "\"} 1.0");
+        assertThat(all)
+                .extracting(UntrustedRecordsIT::reason)
+                .containsExactlyInAnyOrder("TOMBSTONE", "SCHEMA_VIOLATION");
+        assertThat(all).allSatisfy(letter -> assertThat(CloudEvents.header(letter.headers(), DeadLetterPublisher.TOPIC))
+                .isEqualTo(Topics.GPU_SAMPLES.name(gateway.prefix)));
+        assertThat(gateway.metrics())
+                .contains("gpuaas_dead_letter_records_total{reason=\"TOMBSTONE\",topic=\""
+                        + Topics.GPU_SAMPLES.name(gateway.prefix) + "\"} 1.0");
     }
 
     @Test
@@ -78,8 +83,8 @@ class UntrustedRecordsIT {
 
         gateway.sendGarbage(Topics.QUOTA_STATE, "lq/team-u/gone", null);
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(gateway.metrics())
-                .doesNotContain("local_queue=\"gone\""));
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(gateway.metrics()).doesNotContain("local_queue=\"gone\""));
         assertThat(gateway.metrics()).doesNotContain("topic=\"" + Topics.QUOTA_STATE.name(gateway.prefix) + "\"");
     }
 
@@ -88,12 +93,39 @@ class UntrustedRecordsIT {
     }
 
     private static GpuSample sample(Instant time, double utilization) {
-        return new GpuSample(time, "n9", "GPU-u", 0, "NVIDIA H200", null, null, "team-u", "worker-u", "main",
-                utilization, "GR_ENGINE_ACTIVE", 100.0, 100.0, 300.0);
+        return new GpuSample(
+                time,
+                "n9",
+                "GPU-u",
+                0,
+                "NVIDIA H200",
+                null,
+                null,
+                "team-u",
+                "worker-u",
+                "main",
+                utilization,
+                "GR_ENGINE_ACTIVE",
+                100.0,
+                100.0,
+                300.0);
     }
 
     private static QueueState localQueue(String name, int pending) {
-        return new QueueState(QueueState.Kind.LOCAL_QUEUE, "gpuaas-team-u", "team-u", name, "gpuaas-pool", "team-u",
-                Map.of(), Map.of(), Map.of(), pending, 0, 0, Map.of("nvidia.com/gpu", BigDecimal.ONE), Instant.now());
+        return new QueueState(
+                QueueState.Kind.LOCAL_QUEUE,
+                "gpuaas-team-u",
+                "team-u",
+                name,
+                "gpuaas-pool",
+                "team-u",
+                Map.of(),
+                Map.of(),
+                Map.of(),
+                pending,
+                0,
+                0,
+                Map.of("nvidia.com/gpu", BigDecimal.ONE),
+                Instant.now());
     }
 }

@@ -56,8 +56,15 @@ final class LeaderDuties implements ServiceComponent, LeaderDuty {
     private volatile Term term;
     private volatile boolean stopped;
 
-    LeaderDuties(ClusterCache cache, KafkaClients kafka, DeadLetterPublisher deadLetters, QuotaLoops loops,
-                 WriterGate gate, Clock clock, QuotaProjectorMetrics metrics, int startOrder) {
+    LeaderDuties(
+            ClusterCache cache,
+            KafkaClients kafka,
+            DeadLetterPublisher deadLetters,
+            QuotaLoops loops,
+            WriterGate gate,
+            Clock clock,
+            QuotaProjectorMetrics metrics,
+            int startOrder) {
         this.cache = cache;
         this.kafka = kafka;
         this.deadLetters = deadLetters;
@@ -66,10 +73,14 @@ final class LeaderDuties implements ServiceComponent, LeaderDuty {
         this.clock = clock;
         this.metrics = metrics;
         this.startOrder = startOrder;
-        this.workloadProducer = new KafkaProducer<>(kafka.producerConfig("quota-projector-workloads"),
-                new StringSerializer(), Topics.KUEUE_WORKLOADS.valueSerde().serializer());
-        this.stateProducer = new KafkaProducer<>(kafka.producerConfig("quota-projector-state"),
-                new StringSerializer(), Topics.QUOTA_STATE.valueSerde().serializer());
+        this.workloadProducer = new KafkaProducer<>(
+                kafka.producerConfig("quota-projector-workloads"),
+                new StringSerializer(),
+                Topics.KUEUE_WORKLOADS.valueSerde().serializer());
+        this.stateProducer = new KafkaProducer<>(
+                kafka.producerConfig("quota-projector-state"),
+                new StringSerializer(),
+                Topics.QUOTA_STATE.valueSerde().serializer());
     }
 
     @Override
@@ -138,15 +149,16 @@ final class LeaderDuties implements ServiceComponent, LeaderDuty {
     private final class Term {
         private final TransitionLedger ledger = new TransitionLedger();
         private final TopicReplica restore = WorkloadEventPublisher.restoring(ledger, kafka, deadLetters);
-        private final WorkloadEventPublisher workloads = new WorkloadEventPublisher(workloadProducer,
-                kafka.topic(Topics.KUEUE_WORKLOADS), ledger, clock, metrics);
-        private final QueueStatePublisher states = new QueueStatePublisher(stateProducer,
-                kafka.topic(Topics.QUOTA_STATE), cache, clock, metrics);
+        private final WorkloadEventPublisher workloads = new WorkloadEventPublisher(
+                workloadProducer, kafka.topic(Topics.KUEUE_WORKLOADS), ledger, clock, metrics);
+        private final QueueStatePublisher states =
+                new QueueStatePublisher(stateProducer, kafka.topic(Topics.QUOTA_STATE), cache, clock, metrics);
         private final Consumer<Change> workloadListener = workloads::onChange;
         private final Consumer<Change> stateListener = states::onChange;
         private final ScheduledExecutorService invariant = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().daemon().name("quota-invariant").factory());
-        private final Thread thread = Thread.ofPlatform().daemon().name("quota-leader-term").unstarted(this::run);
+        private final Thread thread =
+                Thread.ofPlatform().daemon().name("quota-leader-term").unstarted(this::run);
         private volatile boolean restored;
         private volatile boolean closing;
 
@@ -190,8 +202,8 @@ final class LeaderDuties implements ServiceComponent, LeaderDuty {
             }
             ComponentHealth replay = restore.health();
             State state = replay.state() == State.RECOVERING ? State.RECOVERING : State.STARTING;
-            return new ComponentHealth(state, false, "leader restoring the workload ledger: " + replay.detail(),
-                    replay.restarts());
+            return new ComponentHealth(
+                    state, false, "leader restoring the workload ledger: " + replay.detail(), replay.restarts());
         }
 
         private void close() {

@@ -50,24 +50,35 @@ public final class QuotaProjector implements AutoCloseable {
     private final List<ServiceComponent> components;
     private final ServiceLifecycle lifecycle;
 
-    public QuotaProjector(KubernetesClient client, KafkaClients kafka, QuotaSettings settings,
-                          LeaderElectionSettings election, PoolCatalog catalog, PrometheusRegistry registry, Clock clock) {
+    public QuotaProjector(
+            KubernetesClient client,
+            KafkaClients kafka,
+            QuotaSettings settings,
+            LeaderElectionSettings election,
+            PoolCatalog catalog,
+            PrometheusRegistry registry,
+            Clock clock) {
         this(client, kafka, settings, election, catalog, registry, new Options(clock, UnaryOperator.identity()));
     }
 
-    public QuotaProjector(KubernetesClient client, KafkaClients kafka, QuotaSettings settings,
-                          LeaderElectionSettings election, PoolCatalog catalog, PrometheusRegistry registry,
-                          Options options) {
+    public QuotaProjector(
+            KubernetesClient client,
+            KafkaClients kafka,
+            QuotaSettings settings,
+            LeaderElectionSettings election,
+            PoolCatalog catalog,
+            PrometheusRegistry registry,
+            Options options) {
         QuotaProjectorMetrics metrics = new QuotaProjectorMetrics(registry);
         DeadLetterPublisher deadLetters = kafka.deadLetterPublisher("quota-projector", registry);
         WriterGate gate = new WriterGate();
         this.cache = new ClusterCache(client, settings.resync(), settings.hardwareProfiles());
-        this.bookings = new BookingTable(kafka, deadLetters, this::bookingsChanged, options.clock(), metrics,
-                options.bookingHandler(), 10);
+        this.bookings = new BookingTable(
+                kafka, deadLetters, this::bookingsChanged, options.clock(), metrics, options.bookingHandler(), 10);
         this.loops = new QuotaLoops(client, cache, bookings, catalog, settings, gate, options.clock(), metrics, 30);
         this.duties = new LeaderDuties(cache, kafka, deadLetters, loops, gate, options.clock(), metrics, 20);
-        this.leadership = new LeaseLeadership(client, "quota-leadership", election, List.of(duties),
-                () -> cache.synced() && bookings.caughtUp(), 40);
+        this.leadership = new LeaseLeadership(
+                client, "quota-leadership", election, List.of(duties), () -> cache.synced() && bookings.caughtUp(), 40);
         cache.addListener(loops::onChange);
         List<ServiceComponent> all = new ArrayList<>(List.of(cache, bookings.replica(), duties, leadership));
         all.addAll(loops.components());

@@ -27,11 +27,22 @@ public class QuotaProjectorService {
 
     /** {@code options}: only tests register one (a clock, a booking-handler wrapper); production takes the defaults. */
     @Singleton
-    QuotaProjector projector(KubernetesClient client, KafkaClients kafka, QuotaSettings settings,
-                             LeaderElectionSettings election, PoolCatalog catalog, PrometheusRegistry registry,
-                             Optional<QuotaProjector.Options> options) {
+    QuotaProjector projector(
+            KubernetesClient client,
+            KafkaClients kafka,
+            QuotaSettings settings,
+            LeaderElectionSettings election,
+            PoolCatalog catalog,
+            PrometheusRegistry registry,
+            Optional<QuotaProjector.Options> options) {
         LOG.info("quota settings: {}; leader election: {}", settings, election);
-        return new QuotaProjector(client, kafka, settings, election, catalog, registry,
+        return new QuotaProjector(
+                client,
+                kafka,
+                settings,
+                election,
+                catalog,
+                registry,
                 options.orElseGet(QuotaProjector.Options::defaults));
     }
 
@@ -72,7 +83,9 @@ public class QuotaProjectorService {
     }
 
     private static ServiceComponent component(QuotaProjector projector, String name) {
-        return projector.components().stream().filter(c -> c.name().equals(name)).findFirst()
+        return projector.components().stream()
+                .filter(c -> c.name().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new IllegalStateException("no component " + name));
     }
 }

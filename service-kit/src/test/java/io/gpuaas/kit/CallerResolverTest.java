@@ -17,8 +17,8 @@ class CallerResolverTest {
 
     @Test
     void shouldMapTenantAndNamespacesWhenClaimsPresent() {
-        Authentication auth = Authentication.build("alice", List.of(),
-                Map.of("tenant", "team-a", "namespaces", List.of("team-a", "team-a-dev")));
+        Authentication auth = Authentication.build(
+                "alice", List.of(), Map.of("tenant", "team-a", "namespaces", List.of("team-a", "team-a-dev")));
 
         assertThat(resolver.caller(auth)).isEqualTo(new Caller("alice", "team-a", false));
         assertThat(resolver.namespaces(auth)).containsExactly("team-a", "team-a-dev");
@@ -36,7 +36,8 @@ class CallerResolverTest {
 
     @Test
     void shouldAcceptCommaSeparatedNamespacesWhenIdpFlattensArrays() {
-        Authentication auth = Authentication.build("bob", List.of(), Map.of("tenant", "team-b", "namespaces", "team-b, team-b-ml"));
+        Authentication auth =
+                Authentication.build("bob", List.of(), Map.of("tenant", "team-b", "namespaces", "team-b, team-b-ml"));
 
         assertThat(resolver.namespaces(auth)).containsExactly("team-b", "team-b-ml");
     }

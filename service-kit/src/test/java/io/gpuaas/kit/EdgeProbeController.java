@@ -15,8 +15,7 @@ import java.time.Instant;
 @Secured(SecurityRule.IS_AUTHENTICATED)
 class EdgeProbeController {
 
-    record Reading(int count, Instant at) {
-    }
+    record Reading(int count, Instant at) {}
 
     @Post(uri = "/readings", consumes = MediaType.APPLICATION_JSON)
     Reading echo(@Body Reading reading) {

@@ -42,8 +42,11 @@ class ServiceKitIT {
         // A Kafka user without a single ACL: the readiness check must need nothing a service's grants lack.
         properties.putAll(broker.serviceProperties("gpuaas-kit-it", List.of()));
         server = ApplicationContext.run(EmbeddedServer.class, properties);
-        Counter.builder().name("kit_test_events_total").help("test counter").register(
-                server.getApplicationContext().getBean(PrometheusRegistry.class)).inc(3);
+        Counter.builder()
+                .name("kit_test_events_total")
+                .help("test counter")
+                .register(server.getApplicationContext().getBean(PrometheusRegistry.class))
+                .inc(3);
     }
 
     /** What every service's application.yml says about the edge, plus a static folder and a small body limit. */
@@ -76,15 +79,16 @@ class ServiceKitIT {
         HttpResponse<String> response = get("/metrics", token(List.of("metrics")));
 
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.headers().firstValue("content-type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("text/plain; version=0.0.4"));
+        assertThat(response.headers().firstValue("content-type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("text/plain; version=0.0.4"));
         assertThat(response.body()).contains("# TYPE kit_test_events_total counter", "kit_test_events_total 3.0");
     }
 
     @Test
     void shouldServeOpenMetricsWhenAsked() throws Exception {
         HttpRequest request = request("/metrics", token(List.of("admin")))
-                .header("Accept", "application/openmetrics-text; version=1.0.0").build();
+                .header("Accept", "application/openmetrics-text; version=1.0.0")
+                .build();
         HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
 
         assertThat(response.statusCode()).isEqualTo(200);
@@ -95,9 +99,14 @@ class ServiceKitIT {
     void shouldRejectMetricsWhenTokenMissingBadOrWithoutRole() throws Exception {
         assertThat(get("/metrics", null).statusCode()).isEqualTo(401);
         assertThat(get("/metrics", JWT.expiredToken("u", "team-a", List.of("team-a"), List.of("metrics")))
-                .statusCode()).isEqualTo(401);
-        assertThat(get("/metrics", JWT.tokenSignedByOtherKey("u", "team-a", List.of("team-a"), List.of("metrics"),
-                Duration.ofMinutes(5))).statusCode()).isEqualTo(401);
+                        .statusCode())
+                .isEqualTo(401);
+        assertThat(get(
+                                "/metrics",
+                                JWT.tokenSignedByOtherKey(
+                                        "u", "team-a", List.of("team-a"), List.of("metrics"), Duration.ofMinutes(5)))
+                        .statusCode())
+                .isEqualTo(401);
         assertThat(get("/metrics", token(List.of())).statusCode()).isEqualTo(403);
     }
 
@@ -105,8 +114,8 @@ class ServiceKitIT {
     void shouldShowHealthDetailsOnlyToAdminOrMetricsRole() throws Exception {
         for (String path : List.of("/health", "/health/readiness")) {
             HttpResponse<String> anonymous = get(path, null);
-            HttpResponse<String> tenant = get(path, JWT.token("alice", "team-a", List.of("team-a"), List.of(),
-                    Duration.ofMinutes(5)));
+            HttpResponse<String> tenant =
+                    get(path, JWT.token("alice", "team-a", List.of("team-a"), List.of(), Duration.ofMinutes(5)));
             HttpResponse<String> scraper = get(path, token(List.of("metrics")));
 
             assertThat(anonymous.statusCode()).as(path).isEqualTo(200);
@@ -123,9 +132,11 @@ class ServiceKitIT {
         List<String> roles = List.of("metrics");
         Map<String, String> refused = Map.of(
                 "no exp", JWT.tokenWithoutExpiry("u", "t", List.of(), roles),
-                "nbf in 10 min", JWT.tokenNotBefore(Instant.now().plus(Duration.ofMinutes(10)), "u", "t", List.of(), roles),
+                "nbf in 10 min",
+                        JWT.tokenNotBefore(Instant.now().plus(Duration.ofMinutes(10)), "u", "t", List.of(), roles),
                 "other issuer", JWT.tokenWithIssuer("https://idp.example", "u", "t", List.of(), roles),
-                "issuer with our name as suffix", JWT.tokenWithIssuer("evil-" + TestJwt.ISSUER, "u", "t", List.of(), roles),
+                "issuer with our name as suffix",
+                        JWT.tokenWithIssuer("evil-" + TestJwt.ISSUER, "u", "t", List.of(), roles),
                 "no issuer", JWT.tokenWithIssuer(null, "u", "t", List.of(), roles),
                 "other audience", JWT.tokenWithAudience(List.of("billing"), "u", "t", List.of(), roles),
                 "no audience", JWT.tokenWithAudience(List.of(), "u", "t", List.of(), roles));
@@ -135,9 +146,15 @@ class ServiceKitIT {
             assertProblem(response, 401, "UNAUTHENTICATED");
         }
         assertThat(get("/metrics", JWT.tokenNotBefore(Instant.now().plusSeconds(20), "u", "t", List.of(), roles))
-                .statusCode()).as("nbf within the clock skew").isEqualTo(200);
-        assertThat(get("/metrics", JWT.tokenWithAudience(List.of("billing", TestJwt.AUDIENCE), "u", "t", List.of(), roles))
-                .statusCode()).as("one of several audiences").isEqualTo(200);
+                        .statusCode())
+                .as("nbf within the clock skew")
+                .isEqualTo(200);
+        assertThat(get(
+                                "/metrics",
+                                JWT.tokenWithAudience(List.of("billing", TestJwt.AUDIENCE), "u", "t", List.of(), roles))
+                        .statusCode())
+                .as("one of several audiences")
+                .isEqualTo(200);
     }
 
     @Test
@@ -147,14 +164,22 @@ class ServiceKitIT {
         assertProblem(get("/nowhere", null), 404, "NOT_FOUND");
         assertProblem(get("/assets/missing.txt", null), 404, "NOT_FOUND");
         assertProblem(send("DELETE", "/metrics", caller, null, "application/json"), 405, "METHOD_NOT_ALLOWED");
-        assertProblem(send("POST", "/probe/readings", caller, "x".repeat(4096), "application/json"), 413, "BODY_TOO_LARGE");
-        assertProblem(send("POST", "/probe/readings", caller, "count=1", "application/x-www-form-urlencoded"), 415,
+        assertProblem(
+                send("POST", "/probe/readings", caller, "x".repeat(4096), "application/json"), 413, "BODY_TOO_LARGE");
+        assertProblem(
+                send("POST", "/probe/readings", caller, "count=1", "application/x-www-form-urlencoded"),
+                415,
                 "UNSUPPORTED_MEDIA_TYPE");
-        assertProblem(send("POST", "/probe/readings", caller, "{\"count\": ", "application/json"), 400, "MALFORMED_JSON");
-        assertProblem(send("POST", "/probe/readings", caller, "{\"count\": \"two\"}", "application/json"), 400,
+        assertProblem(
+                send("POST", "/probe/readings", caller, "{\"count\": ", "application/json"), 400, "MALFORMED_JSON");
+        assertProblem(
+                send("POST", "/probe/readings", caller, "{\"count\": \"two\"}", "application/json"),
+                400,
                 "INVALID_FIELD");
-        assertProblem(send("POST", "/probe/readings", caller, "{\"count\": 1, \"at\": \"noon\"}", "application/json"),
-                400, "INVALID_FIELD");
+        assertProblem(
+                send("POST", "/probe/readings", caller, "{\"count\": 1, \"at\": \"noon\"}", "application/json"),
+                400,
+                "INVALID_FIELD");
         assertProblem(get("/probe/count?n=many", caller), 400, "INVALID_PARAMETER");
         assertProblem(get("/probe/count", caller), 400, "MISSING_PARAMETER");
         assertProblem(get("/probe/boom", caller), 500, "INTERNAL");
@@ -165,9 +190,14 @@ class ServiceKitIT {
 
     @Test
     void shouldRefuseToStartWithoutIssuer() {
-        assertThatThrownBy(() -> ApplicationContext.run(Map.of("gpuaas.kafka.bootstrap-servers", "127.0.0.1:1",
-                "gpuaas.security.audience", TestJwt.AUDIENCE)).close())
-                .rootCause().hasMessageContaining("gpuaas.security.issuer must be set");
+        assertThatThrownBy(() -> ApplicationContext.run(Map.of(
+                                "gpuaas.kafka.bootstrap-servers",
+                                "127.0.0.1:1",
+                                "gpuaas.security.audience",
+                                TestJwt.AUDIENCE))
+                        .close())
+                .rootCause()
+                .hasMessageContaining("gpuaas.security.issuer must be set");
     }
 
     @Test
@@ -179,16 +209,28 @@ class ServiceKitIT {
 
     @Test
     void shouldReportNotReadyWhenKafkaIsUnreachable() throws Exception {
-        try (EmbeddedServer cut = ApplicationContext.run(EmbeddedServer.class, Map.of(
-                "micronaut.server.port", -1,
-                "gpuaas.kafka.bootstrap-servers", "127.0.0.1:1",
-                "gpuaas.security.issuer", TestJwt.ISSUER,
-                "gpuaas.security.audience", TestJwt.AUDIENCE,
-                "gpuaas.security.jwks-path", JWT.writeJwks(Files.createTempFile("jwks", ".json")).toString()))) {
-            HttpResponse<String> readiness = HTTP.send(HttpRequest.newBuilder(cut.getURI().resolve("/health/readiness"))
-                    .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
-            HttpResponse<String> liveness = HTTP.send(HttpRequest.newBuilder(cut.getURI().resolve("/health/liveness"))
-                    .build(), HttpResponse.BodyHandlers.ofString());
+        try (EmbeddedServer cut = ApplicationContext.run(
+                EmbeddedServer.class,
+                Map.of(
+                        "micronaut.server.port",
+                        -1,
+                        "gpuaas.kafka.bootstrap-servers",
+                        "127.0.0.1:1",
+                        "gpuaas.security.issuer",
+                        TestJwt.ISSUER,
+                        "gpuaas.security.audience",
+                        TestJwt.AUDIENCE,
+                        "gpuaas.security.jwks-path",
+                        JWT.writeJwks(Files.createTempFile("jwks", ".json")).toString()))) {
+            HttpResponse<String> readiness = HTTP.send(
+                    HttpRequest.newBuilder(cut.getURI().resolve("/health/readiness"))
+                            .timeout(Duration.ofSeconds(20))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> liveness = HTTP.send(
+                    HttpRequest.newBuilder(cut.getURI().resolve("/health/liveness"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
 
             assertThat(readiness.statusCode()).isEqualTo(503);
             assertThat(readiness.body()).contains("DOWN");
@@ -201,13 +243,17 @@ class ServiceKitIT {
         assertThat(response.headers().firstValue("content-type")).hasValue("application/problem+json");
         assertThat(response.body()).contains("\"status\":" + status, "\"rule\":\"" + rule + "\"", "\"detail\":");
         // No Java or framework names: a client learns the rule, not how the service is built.
-        assertThat(response.body()).doesNotContainPattern("(?i)java\\.|io\\.micronaut|io\\.gpuaas|jackson|netty|exception");
+        assertThat(response.body())
+                .doesNotContainPattern("(?i)java\\.|io\\.micronaut|io\\.gpuaas|jackson|netty|exception");
     }
 
     private static HttpResponse<String> send(String method, String path, String token, String body, String type)
             throws Exception {
-        HttpRequest.Builder builder = request(path, token).header("Content-Type", type)
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        HttpRequest.Builder builder = request(path, token)
+                .header("Content-Type", type)
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         return HTTP.send(builder.build(), HttpResponse.BodyHandlers.ofString());
     }
 

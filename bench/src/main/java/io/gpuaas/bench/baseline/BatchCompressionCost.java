@@ -32,8 +32,7 @@ public final class BatchCompressionCost {
     private static final int[] PER_BATCH = {1, 8, 200};
     private static final int SAMPLE_VARIANTS = 512;
 
-    private BatchCompressionCost() {
-    }
+    private BatchCompressionCost() {}
 
     public static void main(String[] args) {
         int records = args.length >= 2 && args[0].equals("--records") ? Integer.parseInt(args[1]) : 400_000;
@@ -46,17 +45,21 @@ public final class BatchCompressionCost {
                 Cost first = measure(codec, perBatch, records, samples);
                 Cost second = measure(codec, perBatch, records, samples); // the first also pays for JIT
                 Cost best = first.nanos() <= second.nanos() ? first : second;
-                System.out.printf("| %d | %s | %,.0f | %,.0f | %,.0f | %,.0f |%n", perBatch, codec, best.nanos(),
-                        best.allocated(), best.wire(), Math.min(first.readNanos(), second.readNanos()));
+                System.out.printf(
+                        "| %d | %s | %,.0f | %,.0f | %,.0f | %,.0f |%n",
+                        perBatch,
+                        codec,
+                        best.nanos(),
+                        best.allocated(),
+                        best.wire(),
+                        Math.min(first.readNanos(), second.readNanos()));
             }
         }
     }
 
-    private record Cost(double nanos, double allocated, double wire, double readNanos) {
-    }
+    private record Cost(double nanos, double allocated, double wire, double readNanos) {}
 
-    private record Sample(byte[] key, byte[] value, Header[] headers) {
-    }
+    private record Sample(byte[] key, byte[] value, Header[] headers) {}
 
     private static Cost measure(String codec, int perBatch, int records, Sample[] samples) {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -64,12 +67,12 @@ public final class BatchCompressionCost {
         ByteBuffer buffer = ByteBuffer.allocate(1 << 20);
         int batches = records / perBatch;
         long wire = 0;
-                long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
+        long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
         long start = System.nanoTime();
         for (int b = 0, next = 0; b < batches; b++) {
             buffer.clear();
-            MemoryRecordsBuilder builder = MemoryRecords.builder(buffer, RecordBatch.CURRENT_MAGIC_VALUE, compression,
-                    TimestampType.CREATE_TIME, 0L);
+            MemoryRecordsBuilder builder = MemoryRecords.builder(
+                    buffer, RecordBatch.CURRENT_MAGIC_VALUE, compression, TimestampType.CREATE_TIME, 0L);
             for (int r = 0; r < perBatch; r++, next = (next + 1) % samples.length) {
                 Sample s = samples[next];
                 builder.append(start, s.key(), s.value(), s.headers());
@@ -79,7 +82,8 @@ public final class BatchCompressionCost {
         }
         double nanos = (System.nanoTime() - start) / (double) (batches * perBatch);
         double allocated = (threads.getCurrentThreadAllocatedBytes() - allocatedBefore) / (double) (batches * perBatch);
-        return new Cost(nanos, allocated, wire / (double) (batches * perBatch), readNanos(codec, perBatch, records, samples));
+        return new Cost(
+                nanos, allocated, wire / (double) (batches * perBatch), readNanos(codec, perBatch, records, samples));
     }
 
     /** Reads {@code records} records back from batches of {@code perBatch}, values and headers included. */
@@ -88,8 +92,8 @@ public final class BatchCompressionCost {
         int batches = Math.max(1, Math.min(records, 100_000) / perBatch);
         ByteBuffer log = ByteBuffer.allocate(batches * perBatch * 1_024 + (1 << 16));
         for (int b = 0, next = 0; b < batches; b++) {
-            MemoryRecordsBuilder builder = MemoryRecords.builder(log.slice(), RecordBatch.CURRENT_MAGIC_VALUE,
-                    compression, TimestampType.CREATE_TIME, 0L);
+            MemoryRecordsBuilder builder = MemoryRecords.builder(
+                    log.slice(), RecordBatch.CURRENT_MAGIC_VALUE, compression, TimestampType.CREATE_TIME, 0L);
             for (int r = 0; r < perBatch; r++, next = (next + 1) % samples.length) {
                 builder.append(0L, samples[next].key(), samples[next].value(), samples[next].headers());
             }
@@ -136,11 +140,18 @@ public final class BatchCompressionCost {
                     + random.nextDouble() + ",\"utilizationSource\":\"GR_ENGINE_ACTIVE\",\"memoryUsedMiB\":"
                     + random.nextInt(80_000) + ".0,\"memoryFreeMiB\":" + random.nextInt(80_000) + ".0,\"powerWatts\":"
                     + (100 + random.nextInt(600)) + "." + random.nextInt(10) + "}";
-            Header[] headers = {header("ce_specversion", "1.0"), header("ce_id", UUID.randomUUID().toString()),
-                header("ce_source", "/gpuaas/metrics-gateway"), header("ce_type", "io.gpuaas.gpu.sample.v1"),
-                header("ce_time", "2026-11-22T18:00:00.123Z"), header("content-type", "application/json")};
-            samples[i] = new Sample((host + "/" + uuid).getBytes(StandardCharsets.UTF_8),
-                    json.getBytes(StandardCharsets.UTF_8), headers);
+            Header[] headers = {
+                header("ce_specversion", "1.0"),
+                header("ce_id", UUID.randomUUID().toString()),
+                header("ce_source", "/gpuaas/metrics-gateway"),
+                header("ce_type", "io.gpuaas.gpu.sample.v1"),
+                header("ce_time", "2026-11-22T18:00:00.123Z"),
+                header("content-type", "application/json")
+            };
+            samples[i] = new Sample(
+                    (host + "/" + uuid).getBytes(StandardCharsets.UTF_8),
+                    json.getBytes(StandardCharsets.UTF_8),
+                    headers);
         }
         return samples;
     }

@@ -25,8 +25,7 @@ import org.apache.kafka.tools.ProducerPerformance;
  */
 public final class KafkaBaseline {
 
-    private KafkaBaseline() {
-    }
+    private KafkaBaseline() {}
 
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = BenchOptions.parse(args);
@@ -38,13 +37,16 @@ public final class KafkaBaseline {
         Exit.setExitProcedure((code, message) -> {
             throw new ToolExit(code, message);
         });
-        try (EmbeddedKafka broker = EmbeddedKafka.start(); Admin admin = broker.admin()) {
+        try (EmbeddedKafka broker = EmbeddedKafka.start();
+                Admin admin = broker.admin()) {
             String bootstrap = broker.bootstrapServers();
             // The broker authenticates every client, as the services' brokers do: the tools log in as the super user.
             clientConfig = clientConfig(broker);
             // Same partition count as gpuaas.gpu-samples, one replica (one broker).
-            admin.createTopics(List.of(new NewTopic("baseline", 24, (short) 1), new NewTopic("baseline-e2e", 1, (short) 1)))
-                    .all().get();
+            admin.createTopics(List.of(
+                            new NewTopic("baseline", 24, (short) 1), new NewTopic("baseline-e2e", 1, (short) 1)))
+                    .all()
+                    .get();
             Thread.sleep(2_000);
             produce(bootstrap, Math.max(1_000, records / 10), size); // warm-up: JIT, segments, metadata
             for (int run = 1; run <= runs; run++) {
@@ -61,31 +63,67 @@ public final class KafkaBaseline {
         } finally {
             Exit.resetExitProcedure();
         }
-        System.out.printf(Locale.ROOT, "settings: %d records of %d bytes per producer/consumer run, acks=all idempotent "
-                + "producer, topic of 24 partitions; %d sequential round trips, acks=all%n", records, size, latencyMessages);
+        System.out.printf(
+                Locale.ROOT,
+                "settings: %d records of %d bytes per producer/consumer run, acks=all idempotent "
+                        + "producer, topic of 24 partitions; %d sequential round trips, acks=all%n",
+                records,
+                size,
+                latencyMessages);
         System.exit(0);
     }
 
     private static ToolOutput.Producer produce(String bootstrap, int records, int size) throws Exception {
-        String out = capture(() -> ProducerPerformance.main(new String[] {"--topic", "baseline", "--num-records",
-                Integer.toString(records), "--record-size", Integer.toString(size), "--throughput", "-1",
-                "--producer-props", "bootstrap.servers=" + bootstrap, "acks=all", "enable.idempotence=true",
-                "linger.ms=5", "batch.size=131072", "compression.type=snappy", "--producer.config", clientConfig}));
+        String out = capture(() -> ProducerPerformance.main(new String[] {
+            "--topic",
+            "baseline",
+            "--num-records",
+            Integer.toString(records),
+            "--record-size",
+            Integer.toString(size),
+            "--throughput",
+            "-1",
+            "--producer-props",
+            "bootstrap.servers=" + bootstrap,
+            "acks=all",
+            "enable.idempotence=true",
+            "linger.ms=5",
+            "batch.size=131072",
+            "compression.type=snappy",
+            "--producer.config",
+            clientConfig
+        }));
         return ToolOutput.producer(out);
     }
 
     private static ToolOutput.Consumer consume(String bootstrap, int records, int run) throws Exception {
-        String out = capture(() -> ConsumerPerformance.main(new String[] {"--bootstrap-server", bootstrap, "--topic",
-                "baseline", "--messages", Integer.toString(records), "--group", "baseline-" + run + "-" + System.nanoTime(),
-                "--timeout", "60000", "--consumer.config", clientConfig}));
+        String out = capture(() -> ConsumerPerformance.main(new String[] {
+            "--bootstrap-server",
+            bootstrap,
+            "--topic",
+            "baseline",
+            "--messages",
+            Integer.toString(records),
+            "--group",
+            "baseline-" + run + "-" + System.nanoTime(),
+            "--timeout",
+            "60000",
+            "--consumer.config",
+            clientConfig
+        }));
         return ToolOutput.consumer(out);
     }
 
     private static ToolOutput.EndToEnd endToEnd(String bootstrap, int messages, int size) throws Exception {
         String out = capture(() -> {
             try {
-                org.apache.kafka.tools.EndToEndLatency.main(bootstrap, "baseline-e2e", Integer.toString(messages), "all",
-                        Integer.toString(size), clientConfig);
+                org.apache.kafka.tools.EndToEndLatency.main(
+                        bootstrap,
+                        "baseline-e2e",
+                        Integer.toString(messages),
+                        "all",
+                        Integer.toString(size),
+                        clientConfig);
             } catch (ToolExit e) {
                 if (e.code != 0) {
                     throw e;

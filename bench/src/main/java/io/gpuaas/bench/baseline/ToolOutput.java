@@ -9,24 +9,20 @@ import java.util.regex.Pattern;
 final class ToolOutput {
 
     /** ProducerPerformance's final line. */
-    record Producer(double recordsPerSecond, double p99Millis) {
-    }
+    record Producer(double recordsPerSecond, double p99Millis) {}
 
     /** ConsumerPerformance's summary row. */
-    record Consumer(double recordsPerSecond) {
-    }
+    record Consumer(double recordsPerSecond) {}
 
     /** EndToEndLatency's two lines (its percentiles are whole milliseconds). */
-    record EndToEnd(double averageMillis, double p50Millis, double p99Millis) {
-    }
+    record EndToEnd(double averageMillis, double p50Millis, double p99Millis) {}
 
     private static final Pattern PRODUCER = Pattern.compile(
             "(\\d+) records sent, ([\\d.]+) records/sec .*?, (\\d+) ms 50th, (\\d+) ms 95th, (\\d+) ms 99th");
     private static final Pattern AVERAGE = Pattern.compile("Avg latency: ([\\d.]+) ms");
     private static final Pattern PERCENTILES = Pattern.compile("Percentiles: 50th = (\\d+), 99th = (\\d+)");
 
-    private ToolOutput() {
-    }
+    private ToolOutput() {}
 
     static Producer producer(String out) {
         Matcher m = PRODUCER.matcher(out);
@@ -41,18 +37,23 @@ final class ToolOutput {
     }
 
     static Consumer consumer(String out) {
-        List<String> lines = out.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+        List<String> lines =
+                out.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
         // Log lines of the tool's consumer may fall between the header and the figures: take the next line with as
         // many comma-separated fields as the header, starting with a date.
         for (int i = 0; i < lines.size(); i++) {
             if (!lines.get(i).startsWith("start.time")) {
                 continue;
             }
-            List<String> names = Arrays.stream(lines.get(i).split(",")).map(String::strip).toList();
+            List<String> names =
+                    Arrays.stream(lines.get(i).split(",")).map(String::strip).toList();
             int column = names.indexOf("nMsg.sec");
             for (int j = i + 1; j < lines.size() && column >= 0; j++) {
-                List<String> values = Arrays.stream(lines.get(j).split(",")).map(String::strip).toList();
-                if (values.size() == names.size() && Character.isDigit(values.get(0).charAt(0))) {
+                List<String> values = Arrays.stream(lines.get(j).split(","))
+                        .map(String::strip)
+                        .toList();
+                if (values.size() == names.size()
+                        && Character.isDigit(values.get(0).charAt(0))) {
                     return new Consumer(Double.parseDouble(values.get(column)));
                 }
             }
@@ -66,7 +67,7 @@ final class ToolOutput {
         if (!avg.find() || !pct.find()) {
             throw new IllegalStateException("no EndToEndLatency summary in:\n" + out);
         }
-        return new EndToEnd(Double.parseDouble(avg.group(1)), Double.parseDouble(pct.group(1)),
-                Double.parseDouble(pct.group(2)));
+        return new EndToEnd(
+                Double.parseDouble(avg.group(1)), Double.parseDouble(pct.group(1)), Double.parseDouble(pct.group(2)));
     }
 }

@@ -33,10 +33,10 @@ final class AvailabilityBench {
             new Pool("h200", "h200", "nvidia.com/gpu", 6000, "NVIDIA H200", null),
             new Pool("h200-mig-1g.18gb", "h200-mig-1g.18gb", "nvidia.com/mig-1g.18gb", 9800, "NVIDIA H200", "1g.18gb"),
             new Pool("h200-mig-2g.35gb", "h200-mig-2g.35gb", "nvidia.com/mig-2g.35gb", 4200, "NVIDIA H200", "2g.35gb"),
-            new Pool("h200-mig-3g.71gb", "h200-mig-3g.71gb", "nvidia.com/mig-3g.71gb", 2800, "NVIDIA H200", "3g.71gb")));
+            new Pool(
+                    "h200-mig-3g.71gb", "h200-mig-3g.71gb", "nvidia.com/mig-3g.71gb", 2800, "NVIDIA H200", "3g.71gb")));
 
-    record Result(int bookings, long buildMillis, Histogram queryMicros, int breakpointsH200) {
-    }
+    record Result(int bookings, long buildMillis, Histogram queryMicros, int breakpointsH200) {}
 
     Result run(int bookings, int queries) {
         Instant now = Instant.now().truncatedTo(ChronoUnit.HOURS);
@@ -51,8 +51,18 @@ final class AvailabilityBench {
             Instant start = now.plus(Duration.ofMinutes(15L * (4 + random.nextInt(85 * 96))));
             Instant end = start.plus(Duration.ofMinutes(15L * (1 + random.nextInt(96))));
             Caller caller = new Caller("bench", "team-" + random.nextInt(1000), false);
-            CreateBooking command = new CreateBooking(UUID.randomUUID().toString(), null, caller, pool.id(),
-                    UUID.randomUUID().toString(), caller.tenant(), 1 + random.nextInt(8), start, end, null, now);
+            CreateBooking command = new CreateBooking(
+                    UUID.randomUUID().toString(),
+                    null,
+                    caller,
+                    pool.id(),
+                    UUID.randomUUID().toString(),
+                    caller.tenant(),
+                    1 + random.nextInt(8),
+                    start,
+                    end,
+                    null,
+                    now);
             Decision decision = decider.decide(command, ledger, now);
             ledger.apply(decision);
             if (decision.events().getFirst() instanceof BookingEvent.BookingConfirmed c) {
@@ -67,8 +77,15 @@ final class AvailabilityBench {
             Pool pool = POOLS.pools().get(q % 4);
             Instant from = now.plus(Duration.ofHours(random.nextInt(80 * 24)));
             long t0 = System.nanoTime();
-            Availability.Report report = availability.report(pool, new Availability.Query(from, from.plus(Duration.ofDays(7)),
-                    Duration.ofHours(1), 1 + random.nextInt(16), Duration.ofHours(1 + random.nextInt(8))), now);
+            Availability.Report report = availability.report(
+                    pool,
+                    new Availability.Query(
+                            from,
+                            from.plus(Duration.ofDays(7)),
+                            Duration.ofHours(1),
+                            1 + random.nextInt(16),
+                            Duration.ofHours(1 + random.nextInt(8))),
+                    now);
             long micros = (System.nanoTime() - t0) / 1_000;
             if (q >= 1000 && report.slots().size() == 168) {
                 histogram.recordValue(Math.max(1, micros));

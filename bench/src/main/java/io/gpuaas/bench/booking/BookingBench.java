@@ -39,8 +39,7 @@ public final class BookingBench {
     /** Experiment overrides of the engine settings ({@code --streams}); empty by default. */
     private static final Map<String, String> overrides = new java.util.LinkedHashMap<>();
 
-    private BookingBench() {
-    }
+    private BookingBench() {}
 
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = BenchOptions.parse(args);
@@ -52,11 +51,18 @@ public final class BookingBench {
         boolean latencyOnly = Boolean.parseBoolean(opts.getOrDefault("latency-only", "false"));
         Path out = Path.of(opts.getOrDefault("out", "bench/results/booking.md"));
         StringBuilder md = new StringBuilder();
-        md.append("## booking-service\n\n").append("Measured ").append(Instant.now()).append(" on ")
-                .append(Runtime.getRuntime().availableProcessors()).append(" cores (shared with other builds, noisy), JDK ")
-                .append(Runtime.version()).append(" (").append(JvmActivity.heapFlags())
-                .append("), broker in the same JVM (EmbeddedKafka, KRaft, 1 node; SASL and ACLs on, and for the 'auth off' "
-                        + "rows a second broker without them).\n\n");
+        md.append("## booking-service\n\n")
+                .append("Measured ")
+                .append(Instant.now())
+                .append(" on ")
+                .append(Runtime.getRuntime().availableProcessors())
+                .append(" cores (shared with other builds, noisy), JDK ")
+                .append(Runtime.version())
+                .append(" (")
+                .append(JvmActivity.heapFlags())
+                .append(
+                        "), broker in the same JVM (EmbeddedKafka, KRaft, 1 node; SASL and ACLs on, and for the 'auth off' "
+                                + "rows a second broker without them).\n\n");
         overrides.putAll(BenchOptions.pairs(opts.getOrDefault("streams", "")));
         List<Variant> variants = new ArrayList<>();
         try {
@@ -86,8 +92,11 @@ public final class BookingBench {
         if (opts.containsKey("csv") && !latencyOnly) {
             replay(md, Path.of(opts.get("csv")));
         }
-        md.append("\nReproduce (bench/ builds once every service module is installed; until then compile the bench classes "
-                + "with javac against booking-service's and test-support's classpaths): `").append(command(opts)).append("`\n");
+        md.append(
+                        "\nReproduce (bench/ builds once every service module is installed; until then compile the bench classes "
+                                + "with javac against booking-service's and test-support's classpaths): `")
+                .append(command(opts))
+                .append("`\n");
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, md.toString());
         System.out.println(md);
@@ -103,19 +112,21 @@ public final class BookingBench {
      *
      * @return the sentence saying how the warm-up ended
      */
-    private static String warmUp(List<Variant> variants, int rate, int seconds, int max,
-                                 List<DecisionLatencyBench.Result> rows) throws Exception {
+    private static String warmUp(
+            List<Variant> variants, int rate, int seconds, int max, List<DecisionLatencyBench.Result> rows)
+            throws Exception {
         return WarmUp.run(max, round -> {
-            String label = "warm-up (discarded) " + round + ": ";
-            for (Variant v : variants) {
-                DecisionLatencyBench.Result raw = v.named(v.bench().rawRoundTrip(rate, seconds));
-                rows.add(raw.named(label + raw.name()));
-                DecisionLatencyBench.Result decisions = v.named(v.bench().decisions(rate, seconds, false));
-                rows.add(decisions.named(label + decisions.name()));
-            }
-        }).describe("the same raw and decision runs");
+                    String label = "warm-up (discarded) " + round + ": ";
+                    for (Variant v : variants) {
+                        DecisionLatencyBench.Result raw = v.named(v.bench().rawRoundTrip(rate, seconds));
+                        rows.add(raw.named(label + raw.name()));
+                        DecisionLatencyBench.Result decisions =
+                                v.named(v.bench().decisions(rate, seconds, false));
+                        rows.add(decisions.named(label + decisions.name()));
+                    }
+                })
+                .describe("the same raw and decision runs");
     }
-
 
     /**
      * One broker with its engine. Secured: SASL (booking-service as a SCRAM-SHA-512 user) and the StandardAuthorizer
@@ -124,7 +135,9 @@ public final class BookingBench {
      */
     private record Variant(String label, EmbeddedKafka broker, DecisionLatencyBench bench, KafkaStreams engine) {
         static Variant start(boolean secured) throws Exception {
-            EmbeddedKafka broker = secured ? EmbeddedKafka.start() : EmbeddedKafka.builder().withoutSecurity().start();
+            EmbeddedKafka broker = secured
+                    ? EmbeddedKafka.start()
+                    : EmbeddedKafka.builder().withoutSecurity().start();
             DecisionLatencyBench bench = new DecisionLatencyBench(broker, overrides);
             return new Variant(secured ? "" : OPEN, broker, bench, bench.startEngine());
         }
@@ -144,17 +157,29 @@ public final class BookingBench {
 
     private static void latencyTable(StringBuilder md, List<DecisionLatencyBench.Result> rows, String warmUp) {
         md.append("### Decisions through Kafka (command → committed decision read back)\n\n")
-                .append("Open loop: latency counts from the intended send time. Exactly-once Streams with the service's "
-                        + "engine settings (" + engineSettings() + "), read_committed readers. 'raw' is an idempotent acks=all produce → read_committed consume "
-                        + "of a 300-byte record on the same broker in the same run (the baseline).\n\n")
-                .append(warmUp).append("\n\n")
+                .append(
+                        "Open loop: latency counts from the intended send time. Exactly-once Streams with the service's "
+                                + "engine settings (" + engineSettings()
+                                + "), read_committed readers. 'raw' is an idempotent acks=all produce → read_committed consume "
+                                + "of a 300-byte record on the same broker in the same run (the baseline).\n\n")
+                .append(warmUp)
+                .append("\n\n")
                 .append("| run | records | seconds | records/s | p50 ms | p99 ms | max ms | JIT ms | GC ms |\n"
                         + "|---|---|---|---|---|---|---|---|---|\n");
         for (DecisionLatencyBench.Result r : rows) {
             Histogram h = r.latencyMicros();
-            md.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.0f | %.1f | %.1f | %.1f | %d | %d |%n", r.name(),
-                    r.count(), r.seconds(), r.perSecond(), h.getValueAtPercentile(50) / 1000.0,
-                    h.getValueAtPercentile(99) / 1000.0, h.getMaxValue() / 1000.0, r.jvm().jitMillis(), r.jvm().gcMillis()));
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %d | %.1f | %.0f | %.1f | %.1f | %.1f | %d | %d |%n",
+                    r.name(),
+                    r.count(),
+                    r.seconds(),
+                    r.perSecond(),
+                    h.getValueAtPercentile(50) / 1000.0,
+                    h.getValueAtPercentile(99) / 1000.0,
+                    h.getMaxValue() / 1000.0,
+                    r.jvm().jitMillis(),
+                    r.jvm().gcMillis()));
         }
         stages(md, rows);
         summary(md, rows);
@@ -162,103 +187,177 @@ public final class BookingBench {
 
     /** Where a decision's time goes: up to the task processing it, and from there to the committed read. */
     private static void stages(StringBuilder md, List<DecisionLatencyBench.Result> rows) {
-        md.append("\nStages of the same decisions: *to task* = intended send → processed by the decision task (produce, "
-                + "task fetch); *to read* = processed → committed decision read (wait for the commit, the commit, "
-                + "transaction markers, reader fetch).\n\n| run | to task p50 | to task p99 | to read p50 | to read p99 | engine |\n"
-                + "|---|---|---|---|---|---|\n");
+        md.append(
+                "\nStages of the same decisions: *to task* = intended send → processed by the decision task (produce, "
+                        + "task fetch); *to read* = processed → committed decision read (wait for the commit, the commit, "
+                        + "transaction markers, reader fetch).\n\n| run | to task p50 | to task p99 | to read p50 | to read p99 | engine |\n"
+                        + "|---|---|---|---|---|---|\n");
         for (DecisionLatencyBench.Result r : rows) {
             if (r.toProcessedMicros() == null) {
                 continue;
             }
-            md.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1f | %s |%n", r.name(),
-                    r.toProcessedMicros().getValueAtPercentile(50) / 1000.0, r.toProcessedMicros().getValueAtPercentile(99) / 1000.0,
-                    r.toReadMicros().getValueAtPercentile(50) / 1000.0, r.toReadMicros().getValueAtPercentile(99) / 1000.0,
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %.1f | %.1f | %.1f | %.1f | %s |%n",
+                    r.name(),
+                    r.toProcessedMicros().getValueAtPercentile(50) / 1000.0,
+                    r.toProcessedMicros().getValueAtPercentile(99) / 1000.0,
+                    r.toReadMicros().getValueAtPercentile(50) / 1000.0,
+                    r.toReadMicros().getValueAtPercentile(99) / 1000.0,
                     r.engine()));
         }
     }
 
     private static String engineSettings() {
-        Map<String, String> props = new java.util.LinkedHashMap<>(EngineTuning.defaults().streamsProperties());
+        Map<String, String> props =
+                new java.util.LinkedHashMap<>(EngineTuning.defaults().streamsProperties());
         props.putAll(overrides);
         StringBuilder out = new StringBuilder();
-        props.forEach((k, v) -> out.append(out.isEmpty() ? "" : ", ").append(k).append(' ').append(v));
+        props.forEach((k, v) ->
+                out.append(out.isEmpty() ? "" : ", ").append(k).append(' ').append(v));
         return out.toString();
     }
 
     /** {@code --streams key=value,key=value}: extra Kafka Streams settings for experiments (default none). */
     /** The targets against this run: p99 ≤ 50 ms at 500/s, ≥ 1,000 decisions/s. */
     private static void summary(StringBuilder md, List<DecisionLatencyBench.Result> rows) {
-        List<DecisionLatencyBench.Result> fixed = rows.stream().filter(r -> r.name().startsWith("decisions at")).toList();
-        List<DecisionLatencyBench.Result> raw = rows.stream().filter(r -> r.name().startsWith("raw")).toList();
-        List<DecisionLatencyBench.Result> saturated = rows.stream().filter(r -> r.name().contains("saturated")).toList();
-        md.append(String.format(Locale.ROOT, "%nAt the fixed rate, decision p99 ranged %.0f–%.0f ms over %d runs (target ≤ 50 ms: "
+        List<DecisionLatencyBench.Result> fixed =
+                rows.stream().filter(r -> r.name().startsWith("decisions at")).toList();
+        List<DecisionLatencyBench.Result> raw =
+                rows.stream().filter(r -> r.name().startsWith("raw")).toList();
+        List<DecisionLatencyBench.Result> saturated =
+                rows.stream().filter(r -> r.name().contains("saturated")).toList();
+        md.append(String.format(
+                Locale.ROOT,
+                "%nAt the fixed rate, decision p99 ranged %.0f–%.0f ms over %d runs (target ≤ 50 ms: "
                         + "met in %d) against a raw round-trip p99 of %.0f–%.0f ms in the same run. Saturated: %.0f–%.0f "
                         + "decisions/s (target ≥ 1,000).%n%n",
-                min(fixed, 99), max(fixed, 99), fixed.size(),
-                fixed.stream().filter(r -> r.latencyMicros().getValueAtPercentile(99) <= 50_000).count(),
-                min(raw, 99), max(raw, 99),
-                saturated.stream().mapToDouble(DecisionLatencyBench.Result::perSecond).min().orElse(0),
-                saturated.stream().mapToDouble(DecisionLatencyBench.Result::perSecond).max().orElse(0)));
-        List<DecisionLatencyBench.Result> open = rows.stream().filter(r -> r.name().startsWith(OPEN + "decisions at")).toList();
-        List<DecisionLatencyBench.Result> openRaw = rows.stream().filter(r -> r.name().startsWith(OPEN + "raw")).toList();
+                min(fixed, 99),
+                max(fixed, 99),
+                fixed.size(),
+                fixed.stream()
+                        .filter(r -> r.latencyMicros().getValueAtPercentile(99) <= 50_000)
+                        .count(),
+                min(raw, 99),
+                max(raw, 99),
+                saturated.stream()
+                        .mapToDouble(DecisionLatencyBench.Result::perSecond)
+                        .min()
+                        .orElse(0),
+                saturated.stream()
+                        .mapToDouble(DecisionLatencyBench.Result::perSecond)
+                        .max()
+                        .orElse(0)));
+        List<DecisionLatencyBench.Result> open = rows.stream()
+                .filter(r -> r.name().startsWith(OPEN + "decisions at"))
+                .toList();
+        List<DecisionLatencyBench.Result> openRaw =
+                rows.stream().filter(r -> r.name().startsWith(OPEN + "raw")).toList();
         if (!open.isEmpty()) {
-            md.append(String.format(Locale.ROOT, "Authentication on (SASL SCRAM-SHA-512, the StandardAuthorizer with "
+            md.append(String.format(
+                    Locale.ROOT,
+                    "Authentication on (SASL SCRAM-SHA-512, the StandardAuthorizer with "
                             + "booking-service's ACLs) beside off (PLAINTEXT, no authorizer), interleaved in this run: "
                             + "decision p99 %.0f–%.0f ms on, %.0f–%.0f ms off; raw round-trip p99 %.0f–%.0f ms on, "
-                            + "%.0f–%.0f ms off.%n%n", min(fixed, 99), max(fixed, 99), min(open, 99), max(open, 99),
-                    min(raw, 99), max(raw, 99), min(openRaw, 99), max(openRaw, 99)));
+                            + "%.0f–%.0f ms off.%n%n",
+                    min(fixed, 99),
+                    max(fixed, 99),
+                    min(open, 99),
+                    max(open, 99),
+                    min(raw, 99),
+                    max(raw, 99),
+                    min(openRaw, 99),
+                    max(openRaw, 99)));
         }
     }
 
     private static double min(List<DecisionLatencyBench.Result> rows, double percentile) {
-        return rows.stream().mapToDouble(r -> r.latencyMicros().getValueAtPercentile(percentile) / 1000.0).min().orElse(0);
+        return rows.stream()
+                .mapToDouble(r -> r.latencyMicros().getValueAtPercentile(percentile) / 1000.0)
+                .min()
+                .orElse(0);
     }
 
     private static double max(List<DecisionLatencyBench.Result> rows, double percentile) {
-        return rows.stream().mapToDouble(r -> r.latencyMicros().getValueAtPercentile(percentile) / 1000.0).max().orElse(0);
+        return rows.stream()
+                .mapToDouble(r -> r.latencyMicros().getValueAtPercentile(percentile) / 1000.0)
+                .max()
+                .orElse(0);
     }
 
     private static void availability(StringBuilder md) {
         AvailabilityBench.Result r = new AvailabilityBench().run(100_000, 5_000);
         Histogram h = r.queryMicros();
         md.append("### Availability queries with 100,000 future bookings\n\n")
-                .append(String.format(Locale.ROOT, "%d confirmed bookings over 85 days on 4 pools sized for 10,000 GPUs "
-                        + "(built through the real decider in %d ms; the h200 timeline has %d breakpoints). Query: 7 days in "
-                        + "hourly steps (168 slots) plus a first-fit search, computed as the endpoint does, without HTTP.%n%n",
-                        r.bookings(), r.buildMillis(), r.breakpointsH200()))
+                .append(String.format(
+                        Locale.ROOT,
+                        "%d confirmed bookings over 85 days on 4 pools sized for 10,000 GPUs "
+                                + "(built through the real decider in %d ms; the h200 timeline has %d breakpoints). Query: 7 days in "
+                                + "hourly steps (168 slots) plus a first-fit search, computed as the endpoint does, without HTTP.%n%n",
+                        r.bookings(),
+                        r.buildMillis(),
+                        r.breakpointsH200()))
                 .append("| queries | p50 ms | p90 ms | p99 ms | max ms |\n|---|---|---|---|---|\n")
-                .append(String.format(Locale.ROOT, "| %d | %.2f | %.2f | %.2f | %.2f |%n%n", h.getTotalCount(),
-                        h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(90) / 1000.0,
-                        h.getValueAtPercentile(99) / 1000.0, h.getMaxValue() / 1000.0));
+                .append(String.format(
+                        Locale.ROOT,
+                        "| %d | %.2f | %.2f | %.2f | %.2f |%n%n",
+                        h.getTotalCount(),
+                        h.getValueAtPercentile(50) / 1000.0,
+                        h.getValueAtPercentile(90) / 1000.0,
+                        h.getValueAtPercentile(99) / 1000.0,
+                        h.getMaxValue() / 1000.0));
     }
 
     private static void replay(StringBuilder md, Path csv) throws Exception {
         md.append("### Replay of the openb pod list (Weng et al., USENIX ATC '23)\n\n");
-        replayScenario(md, csv, OpenbReplay.POOLS, "openb's 6,212 GPUs as 5,812 whole H200s + 400 partitioned "
-                + "(700×1g, 450×2g, 300×3g)");
-        replayScenario(md, csv, io.gpuaas.events.pool.PoolCatalog.load(java.util.Optional.empty()),
+        replayScenario(
+                md,
+                csv,
+                OpenbReplay.POOLS,
+                "openb's 6,212 GPUs as 5,812 whole H200s + 400 partitioned " + "(700×1g, 450×2g, 300×3g)");
+        replayScenario(
+                md,
+                csv,
+                io.gpuaas.events.pool.PoolCatalog.load(java.util.Optional.empty()),
                 "the local stack's default 16 H200s (8 whole, 14×1g, 9×2g, 6×3g): the same demand on a small fleet");
     }
 
-    private static void replayScenario(StringBuilder md, Path csv, io.gpuaas.events.pool.PoolCatalog pools, String fleet)
-            throws Exception {
+    private static void replayScenario(
+            StringBuilder md, Path csv, io.gpuaas.events.pool.PoolCatalog pools, String fleet) throws Exception {
         OpenbReplay.Result r = new OpenbReplay(pools).run(csv);
-        md.append("#### ").append(fleet).append("\n\n")
-                .append(String.format(Locale.ROOT, "%d GPU pods as bookings [creation, deletion) over %.0f hours, decided in "
-                        + "creation order. gpu_milli ≤ 142 → 1g.18gb, ≤ 285 → 2g.35gb, ≤ 428 → 3g.71gb, else whole GPUs; "
-                        + "num_gpu units. Accepted %d, rejected %s.%n%n", r.gpuPods(), r.horizonHours(), r.accepted(), r.rejectedByReason()))
-                .append("| pool | accepted | rejected | booked unit-hours | capacity unit-hours | booked utilization |\n")
+        md.append("#### ")
+                .append(fleet)
+                .append("\n\n")
+                .append(String.format(
+                        Locale.ROOT,
+                        "%d GPU pods as bookings [creation, deletion) over %.0f hours, decided in "
+                                + "creation order. gpu_milli ≤ 142 → 1g.18gb, ≤ 285 → 2g.35gb, ≤ 428 → 3g.71gb, else whole GPUs; "
+                                + "num_gpu units. Accepted %d, rejected %s.%n%n",
+                        r.gpuPods(),
+                        r.horizonHours(),
+                        r.accepted(),
+                        r.rejectedByReason()))
+                .append(
+                        "| pool | accepted | rejected | booked unit-hours | capacity unit-hours | booked utilization |\n")
                 .append("|---|---|---|---|---|---|\n");
-        r.pools().forEach((pool, s) -> md.append(String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %.0f | %.1f %% |%n",
-                pool, s.accepted(), s.rejected(), s.bookedUnitHours(), s.capacityUnitHours(),
-                100.0 * s.bookedUnitHours() / s.capacityUnitHours())));
+        r.pools()
+                .forEach((pool, s) -> md.append(String.format(
+                        Locale.ROOT,
+                        "| %s | %d | %d | %.0f | %.0f | %.1f %% |%n",
+                        pool,
+                        s.accepted(),
+                        s.rejected(),
+                        s.bookedUnitHours(),
+                        s.capacityUnitHours(),
+                        100.0 * s.bookedUnitHours() / s.capacityUnitHours())));
         md.append('\n');
     }
 
     private static String command(Map<String, String> opts) {
-        StringBuilder c = new StringBuilder("./mvnw -B -o -q -pl booking-service install -DskipTests && ./mvnw -B -o -q -pl bench "
-                + "package && /usr/lib/jvm/temurin-25-jdk-amd64/bin/java " + JvmActivity.heapFlags()
-                + " -cp \"$(cat bench/target/classpath.txt):bench/target/classes\" io.gpuaas.bench.booking.BookingBench");
+        StringBuilder c = new StringBuilder(
+                "./mvnw -B -o -q -pl booking-service install -DskipTests && ./mvnw -B -o -q -pl bench "
+                        + "package && /usr/lib/jvm/temurin-25-jdk-amd64/bin/java " + JvmActivity.heapFlags()
+                        + " -cp \"$(cat bench/target/classpath.txt):bench/target/classes\" io.gpuaas.bench.booking.BookingBench");
         opts.forEach((k, v) -> c.append(" --").append(k).append(' ').append(v));
         return c.toString();
     }

@@ -32,8 +32,8 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.HdrHistogram.Recorder;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -59,8 +59,15 @@ final class DecisionLatencyBench {
      * @param engine            Kafka Streams and transaction figures over the run
      * @param jvm               JIT compile and GC time of this JVM (broker, engine and clients) during the run
      */
-    record Result(String name, long count, double seconds, Histogram latencyMicros, Histogram toProcessedMicros,
-                  Histogram toReadMicros, String engine, JvmActivity jvm) {
+    record Result(
+            String name,
+            long count,
+            double seconds,
+            Histogram latencyMicros,
+            Histogram toProcessedMicros,
+            Histogram toReadMicros,
+            String engine,
+            JvmActivity jvm) {
         double perSecond() {
             return count / seconds;
         }
@@ -76,6 +83,7 @@ final class DecisionLatencyBench {
     private final String applicationId;
     /** booking-service's client settings: its own user with exactly its ACLs (nothing but the address when open). */
     private final Map<String, Object> service;
+
     private final Map<String, Long> sentAt = new ConcurrentHashMap<>();
     private final Recorder recorder = new Recorder(3);
     private final Recorder toProcessed = new Recorder(3);
@@ -95,8 +103,8 @@ final class DecisionLatencyBench {
         }
         // The decision path runs as booking-service does in production: the engine, the command producer (its
         // CommandPublisher) and the decision reader (its awaiter) authenticate as its user and pass its ACLs.
-        this.service = new HashMap<>(broker.serviceCredentials(BOOKING_SERVICE.userName(),
-                KafkaAccess.acls(BOOKING_SERVICE, prefix, applicationId)));
+        this.service = new HashMap<>(broker.serviceCredentials(
+                BOOKING_SERVICE.userName(), KafkaAccess.acls(BOOKING_SERVICE, prefix, applicationId)));
         service.put("bootstrap.servers", broker.bootstrapServers());
     }
 
@@ -107,16 +115,21 @@ final class DecisionLatencyBench {
         props.putAll(service);
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("bench-booking").toString());
+        props.put(
+                StreamsConfig.STATE_DIR_CONFIG,
+                Files.createTempDirectory("bench-booking").toString());
         // The service's own engine settings (gpuaas.booking.engine.* defaults), then any --streams experiment.
         props.putAll(EngineTuning.defaults().streamsProperties());
         props.putAll(streamsOverrides);
         // The service's own dead-letter wiring: unreadable and invalid commands go through one publisher.
-        props.putAll(BookingTopology.errorHandling(new DeadLetterPublisher(new KafkaProducer<>(service,
-                new ByteArraySerializer(), new ByteArraySerializer()), Topics.DEAD_LETTER.name(prefix), "booking-service",
+        props.putAll(BookingTopology.errorHandling(new DeadLetterPublisher(
+                new KafkaProducer<>(service, new ByteArraySerializer(), new ByteArraySerializer()),
+                Topics.DEAD_LETTER.name(prefix),
+                "booking-service",
                 new PrometheusRegistry())));
-        KafkaStreams streams = new KafkaStreams(BookingTopology.build(prefix, decider, Duration.ofMillis(200),
-                Duration.ofDays(7), this::processed), props);
+        KafkaStreams streams = new KafkaStreams(
+                BookingTopology.build(prefix, decider, Duration.ofMillis(200), Duration.ofDays(7), this::processed),
+                props);
         streams.start();
         long deadline = System.currentTimeMillis() + 120_000;
         while (streams.state() != KafkaStreams.State.RUNNING && System.currentTimeMillis() < deadline) {
@@ -144,8 +157,8 @@ final class DecisionLatencyBench {
         JvmActivity jvm = JvmActivity.now();
         long total = (long) rate * seconds;
         long start = System.nanoTime();
-        try (KafkaProducer<String, BookingCommand> producer = producer(service,
-                Topics.BOOKING_COMMANDS.valueSerde().serializer())) {
+        try (KafkaProducer<String, BookingCommand> producer =
+                producer(service, Topics.BOOKING_COMMANDS.valueSerde().serializer())) {
             Random random = new Random(1);
             for (long i = 0; i < total; i++) {
                 long intended = saturate ? System.nanoTime() : start + i * 1_000_000_000L / rate;
@@ -159,9 +172,15 @@ final class DecisionLatencyBench {
         double elapsed = (System.nanoTime() - start) / 1e9;
         running.set(false);
         reader.join();
-        return new Result(saturate ? "decisions, saturated" : "decisions at " + rate + "/s", answered.get(), elapsed,
-                recorder.getIntervalHistogram(), toProcessed.getIntervalHistogram(), toRead.getIntervalHistogram(),
-                EngineStats.of(engine).since(before, elapsed), JvmActivity.since(jvm));
+        return new Result(
+                saturate ? "decisions, saturated" : "decisions at " + rate + "/s",
+                answered.get(),
+                elapsed,
+                recorder.getIntervalHistogram(),
+                toProcessed.getIntervalHistogram(),
+                toRead.getIntervalHistogram(),
+                EngineStats.of(engine).since(before, elapsed),
+                JvmActivity.since(jvm));
     }
 
     /** The same pattern on a plain topic: idempotent acks=all produce, read_committed consume. */
@@ -188,8 +207,15 @@ final class DecisionLatencyBench {
         double elapsed = (System.nanoTime() - start) / 1e9;
         running.set(false);
         reader.join();
-        return new Result("raw produce→consume at " + rate + "/s", answered.get(), elapsed, recorder.getIntervalHistogram(),
-                null, null, "", JvmActivity.since(jvm));
+        return new Result(
+                "raw produce→consume at " + rate + "/s",
+                answered.get(),
+                elapsed,
+                recorder.getIntervalHistogram(),
+                null,
+                null,
+                "",
+                JvmActivity.since(jvm));
     }
 
     private void reset() {
@@ -204,23 +230,29 @@ final class DecisionLatencyBench {
         Map<String, Object> config = new HashMap<>(client);
         config.put("isolation.level", "read_committed");
         config.put("fetch.max.wait.ms", 20);
-        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
+        KafkaConsumer<String, byte[]> consumer =
+                new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
         var partitions = consumer.partitionsFor(topic).stream()
-                .map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition())).toList();
+                .map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition()))
+                .toList();
         consumer.assign(partitions);
         consumer.seekToEnd(partitions);
         partitions.forEach(consumer::position);
         var deserializer = Topics.BOOKING_EVENTS.valueSerde().deserializer();
-        Thread thread = new Thread(() -> {
-            try (consumer) {
-                while (running.get()) {
-                    for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(50))) {
-                        String id = decisions ? requestIdOf(deserializer.deserialize(topic, r.headers(), r.value())) : r.key();
-                        record(id, System.nanoTime());
+        Thread thread = new Thread(
+                () -> {
+                    try (consumer) {
+                        while (running.get()) {
+                            for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(50))) {
+                                String id = decisions
+                                        ? requestIdOf(deserializer.deserialize(topic, r.headers(), r.value()))
+                                        : r.key();
+                                record(id, System.nanoTime());
+                            }
+                        }
                     }
-                }
-            }
-        }, "bench-reader");
+                },
+                "bench-reader");
         thread.start();
         return thread;
     }
@@ -254,19 +286,30 @@ final class DecisionLatencyBench {
         };
     }
 
-    private static final List<String> POOLS = List.of("h200", "h200-mig-1g.18gb", "h200-mig-2g.35gb", "h200-mig-3g.71gb");
+    private static final List<String> POOLS =
+            List.of("h200", "h200-mig-1g.18gb", "h200-mig-2g.35gb", "h200-mig-3g.71gb");
     private static final Instant BASE = Instant.now().plus(Duration.ofDays(1)).truncatedTo(ChronoUnit.DAYS);
 
     private static CreateBooking command(Random random, long i) {
         Instant start = BASE.plus(Duration.ofMinutes(15L * random.nextInt(80 * 96)));
         Instant end = start.plus(Duration.ofMinutes(15L * (1 + random.nextInt(16))));
         Caller caller = new Caller("bench", "team-" + (i % 20), false);
-        return new CreateBooking(UUID.randomUUID().toString(), null, caller, POOLS.get((int) (i % POOLS.size())),
-                UUID.randomUUID().toString(), caller.tenant(), 1 + random.nextInt(2), start, end, null, Instant.now());
+        return new CreateBooking(
+                UUID.randomUUID().toString(),
+                null,
+                caller,
+                POOLS.get((int) (i % POOLS.size())),
+                UUID.randomUUID().toString(),
+                caller.tenant(),
+                1 + random.nextInt(2),
+                start,
+                end,
+                null,
+                Instant.now());
     }
 
-    private static <V> KafkaProducer<String, V> producer(Map<String, Object> client,
-                                                         org.apache.kafka.common.serialization.Serializer<V> values) {
+    private static <V> KafkaProducer<String, V> producer(
+            Map<String, Object> client, org.apache.kafka.common.serialization.Serializer<V> values) {
         Map<String, Object> config = new HashMap<>(client);
         config.put("enable.idempotence", true);
         config.put("acks", "all");

@@ -16,8 +16,13 @@ import org.apache.kafka.streams.KafkaStreams;
  */
 record EngineStats(Map<String, Double> totals) {
 
-    private static final List<String> TOTALS = List.of("commit-total", "process-total", "poll-total",
-            "txn-commit-time-ns-total", "txn-send-offsets-time-ns-total", "flush-time-ns-total",
+    private static final List<String> TOTALS = List.of(
+            "commit-total",
+            "process-total",
+            "poll-total",
+            "txn-commit-time-ns-total",
+            "txn-send-offsets-time-ns-total",
+            "flush-time-ns-total",
             "txn-begin-time-ns-total");
 
     static EngineStats of(KafkaStreams streams) {
@@ -25,8 +30,10 @@ record EngineStats(Map<String, Double> totals) {
         if (streams != null) {
             for (Map.Entry<MetricName, ? extends Metric> e : streams.metrics().entrySet()) {
                 String name = e.getKey().name();
-                if (TOTALS.contains(name) && isThreadOrProducer(e.getKey().group())
-                        && e.getValue().metricValue() instanceof Double value && Double.isFinite(value)) {
+                if (TOTALS.contains(name)
+                        && isThreadOrProducer(e.getKey().group())
+                        && e.getValue().metricValue() instanceof Double value
+                        && Double.isFinite(value)) {
                     totals.merge(name, value, Double::sum);
                 }
             }
@@ -42,10 +49,13 @@ record EngineStats(Map<String, Double> totals) {
     String since(EngineStats before, double seconds) {
         double commits = delta(before, "commit-total");
         double perCommit = Math.max(commits, 1) * 1e6;
-        return String.format(Locale.ROOT, "%.0f commits/s, %.1f polls/s; per commit: flush %.2f ms, offsets %.2f ms, "
-                        + "EndTxn %.2f ms",
-                commits / seconds, delta(before, "poll-total") / seconds,
-                delta(before, "flush-time-ns-total") / perCommit, delta(before, "txn-send-offsets-time-ns-total") / perCommit,
+        return String.format(
+                Locale.ROOT,
+                "%.0f commits/s, %.1f polls/s; per commit: flush %.2f ms, offsets %.2f ms, " + "EndTxn %.2f ms",
+                commits / seconds,
+                delta(before, "poll-total") / seconds,
+                delta(before, "flush-time-ns-total") / perCommit,
+                delta(before, "txn-send-offsets-time-ns-total") / perCommit,
                 delta(before, "txn-commit-time-ns-total") / perCommit);
     }
 

@@ -46,12 +46,14 @@ final class OpenbReplay {
     private static final Instant EPOCH = Instant.parse("2030-01-01T00:00:00Z");
     private static final long ALIGN = 900;
 
-    record PoolStats(int accepted, int rejected, double bookedUnitHours, double capacityUnitHours) {
-    }
+    record PoolStats(int accepted, int rejected, double bookedUnitHours, double capacityUnitHours) {}
 
-    record Result(int gpuPods, int accepted, Map<String, Integer> rejectedByReason, Map<String, PoolStats> pools,
-                  double horizonHours) {
-    }
+    record Result(
+            int gpuPods,
+            int accepted,
+            Map<String, Integer> rejectedByReason,
+            Map<String, PoolStats> pools,
+            double horizonHours) {}
 
     /** gpu_milli of one GPU onto the smallest H200 slice that holds it (compute sevenths). */
     static String poolFor(int gpuMilli) {
@@ -92,8 +94,18 @@ final class OpenbReplay {
             Instant start = EPOCH.plusSeconds(created / ALIGN * ALIGN);
             Instant end = EPOCH.plusSeconds((deleted + ALIGN - 1) / ALIGN * ALIGN);
             Caller caller = new Caller(f[0], "tenant-" + (f[0].hashCode() & 15), false);
-            CreateBooking command = new CreateBooking(UUID.randomUUID().toString(), null, caller, pool,
-                    UUID.randomUUID().toString(), caller.tenant(), Integer.parseInt(f[3]), start, end, f[6], start);
+            CreateBooking command = new CreateBooking(
+                    UUID.randomUUID().toString(),
+                    null,
+                    caller,
+                    pool,
+                    UUID.randomUUID().toString(),
+                    caller.tenant(),
+                    Integer.parseInt(f[3]),
+                    start,
+                    end,
+                    f[6],
+                    start);
             Decision decision = decider.decide(command, ledger, start);
             ledger.apply(decision);
             int[] c = counts.computeIfAbsent(pool, p -> new int[2]);
@@ -103,7 +115,8 @@ final class OpenbReplay {
             } else {
                 accepted++;
                 c[0]++;
-                unitHours.merge(pool, command.quantity() * Duration.between(start, end).toSeconds() / 3600.0, Double::sum);
+                unitHours.merge(
+                        pool, command.quantity() * Duration.between(start, end).toSeconds() / 3600.0, Double::sum);
             }
         }
         double horizon = last / 3600.0;

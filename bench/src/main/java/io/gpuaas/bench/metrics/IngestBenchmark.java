@@ -40,8 +40,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 public final class IngestBenchmark {
 
-    private IngestBenchmark() {
-    }
+    private IngestBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = BenchOptions.parse(args);
@@ -77,23 +76,37 @@ public final class IngestBenchmark {
         }
     }
 
-
     /**
      * The contenders on one broker. Secured: SASL with metrics-gateway's own SCRAM-SHA-512 user and exactly its
      * ACLs under the StandardAuthorizer, as production runs; its rows keep the plain names. Open: PLAINTEXT and no
      * authorizer, its rows labelled {@value #OPEN}, to show what authentication and authorization cost.
      */
-    private record Side(String label, EmbeddedKafka broker, KafkaClients clients, Producer<byte[], byte[]> raw,
-                        GpuSamplePublisher publisher, IngestRounds rounds, List<IngestRounds.Result> results) {
+    private record Side(
+            String label,
+            EmbeddedKafka broker,
+            KafkaClients clients,
+            Producer<byte[], byte[]> raw,
+            GpuSamplePublisher publisher,
+            IngestRounds rounds,
+            List<IngestRounds.Result> results) {
 
         static Side start(boolean secured, FleetScrape fleet, int scrapes, int threads, Map<String, String> overrides)
                 throws Exception {
-            EmbeddedKafka broker = secured ? EmbeddedKafka.start() : EmbeddedKafka.builder().withoutSecurity().start();
+            EmbeddedKafka broker = secured
+                    ? EmbeddedKafka.start()
+                    : EmbeddedKafka.builder().withoutSecurity().start();
             return open(secured ? "" : OPEN, broker, broker.bootstrapServers(), fleet, scrapes, threads, overrides);
         }
 
-        static Side open(String label, EmbeddedKafka broker, String bootstrap, FleetScrape fleet, int scrapes,
-                         int threads, Map<String, String> overrides) throws Exception {
+        static Side open(
+                String label,
+                EmbeddedKafka broker,
+                String bootstrap,
+                FleetScrape fleet,
+                int scrapes,
+                int threads,
+                Map<String, String> overrides)
+                throws Exception {
             String prefix = "bench" + System.currentTimeMillis() + ".gpuaas.";
             Map<String, String> settings = new HashMap<>();
             if (broker != null) {
@@ -101,8 +114,8 @@ public final class IngestBenchmark {
                     TopicAdmin.createAll(admin, prefix);
                     awaitLeaders(admin, Topics.GPU_SAMPLES.name(prefix));
                 }
-                settings.putAll(broker.serviceCredentials(METRICS_GATEWAY.userName(),
-                        KafkaAccess.acls(METRICS_GATEWAY, prefix)));
+                settings.putAll(broker.serviceCredentials(
+                        METRICS_GATEWAY.userName(), KafkaAccess.acls(METRICS_GATEWAY, prefix)));
             } else {
                 try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
                     TopicAdmin.createAll(admin, prefix);
@@ -116,8 +129,7 @@ public final class IngestBenchmark {
             String topic = clients.topic(Topics.GPU_SAMPLES);
             Producer<byte[], byte[]> raw = producer(clients, "bench-raw", overrides);
             GpuSamplePublisher publisher = new GpuSamplePublisher(
-                    producer(clients, "metrics-gateway-gpu-samples", overrides), topic,
-                    codec(), new PublishCounters());
+                    producer(clients, "metrics-gateway-gpu-samples", overrides), topic, codec(), new PublishCounters());
             IngestRounds rounds = new IngestRounds(fleet, scrapes, threads, raw, publisher, codec(), topic);
             return new Side(label, broker, clients, raw, publisher, rounds, new ArrayList<>());
         }
@@ -145,8 +157,12 @@ public final class IngestBenchmark {
      */
     private static void awaitLeaders(Admin admin, String topic) throws Exception {
         for (int attempt = 0; attempt < 120; attempt++) {
-            var description = admin.describeTopics(java.util.List.of(topic)).allTopicNames().get().get(topic);
-            if (description.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+            var description = admin.describeTopics(java.util.List.of(topic))
+                    .allTopicNames()
+                    .get()
+                    .get(topic);
+            if (description.partitions().stream()
+                    .allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
                 Thread.sleep(2_000);
                 return;
             }
@@ -159,8 +175,8 @@ public final class IngestBenchmark {
      * The gateway's own producer settings (kit defaults + its batch size) for both contenders, so only the work
      * before send differs; {@code --producer key=value,...} overrides them on both for tuning experiments.
      */
-    private static Producer<byte[], byte[]> producer(KafkaClients clients, String clientId,
-                                                     Map<String, String> overrides) {
+    private static Producer<byte[], byte[]> producer(
+            KafkaClients clients, String clientId, Map<String, String> overrides) {
         Map<String, Object> config = KafkaFactory.sampleProducerConfig(clients);
         config.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
         config.putAll(overrides);
@@ -181,33 +197,39 @@ public final class IngestBenchmark {
     }
 
     private static void report(FleetScrape fleet, int scrapes, int threads, List<Side> sides) {
-        System.out.printf("fleet: %d nodes, %d GPUs, %.1f KiB of exporter text per fleet scrape; %d fleet scrapes"
-                + " per round, %d threads%n", fleet.nodes(), fleet.gpus(), fleet.bytes() / 1024.0, scrapes, threads);
+        System.out.printf(
+                "fleet: %d nodes, %d GPUs, %.1f KiB of exporter text per fleet scrape; %d fleet scrapes"
+                        + " per round, %d threads%n",
+                fleet.nodes(), fleet.gpus(), fleet.bytes() / 1024.0, scrapes, threads);
         System.out.println("| measurement | samples/s (median, min, max over rounds) |");
         System.out.println("|---|---|");
         for (Side side : sides) {
             System.out.println("| " + side.label() + "raw producer: the same devices' JSON pre-serialized, same keys, "
-                    + "no headers (baseline) | " + Stats.of(side.rates(IngestRounds.Result::rawPerSecond))
-                    .format("/s", "%,.0f") + " |");
+                    + "no headers (baseline) | "
+                    + Stats.of(side.rates(IngestRounds.Result::rawPerSecond)).format("/s", "%,.0f") + " |");
             System.out.println("| " + side.label() + "raw producer + the gateway's CloudEvents headers (fresh "
-                    + "ce_id/ce_time per record) | " + Stats.of(side.rates(IngestRounds.Result::rawWithHeadersPerSecond))
-                    .format("/s", "%,.0f") + " |");
+                    + "ce_id/ce_time per record) | "
+                    + Stats.of(side.rates(IngestRounds.Result::rawWithHeadersPerSecond))
+                            .format("/s", "%,.0f") + " |");
             System.out.println("| " + side.label() + "parse only (DcgmTextParser, no Kafka) | "
                     + Stats.of(side.rates(IngestRounds.Result::parsePerSecond)).format("/s", "%,.0f") + " |");
             System.out.println("| " + side.label() + "parsed and published (parser + CloudEvents serializer + "
                     + "idempotent acks=all, until acked) | "
-                    + Stats.of(side.rates(IngestRounds.Result::publishPerSecond)).format("/s", "%,.0f") + " |");
+                    + Stats.of(side.rates(IngestRounds.Result::publishPerSecond))
+                            .format("/s", "%,.0f") + " |");
         }
         for (Side side : sides) {
             double[] publish = side.rates(IngestRounds.Result::publishPerSecond);
             double[] raw = side.rates(IngestRounds.Result::rawPerSecond);
-            System.out.printf("%sparsed and published / raw producer: %.2f (median of per-round ratios %.2f)%n",
+            System.out.printf(
+                    "%sparsed and published / raw producer: %.2f (median of per-round ratios %.2f)%n",
                     side.label(), median(publish) / median(raw), medianRatio(publish, raw));
         }
         if (sides.size() == 2) {
             double[] on = sides.get(0).rates(IngestRounds.Result::publishPerSecond);
             double[] off = sides.get(1).rates(IngestRounds.Result::publishPerSecond);
-            System.out.printf("parsed and published, authentication on / off: %.2f (median of per-round ratios %.2f)%n",
+            System.out.printf(
+                    "parsed and published, authentication on / off: %.2f (median of per-round ratios %.2f)%n",
                     median(on) / median(off), medianRatio(on, off));
         }
     }
@@ -215,21 +237,27 @@ public final class IngestBenchmark {
     /** A second table (its own column, so the suite's samples/s parser never mistakes it for rates). */
     private static void reportCpu(List<Side> sides) {
         System.out.println();
-        System.out.println("| contender | JVM CPU µs per sample, broker and GC included (median, min, max over rounds) |");
+        System.out.println(
+                "| contender | JVM CPU µs per sample, broker and GC included (median, min, max over rounds) |");
         System.out.println("|---|---|");
         for (Side side : sides) {
-            IngestRounds.Cpu[] cpu = side.results().stream().map(IngestRounds.Result::cpu).toArray(IngestRounds.Cpu[]::new);
-            System.out.println("| " + side.label() + "raw producer | " + cpuStats(cpu, IngestRounds.Cpu::rawMicros) + " |");
+            IngestRounds.Cpu[] cpu =
+                    side.results().stream().map(IngestRounds.Result::cpu).toArray(IngestRounds.Cpu[]::new);
+            System.out.println(
+                    "| " + side.label() + "raw producer | " + cpuStats(cpu, IngestRounds.Cpu::rawMicros) + " |");
             System.out.println("| " + side.label() + "raw producer + CloudEvents headers | "
                     + cpuStats(cpu, IngestRounds.Cpu::rawWithHeadersMicros) + " |");
-            System.out.println("| " + side.label() + "parse only | " + cpuStats(cpu, IngestRounds.Cpu::parseMicros) + " |");
+            System.out.println(
+                    "| " + side.label() + "parse only | " + cpuStats(cpu, IngestRounds.Cpu::parseMicros) + " |");
             System.out.println("| " + side.label() + "parsed and published | "
                     + cpuStats(cpu, IngestRounds.Cpu::publishMicros) + " |");
         }
     }
 
-    private static String cpuStats(IngestRounds.Cpu[] cpu, java.util.function.ToDoubleFunction<IngestRounds.Cpu> field) {
-        return Stats.of(java.util.Arrays.stream(cpu).mapToDouble(field).toArray()).format("µs", "%.2f");
+    private static String cpuStats(
+            IngestRounds.Cpu[] cpu, java.util.function.ToDoubleFunction<IngestRounds.Cpu> field) {
+        return Stats.of(java.util.Arrays.stream(cpu).mapToDouble(field).toArray())
+                .format("µs", "%.2f");
     }
 
     private static double median(double[] values) {
@@ -246,5 +274,4 @@ public final class IngestBenchmark {
         }
         return median(ratios);
     }
-
 }

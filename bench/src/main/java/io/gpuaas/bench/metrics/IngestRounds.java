@@ -1,9 +1,9 @@
 package io.gpuaas.bench.metrics;
 
 import io.gpuaas.bench.suite.JvmActivity;
-import io.gpuaas.metrics.dcgm.DcgmScrape;
 import io.gpuaas.events.gpu.GpuSample;
 import io.gpuaas.events.gpu.GpuSampleCodec;
+import io.gpuaas.metrics.dcgm.DcgmScrape;
 import io.gpuaas.metrics.dcgm.DcgmTextParser;
 import io.gpuaas.metrics.kafka.GpuSamplePublisher;
 import io.gpuaas.metrics.scrape.ScrapeTarget;
@@ -22,17 +22,19 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 final class IngestRounds {
 
     /** Rates of one round. */
-    record Result(double rawPerSecond, double rawWithHeadersPerSecond, double parsePerSecond,
-                  double publishPerSecond, Cpu cpu) {
-    }
+    record Result(
+            double rawPerSecond,
+            double rawWithHeadersPerSecond,
+            double parsePerSecond,
+            double publishPerSecond,
+            Cpu cpu) {}
 
     /**
      * CPU time of the whole JVM (senders, producer I/O thread, the in-process broker and GC) per sample, per
      * contender: unlike a rate it barely moves when other processes take the cores, so it settles tuning questions
      * on a shared machine.
      */
-    record Cpu(double rawMicros, double rawWithHeadersMicros, double parseMicros, double publishMicros) {
-    }
+    record Cpu(double rawMicros, double rawWithHeadersMicros, double parseMicros, double publishMicros) {}
 
     private final FleetScrape fleet;
     private final int scrapes;
@@ -45,8 +47,14 @@ final class IngestRounds {
     private final byte[][][] keys;
     private final byte[][][] values;
 
-    IngestRounds(FleetScrape fleet, int scrapes, int threads, Producer<byte[], byte[]> raw,
-                 GpuSamplePublisher publisher, GpuSampleCodec headers, String topic) {
+    IngestRounds(
+            FleetScrape fleet,
+            int scrapes,
+            int threads,
+            Producer<byte[], byte[]> raw,
+            GpuSamplePublisher publisher,
+            GpuSampleCodec headers,
+            String topic) {
         this.fleet = fleet;
         this.scrapes = scrapes;
         this.threads = threads;
@@ -60,8 +68,11 @@ final class IngestRounds {
         for (int n = 0; n < fleet.nodes(); n++) {
             parsers[n] = new DcgmTextParser();
             byte[] node = fleet.node(n);
-            List<GpuSample> samples = parsers[n].parse(node, node.length, Instant.now()).samples();
-            keys[n] = samples.stream().map(s -> s.deviceKey().getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
+            List<GpuSample> samples =
+                    parsers[n].parse(node, node.length, Instant.now()).samples();
+            keys[n] = samples.stream()
+                    .map(s -> s.deviceKey().getBytes(StandardCharsets.UTF_8))
+                    .toArray(byte[][]::new);
             // The baseline sends each device's own JSON (distinct bytes, like the real stream) so compression and
             // broker I/O are comparable; it only skips parsing, serialization and the CloudEvents headers.
             values[n] = samples.stream().map(headers.writer()::body).toArray(byte[][]::new);
@@ -114,7 +125,11 @@ final class IngestRounds {
         if (publisher.counters().failedCount() != failedBefore) {
             throw new IllegalStateException("samples failed to publish: the rate would be meaningless");
         }
-        return new Result(rawRate, rawWithHeadersRate, parseRate, publishRate,
+        return new Result(
+                rawRate,
+                rawWithHeadersRate,
+                parseRate,
+                publishRate,
                 new Cpu(rawCpu, rawWithHeadersCpu, parseCpu, publishCpu));
     }
 

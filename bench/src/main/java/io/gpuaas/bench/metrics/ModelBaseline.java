@@ -25,7 +25,8 @@ final class ModelBaseline {
             String name = brace < 0 ? line.substring(0, space) : line.substring(0, brace);
             List<String> parts = new ArrayList<>();
             if (brace >= 0) {
-                for (String pair : line.substring(brace + 1, line.lastIndexOf('}')).split(",")) {
+                for (String pair :
+                        line.substring(brace + 1, line.lastIndexOf('}')).split(",")) {
                     int eq = pair.indexOf('=');
                     parts.add(pair.substring(0, eq));
                     parts.add(pair.substring(eq + 2, pair.length() - 1));
@@ -45,7 +46,8 @@ final class ModelBaseline {
                 String[] labels = java.util.Arrays.copyOf(p, p.length - 1);
                 family.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
                         .value(Double.parseDouble(p[p.length - 1].replace("+Inf", "Infinity")))
-                        .labels(labels.length == 0 ? Labels.EMPTY : Labels.of(labels)).build());
+                        .labels(labels.length == 0 ? Labels.EMPTY : Labels.of(labels))
+                        .build());
             }
             out.add(family.build());
         });

@@ -30,8 +30,7 @@ import java.util.Map;
  */
 public final class RenderBenchmark {
 
-    private RenderBenchmark() {
-    }
+    private RenderBenchmark() {}
 
     public static void main(String[] args) throws IOException {
         Map<String, String> opts = BenchOptions.parse(args);
@@ -48,8 +47,8 @@ public final class RenderBenchmark {
         ReclaimState reclaims = new ReclaimState();
         ScrapeHealth health = new ScrapeHealth();
         ScaleFleet.populate(gpus, tenants, workloadsPerTenant, now, queues, usage, bookings, reclaims, health);
-        MetricsGatewayMetrics metrics = new MetricsGatewayMetrics(queues, usage, bookings, reclaims, health,
-                new PublishCounters(), Clock.systemUTC());
+        MetricsGatewayMetrics metrics = new MetricsGatewayMetrics(
+                queues, usage, bookings, reclaims, health, new PublishCounters(), Clock.systemUTC());
         byte[] once = render(metrics, false);
         String text = new String(once, StandardCharsets.UTF_8);
         long series = text.lines().filter(l -> !l.startsWith("#")).count();
@@ -74,7 +73,8 @@ public final class RenderBenchmark {
             prometheusText[i] = (t2 - t1) / 1e6;
             openMetrics[i] = (t3 - t2) / 1e6;
         }
-        System.out.printf("scale: %d GPUs, %d tenants, %d series, %.0f KiB per scrape (Prometheus text 0.0.4)%n",
+        System.out.printf(
+                "scale: %d GPUs, %d tenants, %d series, %.0f KiB per scrape (Prometheus text 0.0.4)%n",
                 gpus, tenants, series, once.length / 1024.0);
         System.out.println("| measurement | ms per /metrics render (median, min, max) |");
         System.out.println("|---|---|");
@@ -82,8 +82,8 @@ public final class RenderBenchmark {
                 + Stats.of(model).format("ms", "%.1f") + " |");
         System.out.println("| metrics-gateway render (projections to text), Prometheus text 0.0.4 | "
                 + Stats.of(prometheusText).format("ms", "%.1f") + " |");
-        System.out.println("| metrics-gateway render, OpenMetrics 1.0 | " + Stats.of(openMetrics).format("ms", "%.1f")
-                + " |");
+        System.out.println("| metrics-gateway render, OpenMetrics 1.0 | "
+                + Stats.of(openMetrics).format("ms", "%.1f") + " |");
     }
 
     private static byte[] render(MetricsGatewayMetrics metrics, boolean openMetrics) {

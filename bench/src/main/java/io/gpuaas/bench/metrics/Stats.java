@@ -14,7 +14,7 @@ record Stats(double median, double min, double max, int runs) {
     }
 
     String format(String unit, String pattern) {
-        return String.format(pattern + " %s (min " + pattern + ", max " + pattern + ", n=%d)",
-                median, unit, min, max, runs);
+        return String.format(
+                pattern + " %s (min " + pattern + ", max " + pattern + ", n=%d)", median, unit, min, max, runs);
     }
 }

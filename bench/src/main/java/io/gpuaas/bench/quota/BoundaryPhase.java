@@ -23,8 +23,15 @@ import org.apache.kafka.clients.producer.KafkaProducer;
  * One set of boundary measurements with their baselines, labelled with {@code suffix}; booking ids and baseline
  * object names carry {@code tag}, so a second set never meets the first one's objects.
  */
-record BoundaryPhase(String tag, String suffix, int spreadSeconds, int windowSeconds, KubernetesClient client,
-                     KafkaProducer<String, Booking> producer, KafkaClients kafka, ClusterQueueWatch watch) {
+record BoundaryPhase(
+        String tag,
+        String suffix,
+        int spreadSeconds,
+        int windowSeconds,
+        KubernetesClient client,
+        KafkaProducer<String, Booking> producer,
+        KafkaClients kafka,
+        ClusterQueueWatch watch) {
 
     List<Latencies> run(int tenants, int burst) throws Exception {
         List<Latencies> rows = new ArrayList<>();
@@ -49,10 +56,11 @@ record BoundaryPhase(String tag, String suffix, int spreadSeconds, int windowSec
         }
         producer.flush();
         waitUntil(first.plusSeconds(windowSeconds + spreadSeconds + 5));
-        return List.of(watch.startLatencies("boundary → ClusterQueue, starts spread over " + spreadSeconds + " s"
-                        + suffix, windows),
-                watch.endLatencies("boundary → ClusterQueue drained, ends spread over " + spreadSeconds + " s"
-                        + suffix, windows));
+        return List.of(
+                watch.startLatencies(
+                        "boundary → ClusterQueue, starts spread over " + spreadSeconds + " s" + suffix, windows),
+                watch.endLatencies(
+                        "boundary → ClusterQueue drained, ends spread over " + spreadSeconds + " s" + suffix, windows));
     }
 
     /** {@code count} tenants whose windows start on the same instant: the worst case, many writes at once. */
@@ -67,10 +75,10 @@ record BoundaryPhase(String tag, String suffix, int spreadSeconds, int windowSec
         }
         producer.flush();
         waitUntil(end.plusSeconds(6));
-        return List.of(watch.startLatencies("boundary → ClusterQueue, " + count + " starts on one instant" + suffix,
-                        windows),
-                watch.endLatencies("boundary → ClusterQueue drained, " + count + " ends on one instant" + suffix,
-                        windows));
+        return List.of(
+                watch.startLatencies("boundary → ClusterQueue, " + count + " starts on one instant" + suffix, windows),
+                watch.endLatencies(
+                        "boundary → ClusterQueue drained, " + count + " ends on one instant" + suffix, windows));
     }
 
     /** The floor: a client creates a ClusterQueue; how long until a watching client sees it. */
@@ -105,14 +113,17 @@ record BoundaryPhase(String tag, String suffix, int spreadSeconds, int windowSec
             String name = tag + "-raw-" + i;
             Instant at = first.plusNanos(i * stepNanos);
             windows.put(name, new Instant[] {at, at});
-            pool.schedule(() -> client.resources(ClusterQueue.class)
-                            .resource(clusterQueue(name)).create(),
-                    Duration.between(Instant.now(), at).toNanos(), TimeUnit.NANOSECONDS);
+            pool.schedule(
+                    () -> client.resources(ClusterQueue.class)
+                            .resource(clusterQueue(name))
+                            .create(),
+                    Duration.between(Instant.now(), at).toNanos(),
+                    TimeUnit.NANOSECONDS);
         }
         waitUntil(first.plusSeconds(spreadSeconds + 2));
         pool.shutdown();
-        Latencies result = watch.startLatencies("baseline: raw create at each instant, same spread (no projector)"
-                + suffix, windows);
+        Latencies result = watch.startLatencies(
+                "baseline: raw create at each instant, same spread (no projector)" + suffix, windows);
         for (String name : windows.keySet()) {
             client.resources(ClusterQueue.class).withName(name).delete();
         }

@@ -19,15 +19,20 @@ final class BusyCore implements AutoCloseable {
 
     static BusyCore start() throws IOException {
         return new BusyCore(new ProcessBuilder("sh", "-c", "while :; do :; done")
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectErrorStream(true).start());
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectErrorStream(true)
+                .start());
     }
 
     /** Its pid and how much of one core it got so far (the rest went to the benchmark and the machine's others). */
     String describe() {
         double wall = (System.nanoTime() - startedNanos) / 1e9;
-        return process.info().totalCpuDuration().map(Duration::toMillis)
-                .map(cpu -> String.format("busy-loop child pid %d used %.0f%% of a core over %.0f s", process.pid(),
-                        100 * cpu / 1000.0 / wall, wall))
+        return process.info()
+                .totalCpuDuration()
+                .map(Duration::toMillis)
+                .map(cpu -> String.format(
+                        "busy-loop child pid %d used %.0f%% of a core over %.0f s",
+                        process.pid(), 100 * cpu / 1000.0 / wall, wall))
                 .orElse("busy-loop child pid " + process.pid());
     }
 

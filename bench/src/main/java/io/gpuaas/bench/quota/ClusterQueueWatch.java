@@ -1,8 +1,8 @@
 package io.gpuaas.bench.quota;
 
-import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -73,7 +73,8 @@ final class ClusterQueueWatch implements ResourceEventHandler<ClusterQueue>, Aut
         return latencies(name, windows, drained, 1);
     }
 
-    private static Latencies latencies(String name, Map<String, Instant[]> windows, Map<String, Instant> seen, int which) {
+    private static Latencies latencies(
+            String name, Map<String, Instant[]> windows, Map<String, Instant> seen, int which) {
         List<Double> millis = new ArrayList<>();
         int missing = 0;
         for (var window : windows.entrySet()) {

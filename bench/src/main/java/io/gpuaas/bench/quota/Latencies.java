@@ -7,12 +7,19 @@ import java.util.Collection;
 record Latencies(String name, int n, double p50, double p90, double p99, double max, double min) {
 
     static Latencies of(String name, Collection<Double> millis) {
-        double[] sorted = millis.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        double[] sorted =
+                millis.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         if (sorted.length == 0) {
             return new Latencies(name, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
         }
-        return new Latencies(name, sorted.length, at(sorted, 0.50), at(sorted, 0.90), at(sorted, 0.99),
-                sorted[sorted.length - 1], sorted[0]);
+        return new Latencies(
+                name,
+                sorted.length,
+                at(sorted, 0.50),
+                at(sorted, 0.90),
+                at(sorted, 0.99),
+                sorted[sorted.length - 1],
+                sorted[0]);
     }
 
     private static double at(double[] sorted, double q) {

@@ -1,8 +1,10 @@
 package io.gpuaas.bench.quota;
 
-import io.gpuaas.bench.BenchOptions;
+import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpuaas.bench.BenchOptions;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
@@ -11,16 +13,14 @@ import io.gpuaas.events.pool.Pool;
 import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.kit.config.KafkaSettings;
 import io.gpuaas.kit.kafka.KafkaClients;
-import io.gpuaas.quota.QuotaProjector;
-import io.gpuaas.quota.config.LeaderElectionSettings;
-import io.gpuaas.quota.config.QuotaSettings;
-import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
 import io.gpuaas.kube.kueue.v1beta2.ClusterQueueSpec;
 import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.ResourceGroups;
 import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.resourcegroups.Flavors;
 import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.resourcegroups.flavors.Resources;
+import io.gpuaas.quota.QuotaProjector;
+import io.gpuaas.quota.config.LeaderElectionSettings;
+import io.gpuaas.quota.config.QuotaSettings;
 import io.gpuaas.quota.k8s.NominalQuota;
 import io.gpuaas.quota.model.FlavorResource;
 import io.gpuaas.testing.k8s.KubernetesApi;
@@ -59,11 +59,9 @@ public final class QuotaBench {
     /** Length of each spread booking window in seconds (--window). */
     private static int windowSeconds = 15;
 
-
     static final FlavorResource GPU = new FlavorResource("h200", "nvidia.com/gpu");
 
-    private QuotaBench() {
-    }
+    private QuotaBench() {}
 
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = BenchOptions.parse(args);
@@ -76,7 +74,8 @@ public final class QuotaBench {
         List<Latencies> boundary = new ArrayList<>();
         List<Latencies> state;
         List<String> loads = new ArrayList<>();
-        try (EmbeddedKafka broker = EmbeddedKafka.start(); KubernetesApi api = KubernetesApi.start()) {
+        try (EmbeddedKafka broker = EmbeddedKafka.start();
+                KubernetesApi api = KubernetesApi.start()) {
             String prefix = "bench.gpuaas.";
             try (Admin admin = broker.admin()) {
                 TopicAdmin.createAll(admin, prefix);
@@ -90,34 +89,60 @@ public final class QuotaBench {
             KubernetesClient client = api.client();
             for (int i = 0; i < tenants; i++) {
                 String t = tenant(i);
-                client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(t)
-                        .addToLabels("gpuaas.io/tenant", t).endMetadata().build()).create();
+                client.namespaces()
+                        .resource(new NamespaceBuilder()
+                                .withNewMetadata()
+                                .withName(t)
+                                .addToLabels("gpuaas.io/tenant", t)
+                                .endMetadata()
+                                .build())
+                        .create();
             }
             PrometheusRegistry registry = new PrometheusRegistry();
             QuotaSettings d = QuotaSettings.defaults();
-            QuotaSettings settings = new QuotaSettings(d.cohortName(), d.localQueueName(), d.allowBorrowing(),
-                    Boolean.parseBoolean(opts.getOrDefault("profiles", "true")), d.drainTimeout(),
-                    Integer.parseInt(opts.getOrDefault("writers", Integer.toString(d.writers()))), d.resync());
+            QuotaSettings settings = new QuotaSettings(
+                    d.cohortName(),
+                    d.localQueueName(),
+                    d.allowBorrowing(),
+                    Boolean.parseBoolean(opts.getOrDefault("profiles", "true")),
+                    d.drainTimeout(),
+                    Integer.parseInt(opts.getOrDefault("writers", Integer.toString(d.writers()))),
+                    d.resync());
             loads.add("settings: writers=" + settings.writers() + ", hardwareProfiles=" + settings.hardwareProfiles());
-            QuotaProjector projector = new QuotaProjector(api.newClient(), kafka, settings,
-                    LeaderElectionSettings.disabled(), catalog(tenants), registry, Clock.systemUTC());
+            QuotaProjector projector = new QuotaProjector(
+                    api.newClient(),
+                    kafka,
+                    settings,
+                    LeaderElectionSettings.disabled(),
+                    catalog(tenants),
+                    registry,
+                    Clock.systemUTC());
             projector.start();
             awaitLeading(projector);
             ClusterQueueWatch watch = new ClusterQueueWatch(api.newClient());
-            try (KafkaProducer<String, Booking> bookings = new KafkaProducer<>(kafka.producerConfig("bench"),
-                    new StringSerializer(), Topics.BOOKINGS.valueSerde().serializer())) {
-                BoundaryPhase quiet = new BoundaryPhase("quiet", ", quiet", spreadSeconds, windowSeconds, client,
-                        bookings, kafka, watch);
+            try (KafkaProducer<String, Booking> bookings = new KafkaProducer<>(
+                    kafka.producerConfig("bench"),
+                    new StringSerializer(),
+                    Topics.BOOKINGS.valueSerde().serializer())) {
+                BoundaryPhase quiet = new BoundaryPhase(
+                        "quiet", ", quiet", spreadSeconds, windowSeconds, client, bookings, kafka, watch);
                 loads.add("before the quiet boundaries: " + loadAverage());
                 boundary.addAll(quiet.run(tenants, burst));
                 loads.add("after them: " + loadAverage());
                 if (Boolean.parseBoolean(opts.getOrDefault("busy", "true"))) {
                     try (BusyCore busy = BusyCore.start()) {
-                        BoundaryPhase loaded = new BoundaryPhase("busy", ", one core busy", spreadSeconds,
-                                windowSeconds, client, bookings, kafka, watch);
+                        BoundaryPhase loaded = new BoundaryPhase(
+                                "busy",
+                                ", one core busy",
+                                spreadSeconds,
+                                windowSeconds,
+                                client,
+                                bookings,
+                                kafka,
+                                watch);
                         boundary.addAll(loaded.run(tenants, burst));
-                        loads.add("after the boundaries with one core busy: " + loadAverage() + " ("
-                                + busy.describe() + ")");
+                        loads.add("after the boundaries with one core busy: " + loadAverage() + " (" + busy.describe()
+                                + ")");
                     }
                 }
             }
@@ -139,8 +164,8 @@ public final class QuotaBench {
 
     /** Enough GPUs that every tenant's booking fits: 10,000 H200s, as in the design's scale targets. */
     static PoolCatalog catalog(int tenants) {
-        return new PoolCatalog(List.of(new Pool("h200", "h200", "nvidia.com/gpu", Math.max(10_000, tenants * 4),
-                "NVIDIA H200", null)));
+        return new PoolCatalog(List.of(
+                new Pool("h200", "h200", "nvidia.com/gpu", Math.max(10_000, tenants * 4), "NVIDIA H200", null)));
     }
 
     /** Waits until the projector holds the (unelected) lease and has read the bookings: start no longer blocks. */
@@ -179,8 +204,11 @@ public final class QuotaBench {
             String name = snapshot.getMetadata().getName();
             if (snapshot instanceof io.prometheus.metrics.model.snapshots.CounterSnapshot counter
                     && (name.startsWith("gpuaas_quota_write") || name.startsWith("gpuaas_quota_reconcile"))) {
-                counter.getDataPoints().forEach(d -> out.append(name).append(d.getLabels()).append('=')
-                        .append((long) d.getValue()).append(' '));
+                counter.getDataPoints().forEach(d -> out.append(name)
+                        .append(d.getLabels())
+                        .append('=')
+                        .append((long) d.getValue())
+                        .append(' '));
             }
         }
         return out.toString().trim();
@@ -194,10 +222,30 @@ public final class QuotaBench {
         }
     }
 
-    static void send(KafkaProducer<String, Booking> producer, KafkaClients kafka, String id, String tenant,
-                             int gpus, Instant start, Instant end) {
-        Booking booking = new Booking(id, tenant, tenant, "h200", "h200", "nvidia.com/gpu", gpus, start, end, null,
-                BookingState.CONFIRMED, "bench", Instant.now(), Instant.now(), 1);
+    static void send(
+            KafkaProducer<String, Booking> producer,
+            KafkaClients kafka,
+            String id,
+            String tenant,
+            int gpus,
+            Instant start,
+            Instant end) {
+        Booking booking = new Booking(
+                id,
+                tenant,
+                tenant,
+                "h200",
+                "h200",
+                "nvidia.com/gpu",
+                gpus,
+                start,
+                end,
+                null,
+                BookingState.CONFIRMED,
+                "bench",
+                Instant.now(),
+                Instant.now(),
+                1);
         producer.send(new ProducerRecord<>(kafka.topic(Topics.BOOKINGS), id, booking));
     }
 

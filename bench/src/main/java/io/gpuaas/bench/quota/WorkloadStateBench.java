@@ -69,22 +69,40 @@ final class WorkloadStateBench {
         reading = false;
         reader.join(2_000);
         String name = "Workload admitted → quota-state record (ClusterQueue)";
-        return List.of(Latencies.of(missing == 0 ? name : name + " (" + missing + " never seen)", millis),
+        return List.of(
+                Latencies.of(missing == 0 ? name : name + " (" + missing + " never seen)", millis),
                 kafkaRoundTrip(samples));
     }
 
     private void bookEveryone(int tenants) throws Exception {
-        try (var producer = new KafkaProducer<String, Booking>(kafka.producerConfig("bench-state"), new StringSerializer(),
+        try (var producer = new KafkaProducer<String, Booking>(
+                kafka.producerConfig("bench-state"),
+                new StringSerializer(),
                 Topics.BOOKINGS.valueSerde().serializer())) {
             Instant now = Instant.now();
             for (int i = 0; i < tenants; i++) {
                 String t = QuotaBench.tenant(i);
-                Booking booking = new Booking("long-" + i, t, t, "h200", "h200", "nvidia.com/gpu", 4, now,
-                        now.plusSeconds(3600), null, BookingState.ACTIVE, "bench", now, now, 1);
+                Booking booking = new Booking(
+                        "long-" + i,
+                        t,
+                        t,
+                        "h200",
+                        "h200",
+                        "nvidia.com/gpu",
+                        4,
+                        now,
+                        now.plusSeconds(3600),
+                        null,
+                        BookingState.ACTIVE,
+                        "bench",
+                        now,
+                        now,
+                        1);
                 producer.send(new ProducerRecord<>(kafka.topic(Topics.BOOKINGS), booking.id(), booking));
             }
         }
-        var localQueues = client.genericKubernetesResources(Kind.LOCAL_QUEUE.context()).inAnyNamespace();
+        var localQueues =
+                client.genericKubernetesResources(Kind.LOCAL_QUEUE.context()).inAnyNamespace();
         long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
         while (localQueues.list().getItems().size() < tenants && System.nanoTime() < deadline) {
             Thread.sleep(500);
@@ -97,21 +115,60 @@ final class WorkloadStateBench {
         w.setApiVersion(Kind.WORKLOAD.apiVersion());
         w.setKind("Workload");
         w.setMetadata(new ObjectMetaBuilder().withNamespace(ns).withName(name).build());
-        Map<String, Object> container = Map.of("name", "c", "resources", Map.of("limits", Map.of("nvidia.com/gpu", "1")));
-        w.setAdditionalProperty("spec", Map.of("queueName", "gpuaas", "podSets", List.of(Map.of("name", "main",
-                "count", 1, "template", Map.of("spec", Map.of("containers", List.of(container)))))));
-        client.genericKubernetesResources(Kind.WORKLOAD.context()).inNamespace(ns).resource(w).create();
+        Map<String, Object> container =
+                Map.of("name", "c", "resources", Map.of("limits", Map.of("nvidia.com/gpu", "1")));
+        w.setAdditionalProperty(
+                "spec",
+                Map.of(
+                        "queueName",
+                        "gpuaas",
+                        "podSets",
+                        List.of(Map.of(
+                                "name",
+                                "main",
+                                "count",
+                                1,
+                                "template",
+                                Map.of("spec", Map.of("containers", List.of(container)))))));
+        client.genericKubernetesResources(Kind.WORKLOAD.context())
+                .inNamespace(ns)
+                .resource(w)
+                .create();
     }
 
     private void admit(String ns, String name, String clusterQueue) {
         var op = client.genericKubernetesResources(Kind.WORKLOAD.context()).inNamespace(ns);
         GenericKubernetesResource w = op.withName(name).get();
         String now = Instant.now().toString();
-        w.setAdditionalProperty("status", Map.of(
-                "conditions", List.of(Map.of("type", "QuotaReserved", "status", "True", "reason", "QuotaReserved",
-                        "message", "", "lastTransitionTime", now)),
-                "admission", Map.of("clusterQueue", clusterQueue, "podSetAssignments", List.of(Map.of("name", "main",
-                        "count", 1, "flavors", Map.of("nvidia.com/gpu", "h200"), "resourceUsage", Map.of("nvidia.com/gpu", "1"))))));
+        w.setAdditionalProperty(
+                "status",
+                Map.of(
+                        "conditions",
+                                List.of(Map.of(
+                                        "type",
+                                        "QuotaReserved",
+                                        "status",
+                                        "True",
+                                        "reason",
+                                        "QuotaReserved",
+                                        "message",
+                                        "",
+                                        "lastTransitionTime",
+                                        now)),
+                        "admission",
+                                Map.of(
+                                        "clusterQueue",
+                                        clusterQueue,
+                                        "podSetAssignments",
+                                        List.of(Map.of(
+                                                "name",
+                                                "main",
+                                                "count",
+                                                1,
+                                                "flavors",
+                                                Map.of("nvidia.com/gpu", "h200"),
+                                                "resourceUsage",
+                                                Map.of("nvidia.com/gpu", "1"))))));
         op.resource(w).updateStatus();
     }
 
@@ -129,8 +186,11 @@ final class WorkloadStateBench {
 
     private void read() {
         String topic = kafka.topic(Topics.QUOTA_STATE);
-        try (var consumer = new KafkaConsumer<>(kafka.consumerConfig(null), new StringDeserializer(), new StringDeserializer())) {
-            var partitions = consumer.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+        try (var consumer =
+                new KafkaConsumer<>(kafka.consumerConfig(null), new StringDeserializer(), new StringDeserializer())) {
+            var partitions = consumer.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(topic, p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToEnd(partitions);
             while (reading) {
@@ -138,7 +198,10 @@ final class WorkloadStateBench {
                     long now = System.nanoTime();
                     if (record.value() != null) {
                         JsonNode state = Json.mapper().readTree(record.value());
-                        arrivals.putIfAbsent(record.key() + "#" + state.path("admittedWorkloads").asInt(), now);
+                        arrivals.putIfAbsent(
+                                record.key() + "#"
+                                        + state.path("admittedWorkloads").asInt(),
+                                now);
                     }
                 }
             }
@@ -155,7 +218,8 @@ final class WorkloadStateBench {
         Map<String, Object> producerConfig = new HashMap<>(kafka.producerConfig("bench-rtt"));
         String payload = "x".repeat(600);
         try (var producer = new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer());
-             var consumer = new KafkaConsumer<>(kafka.consumerConfig(null), new StringDeserializer(), new StringDeserializer())) {
+                var consumer = new KafkaConsumer<>(
+                        kafka.consumerConfig(null), new StringDeserializer(), new StringDeserializer())) {
             TopicPartition partition = new TopicPartition(topic, 0);
             consumer.assign(List.of(partition));
             consumer.seekToEnd(List.of(partition));

@@ -32,19 +32,26 @@ public final class DutyCycleReplayBench {
     private static final double THRESHOLD = 0.05;
     private static final double COVERAGE = 0.9;
 
-    private DutyCycleReplayBench() {
-    }
+    private DutyCycleReplayBench() {}
 
     public static void main(String[] args) throws Exception {
         DutyCycleTrace trace = DutyCycleTrace.load(Path.of(args[0]));
-        int[] windows = args.length > 1 ? java.util.Arrays.stream(args[1].split(",")).mapToInt(Integer::parseInt)
-                .toArray() : new int[] {5, 15, 30, 60};
-        System.out.printf(Locale.ROOT, "trace: %d pods, %d samples, %.2f pod-days%n%n", trace.pods().size(),
-                trace.samples(), trace.podDays());
+        int[] windows = args.length > 1
+                ? java.util.Arrays.stream(args[1].split(","))
+                        .mapToInt(Integer::parseInt)
+                        .toArray()
+                : new int[] {5, 15, 30, 60};
+        System.out.printf(
+                Locale.ROOT,
+                "trace: %d pods, %d samples, %.2f pod-days%n%n",
+                trace.pods().size(),
+                trace.samples(),
+                trace.podDays());
         System.out.println("| window | oracle reclaims | pipeline reclaims | matched | rejected by oracle | missed "
                 + "| reclaimed GPU-h (pipeline / oracle) | share of pod-time | reclaims per pod-day | replay s |");
         System.out.println("|---|---|---|---|---|---|---|---|---|---|");
-        try (EmbeddedKafka broker = EmbeddedKafka.start(); KubernetesApi api = KubernetesApi.start()) {
+        try (EmbeddedKafka broker = EmbeddedKafka.start();
+                KubernetesApi api = KubernetesApi.start()) {
             for (int w : windows) {
                 System.out.println(row(trace, w, broker, api));
             }
@@ -55,8 +62,8 @@ public final class DutyCycleReplayBench {
     private static String row(DutyCycleTrace trace, int window, EmbeddedKafka broker, KubernetesApi api)
             throws Exception {
         List<ReplayOracle.Reclaim> oracle = ReplayOracle.reclaims(trace, window, THRESHOLD, COVERAGE);
-        IdlePolicy policy = new IdlePolicy(THRESHOLD, Duration.ofMinutes(window), Duration.ofMinutes(1), COVERAGE,
-                Duration.ZERO, true);
+        IdlePolicy policy = new IdlePolicy(
+                THRESHOLD, Duration.ofMinutes(window), Duration.ofMinutes(1), COVERAGE, Duration.ZERO, true);
         long started = System.nanoTime();
         Set<String> pipeline;
         try (ReclaimRig rig = new ReclaimRig(broker, api, policy, Mode.DIRECT)) {
@@ -77,14 +84,15 @@ public final class DutyCycleReplayBench {
             int reclaimed = 0;
             for (ReclaimEvent e : rig.events) {
                 switch (e) {
-                    case ReclaimEvent.IdleDetected idle -> pipeline.add(podOf.get(e.workload().name()) + "@"
-                            + (minuteOf(idle.idleSince()) + window - 1));
+                    case ReclaimEvent.IdleDetected idle ->
+                        pipeline.add(podOf.get(e.workload().name()) + "@" + (minuteOf(idle.idleSince()) + window - 1));
                     case ReclaimEvent.Reclaimed r -> reclaimed++;
-                    default -> { }
+                    default -> {}
                 }
             }
             if (reclaimed != pipeline.size()) {
-                throw new IllegalStateException(reclaimed + " Reclaimed events for " + pipeline.size() + " idle windows");
+                throw new IllegalStateException(
+                        reclaimed + " Reclaimed events for " + pipeline.size() + " idle windows");
             }
         }
         double seconds = (System.nanoTime() - started) / 1e9;
@@ -96,9 +104,22 @@ public final class DutyCycleReplayBench {
         for (DutyCycleTrace.Pod pod : trace.pods()) {
             String name = "p" + pod.id().substring(0, 12);
             for (int i = 0; i < pod.minutes().length; i++) {
-                samples.add(new GpuSample(Instant.ofEpochMilli(pod.timeMillis(i)), "node-" + name, "GPU-" + pod.id(),
-                        0, "trace GPU", null, null, ns, name + "-predictor", "kserve-container",
-                        pod.utilization()[i], "GPU_UTIL", null, null, null));
+                samples.add(new GpuSample(
+                        Instant.ofEpochMilli(pod.timeMillis(i)),
+                        "node-" + name,
+                        "GPU-" + pod.id(),
+                        0,
+                        "trace GPU",
+                        null,
+                        null,
+                        ns,
+                        name + "-predictor",
+                        "kserve-container",
+                        pod.utilization()[i],
+                        "GPU_UTIL",
+                        null,
+                        null,
+                        null));
             }
         }
         samples.sort(Comparator.comparing(GpuSample::time));
@@ -111,8 +132,8 @@ public final class DutyCycleReplayBench {
         return (int) ((t.toEpochMilli() - DutyCycleTrace.T0) / DutyCycleTrace.MINUTE);
     }
 
-    private static String compare(DutyCycleTrace trace, int window, List<ReplayOracle.Reclaim> oracle,
-                                  Set<String> pipeline, double seconds) {
+    private static String compare(
+            DutyCycleTrace trace, int window, List<ReplayOracle.Reclaim> oracle, Set<String> pipeline, double seconds) {
         Set<String> expected = new HashSet<>();
         Map<String, DutyCycleTrace.Pod> pods = new HashMap<>();
         trace.pods().forEach(p -> pods.put(p.id(), p));
@@ -131,8 +152,19 @@ public final class DutyCycleReplayBench {
         long rejected = pipeline.size() - matched;
         long missed = expected.size() - matched;
         double podMinutes = trace.podDays() * 24 * 60;
-        return String.format(Locale.ROOT, "| %d min | %d | %d | %d | %d | %d | %.1f / %.1f | %.1f%% | %.2f | %.0f |",
-                window, expected.size(), pipeline.size(), matched, rejected, missed, pipelineMinutes / 60.0,
-                oracleMinutes / 60.0, 100.0 * pipelineMinutes / podMinutes, pipeline.size() / trace.podDays(), seconds);
+        return String.format(
+                Locale.ROOT,
+                "| %d min | %d | %d | %d | %d | %d | %.1f / %.1f | %.1f%% | %.2f | %.0f |",
+                window,
+                expected.size(),
+                pipeline.size(),
+                matched,
+                rejected,
+                missed,
+                pipelineMinutes / 60.0,
+                oracleMinutes / 60.0,
+                100.0 * pipelineMinutes / podMinutes,
+                pipeline.size() / trace.podDays(),
+                seconds);
     }
 }

@@ -64,7 +64,8 @@ record DutyCycleTrace(List<Pod> pods, long intervalMillis) {
                     .put(minuteOf.get(Double.parseDouble(f[1])), Double.parseDouble(f[0]) / 100.0);
         }
         List<Pod> pods = new ArrayList<>();
-        byPod.forEach((id, series) -> pods.add(new Pod(id,
+        byPod.forEach((id, series) -> pods.add(new Pod(
+                id,
                 series.keySet().stream().mapToInt(Integer::intValue).toArray(),
                 series.values().stream().mapToDouble(Double::doubleValue).toArray())));
         return new DutyCycleTrace(pods, MINUTE);

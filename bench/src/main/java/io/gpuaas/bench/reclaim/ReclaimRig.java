@@ -15,9 +15,12 @@ import io.gpuaas.events.gpu.GpuSample;
 import io.gpuaas.events.gpu.GpuSampleEvent;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.WorkloadRef;
+import io.gpuaas.kit.config.KafkaSettings;
+import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kube.kserve.v1beta1.InferenceService;
 import io.gpuaas.kube.kserve.v1beta1.InferenceServiceSpec;
 import io.gpuaas.kube.kserve.v1beta1.inferenceservicespec.Predictor;
+import io.gpuaas.reclaim.apply.IntentApplier;
 import io.gpuaas.reclaim.config.ReclaimerSettings.Mode;
 import io.gpuaas.reclaim.k8s.KubeResources;
 import io.gpuaas.reclaim.k8s.PodOwnerIndex;
@@ -26,9 +29,6 @@ import io.gpuaas.reclaim.k8s.WorkloadDirectory;
 import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
 import io.gpuaas.reclaim.model.IdlePolicy;
 import io.gpuaas.reclaim.model.PolicyResolver;
-import io.gpuaas.kit.config.KafkaSettings;
-import io.gpuaas.kit.kafka.KafkaClients;
-import io.gpuaas.reclaim.apply.IntentApplier;
 import io.gpuaas.reclaim.stream.ReclaimDecider;
 import io.gpuaas.reclaim.stream.ReclaimPipeline;
 import io.gpuaas.testing.k8s.KubernetesApi;
@@ -87,33 +87,60 @@ final class ReclaimRig implements AutoCloseable {
         this.client = api.newClient();
         this.metrics = new ReclaimerMetrics(registry);
         this.owners = new PodOwnerIndex(client, 0);
-        this.directory = new WorkloadDirectory(client, new PolicyResolver(policy, s -> { }), ref -> { }, 0);
-        this.scaler = new WorkerScaler(client, owners, WorkerScaler.RawStrategy.STOP_ANNOTATION, false,
-                Clock.systemUTC());
+        this.directory = new WorkloadDirectory(client, new PolicyResolver(policy, s -> {}), ref -> {}, 0);
+        this.scaler =
+                new WorkerScaler(client, owners, WorkerScaler.RawStrategy.STOP_ANNOTATION, false, Clock.systemUTC());
         this.mode = mode;
         this.decider = new ReclaimDecider(mode, false, metrics, Clock.systemUTC());
-        this.deadLetters = new KafkaProducer<>(service(KafkaAccess.acls(IDLE_RECLAIMER, prefix)),
-                new ByteArraySerializer(), new ByteArraySerializer());
+        this.deadLetters = new KafkaProducer<>(
+                service(KafkaAccess.acls(IDLE_RECLAIMER, prefix)),
+                new ByteArraySerializer(),
+                new ByteArraySerializer());
     }
 
     /** One namespace, one InferenceService per name, each with one predictor pod asking for {@code gpus} GPUs. */
     void createInferenceServices(String ns, List<String> names, int gpus) {
         if (client.namespaces().withName(ns).get() == null) {
-            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns)
-                    .addToLabels(KubeResources.TENANT_LABEL, ns).endMetadata().build()).create();
+            client.namespaces()
+                    .resource(new NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName(ns)
+                            .addToLabels(KubeResources.TENANT_LABEL, ns)
+                            .endMetadata()
+                            .build())
+                    .create();
         }
         for (String name : names) {
-            client.resources(InferenceService.class).inNamespace(ns).resource(inferenceService(ns, name)).create();
-            client.pods().inNamespace(ns).resource(new PodBuilder().withNewMetadata().withNamespace(ns)
-                    .withName(name + "-predictor").addToLabels("serving.kserve.io/inferenceservice", name)
-                    .addToLabels("component", "predictor")
-                    .endMetadata().withNewSpec().addNewContainer().withName("kserve-container")
-                    .withNewResources().addToLimits("nvidia.com/gpu", new Quantity(Integer.toString(gpus)))
-                    .endResources().endContainer().endSpec().build()).create();
+            client.resources(InferenceService.class)
+                    .inNamespace(ns)
+                    .resource(inferenceService(ns, name))
+                    .create();
+            client.pods()
+                    .inNamespace(ns)
+                    .resource(new PodBuilder()
+                            .withNewMetadata()
+                            .withNamespace(ns)
+                            .withName(name + "-predictor")
+                            .addToLabels("serving.kserve.io/inferenceservice", name)
+                            .addToLabels("component", "predictor")
+                            .endMetadata()
+                            .withNewSpec()
+                            .addNewContainer()
+                            .withName("kserve-container")
+                            .withNewResources()
+                            .addToLimits("nvidia.com/gpu", new Quantity(Integer.toString(gpus)))
+                            .endResources()
+                            .endContainer()
+                            .endSpec()
+                            .build())
+                    .create();
         }
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (!names.stream().allMatch(n -> owners.ownerOf(ns, n + "-predictor").isPresent()
-                && directory.find(new WorkloadRef(ns, "InferenceService", n)).isPresent())) {
+        while (!names.stream()
+                .allMatch(n -> owners.ownerOf(ns, n + "-predictor").isPresent()
+                        && directory
+                                .find(new WorkloadRef(ns, "InferenceService", n))
+                                .isPresent())) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("informers did not see the workloads");
             }
@@ -128,7 +155,8 @@ final class ReclaimRig implements AutoCloseable {
         InferenceServiceSpec spec = new InferenceServiceSpec();
         spec.setPredictor(predictor);
         InferenceService isvc = new InferenceService();
-        isvc.setMetadata(new ObjectMetaBuilder().withNamespace(ns).withName(name).build());
+        isvc.setMetadata(
+                new ObjectMetaBuilder().withNamespace(ns).withName(name).build());
         isvc.setSpec(spec);
         return isvc;
     }
@@ -141,20 +169,33 @@ final class ReclaimRig implements AutoCloseable {
     void startPipeline(String applicationId, Map<String, Object> overrides) throws Exception {
         // The pipeline runs as idle-reclaimer with exactly its ACLs, as in production.
         Map<String, Object> config = service(KafkaAccess.acls(IDLE_RECLAIMER, prefix, applicationId));
-        config.putAll(Map.of("application.id", applicationId, "commit.interval.ms", 100,
-                "consumer.auto.offset.reset", "earliest"));
+        config.putAll(Map.of(
+                "application.id", applicationId, "commit.interval.ms", 100, "consumer.auto.offset.reset", "earliest"));
         config.putAll(overrides);
-        streams = ReclaimPipeline.create(config,
-                prefix, Files.createTempDirectory("reclaim-bench-"), owners, directory, decider, metrics,
+        streams = ReclaimPipeline.create(
+                config,
+                prefix,
+                Files.createTempDirectory("reclaim-bench-"),
+                owners,
+                directory,
+                decider,
+                metrics,
                 new DeadLetterPublisher(deadLetters, Topics.DEAD_LETTER.name(prefix), applicationId, registry));
         streams.start();
         // The applier as the service runs it: its own group, four workers, no effective rate limit here.
-        clients = new KafkaClients(new KafkaSettings(broker.bootstrapServers(), prefix,
-                broker.serviceCredentials(IDLE_RECLAIMER.userName(),
-                        KafkaAccess.acls(IDLE_RECLAIMER, prefix, applicationId))));
-        applier = IntentApplier.create(clients, applicationId,
-                new IntentApplier.Options(mode, false, 4, 1_000_000, Duration.ofMinutes(1)), scaler::reclaim,
-                metrics, owners::synced, registry,
+        clients = new KafkaClients(new KafkaSettings(
+                broker.bootstrapServers(),
+                prefix,
+                broker.serviceCredentials(
+                        IDLE_RECLAIMER.userName(), KafkaAccess.acls(IDLE_RECLAIMER, prefix, applicationId))));
+        applier = IntentApplier.create(
+                clients,
+                applicationId,
+                new IntentApplier.Options(mode, false, 4, 1_000_000, Duration.ofMinutes(1)),
+                scaler::reclaim,
+                metrics,
+                owners::synced,
+                registry,
                 new DeadLetterPublisher(deadLetters, Topics.DEAD_LETTER.name(prefix), applicationId, registry));
         applier.start();
         reading = true;
@@ -185,12 +226,23 @@ final class ReclaimRig implements AutoCloseable {
         // One request in flight and generous timeouts: on a loaded 2-core box the embedded broker can time out a
         // request it later appends, and an idempotent producer with several in flight then loops on sequence errors.
         Map<String, Object> config = broker.clientProperties();
-        config.putAll(Map.of("linger.ms", 20,
-                "batch.size", 262_144, "compression.type", "snappy", "acks", "all",
-                "max.in.flight.requests.per.connection", 1, "request.timeout.ms", 120_000,
-                "delivery.timeout.ms", 600_000));
-        return new KafkaProducer<>(config, new StringSerializer(),
-                Topics.GPU_SAMPLES.valueSerde().serializer());
+        config.putAll(Map.of(
+                "linger.ms",
+                20,
+                "batch.size",
+                262_144,
+                "compression.type",
+                "snappy",
+                "acks",
+                "all",
+                "max.in.flight.requests.per.connection",
+                1,
+                "request.timeout.ms",
+                120_000,
+                "delivery.timeout.ms",
+                600_000));
+        return new KafkaProducer<>(
+                config, new StringSerializer(), Topics.GPU_SAMPLES.valueSerde().serializer());
     }
 
     void send(KafkaProducer<String, GpuSampleEvent> producer, GpuSample sample) {
@@ -206,16 +258,20 @@ final class ReclaimRig implements AutoCloseable {
 
     /** idle-reclaimer's client settings with exactly {@code acls}. */
     private Map<String, Object> service(List<org.apache.kafka.common.acl.AclBinding> acls) {
-        Map<String, Object> config = new java.util.HashMap<>(broker.serviceCredentials(IDLE_RECLAIMER.userName(), acls));
+        Map<String, Object> config =
+                new java.util.HashMap<>(broker.serviceCredentials(IDLE_RECLAIMER.userName(), acls));
         config.put("bootstrap.servers", broker.bootstrapServers());
         return config;
     }
 
     private void readEvents() {
-        try (KafkaConsumer<String, ReclaimEvent> consumer = new KafkaConsumer<>(consumerConfig(),
-                new StringDeserializer(), Topics.RECLAIM_EVENTS.valueSerde().deserializer())) {
+        try (KafkaConsumer<String, ReclaimEvent> consumer = new KafkaConsumer<>(
+                consumerConfig(),
+                new StringDeserializer(),
+                Topics.RECLAIM_EVENTS.valueSerde().deserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(Topics.RECLAIM_EVENTS.name(prefix)).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             while (reading) {

@@ -36,8 +36,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  */
 public final class ReclaimThroughputBench {
 
-    private ReclaimThroughputBench() {
-    }
+    private ReclaimThroughputBench() {}
 
     public static void main(String[] args) throws Exception {
         int samples = args.length > 0 ? Integer.parseInt(args[0]) : 400_000;
@@ -46,18 +45,28 @@ public final class ReclaimThroughputBench {
         int repeats = args.length > 3 ? Integer.parseInt(args[3]) : 3;
         int warmUps = args.length > 6 ? Integer.parseInt(args[6]) : 5;
         Map<String, Object> overrides = Map.of(
-                "num.stream.threads", args.length > 4 ? Integer.parseInt(args[4]) : ReclaimPipeline.DEFAULT_STREAM_THREADS,
+                "num.stream.threads",
+                        args.length > 4 ? Integer.parseInt(args[4]) : ReclaimPipeline.DEFAULT_STREAM_THREADS,
                 "commit.interval.ms", args.length > 5 ? Integer.parseInt(args[5]) : 100);
         System.out.println("pipeline settings: " + overrides + "; JVM " + JvmActivity.heapFlags());
-        try (EmbeddedKafka broker = EmbeddedKafka.start(); KubernetesApi api = KubernetesApi.start()) {
+        try (EmbeddedKafka broker = EmbeddedKafka.start();
+                KubernetesApi api = KubernetesApi.start()) {
             throughput(broker, api, samples, workloads, gpus, repeats, warmUps, overrides);
             latency(broker, api, 200, repeats, overrides);
         }
         System.exit(0);
     }
 
-    private static void throughput(EmbeddedKafka broker, KubernetesApi api, int samples, int workloads, int gpus,
-                                   int repeats, int warmUps, Map<String, Object> overrides) throws Exception {
+    private static void throughput(
+            EmbeddedKafka broker,
+            KubernetesApi api,
+            int samples,
+            int workloads,
+            int gpus,
+            int repeats,
+            int warmUps,
+            Map<String, Object> overrides)
+            throws Exception {
         IdlePolicy policy = IdlePolicy.defaults().withWarmUp(Duration.ZERO);
         try (ReclaimRig rig = new ReclaimRig(broker, api, policy, Mode.DIRECT)) {
             List<String> names = new ArrayList<>();
@@ -75,12 +84,31 @@ public final class ReclaimThroughputBench {
                     String name = names.get(device / gpus);
                     // Half the workloads idle, half busy: both paths of the window code are exercised.
                     double util = (device / gpus) % 2 == 0 ? 0.0 : 0.6;
-                    rig.send(producer, new GpuSample(Instant.ofEpochMilli(t0 + round * 1_000L), "node-" + name,
-                            "GPU-" + name + "-" + device % gpus, device % gpus, "NVIDIA H200", null, null,
-                            "bench-tp", name + "-predictor", "main", util, "GR_ENGINE_ACTIVE", 1.0, 2.0, 3.0));
+                    rig.send(
+                            producer,
+                            new GpuSample(
+                                    Instant.ofEpochMilli(t0 + round * 1_000L),
+                                    "node-" + name,
+                                    "GPU-" + name + "-" + device % gpus,
+                                    device % gpus,
+                                    "NVIDIA H200",
+                                    null,
+                                    null,
+                                    "bench-tp",
+                                    name + "-predictor",
+                                    "main",
+                                    util,
+                                    "GR_ENGINE_ACTIVE",
+                                    1.0,
+                                    2.0,
+                                    3.0));
                 }
             }
-            System.out.printf(Locale.ROOT, "produced %d samples of %d devices in %.1f s%n", samples, devices,
+            System.out.printf(
+                    Locale.ROOT,
+                    "produced %d samples of %d devices in %.1f s%n",
+                    samples,
+                    devices,
                     (System.nanoTime() - produceStart) / 1e9);
             System.out.println("| run | raw consumer samples/s | pipeline samples/s | raw CPU µs/sample "
                     + "| pipeline CPU µs/sample | JIT ms | GC ms |");
@@ -114,8 +142,15 @@ public final class ReclaimThroughputBench {
         Pass raw = rawConsumer(rig, samples);
         Pass pipeline = pipeline(rig, samples, label.replaceAll("\\W+", "-"), overrides);
         JvmActivity jvm = JvmActivity.since(before);
-        System.out.printf(Locale.ROOT, "| %s | %,.0f | %,.0f | %.1f | %.1f | %d | %d |%n", label, raw.perSecond(),
-                pipeline.perSecond(), raw.cpuMicrosPerSample(), pipeline.cpuMicrosPerSample(), jvm.jitMillis(),
+        System.out.printf(
+                Locale.ROOT,
+                "| %s | %,.0f | %,.0f | %.1f | %.1f | %d | %d |%n",
+                label,
+                raw.perSecond(),
+                pipeline.perSecond(),
+                raw.cpuMicrosPerSample(),
+                pipeline.cpuMicrosPerSample(),
+                jvm.jitMillis(),
                 jvm.gcMillis());
         return jvm;
     }
@@ -139,10 +174,13 @@ public final class ReclaimThroughputBench {
 
     private static Pass rawConsumer(ReclaimRig rig, int samples) {
         Map<String, Object> config = new HashMap<>(rig.consumerConfig());
-        try (KafkaConsumer<String, GpuSampleEvent> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
+        try (KafkaConsumer<String, GpuSampleEvent> consumer = new KafkaConsumer<>(
+                config,
+                new StringDeserializer(),
                 Topics.GPU_SAMPLES.valueSerde().deserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(Topics.GPU_SAMPLES.name(rig.prefix)).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             long start = System.nanoTime();
@@ -182,11 +220,12 @@ public final class ReclaimThroughputBench {
         return pass;
     }
 
-    private static void latency(EmbeddedKafka broker, KubernetesApi api, int workloads, int repeats,
-                                Map<String, Object> overrides) throws Exception {
+    private static void latency(
+            EmbeddedKafka broker, KubernetesApi api, int workloads, int repeats, Map<String, Object> overrides)
+            throws Exception {
         long slot = 200;
-        IdlePolicy policy = new IdlePolicy(0.05, Duration.ofSeconds(3), Duration.ofMillis(slot), 0.9, Duration.ZERO,
-                true);
+        IdlePolicy policy =
+                new IdlePolicy(0.05, Duration.ofSeconds(3), Duration.ofMillis(slot), 0.9, Duration.ZERO, true);
         Histogram all = new Histogram(60_000, 3);
         System.out.println();
         System.out.println("| run | reclaims | p50 ms | p99 ms | max ms |");
@@ -204,15 +243,26 @@ public final class ReclaimThroughputBench {
                 rig.createInferenceServices("bench-lat", names, 1);
                 Histogram h = liveRun(rig, names, slot, policy.slots());
                 // Run 0 warms up (the first windows also pay for the stream's first assignment): shown, not in "all".
-                System.out.printf(Locale.ROOT, "| %s | %d | %d | %d | %d |%n", run == 0 ? "warm-up (discarded)" : run,
-                        h.getTotalCount(), h.getValueAtPercentile(50), h.getValueAtPercentile(99), h.getMaxValue());
+                System.out.printf(
+                        Locale.ROOT,
+                        "| %s | %d | %d | %d | %d |%n",
+                        run == 0 ? "warm-up (discarded)" : run,
+                        h.getTotalCount(),
+                        h.getValueAtPercentile(50),
+                        h.getValueAtPercentile(99),
+                        h.getMaxValue());
                 if (run > 0) {
                     all.add(h);
                 }
             }
         }
-        System.out.printf(Locale.ROOT, "| all | %d | %d | %d | %d |%n", all.getTotalCount(),
-                all.getValueAtPercentile(50), all.getValueAtPercentile(99), all.getMaxValue());
+        System.out.printf(
+                Locale.ROOT,
+                "| all | %d | %d | %d | %d |%n",
+                all.getTotalCount(),
+                all.getValueAtPercentile(50),
+                all.getValueAtPercentile(99),
+                all.getMaxValue());
     }
 
     /**
@@ -234,16 +284,35 @@ public final class ReclaimThroughputBench {
                     if (boundary < first + (i % 20) * slot) {
                         continue;
                     }
-                    rig.send(producer, new GpuSample(Instant.ofEpochMilli(boundary), "node-" + n, "GPU-" + n, 0,
-                            "NVIDIA H200", null, null, "bench-lat", n + "-predictor", "main", 0.0, "GR_ENGINE_ACTIVE",
-                            1.0, 2.0, 3.0));
+                    rig.send(
+                            producer,
+                            new GpuSample(
+                                    Instant.ofEpochMilli(boundary),
+                                    "node-" + n,
+                                    "GPU-" + n,
+                                    0,
+                                    "NVIDIA H200",
+                                    null,
+                                    null,
+                                    "bench-lat",
+                                    n + "-predictor",
+                                    "main",
+                                    0.0,
+                                    "GR_ENGINE_ACTIVE",
+                                    1.0,
+                                    2.0,
+                                    3.0));
                 }
                 producer.flush();
             }
         }
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (rig.events.stream().filter(e -> e instanceof ReclaimEvent.Reclaimed
-                && byKey.containsKey(e.workload().key())).count() < names.size() && System.nanoTime() < deadline) {
+        while (rig.events.stream()
+                                .filter(e -> e instanceof ReclaimEvent.Reclaimed
+                                        && byKey.containsKey(e.workload().key()))
+                                .count()
+                        < names.size()
+                && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
         Map<String, Instant> idleSince = new HashMap<>();
@@ -253,12 +322,14 @@ public final class ReclaimThroughputBench {
                 continue;
             }
             switch (e) {
-                case ReclaimEvent.IdleDetected idle -> idleSince.put(e.workload().key(), idle.idleSince());
+                case ReclaimEvent.IdleDetected idle ->
+                    idleSince.put(e.workload().key(), idle.idleSince());
                 case ReclaimEvent.Reclaimed r -> {
                     Instant closing = idleSince.get(e.workload().key()).plusMillis(slot * (slots - 1));
-                    h.recordValue(Math.max(0, Duration.between(closing, r.time()).toMillis()));
+                    h.recordValue(
+                            Math.max(0, Duration.between(closing, r.time()).toMillis()));
                 }
-                default -> { }
+                default -> {}
             }
         }
         return h;

@@ -18,8 +18,7 @@ final class ReplayOracle {
         }
     }
 
-    private ReplayOracle() {
-    }
+    private ReplayOracle() {}
 
     static List<Reclaim> reclaims(DutyCycleTrace trace, int windowMinutes, double threshold, double coverage) {
         int required = (int) Math.ceil(coverage * windowMinutes - 1e-9);

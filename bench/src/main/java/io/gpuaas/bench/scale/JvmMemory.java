@@ -17,15 +17,14 @@ import java.util.regex.Pattern;
 final class JvmMemory {
 
     /** One JVM of the stack, by role. */
-    record Usage(String name, long pid, double heapUsedAfterGcMib, double rssMib) {
-    }
+    record Usage(String name, long pid, double heapUsedAfterGcMib, double rssMib) {}
 
     /** Each heap space's "total …K, used …K" line: DefNew/Tenured (Serial, JDK 25), PSYoungGen/ParOldGen, G1's one line. */
     private static final Pattern USED = Pattern.compile("total \\d+K, used (\\d+)K");
+
     private static final Pattern RSS = Pattern.compile("VmRSS:\\s+(\\d+) kB");
 
-    private JvmMemory() {
-    }
+    private JvmMemory() {}
 
     /** The stack's own JVM (broker, API server, fleet, stand-ins) and each service JVM under it. */
     static List<Usage> measureTree(ProcessHandle stack) throws IOException, InterruptedException {
@@ -53,11 +52,16 @@ final class JvmMemory {
     static String role(List<String> args) {
         for (String a : args) {
             switch (a) {
-                case "io.gpuaas.booking.BookingServiceApplication": return "booking-service";
-                case "io.gpuaas.quota.QuotaProjectorApplication": return "quota-projector";
-                case "io.gpuaas.reclaim.IdleReclaimerApplication": return "idle-reclaimer";
-                case "io.gpuaas.metrics.MetricsGatewayApplication": return "metrics-gateway";
-                default: break;
+                case "io.gpuaas.booking.BookingServiceApplication":
+                    return "booking-service";
+                case "io.gpuaas.quota.QuotaProjectorApplication":
+                    return "quota-projector";
+                case "io.gpuaas.reclaim.IdleReclaimerApplication":
+                    return "idle-reclaimer";
+                case "io.gpuaas.metrics.MetricsGatewayApplication":
+                    return "metrics-gateway";
+                default:
+                    break;
             }
         }
         return null;
@@ -88,7 +92,9 @@ final class JvmMemory {
 
     private static String jcmd(long pid, String command) throws IOException, InterruptedException {
         String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
-        Process p = new ProcessBuilder(jcmd, Long.toString(pid), command).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(jcmd, Long.toString(pid), command)
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
             throw new IOException("jcmd " + pid + " " + command + " failed: " + out);

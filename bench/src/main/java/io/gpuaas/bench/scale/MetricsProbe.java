@@ -13,10 +13,10 @@ import java.util.Arrays;
 final class MetricsProbe {
 
     /** Time to answer one scrape (whole HTTP exchange) over {@code n} scrapes, and what the last one held. */
-    record Render(double p50Millis, double maxMillis, long series, long bytes) {
-    }
+    record Render(double p50Millis, double maxMillis, long series, long bytes) {}
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String url;
     private final String token;
 
@@ -26,12 +26,19 @@ final class MetricsProbe {
     }
 
     static MetricsProbe of(Path tokens, String gatewayUrl) throws IOException {
-        return new MetricsProbe(gatewayUrl + "/metrics", StackScale.readJson(tokens).path("prometheus").path("token").asText());
+        return new MetricsProbe(
+                gatewayUrl + "/metrics",
+                StackScale.readJson(tokens).path("prometheus").path("token").asText());
     }
 
     String scrape() throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
-                .header("Authorization", "Bearer " + token).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(URI.create(url))
+                        .timeout(Duration.ofSeconds(30))
+                        .header("Authorization", "Bearer " + token)
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IOException("GET " + url + " answered " + response.statusCode());
         }
@@ -44,8 +51,10 @@ final class MetricsProbe {
     }
 
     static double sum(String text, String name) {
-        return text.lines().filter(l -> l.startsWith(name + "{") || l.startsWith(name + " "))
-                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        return text.lines()
+                .filter(l -> l.startsWith(name + "{") || l.startsWith(name + " "))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum();
     }
 
     static long series(String text) {
@@ -62,6 +71,10 @@ final class MetricsProbe {
             millis[i] = (System.nanoTime() - t0) / 1e6;
         }
         Arrays.sort(millis);
-        return new Render(millis[n / 2], millis[n - 1], series(last), last.getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+        return new Render(
+                millis[n / 2],
+                millis[n - 1],
+                series(last),
+                last.getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
     }
 }

@@ -1,8 +1,8 @@
 package io.gpuaas.bench.scale;
 
-import io.gpuaas.bench.BenchOptions;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpuaas.bench.BenchOptions;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -31,8 +31,7 @@ public final class StackScale {
 
     private static final Pattern READY = Pattern.compile("local stack ready in ([\\d.]+) s");
 
-    private StackScale() {
-    }
+    private StackScale() {}
 
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = BenchOptions.parse(args);
@@ -40,16 +39,19 @@ public final class StackScale {
         int tenants = Integer.parseInt(opts.getOrDefault("tenants", "100"));
         int settle = Integer.parseInt(opts.getOrDefault("settle", "30"));
         int readyTimeout = Integer.parseInt(opts.getOrDefault("ready-timeout", "540"));
-        Path root = Path.of(opts.getOrDefault("repo-root", ".")).toAbsolutePath().normalize();
+        Path root =
+                Path.of(opts.getOrDefault("repo-root", ".")).toAbsolutePath().normalize();
         Path work = Path.of(opts.getOrDefault("work", "bench/target/suite/stack-" + gpus + "-" + tenants))
                 .toAbsolutePath();
         Files.createDirectories(work);
         String tag = "scale." + gpus + "g." + tenants + "t.";
         Process stack = start(root, work, gpus, tenants, readyTimeout);
-        Thread stopper = new Thread(() -> {
-            stack.toHandle().descendants().forEach(ProcessHandle::destroy);
-            stack.destroy();
-        }, "stop-stack");
+        Thread stopper = new Thread(
+                () -> {
+                    stack.toHandle().descendants().forEach(ProcessHandle::destroy);
+                    stack.destroy();
+                },
+                "stop-stack");
         Runtime.getRuntime().addShutdownHook(stopper);
         int code = 0;
         try {
@@ -61,7 +63,10 @@ public final class StackScale {
             long t0 = System.nanoTime();
             Thread.sleep(Math.max(5, settle / 2) * 1000L);
             double published1 = probe.counter("gpuaas_gpu_samples_published_total");
-            result(tag + "ingest_samples_per_s", (published1 - published0) / ((System.nanoTime() - t0) / 1e9), "samples/s");
+            result(
+                    tag + "ingest_samples_per_s",
+                    (published1 - published0) / ((System.nanoTime() - t0) / 1e9),
+                    "samples/s");
             MetricsProbe.Render render = probe.render(10);
             result(tag + "metrics_render_p50_ms", render.p50Millis(), "ms");
             result(tag + "metrics_render_max_ms", render.maxMillis(), "ms");
@@ -82,22 +87,48 @@ public final class StackScale {
 
     private static Process start(Path root, Path work, int gpus, int tenants, int readyTimeout) throws IOException {
         Path local = root.resolve("deploy/local/target");
-        String classpath = local.resolve("classes") + ":" + Files.readString(local.resolve("classpath.txt")).trim();
+        String classpath = local.resolve("classes") + ":"
+                + Files.readString(local.resolve("classpath.txt")).trim();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         // Port 0: the stack gives each service a free port once its own broker, API server and exporters are
         // bound; a block probed here beforehand was once taken by one of those ephemeral ports.
         String port = "0";
-        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-Xss512k", "-Xmx1536m", "--sun-misc-unsafe-memory-access=allow",
-                "-Dgpuaas.local.repo-root=" + root, "-Dgpuaas.local.target-dir=" + work, "-cp", classpath,
-                "io.gpuaas.local.LocalStack", "--gpus", Integer.toString(gpus), "--tenants", Integer.toString(tenants),
-                "--kafka-port", "0", "--kube-port", "0", "--fleet-port", "0", "--service-port", port,
-                "--ready-timeout", Integer.toString(readyTimeout), "--target-dir", work.toString()));
+        List<String> command = new ArrayList<>(List.of(
+                java,
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-Xss512k",
+                "-Xmx1536m",
+                "--sun-misc-unsafe-memory-access=allow",
+                "-Dgpuaas.local.repo-root=" + root,
+                "-Dgpuaas.local.target-dir=" + work,
+                "-cp",
+                classpath,
+                "io.gpuaas.local.LocalStack",
+                "--gpus",
+                Integer.toString(gpus),
+                "--tenants",
+                Integer.toString(tenants),
+                "--kafka-port",
+                "0",
+                "--kube-port",
+                "0",
+                "--fleet-port",
+                "0",
+                "--service-port",
+                port,
+                "--ready-timeout",
+                Integer.toString(readyTimeout),
+                "--target-dir",
+                work.toString()));
         List<String> built = builtServices(root);
         command.addAll(List.of("--only", String.join(",", built)));
         System.out.println("starting the local stack: --gpus " + gpus + " --tenants " + tenants + " --service-port 0"
                 + " --only " + String.join(",", built));
-        return new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true).start();
+        return new ProcessBuilder(command)
+                .directory(root.toFile())
+                .redirectErrorStream(true)
+                .start();
     }
 
     /**
@@ -106,10 +137,12 @@ public final class StackScale {
      */
     static List<String> builtServices(Path root) {
         List<String> built = new ArrayList<>();
-        for (String[] s : new String[][] {{"booking-service", "io/gpuaas/booking/BookingServiceApplication"},
-                {"quota-projector", "io/gpuaas/quota/QuotaProjectorApplication"},
-                {"idle-reclaimer", "io/gpuaas/reclaim/IdleReclaimerApplication"},
-                {"metrics-gateway", "io/gpuaas/metrics/MetricsGatewayApplication"}}) {
+        for (String[] s : new String[][] {
+            {"booking-service", "io/gpuaas/booking/BookingServiceApplication"},
+            {"quota-projector", "io/gpuaas/quota/QuotaProjectorApplication"},
+            {"idle-reclaimer", "io/gpuaas/reclaim/IdleReclaimerApplication"},
+            {"metrics-gateway", "io/gpuaas/metrics/MetricsGatewayApplication"}
+        }) {
             Path target = root.resolve(s[0]).resolve("target");
             if (Files.isRegularFile(target.resolve("classes").resolve(s[1] + ".class"))
                     && Files.isRegularFile(target.resolve("classpath.txt"))) {
@@ -125,21 +158,25 @@ public final class StackScale {
     /** Copies the stack's output to a log and returns its own "ready in" figure. */
     private static double awaitReady(Process stack, Path log, int timeoutSeconds) throws Exception {
         CompletableFuture<Double> ready = new CompletableFuture<>();
-        Thread pump = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(stack.getInputStream(), StandardCharsets.UTF_8));
-                 PrintWriter out = new PrintWriter(Files.newBufferedWriter(log), true)) {
-                for (String line = in.readLine(); line != null; line = in.readLine()) {
-                    out.println(line);
-                    Matcher m = READY.matcher(line);
-                    if (m.find()) {
-                        ready.complete(Double.parseDouble(m.group(1)));
+        Thread pump = new Thread(
+                () -> {
+                    try (BufferedReader in = new BufferedReader(
+                                    new InputStreamReader(stack.getInputStream(), StandardCharsets.UTF_8));
+                            PrintWriter out = new PrintWriter(Files.newBufferedWriter(log), true)) {
+                        for (String line = in.readLine(); line != null; line = in.readLine()) {
+                            out.println(line);
+                            Matcher m = READY.matcher(line);
+                            if (m.find()) {
+                                ready.complete(Double.parseDouble(m.group(1)));
+                            }
+                        }
+                        ready.completeExceptionally(
+                                new IllegalStateException("the stack exited before it was ready; see " + log));
+                    } catch (IOException e) {
+                        ready.completeExceptionally(e);
                     }
-                }
-                ready.completeExceptionally(new IllegalStateException("the stack exited before it was ready; see " + log));
-            } catch (IOException e) {
-                ready.completeExceptionally(e);
-            }
-        }, "stack-log");
+                },
+                "stack-log");
         pump.setDaemon(true);
         pump.start();
         return ready.get(timeoutSeconds, TimeUnit.SECONDS);
@@ -147,10 +184,14 @@ public final class StackScale {
 
     /** metrics-gateway's URL, read from its JVM's command line (the stack picks the ports). */
     private static String gatewayUrl(Process stack) {
-        return stack.toHandle().descendants().map(p -> JvmMemory.commandLine(p.pid()))
+        return stack.toHandle()
+                .descendants()
+                .map(p -> JvmMemory.commandLine(p.pid()))
                 .filter(a -> a.contains("io.gpuaas.metrics.MetricsGatewayApplication"))
-                .flatMap(List::stream).filter(a -> a.startsWith("-Dmicronaut.server.port="))
-                .map(a -> "http://127.0.0.1:" + a.substring(a.indexOf('=') + 1)).findFirst()
+                .flatMap(List::stream)
+                .filter(a -> a.startsWith("-Dmicronaut.server.port="))
+                .map(a -> "http://127.0.0.1:" + a.substring(a.indexOf('=') + 1))
+                .findFirst()
                 .orElseThrow(() -> new IllegalStateException("metrics-gateway is not running"));
     }
 
@@ -166,7 +207,6 @@ public final class StackScale {
     static void result(String key, double value, String unit) {
         System.out.printf(Locale.ROOT, "RESULT %s %.3f %s%n", key, value, unit);
     }
-
 
     static JsonNode readJson(Path file) throws IOException {
         return new ObjectMapper().readTree(file.toFile());

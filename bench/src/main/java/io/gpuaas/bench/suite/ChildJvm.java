@@ -12,8 +12,7 @@ import java.util.concurrent.TimeUnit;
 final class ChildJvm {
 
     /** How a step ended. */
-    record Outcome(Step step, int exitCode, double seconds, String output, Path log, boolean timedOut) {
-    }
+    record Outcome(Step step, int exitCode, double seconds, String output, Path log, boolean timedOut) {}
 
     private final String java;
     private final String classpath;
@@ -32,14 +31,21 @@ final class ChildJvm {
         Path log = logs.resolve(step.id() + ".log");
         List<String> command = new ArrayList<>(List.of(java, "-Xmx" + step.heap()));
         command.addAll(Plan.jvmFlags(step));
-        command.addAll(List.of("--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED",
+        command.addAll(List.of(
+                "--sun-misc-unsafe-memory-access=allow",
+                "--enable-native-access=ALL-UNNAMED",
                 "-Dlogback.configurationFile=io/gpuaas/bench/suite/logback-suite.xml",
                 "-Dlogback.statusListenerClass=ch.qos.logback.core.status.NopStatusListener",
-                "-cp", classpath, step.main()));
+                "-cp",
+                classpath,
+                step.main()));
         command.addAll(step.args());
         long t0 = System.nanoTime();
-        Process process = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .directory(workDir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         boolean finished = process.waitFor(step.timeout(), TimeUnit.SECONDS);
         if (!finished) {
             process.descendants().forEach(ProcessHandle::destroy);

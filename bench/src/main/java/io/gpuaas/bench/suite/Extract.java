@@ -16,13 +16,13 @@ final class Extract {
     private static final Pattern RESULT = Pattern.compile("^RESULT (\\S+) (-?[\\d.]+|NaN) ?(.*)$", Pattern.MULTILINE);
     private static final Pattern PROBLEM = Pattern.compile("^PROBLEM (.+)$", Pattern.MULTILINE);
     private static final Pattern ACCEPTED = Pattern.compile("Accepted (\\d+), rejected (\\{[^}]*\\})");
-    private static final Pattern RENDER_SCALE = Pattern.compile("scale: (\\d+) GPUs, (\\d+) tenants, (\\d+) series, (\\d+) KiB");
+    private static final Pattern RENDER_SCALE =
+            Pattern.compile("scale: (\\d+) GPUs, (\\d+) tenants, (\\d+) series, (\\d+) KiB");
 
     /** The label prefix of the booking and ingest rows measured on the broker without authentication. */
     static final String AUTH_OFF = "auth off: ";
 
-    private Extract() {
-    }
+    private Extract() {}
 
     /** Dispatches on the step's kind. */
     static void into(Results results, Step step, String output) {
@@ -84,12 +84,16 @@ final class Extract {
             results.add("booking." + fleets[i] + ".accepted", Double.parseDouble(accepted.group(1)), "run");
             results.note("booking." + fleets[i] + ".rejected", accepted.group(2));
         }
-        List<MarkdownTable> replays = tables.stream().filter(t -> t.column("booked utilization") >= 0).toList();
+        List<MarkdownTable> replays =
+                tables.stream().filter(t -> t.column("booked utilization") >= 0).toList();
         for (int i = 0; i < Math.min(fleets.length, replays.size()); i++) {
             MarkdownTable t = replays.get(i);
             StringBuilder text = new StringBuilder();
             for (List<String> row : t.rows()) {
-                text.append(text.isEmpty() ? "" : ", ").append(row.get(0)).append(' ').append(row.get(t.column("booked utilization")));
+                text.append(text.isEmpty() ? "" : ", ")
+                        .append(row.get(0))
+                        .append(' ')
+                        .append(row.get(t.column("booked utilization")));
             }
             results.note("booking." + fleets[i] + ".utilization", text.toString());
         }
@@ -105,12 +109,17 @@ final class Extract {
                 String label = row.get(0).toLowerCase(Locale.ROOT);
                 // Rows measured with a busy-loop process on one core get their own keys (…_busy_p99_ms).
                 String busy = label.contains("core busy") ? "_busy" : "";
-                String key = label.contains("raw create → watch") ? "raw_create_watch" + busy + "_p99_ms"
-                        : label.contains("raw create at each instant") ? "raw_spread" + busy + "_p99_ms"
-                        : label.contains("spread") ? "boundary_spread" + busy + "_p99_ms"
-                        : label.contains("one instant") ? "boundary_instant" + busy + "_p99_ms"
-                        : label.contains("quota-state") ? "workload_state_p99_ms"
-                        : label.contains("kafka produce") ? "kafka_rt_p99_ms" : null;
+                String key = label.contains("raw create → watch")
+                        ? "raw_create_watch" + busy + "_p99_ms"
+                        : label.contains("raw create at each instant")
+                                ? "raw_spread" + busy + "_p99_ms"
+                                : label.contains("spread")
+                                        ? "boundary_spread" + busy + "_p99_ms"
+                                        : label.contains("one instant")
+                                                ? "boundary_instant" + busy + "_p99_ms"
+                                                : label.contains("quota-state")
+                                                        ? "workload_state_p99_ms"
+                                                        : label.contains("kafka produce") ? "kafka_rt_p99_ms" : null;
                 Optional<Double> p99 = t.number(row, "p99");
                 if (key != null && p99.isPresent() && !p99.get().isNaN()) {
                     results.add(p + key, p99.get(), key.startsWith("boundary") ? "sets (starts, ends)" : "run");
@@ -122,15 +131,20 @@ final class Extract {
     static void reclaim(Results results, int gpus, String output) {
         String p = "reclaim." + gpus + "g.";
         List<MarkdownTable> tables = MarkdownTable.parseAll(output);
-        MarkdownTable.withColumn(tables, "pipeline samples/s").ifPresent(t -> measured(t).forEach(row -> {
-            t.number(row, "pipeline").ifPresent(v -> results.add(p + "pipeline_per_s", v, "runs"));
-            t.number(row, "raw consumer").ifPresent(v -> results.add(p + "raw_consumer_per_s", v, "runs"));
-        }));
+        MarkdownTable.withColumn(tables, "pipeline samples/s")
+                .ifPresent(t -> measured(t).forEach(row -> {
+                    t.number(row, "pipeline").ifPresent(v -> results.add(p + "pipeline_per_s", v, "runs"));
+                    t.number(row, "raw consumer").ifPresent(v -> results.add(p + "raw_consumer_per_s", v, "runs"));
+                }));
         MarkdownTable.withColumns(tables, "reclaims", "p99").ifPresent(t -> {
             List<List<String>> all = t.rowsWhere(l -> l.equalsIgnoreCase("all"));
             (all.isEmpty() ? measured(t) : all).forEach(row -> {
-                t.number(row, "p99").ifPresent(v -> results.add("reclaim.close_to_patch_p99_ms", v, all.isEmpty() ? "rounds" : "runs (all rounds)"));
-                t.number(row, "p50").ifPresent(v -> results.add("reclaim.close_to_patch_p50_ms", v, all.isEmpty() ? "rounds" : "runs (all rounds)"));
+                t.number(row, "p99")
+                        .ifPresent(v -> results.add(
+                                "reclaim.close_to_patch_p99_ms", v, all.isEmpty() ? "rounds" : "runs (all rounds)"));
+                t.number(row, "p50")
+                        .ifPresent(v -> results.add(
+                                "reclaim.close_to_patch_p50_ms", v, all.isEmpty() ? "rounds" : "runs (all rounds)"));
             });
         });
     }
@@ -146,32 +160,55 @@ final class Extract {
             return;
         }
         MarkdownTable t = table.get();
-        results.add("replay.rejected_total", t.rows().stream().mapToDouble(row -> t.number(row, "rejected by oracle")
-                .orElse(Double.NaN)).sum(), "replay");
-        results.add("replay.missed_total", t.rows().stream().mapToDouble(row -> t.number(row, "missed")
-                .orElse(Double.NaN)).sum(), "replay");
+        results.add(
+                "replay.rejected_total",
+                t.rows().stream()
+                        .mapToDouble(row -> t.number(row, "rejected by oracle").orElse(Double.NaN))
+                        .sum(),
+                "replay");
+        results.add(
+                "replay.missed_total",
+                t.rows().stream()
+                        .mapToDouble(row -> t.number(row, "missed").orElse(Double.NaN))
+                        .sum(),
+                "replay");
         t.rows().forEach(row -> {
             String window = row.get(0).replace(" ", "");
             int gpuH = t.column("GPU-h");
             int perDay = t.column("per pod-day");
-            results.note("replay." + window, "oracle " + row.get(t.column("oracle reclaims")) + ", pipeline "
-                    + row.get(t.column("pipeline reclaims")) + ", GPU-h " + (gpuH < 0 ? "?" : row.get(gpuH))
-                    + ", per pod-day " + (perDay < 0 ? "?" : row.get(perDay)));
+            results.note(
+                    "replay." + window,
+                    "oracle " + row.get(t.column("oracle reclaims")) + ", pipeline "
+                            + row.get(t.column("pipeline reclaims")) + ", GPU-h " + (gpuH < 0 ? "?" : row.get(gpuH))
+                            + ", per pod-day " + (perDay < 0 ? "?" : row.get(perDay)));
         });
     }
 
     static void ingest(Results results, int gpus, String output) {
-        MarkdownTable.withColumn(MarkdownTable.parseAll(output), "samples/s").ifPresent(t -> t.rows().forEach(row -> {
-            String label = row.get(0).toLowerCase(Locale.ROOT);
-            String key = label.startsWith("raw producer") ? "raw_producer" : label.startsWith("parse only") ? "parse_only"
-                    : label.startsWith("parsed and published") ? "published"
-                    : label.startsWith(AUTH_OFF + "parsed and published") ? "auth_off.published" : null;
-            List<Double> n = Numbers.all(row.get(t.column("samples/s")));
-            if (key != null && n.size() >= 3) {
-                results.put("ingest." + gpus + "g." + key + "_per_s", Figure.summarised(n.get(0), n.get(1), n.get(2),
-                        n.size() > 3 ? n.get(3).intValue() : 1, "rounds"));
-            }
-        }));
+        MarkdownTable.withColumn(MarkdownTable.parseAll(output), "samples/s")
+                .ifPresent(t -> t.rows().forEach(row -> {
+                    String label = row.get(0).toLowerCase(Locale.ROOT);
+                    String key = label.startsWith("raw producer")
+                            ? "raw_producer"
+                            : label.startsWith("parse only")
+                                    ? "parse_only"
+                                    : label.startsWith("parsed and published")
+                                            ? "published"
+                                            : label.startsWith(AUTH_OFF + "parsed and published")
+                                                    ? "auth_off.published"
+                                                    : null;
+                    List<Double> n = Numbers.all(row.get(t.column("samples/s")));
+                    if (key != null && n.size() >= 3) {
+                        results.put(
+                                "ingest." + gpus + "g." + key + "_per_s",
+                                Figure.summarised(
+                                        n.get(0),
+                                        n.get(1),
+                                        n.get(2),
+                                        n.size() > 3 ? n.get(3).intValue() : 1,
+                                        "rounds"));
+                    }
+                }));
     }
 
     static void render(Results results, String output) {
@@ -182,16 +219,26 @@ final class Extract {
         String p = "render." + scale.group(1) + "g." + scale.group(2) + "t.";
         results.add(p + "series", Double.parseDouble(scale.group(3)), "run");
         results.add(p + "kib", Double.parseDouble(scale.group(4)), "run");
-        MarkdownTable.withColumn(MarkdownTable.parseAll(output), "ms per").ifPresent(t -> t.rows().forEach(row -> {
-            String label = row.get(0).toLowerCase(Locale.ROOT);
-            String key = label.startsWith("baseline") ? "baseline_ms" : label.contains("prometheus text") ? "text_ms"
-                    : label.contains("openmetrics") ? "openmetrics_ms" : null;
-            List<Double> n = Numbers.all(row.get(t.column("ms per")));
-            // "20.6 ms (min 14.7, max 61.7)" or "... n=50": median, min, max
-            if (key != null && n.size() >= 3) {
-                results.put(p + key, Figure.summarised(n.get(0), n.get(1), n.get(2), n.size() > 3 ? n.get(3).intValue() : 1,
-                        "renders"));
-            }
-        }));
+        MarkdownTable.withColumn(MarkdownTable.parseAll(output), "ms per")
+                .ifPresent(t -> t.rows().forEach(row -> {
+                    String label = row.get(0).toLowerCase(Locale.ROOT);
+                    String key = label.startsWith("baseline")
+                            ? "baseline_ms"
+                            : label.contains("prometheus text")
+                                    ? "text_ms"
+                                    : label.contains("openmetrics") ? "openmetrics_ms" : null;
+                    List<Double> n = Numbers.all(row.get(t.column("ms per")));
+                    // "20.6 ms (min 14.7, max 61.7)" or "... n=50": median, min, max
+                    if (key != null && n.size() >= 3) {
+                        results.put(
+                                p + key,
+                                Figure.summarised(
+                                        n.get(0),
+                                        n.get(1),
+                                        n.get(2),
+                                        n.size() > 3 ? n.get(3).intValue() : 1,
+                                        "renders"));
+                    }
+                }));
     }
 }

@@ -13,7 +13,8 @@ record Figure(double median, double min, double max, int n, String basis) {
         if (values.isEmpty()) {
             throw new IllegalArgumentException("no values for a figure");
         }
-        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        double[] sorted =
+                values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         int len = sorted.length;
         double median = len % 2 == 1 ? sorted[len / 2] : (sorted[len / 2 - 1] + sorted[len / 2]) / 2;
         return new Figure(median, sorted[0], sorted[len - 1], len, basis);
@@ -40,7 +41,8 @@ record Figure(double median, double min, double max, int n, String basis) {
         if (n == 1 || min == max) {
             return Numbers.format(median) + u + " (" + n + " " + basisFor(n) + ")";
         }
-        return Numbers.format(median) + u + " (" + Numbers.format(min) + "–" + Numbers.format(max) + ", " + n + " " + basisFor(n) + ")";
+        return Numbers.format(median) + u + " (" + Numbers.format(min) + "–" + Numbers.format(max) + ", " + n + " "
+                + basisFor(n) + ")";
     }
 
     /** "1 run", "3 runs": the basis is written in the plural; its first word loses the s for one. */

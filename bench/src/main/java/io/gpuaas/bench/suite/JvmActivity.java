@@ -26,7 +26,9 @@ public record JvmActivity(long jitMillis, long gcMillis) {
         var jit = ManagementFactory.getCompilationMXBean();
         long compiling = jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
         List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
-        long collecting = collectors.stream().mapToLong(c -> Math.max(0, c.getCollectionTime())).sum();
+        long collecting = collectors.stream()
+                .mapToLong(c -> Math.max(0, c.getCollectionTime()))
+                .sum();
         return new JvmActivity(compiling, collecting);
     }
 
@@ -52,7 +54,10 @@ public record JvmActivity(long jitMillis, long gcMillis) {
 
     /** The heap flags this JVM was started with, for a bench's header (the suite fixes -Xms to -Xmx for some). */
     public static String heapFlags() {
-        return String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> a.startsWith("-Xm")).toList());
+        return String.join(
+                " ",
+                ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                        .filter(a -> a.startsWith("-Xm"))
+                        .toList());
     }
 }

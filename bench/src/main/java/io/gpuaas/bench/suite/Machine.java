@@ -13,12 +13,18 @@ import java.util.Optional;
 record Machine(int cores, String cpuModel, double memoryGib, String jdk, String loadAverage, Instant at) {
 
     static Machine probe(String jdk) {
-        return new Machine(Runtime.getRuntime().availableProcessors(), readCpuModel(), readMemoryGib(), jdk,
-                readLoadAverage(), Instant.now());
+        return new Machine(
+                Runtime.getRuntime().availableProcessors(),
+                readCpuModel(),
+                readMemoryGib(),
+                jdk,
+                readLoadAverage(),
+                Instant.now());
     }
 
     static String readLoadAverage() {
-        return read("/proc/loadavg").map(s -> String.join(" ", java.util.Arrays.copyOf(s.trim().split("\\s+"), 3)))
+        return read("/proc/loadavg")
+                .map(s -> String.join(" ", java.util.Arrays.copyOf(s.trim().split("\\s+"), 3)))
                 .orElse("unknown");
     }
 
@@ -32,13 +38,17 @@ record Machine(int cores, String cpuModel, double memoryGib, String jdk, String 
     }
 
     private static String readCpuModel() {
-        return read("/proc/cpuinfo").flatMap(s -> s.lines().filter(l -> l.startsWith("model name")).findFirst())
-                .map(l -> l.substring(l.indexOf(':') + 1).trim()).orElse("unknown");
+        return read("/proc/cpuinfo")
+                .flatMap(s -> s.lines().filter(l -> l.startsWith("model name")).findFirst())
+                .map(l -> l.substring(l.indexOf(':') + 1).trim())
+                .orElse("unknown");
     }
 
     private static double readMemoryGib() {
-        return read("/proc/meminfo").flatMap(s -> s.lines().filter(l -> l.startsWith("MemTotal:")).findFirst())
-                .map(l -> Long.parseLong(l.replaceAll("\\D", "")) / 1024.0 / 1024.0).orElse(Double.NaN);
+        return read("/proc/meminfo")
+                .flatMap(s -> s.lines().filter(l -> l.startsWith("MemTotal:")).findFirst())
+                .map(l -> Long.parseLong(l.replaceAll("\\D", "")) / 1024.0 / 1024.0)
+                .orElse(Double.NaN);
     }
 
     private static Optional<String> read(String file) {

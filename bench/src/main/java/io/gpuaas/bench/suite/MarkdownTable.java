@@ -40,7 +40,9 @@ record MarkdownTable(List<String> header, List<List<String>> rows) {
 
     /** The first table having every one of {@code columns}. */
     static Optional<MarkdownTable> withColumns(List<MarkdownTable> tables, String... columns) {
-        return tables.stream().filter(t -> java.util.Arrays.stream(columns).allMatch(c -> t.column(c) >= 0)).findFirst();
+        return tables.stream()
+                .filter(t -> java.util.Arrays.stream(columns).allMatch(c -> t.column(c) >= 0))
+                .findFirst();
     }
 
     /** Index of the first column whose name contains {@code name} (case-insensitive), or -1. */

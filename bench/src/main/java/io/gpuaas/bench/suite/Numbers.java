@@ -12,8 +12,7 @@ final class Numbers {
 
     private static final Pattern NUMBER = Pattern.compile("-?\\d[\\d,]*(?:\\.\\d+)?|NaN");
 
-    private Numbers() {
-    }
+    private Numbers() {}
 
     static Optional<Double> first(String text) {
         List<Double> all = all(text);

@@ -12,8 +12,7 @@ import java.util.List;
  */
 final class Plan {
 
-    private Plan() {
-    }
+    private Plan() {}
 
     static List<Step> of(boolean quick, Path data) {
         List<Step> steps = new ArrayList<>();
@@ -27,29 +26,76 @@ final class Plan {
         }
         Path duty = data.resolve("gpu-duty-cycle-dev.csv");
         if (Files.isRegularFile(duty)) {
-            steps.add(new Step("reclaim-replay", Step.Kind.REPLAY, 0, "io.gpuaas.bench.reclaim.DutyCycleReplayBench",
-                    List.of(duty.toString(), quick ? "15" : "5,15,30,60"), "1g", quick ? 300 : 900));
+            steps.add(new Step(
+                    "reclaim-replay",
+                    Step.Kind.REPLAY,
+                    0,
+                    "io.gpuaas.bench.reclaim.DutyCycleReplayBench",
+                    List.of(duty.toString(), quick ? "15" : "5,15,30,60"),
+                    "1g",
+                    quick ? 300 : 900));
         }
         Path scrape = data.resolve("dcgm-exporter-h100x8.prom");
         for (int gpus : quick ? new int[] {1000} : new int[] {1000, 5000, 10000}) {
-            steps.add(new Step("metrics-ingest-" + gpus, Step.Kind.INGEST, gpus, "io.gpuaas.bench.metrics.IngestBenchmark",
-                    List.of("--scrape", scrape.toString(), "--gpus", Integer.toString(gpus), "--scrapes", quick ? "2" : "4",
+            steps.add(new Step(
+                    "metrics-ingest-" + gpus,
+                    Step.Kind.INGEST,
+                    gpus,
+                    "io.gpuaas.bench.metrics.IngestBenchmark",
+                    List.of(
+                            "--scrape",
+                            scrape.toString(),
+                            "--gpus",
+                            Integer.toString(gpus),
+                            "--scrapes",
+                            quick ? "2" : "4",
                             // Two brokers (authentication on and off), rounds interleaved: twice the rounds.
-                            "--rounds", quick ? "2" : "5", "--threads", "2"), "1500m", 900));
+                            "--rounds",
+                            quick ? "2" : "5",
+                            "--threads",
+                            "2"),
+                    "1500m",
+                    900));
         }
-        int[][] renders = quick ? new int[][] {{1000, 100}, {10000, 1000}}
+        int[][] renders = quick
+                ? new int[][] {{1000, 100}, {10000, 1000}}
                 : new int[][] {{1000, 100}, {5000, 100}, {10000, 100}, {1000, 1000}, {5000, 1000}, {10000, 1000}};
         for (int[] r : renders) {
-            steps.add(new Step("metrics-render-" + r[0] + "-" + r[1], Step.Kind.RENDER, r[0],
-                    "io.gpuaas.bench.metrics.RenderBenchmark", List.of("--gpus", Integer.toString(r[0]), "--tenants",
-                    Integer.toString(r[1]), "--iterations", quick ? "10" : "50"), "1g", 300));
+            steps.add(new Step(
+                    "metrics-render-" + r[0] + "-" + r[1],
+                    Step.Kind.RENDER,
+                    r[0],
+                    "io.gpuaas.bench.metrics.RenderBenchmark",
+                    List.of(
+                            "--gpus",
+                            Integer.toString(r[0]),
+                            "--tenants",
+                            Integer.toString(r[1]),
+                            "--iterations",
+                            quick ? "10" : "50"),
+                    "1g",
+                    300));
         }
-        int[][] stacks = quick ? new int[][] {{16, 2}}
+        int[][] stacks = quick
+                ? new int[][] {{16, 2}}
                 : new int[][] {{16, 2}, {1000, 100}, {5000, 100}, {10000, 100}, {10000, 1000}};
         for (int[] s : stacks) {
-            steps.add(new Step("scale-" + s[0] + "-" + s[1], Step.Kind.SCALE, s[0], "io.gpuaas.bench.scale.StackScale",
-                    List.of("--gpus", Integer.toString(s[0]), "--tenants", Integer.toString(s[1]), "--settle",
-                            quick ? "10" : "30", "--ready-timeout", quick ? "240" : "540"), "256m", 900));
+            steps.add(new Step(
+                    "scale-" + s[0] + "-" + s[1],
+                    Step.Kind.SCALE,
+                    s[0],
+                    "io.gpuaas.bench.scale.StackScale",
+                    List.of(
+                            "--gpus",
+                            Integer.toString(s[0]),
+                            "--tenants",
+                            Integer.toString(s[1]),
+                            "--settle",
+                            quick ? "10" : "30",
+                            "--ready-timeout",
+                            quick ? "240" : "540"),
+                    "256m",
+                    900));
         }
         return steps;
     }
@@ -67,14 +113,27 @@ final class Plan {
     }
 
     private static Step baseline(boolean quick) {
-        return new Step("baseline", Step.Kind.BASELINE, 0, "io.gpuaas.bench.baseline.KafkaBaseline",
-                List.of("--records", quick ? "50000" : "200000", "--size", "512", "--latency-messages", quick ? "500" : "2000",
-                        "--runs", quick ? "1" : "3"), "1g", 600);
+        return new Step(
+                "baseline",
+                Step.Kind.BASELINE,
+                0,
+                "io.gpuaas.bench.baseline.KafkaBaseline",
+                List.of(
+                        "--records",
+                        quick ? "50000" : "200000",
+                        "--size",
+                        "512",
+                        "--latency-messages",
+                        quick ? "500" : "2000",
+                        "--runs",
+                        quick ? "1" : "3"),
+                "1g",
+                600);
     }
 
     private static Step booking(boolean quick, Path data) {
-        List<String> args = new ArrayList<>(List.of("--rate", "500", "--seconds", quick ? "4" : "10", "--runs",
-                quick ? "1" : "3"));
+        List<String> args =
+                new ArrayList<>(List.of("--rate", "500", "--seconds", quick ? "4" : "10", "--runs", quick ? "1" : "3"));
         Path openb = data.resolve("openb-pod-list.csv");
         if (Files.isRegularFile(openb)) {
             args.addAll(List.of("--csv", openb.toString()));
@@ -85,12 +144,13 @@ final class Plan {
     }
 
     private static Step quota(boolean quick, int tenants) {
-        List<String> args = new ArrayList<>(List.of("--tenants", Integer.toString(tenants), "--out",
-                "bench/target/suite/quota-" + tenants + ".md"));
+        List<String> args = new ArrayList<>(List.of(
+                "--tenants", Integer.toString(tenants), "--out", "bench/target/suite/quota-" + tenants + ".md"));
         if (quick) {
             args.addAll(List.of("--burst", "50", "--workloads", "50", "--spread", "5", "--window", "5"));
         }
-        return new Step("quota-" + tenants, Step.Kind.QUOTA, tenants, "io.gpuaas.bench.quota.QuotaBench", args, "1500m", 900);
+        return new Step(
+                "quota-" + tenants, Step.Kind.QUOTA, tenants, "io.gpuaas.bench.quota.QuotaBench", args, "1500m", 900);
     }
 
     /**
@@ -104,7 +164,13 @@ final class Plan {
     private static Step reclaim(boolean quick, int gpus) {
         int workloads = gpus / 8;
         int samples = quick ? 40_000 : PASS_SAMPLES;
-        return new Step("reclaim-" + gpus, Step.Kind.RECLAIM, gpus, "io.gpuaas.bench.reclaim.ReclaimThroughputBench",
-                List.of(Integer.toString(samples), Integer.toString(workloads), "8", quick ? "1" : "3"), "1500m", 900);
+        return new Step(
+                "reclaim-" + gpus,
+                Step.Kind.RECLAIM,
+                gpus,
+                "io.gpuaas.bench.reclaim.ReclaimThroughputBench",
+                List.of(Integer.toString(samples), Integer.toString(workloads), "8", quick ? "1" : "3"),
+                "1500m",
+                900);
     }
 }

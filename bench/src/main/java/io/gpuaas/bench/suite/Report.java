@@ -12,12 +12,16 @@ import java.util.Map;
 final class Report {
 
     /** What the report is made of. */
-    record Inputs(boolean quick, Machine before, Machine after, Duration took, Results results,
-                  Map<String, String> sections, String reliability) {
-    }
+    record Inputs(
+            boolean quick,
+            Machine before,
+            Machine after,
+            Duration took,
+            Results results,
+            Map<String, String> sections,
+            String reliability) {}
 
-    private Report() {
-    }
+    private Report() {}
 
     static String render(Inputs in) throws IOException {
         List<Targets.Row> targets = new Targets(in.results()).rows();
@@ -25,23 +29,35 @@ final class Report {
             throw new IllegalStateException("the run measured nothing: refusing to write an empty BENCHMARKS.md");
         }
         String template = template();
-        return template.replace("{{run}}", run(in)).replace("{{targets}}", targetTable(targets))
-                .replace("{{baselines}}", baselines(in.results())).replace("{{growth}}", growth(in.results()))
-                .replace("{{problems}}", problems(in.results())).replace("{{sections}}", String.join("\n", in.sections().values()))
+        return template.replace("{{run}}", run(in))
+                .replace("{{targets}}", targetTable(targets))
+                .replace("{{baselines}}", baselines(in.results()))
+                .replace("{{growth}}", growth(in.results()))
+                .replace("{{problems}}", problems(in.results()))
+                .replace("{{sections}}", String.join("\n", in.sections().values()))
                 .replace("{{reliability}}", in.reliability());
     }
 
     static String targetTable(List<Targets.Row> rows) {
-        StringBuilder md = new StringBuilder("| target (from the issues) | measured | met? | baseline in the same run |\n"
-                + "|---|---|---|---|\n");
-        rows.forEach(r -> md.append("| ").append(r.target()).append(" | ").append(r.measured()).append(" | ")
-                .append(r.met()).append(" | ").append(r.baseline()).append(" |\n"));
+        StringBuilder md = new StringBuilder(
+                "| target (from the issues) | measured | met? | baseline in the same run |\n" + "|---|---|---|---|\n");
+        rows.forEach(r -> md.append("| ")
+                .append(r.target())
+                .append(" | ")
+                .append(r.measured())
+                .append(" | ")
+                .append(r.met())
+                .append(" | ")
+                .append(r.baseline())
+                .append(" |\n"));
         return md.toString().trim();
     }
 
     private static String run(Inputs in) {
         Machine b = in.before();
-        return String.format(Locale.ROOT, """
+        return String.format(
+                                Locale.ROOT,
+                                """
                 **%s run** of `bench/run%s`, %s → %s UTC (%d min %d s).
 
                 | machine | |
@@ -53,21 +69,33 @@ final class Report {
                 | load average (1/5/15 min) before | %s |
                 | load average after | %s |
                 | broker | in-process single-node KRaft Kafka 4.1.1 (test-support `EmbeddedKafka`), one per bench JVM |
-                """, in.quick() ? "Quick (smoke-test sizes, 1 run each)" : "Full", in.quick() ? " --quick" : "",
-                b.at().toString().substring(0, 19).replace('T', ' '), in.after().at().toString().substring(11, 19),
-                in.took().toMinutes(), in.took().toSecondsPart(), b.cores(), b.cpuModel(), b.memoryGib(), b.jdk(),
-                b.loadAverage(), in.after().loadAverage()).trim()
+                """,
+                                in.quick() ? "Quick (smoke-test sizes, 1 run each)" : "Full",
+                                in.quick() ? " --quick" : "",
+                                b.at().toString().substring(0, 19).replace('T', ' '),
+                                in.after().at().toString().substring(11, 19),
+                                in.took().toMinutes(),
+                                in.took().toSecondsPart(),
+                                b.cores(),
+                                b.cpuModel(),
+                                b.memoryGib(),
+                                b.jdk(),
+                                b.loadAverage(),
+                                in.after().loadAverage())
+                        .trim()
                 + (b.load1() > b.cores() || in.after().load1() > in.after().cores()
-                ? "\n\nThe load average exceeded the core count: other jobs shared the cores, so absolute figures are "
-                + "pessimistic; compare with the baselines." : "");
+                        ? "\n\nThe load average exceeded the core count: other jobs shared the cores, so absolute figures are "
+                                + "pessimistic; compare with the baselines."
+                        : "");
     }
 
     private static String baselines(Results r) {
-        StringBuilder md = new StringBuilder("Apache Kafka's own tools (kafka-tools 4.1.1) against one embedded broker, "
-                + "like every bench's own broker: `ProducerPerformance` (512-byte records, acks=all, idempotent, snappy, "
-                + "linger 5 ms, 24 partitions), `ConsumerPerformance` (the same topic from the start), "
-                + "`EndToEndLatency` (one record at a time, produce → consume, acks=all; whole milliseconds).\n\n"
-                + "| baseline | figure |\n|---|---|\n");
+        StringBuilder md =
+                new StringBuilder("Apache Kafka's own tools (kafka-tools 4.1.1) against one embedded broker, "
+                        + "like every bench's own broker: `ProducerPerformance` (512-byte records, acks=all, idempotent, snappy, "
+                        + "linger 5 ms, 24 partitions), `ConsumerPerformance` (the same topic from the start), "
+                        + "`EndToEndLatency` (one record at a time, produce → consume, acks=all; whole milliseconds).\n\n"
+                        + "| baseline | figure |\n|---|---|\n");
         row(md, r, "raw producer, records/s", "baseline.producer.records_per_s", "records/s");
         row(md, r, "raw producer, p99 send latency under full load", "baseline.producer.p99_ms", "ms");
         row(md, r, "raw consumer, records/s", "baseline.consumer.records_per_s", "records/s");
@@ -80,7 +108,10 @@ final class Report {
     }
 
     private static void row(StringBuilder md, Results r, String label, String key, String unit) {
-        md.append("| ").append(label).append(" | ").append(r.get(key).map(f -> f.render(unit)).orElse("not measured"))
+        md.append("| ")
+                .append(label)
+                .append(" | ")
+                .append(r.get(key).map(f -> f.render(unit)).orElse("not measured"))
                 .append(" |\n");
     }
 

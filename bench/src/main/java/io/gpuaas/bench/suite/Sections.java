@@ -15,32 +15,49 @@ import java.util.regex.Pattern;
  */
 final class Sections {
 
-    static final Map<String, String> TITLES = Map.of("booking", "booking-service", "quota",
-            "quota-projector: boundary → ClusterQueue, Workload → quota-state", "reclaim",
-            "idle-reclaimer: samples/s, window close → patch, duty-cycle replay", "metrics",
+    static final Map<String, String> TITLES = Map.of(
+            "booking",
+            "booking-service",
+            "quota",
+            "quota-projector: boundary → ClusterQueue, Workload → quota-state",
+            "reclaim",
+            "idle-reclaimer: samples/s, window close → patch, duty-cycle replay",
+            "metrics",
             "metrics-gateway: DCGM ingest and /metrics render");
     private static final List<String> ORDER = List.of("booking", "quota", "reclaim", "metrics");
     private static final Pattern LOG_LINE = Pattern.compile(
             "^(\\d{2}:\\d{2}:\\d{2}|\\s+at |\\s*\\.\\.\\. \\d+ more|Formatting metadata|SLF4J|WARNING:|\\s*tool:|RESULT |Caused by)");
 
-    private Sections() {
-    }
+    private Sections() {}
 
     /** Area → Markdown section, in the fixed order; steps of other kinds (baseline, scale) are in the tables. */
     static Map<String, String> render(List<ChildJvm.Outcome> outcomes, String label, Path root) throws IOException {
         Map<String, String> sections = new LinkedHashMap<>();
         for (String area : ORDER) {
-            StringBuilder md = new StringBuilder("## ").append(TITLES.get(area)).append("\n\n").append(label).append("\n\n");
+            StringBuilder md = new StringBuilder("## ")
+                    .append(TITLES.get(area))
+                    .append("\n\n")
+                    .append(label)
+                    .append("\n\n");
             boolean any = false;
             for (ChildJvm.Outcome o : outcomes) {
                 if (!o.step().kind().area.equals(area)) {
                     continue;
                 }
                 any = true;
-                md.append("### Step `").append(o.step().id()).append("` (").append(String.format(Locale.ROOT, "%.0f s", o.seconds()))
-                        .append(o.timedOut() ? ", stopped at its time limit" : o.exitCode() != 0 ? ", exit " + o.exitCode() : "")
-                        .append(")\n\n```\n").append(command(o.step())).append("\n```\n\n")
-                        .append(demote(content(o, root))).append("\n\n");
+                md.append("### Step `")
+                        .append(o.step().id())
+                        .append("` (")
+                        .append(String.format(Locale.ROOT, "%.0f s", o.seconds()))
+                        .append(
+                                o.timedOut()
+                                        ? ", stopped at its time limit"
+                                        : o.exitCode() != 0 ? ", exit " + o.exitCode() : "")
+                        .append(")\n\n```\n")
+                        .append(command(o.step()))
+                        .append("\n```\n\n")
+                        .append(demote(content(o, root)))
+                        .append("\n\n");
             }
             if (any) {
                 sections.put(area, md.toString().trim() + "\n");

@@ -17,8 +17,14 @@ record Step(String id, Kind kind, int size, String main, List<String> args, Stri
 
     /** What a step measures, which decides how its output is read and where its section goes. */
     enum Kind {
-        BASELINE("baseline"), BOOKING("booking"), QUOTA("quota"), RECLAIM("reclaim"), REPLAY("reclaim"),
-        INGEST("metrics"), RENDER("metrics"), SCALE("scale");
+        BASELINE("baseline"),
+        BOOKING("booking"),
+        QUOTA("quota"),
+        RECLAIM("reclaim"),
+        REPLAY("reclaim"),
+        INGEST("metrics"),
+        RENDER("metrics"),
+        SCALE("scale");
 
         final String area;
 

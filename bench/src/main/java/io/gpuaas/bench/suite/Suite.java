@@ -24,18 +24,20 @@ import java.util.stream.Collectors;
  */
 public final class Suite {
 
-    private Suite() {
-    }
+    private Suite() {}
 
     public static void main(String[] args) throws Exception {
         List<String> argv = Arrays.asList(args);
-        // Interrupted (Ctrl-C, a time limit): take down the bench JVMs and local stacks this run started, and only those.
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> ProcessHandle.current().descendants()
-                .forEach(ProcessHandle::destroy), "stop-children"));
+        // Interrupted (Ctrl-C, a time limit): take down the bench JVMs and local stacks this run started, and only
+        // those.
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> ProcessHandle.current().descendants().forEach(ProcessHandle::destroy), "stop-children"));
         boolean quick = argv.contains("--quick");
         Path root = Path.of("").toAbsolutePath();
         Path data = Path.of(value(argv, "--data", "/work/shared/data"));
-        Set<String> only = Arrays.stream(value(argv, "--only", "").split(",")).filter(s -> !s.isBlank())
+        Set<String> only = Arrays.stream(value(argv, "--only", "").split(","))
+                .filter(s -> !s.isBlank())
                 .collect(Collectors.toSet());
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Machine before = Machine.probe(System.getProperty("java.vendor.version", "") + " " + Runtime.version());
@@ -52,8 +54,12 @@ public final class Suite {
         String reliability = reliability(root, quick || argv.contains("--no-reliability"), suiteDir.resolve("logs"));
         Machine after = Machine.probe(before.jdk());
         Duration took = Duration.between(before.at(), after.at());
-        String label = String.format(Locale.ROOT, "_From the suite run of %s UTC (%s, load average %s before, %s after)._",
-                before.at().toString().substring(0, 16).replace('T', ' '), quick ? "quick" : "full", before.loadAverage(),
+        String label = String.format(
+                Locale.ROOT,
+                "_From the suite run of %s UTC (%s, load average %s before, %s after)._",
+                before.at().toString().substring(0, 16).replace('T', ' '),
+                quick ? "quick" : "full",
+                before.loadAverage(),
                 after.loadAverage());
         Map<String, String> sections = Sections.render(outcomes, label, root);
         String report = Report.render(new Report.Inputs(quick, before, after, took, results, sections, reliability));
@@ -65,8 +71,14 @@ public final class Suite {
         }
         Path benchmarks = out == null ? root.resolve("BENCHMARKS.md") : out.resolve("BENCHMARKS.md");
         Files.writeString(benchmarks, report);
-        System.out.printf(Locale.ROOT, "suite: %d steps in %d min %d s; %s and %s/*.md rewritten%n",
-                outcomes.size(), took.toMinutes(), took.toSecondsPart(), root.relativize(benchmarks), root.relativize(resultsDir));
+        System.out.printf(
+                Locale.ROOT,
+                "suite: %d steps in %d min %d s; %s and %s/*.md rewritten%n",
+                outcomes.size(),
+                took.toMinutes(),
+                took.toSecondsPart(),
+                root.relativize(benchmarks),
+                root.relativize(resultsDir));
         results.problems().forEach(p -> System.out.println("suite: problem: " + p));
     }
 
@@ -77,14 +89,23 @@ public final class Suite {
             Files.createDirectories(file.getParent());
             Files.deleteIfExists(file);
         }
-        System.out.printf(Locale.ROOT, "suite: %s %s: %s ...%n", Instant.now().toString().substring(11, 19), step.id(),
+        System.out.printf(
+                Locale.ROOT,
+                "suite: %s %s: %s ...%n",
+                Instant.now().toString().substring(11, 19),
+                step.id(),
                 step.main().substring(step.main().lastIndexOf('.') + 1));
         ChildJvm.Outcome o = jvm.run(step);
-        System.out.printf(Locale.ROOT, "suite:   %s took %.0f s, exit %d%s%n", step.id(), o.seconds(), o.exitCode(),
+        System.out.printf(
+                Locale.ROOT,
+                "suite:   %s took %.0f s, exit %d%s%n",
+                step.id(),
+                o.seconds(),
+                o.exitCode(),
                 o.timedOut() ? " (stopped at its time limit)" : "");
         if (o.timedOut()) {
-            results.problem(step.id() + ": stopped after its time limit of " + step.timeout() + " s; figures it printed "
-                    + "before are kept (log: " + root.relativize(o.log()) + ")");
+            results.problem(step.id() + ": stopped after its time limit of " + step.timeout()
+                    + " s; figures it printed " + "before are kept (log: " + root.relativize(o.log()) + ")");
         } else if (o.exitCode() != 0) {
             results.problem(step.id() + ": exited with " + o.exitCode() + " (log: " + root.relativize(o.log()) + ")");
         }
@@ -102,22 +123,31 @@ public final class Suite {
         String ran = "";
         if (Files.isExecutable(script) && !skip) {
             System.out.println("suite: running bench/reliability ...");
-            Process p = new ProcessBuilder(script.toString()).directory(root.toFile()).redirectErrorStream(true)
-                    .redirectOutput(logs.resolve("reliability.log").toFile()).start();
+            Process p = new ProcessBuilder(script.toString())
+                    .directory(root.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(logs.resolve("reliability.log").toFile())
+                    .start();
             boolean done = p.waitFor(15, TimeUnit.MINUTES);
             if (!done) {
                 p.descendants().forEach(ProcessHandle::destroy);
                 p.destroy();
             }
-            ran = done ? "`bench/reliability` ran in this suite run (exit " + p.exitValue() + ", log "
-                    + "bench/target/suite/logs/reliability.log)." : "`bench/reliability` was stopped after 15 min.";
+            ran = done
+                    ? "`bench/reliability` ran in this suite run (exit " + p.exitValue() + ", log "
+                            + "bench/target/suite/logs/reliability.log)."
+                    : "`bench/reliability` was stopped after 15 min.";
         } else if (Files.isExecutable(script)) {
             ran = "`bench/reliability` exists but was not run (quick mode or --no-reliability).";
         } else {
             ran = "`bench/reliability` does not exist yet.";
         }
         if (Files.isRegularFile(file)) {
-            String when = Files.getLastModifiedTime(file).toInstant().toString().substring(0, 16).replace('T', ' ');
+            String when = Files.getLastModifiedTime(file)
+                    .toInstant()
+                    .toString()
+                    .substring(0, 16)
+                    .replace('T', ' ');
             return ran + " The table below is bench/results/reliability.md as last written (" + when + " UTC).\n\n"
                     + Sections.demote(Files.readString(file).trim());
         }

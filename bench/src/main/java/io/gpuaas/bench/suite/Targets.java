@@ -14,8 +14,7 @@ import java.util.regex.Pattern;
 final class Targets {
 
     /** One line of the table. */
-    record Row(String target, String measured, String met, String baseline) {
-    }
+    record Row(String target, String measured, String met, String baseline) {}
 
     private final Results r;
 
@@ -34,19 +33,45 @@ final class Targets {
     }
 
     private String kafkaRoundTrip() {
-        return fig("baseline.roundtrip.p99_ms", "ms").map(s -> "kafka-tools EndToEndLatency p99 " + s).orElse("");
+        return fig("baseline.roundtrip.p99_ms", "ms")
+                .map(s -> "kafka-tools EndToEndLatency p99 " + s)
+                .orElse("");
     }
 
     private void booking(List<Row> rows) {
-        String bookingRt = fig("booking.raw_rt_p99_ms", "ms").map(s -> "raw produce→consume p99 " + s + " (same JVM)").orElse("");
-        rows.add(atLeast("booking decisions ≥ 1,000/s (saturated)", "booking.saturated_per_s", 1000, "/s",
-                join(fig("baseline.producer.records_per_s", "records/s").map(s -> "kafka-tools producer " + s).orElse(""))));
-        rows.add(atMost("booking decision p99 ≤ 50 ms at 500 req/s", "booking.fixed_p99_ms", 50, "ms",
-                join(fig("booking.auth_off.fixed_p99_ms", "ms").map(s -> "without authentication (same run) p99 " + s)
-                        .orElse(""), bookingRt, kafkaRoundTrip())));
-        rows.add(new Row("booking decision p50 at 500 req/s", fig("booking.fixed_p50_ms", "ms").orElse("not measured"),
-                "reported", "—"));
-        rows.add(atMost("availability query p99 < 20 ms, 100,000 future bookings", "booking.availability_p99_ms", 20, "ms", "—"));
+        String bookingRt = fig("booking.raw_rt_p99_ms", "ms")
+                .map(s -> "raw produce→consume p99 " + s + " (same JVM)")
+                .orElse("");
+        rows.add(atLeast(
+                "booking decisions ≥ 1,000/s (saturated)",
+                "booking.saturated_per_s",
+                1000,
+                "/s",
+                join(fig("baseline.producer.records_per_s", "records/s")
+                        .map(s -> "kafka-tools producer " + s)
+                        .orElse(""))));
+        rows.add(atMost(
+                "booking decision p99 ≤ 50 ms at 500 req/s",
+                "booking.fixed_p99_ms",
+                50,
+                "ms",
+                join(
+                        fig("booking.auth_off.fixed_p99_ms", "ms")
+                                .map(s -> "without authentication (same run) p99 " + s)
+                                .orElse(""),
+                        bookingRt,
+                        kafkaRoundTrip())));
+        rows.add(new Row(
+                "booking decision p50 at 500 req/s",
+                fig("booking.fixed_p50_ms", "ms").orElse("not measured"),
+                "reported",
+                "—"));
+        rows.add(atMost(
+                "availability query p99 < 20 ms, 100,000 future bookings",
+                "booking.availability_p99_ms",
+                20,
+                "ms",
+                "—"));
         rows.add(new Row("openb replay (accepted, rejected, booked utilization)", openb(), "reported", "—"));
     }
 
@@ -56,52 +81,103 @@ final class Targets {
         String at = tenants == 0 ? "" : ", " + tenants + " tenants";
         for (String busy : List.of("", "_busy")) {
             String load = busy.isEmpty() ? "" : ", one core busy";
-            rows.add(atMost("boundary → ClusterQueue p99 ≤ 1 s, spread boundaries" + at + load,
-                    qp + "boundary_spread" + busy + "_p99_ms", 1000, "ms",
+            rows.add(atMost(
+                    "boundary → ClusterQueue p99 ≤ 1 s, spread boundaries" + at + load,
+                    qp + "boundary_spread" + busy + "_p99_ms",
+                    1000,
+                    "ms",
                     fig(qp + "raw_spread" + busy + "_p99_ms", "ms")
-                            .map(s -> "raw API-server create at the same instants p99 " + s).orElse("—")));
-            rows.add(atMost("boundary → ClusterQueue p99 ≤ 1 s, boundaries on one instant" + at + load,
-                    qp + "boundary_instant" + busy + "_p99_ms", 1000, "ms",
-                    fig(qp + "raw_create_watch" + busy + "_p99_ms", "ms").map(s -> "raw create → watch p99 " + s)
+                            .map(s -> "raw API-server create at the same instants p99 " + s)
+                            .orElse("—")));
+            rows.add(atMost(
+                    "boundary → ClusterQueue p99 ≤ 1 s, boundaries on one instant" + at + load,
+                    qp + "boundary_instant" + busy + "_p99_ms",
+                    1000,
+                    "ms",
+                    fig(qp + "raw_create_watch" + busy + "_p99_ms", "ms")
+                            .map(s -> "raw create → watch p99 " + s)
                             .orElse("—")));
         }
-        rows.add(atMost("Workload change → quota-state p99 ≤ 500 ms" + at, qp + "workload_state_p99_ms", 500, "ms",
-                join(fig(qp + "kafka_rt_p99_ms", "ms").map(s -> "Kafka produce→consume p99 " + s).orElse(""), kafkaRoundTrip())));
+        rows.add(atMost(
+                "Workload change → quota-state p99 ≤ 500 ms" + at,
+                qp + "workload_state_p99_ms",
+                500,
+                "ms",
+                join(
+                        fig(qp + "kafka_rt_p99_ms", "ms")
+                                .map(s -> "Kafka produce→consume p99 " + s)
+                                .orElse(""),
+                        kafkaRoundTrip())));
     }
 
     private void reclaim(List<Row> rows) {
         int gpus = largest("reclaim.", "g.pipeline_per_s");
-        rows.add(atLeast("reclaimer samples ≥ 50,000/s" + (gpus == 0 ? "" : " (" + gpus + " GPUs)"),
-                "reclaim." + gpus + "g.pipeline_per_s", 50_000, "/s", join(fig("reclaim." + gpus + "g.raw_consumer_per_s", "/s")
-                        .map(s -> "raw consumer, same topic " + s).orElse(""), fig("baseline.consumer.records_per_s", "records/s")
-                        .map(s -> "kafka-tools consumer " + s).orElse(""))));
+        rows.add(atLeast(
+                "reclaimer samples ≥ 50,000/s" + (gpus == 0 ? "" : " (" + gpus + " GPUs)"),
+                "reclaim." + gpus + "g.pipeline_per_s",
+                50_000,
+                "/s",
+                join(
+                        fig("reclaim." + gpus + "g.raw_consumer_per_s", "/s")
+                                .map(s -> "raw consumer, same topic " + s)
+                                .orElse(""),
+                        fig("baseline.consumer.records_per_s", "records/s")
+                                .map(s -> "kafka-tools consumer " + s)
+                                .orElse(""))));
         rows.add(atMost("window close → patch p99 ≤ 1 s", "reclaim.close_to_patch_p99_ms", 1000, "ms", "—"));
         rows.add(replay());
     }
 
     private void metrics(List<Row> rows) {
         int ingest = largest("ingest.", "g.published_per_s");
-        rows.add(atLeast("DCGM parsed-and-published ≥ 200,000 samples/s" + (ingest == 0 ? "" : " (" + ingest + " GPUs)"),
-                "ingest." + ingest + "g.published_per_s", 200_000, "/s", join(
+        rows.add(atLeast(
+                "DCGM parsed-and-published ≥ 200,000 samples/s" + (ingest == 0 ? "" : " (" + ingest + " GPUs)"),
+                "ingest." + ingest + "g.published_per_s",
+                200_000,
+                "/s",
+                join(
                         fig("ingest." + ingest + "g.auth_off.published_per_s", "/s")
-                                .map(s -> "without authentication (same run) " + s).orElse(""),
-                        fig("ingest." + ingest + "g.raw_producer_per_s", "/s").map(s -> "raw producer, same run " + s).orElse(""),
-                        fig("baseline.producer.records_per_s", "records/s").map(s -> "kafka-tools producer " + s).orElse(""))));
+                                .map(s -> "without authentication (same run) " + s)
+                                .orElse(""),
+                        fig("ingest." + ingest + "g.raw_producer_per_s", "/s")
+                                .map(s -> "raw producer, same run " + s)
+                                .orElse(""),
+                        fig("baseline.producer.records_per_s", "records/s")
+                                .map(s -> "kafka-tools producer " + s)
+                                .orElse(""))));
         String render = renderKey();
-        rows.add(atMost("/metrics render < 100 ms at 10,000 GPUs, 1,000 tenants" + renderScale(render), render + "text_ms",
-                100, "ms", fig(render + "baseline_ms", "ms").map(s -> "prometheus-metrics library writer " + s).orElse("—")));
-        rows.add(new Row("/metrics series at that scale", fig(render + "series", "series").orElse("not measured"), "reported", "—"));
+        rows.add(atMost(
+                "/metrics render < 100 ms at 10,000 GPUs, 1,000 tenants" + renderScale(render),
+                render + "text_ms",
+                100,
+                "ms",
+                fig(render + "baseline_ms", "ms")
+                        .map(s -> "prometheus-metrics library writer " + s)
+                        .orElse("—")));
+        rows.add(new Row(
+                "/metrics series at that scale",
+                fig(render + "series", "series").orElse("not measured"),
+                "reported",
+                "—"));
     }
 
     private Row atLeast(String target, String key, double threshold, String unit, String baseline) {
-        return r.get(key).map(f -> new Row(target, f.render(unit), f.min() >= threshold ? "yes"
-                : f.max() < threshold ? "**no**" : "**partly** (not in every run)", baseline))
+        return r.get(key)
+                .map(f -> new Row(
+                        target,
+                        f.render(unit),
+                        f.min() >= threshold ? "yes" : f.max() < threshold ? "**no**" : "**partly** (not in every run)",
+                        baseline))
                 .orElseGet(() -> missing(target, baseline));
     }
 
     private Row atMost(String target, String key, double threshold, String unit, String baseline) {
-        return r.get(key).map(f -> new Row(target, f.render(unit), f.max() <= threshold ? "yes"
-                : f.min() > threshold ? "**no**" : "**partly** (not in every run)", baseline))
+        return r.get(key)
+                .map(f -> new Row(
+                        target,
+                        f.render(unit),
+                        f.max() <= threshold ? "yes" : f.min() > threshold ? "**no**" : "**partly** (not in every run)",
+                        baseline))
                 .orElseGet(() -> missing(target, baseline));
     }
 
@@ -115,11 +191,17 @@ final class Targets {
             return missing("duty-cycle replay: zero reclaims the oracle rejects", "independent oracle from the CSV");
         }
         List<String> windows = windows();
-        String measured = String.format(java.util.Locale.ROOT, "%.0f rejected, %.0f missed over the %s windows",
-                rejected.get().max(), r.get("replay.missed_total").map(Figure::max).orElse(Double.NaN),
+        String measured = String.format(
+                java.util.Locale.ROOT,
+                "%.0f rejected, %.0f missed over the %s windows",
+                rejected.get().max(),
+                r.get("replay.missed_total").map(Figure::max).orElse(Double.NaN),
                 String.join("/", windows));
-        return new Row("duty-cycle replay: zero reclaims the oracle rejects", measured,
-                rejected.get().max() == 0 ? "yes" : "**no**", "independent oracle from the CSV");
+        return new Row(
+                "duty-cycle replay: zero reclaims the oracle rejects",
+                measured,
+                rejected.get().max() == 0 ? "yes" : "**no**",
+                "independent oracle from the CSV");
     }
 
     private List<String> windows() {
@@ -137,7 +219,9 @@ final class Targets {
         }
         return "openb fleet: " + Numbers.format(accepted.get().median()) + " accepted, rejected "
                 + r.noteOf("booking.openb.rejected").orElse("?") + "; 16-GPU local fleet: "
-                + r.get("booking.local16.accepted").map(f -> Numbers.format(f.median())).orElse("?") + " accepted, rejected "
+                + r.get("booking.local16.accepted")
+                        .map(f -> Numbers.format(f.median()))
+                        .orElse("?") + " accepted, rejected "
                 + r.noteOf("booking.local16.rejected").orElse("?") + " (utilization per pool in the booking section)";
     }
 
@@ -146,9 +230,12 @@ final class Targets {
             return "render.10000g.1000t.";
         }
         Pattern p = Pattern.compile("render\\.(\\d+)g\\.(\\d+)t\\.text_ms");
-        return r.keys().stream().map(p::matcher).filter(Matcher::matches)
+        return r.keys().stream()
+                .map(p::matcher)
+                .filter(Matcher::matches)
                 .max(Comparator.comparingLong(m -> Long.parseLong(m.group(1)) * 10_000 + Long.parseLong(m.group(2))))
-                .map(m -> "render." + m.group(1) + "g." + m.group(2) + "t.").orElse("render.10000g.1000t.");
+                .map(m -> "render." + m.group(1) + "g." + m.group(2) + "t.")
+                .orElse("render.10000g.1000t.");
     }
 
     private static String renderScale(String key) {
@@ -158,8 +245,12 @@ final class Targets {
     /** The largest size measured for keys {@code prefix<N>suffix} (0 when none). */
     int largest(String prefix, String suffix) {
         Pattern p = Pattern.compile(Pattern.quote(prefix) + "(\\d+)" + Pattern.quote(suffix));
-        return r.keys().stream().map(p::matcher).filter(Matcher::matches).mapToInt(m -> Integer.parseInt(m.group(1)))
-                .max().orElse(0);
+        return r.keys().stream()
+                .map(p::matcher)
+                .filter(Matcher::matches)
+                .mapToInt(m -> Integer.parseInt(m.group(1)))
+                .max()
+                .orElse(0);
     }
 
     private Optional<String> fig(String key, String unit) {
@@ -167,7 +258,8 @@ final class Targets {
     }
 
     private static String join(String... parts) {
-        String joined = String.join("; ", java.util.Arrays.stream(parts).filter(s -> !s.isBlank()).toList());
+        String joined = String.join(
+                "; ", java.util.Arrays.stream(parts).filter(s -> !s.isBlank()).toList());
         return joined.isEmpty() ? "—" : joined;
     }
 }

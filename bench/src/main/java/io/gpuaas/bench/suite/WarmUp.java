@@ -37,11 +37,18 @@ public record WarmUp(int rounds, JvmActivity last, double seconds) {
 
     /** One sentence for the report, e.g. "Warm-up: 2 round(s) …, discarded …; it ended when …". */
     public String describe(String what) {
-        return String.format(Locale.ROOT, "Warm-up: %d round(s) of %s, discarded (the rows marked warm-up); %s (%d ms "
+        return String.format(
+                Locale.ROOT,
+                "Warm-up: %d round(s) of %s, discarded (the rows marked warm-up); %s (%d ms "
                         + "of JIT compiling in the last round's %.1f s). JIT ms and GC ms: what this JVM (broker, service "
-                        + "code, clients) spent compiling and in GC during a run.", rounds, what,
-                settled() ? "it ended when the JIT compiled for under 10 % of a round"
+                        + "code, clients) spent compiling and in GC during a run.",
+                rounds,
+                what,
+                settled()
+                        ? "it ended when the JIT compiled for under 10 % of a round"
                         : "it stopped at its cap with the JIT still compiling, so the measured runs may include JIT "
-                        + "work (their JIT ms says how much)", last.jitMillis(), seconds);
+                                + "work (their JIT ms says how much)",
+                last.jitMillis(),
+                seconds);
     }
 }

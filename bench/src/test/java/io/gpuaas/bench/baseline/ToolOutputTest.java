@@ -38,6 +38,7 @@ class ToolOutputTest {
 
     @Test
     void shouldFailLoudlyWhenAToolPrintedNoSummary() {
-        assertThatThrownBy(() -> ToolOutput.producer("usage: producer-performance")).hasMessageContaining("no ProducerPerformance");
+        assertThatThrownBy(() -> ToolOutput.producer("usage: producer-performance"))
+                .hasMessageContaining("no ProducerPerformance");
     }
 }

@@ -36,7 +36,8 @@ class JvmMemoryTest {
 
     @Test
     void shouldReadTheOneHeapLineWhenTheJvmRunsG1() {
-        assertThat(JvmMemory.heapUsedKib(" garbage-first heap   total 262144K, used 81920K [0x0000000700000000, 0x0000000800000000)\n"))
+        assertThat(JvmMemory.heapUsedKib(
+                        " garbage-first heap   total 262144K, used 81920K [0x0000000700000000, 0x0000000800000000)\n"))
                 .isEqualTo(81920);
     }
 
@@ -44,7 +45,8 @@ class JvmMemoryTest {
     void shouldNameEachServiceJvmByItsMainClass() {
         assertThat(JvmMemory.role(List.of("-Xmx384m", "-cp", "x", "io.gpuaas.metrics.MetricsGatewayApplication")))
                 .isEqualTo("metrics-gateway");
-        assertThat(JvmMemory.role(List.of("-cp", "x", "io.gpuaas.local.LocalStack"))).isNull();
+        assertThat(JvmMemory.role(List.of("-cp", "x", "io.gpuaas.local.LocalStack")))
+                .isNull();
     }
 
     @Test

@@ -26,11 +26,15 @@ class ExtractTest {
         Results r = new Results();
         Extract.into(r, step(Step.Kind.BOOKING, 0), resource("booking-output.md"));
 
-        assertThat(r.get("booking.fixed_p99_ms").orElseThrow()).extracting(Figure::min, Figure::max, Figure::n)
+        assertThat(r.get("booking.fixed_p99_ms").orElseThrow())
+                .extracting(Figure::min, Figure::max, Figure::n)
                 .containsExactly(24.2, 44.0, 3);
         assertThat(r.get("booking.fixed_p50_ms").orElseThrow().max()).isEqualTo(12.7);
-        assertThat(r.get("booking.raw_rt_p99_ms").orElseThrow()).extracting(Figure::max, Figure::n).containsExactly(2.4, 3);
-        assertThat(r.get("booking.saturated_per_s").orElseThrow()).extracting(Figure::min, Figure::median, Figure::max)
+        assertThat(r.get("booking.raw_rt_p99_ms").orElseThrow())
+                .extracting(Figure::max, Figure::n)
+                .containsExactly(2.4, 3);
+        assertThat(r.get("booking.saturated_per_s").orElseThrow())
+                .extracting(Figure::min, Figure::median, Figure::max)
                 .containsExactly(6098.0, 8373.0, 9079.0);
         assertThat(r.get("booking.availability_p99_ms").orElseThrow().median()).isEqualTo(0.14);
         assertThat(r.get("booking.openb.accepted").orElseThrow().median()).isEqualTo(7035.0);
@@ -45,11 +49,15 @@ class ExtractTest {
         Results r = new Results();
         Extract.into(r, step(Step.Kind.QUOTA, 1000), resource("quota-output.md"));
 
-        assertThat(r.get("quota.1000t.boundary_spread_p99_ms").orElseThrow()).extracting(Figure::min, Figure::max)
+        assertThat(r.get("quota.1000t.boundary_spread_p99_ms").orElseThrow())
+                .extracting(Figure::min, Figure::max)
                 .containsExactly(838.4, 840.9);
-        assertThat(r.get("quota.1000t.boundary_instant_p99_ms").orElseThrow().max()).isEqualTo(237.5);
-        assertThat(r.get("quota.1000t.workload_state_p99_ms").orElseThrow().median()).isEqualTo(44.4);
-        assertThat(r.get("quota.1000t.raw_create_watch_p99_ms").orElseThrow().median()).isEqualTo(32.7);
+        assertThat(r.get("quota.1000t.boundary_instant_p99_ms").orElseThrow().max())
+                .isEqualTo(237.5);
+        assertThat(r.get("quota.1000t.workload_state_p99_ms").orElseThrow().median())
+                .isEqualTo(44.4);
+        assertThat(r.get("quota.1000t.raw_create_watch_p99_ms").orElseThrow().median())
+                .isEqualTo(32.7);
         assertThat(r.get("quota.1000t.kafka_rt_p99_ms").orElseThrow().median()).isEqualTo(8.8);
     }
 
@@ -70,12 +78,24 @@ class ExtractTest {
         Results r = new Results();
         Extract.into(r, step(Step.Kind.QUOTA, 1000), output);
 
-        assertThat(r.get("quota.1000t.boundary_spread_p99_ms").orElseThrow().max()).isEqualTo(37.5);
-        assertThat(r.get("quota.1000t.boundary_spread_busy_p99_ms").orElseThrow().max()).isEqualTo(61.0);
-        assertThat(r.get("quota.1000t.boundary_instant_busy_p99_ms").orElseThrow().max()).isEqualTo(333.0);
-        assertThat(r.get("quota.1000t.raw_spread_busy_p99_ms").orElseThrow().max()).isEqualTo(14.0);
-        assertThat(r.get("quota.1000t.raw_create_watch_busy_p99_ms").orElseThrow().max()).isEqualTo(21.0);
-        assertThat(r.get("quota.1000t.raw_create_watch_p99_ms").orElseThrow().max()).isEqualTo(13.3);
+        assertThat(r.get("quota.1000t.boundary_spread_p99_ms").orElseThrow().max())
+                .isEqualTo(37.5);
+        assertThat(r.get("quota.1000t.boundary_spread_busy_p99_ms")
+                        .orElseThrow()
+                        .max())
+                .isEqualTo(61.0);
+        assertThat(r.get("quota.1000t.boundary_instant_busy_p99_ms")
+                        .orElseThrow()
+                        .max())
+                .isEqualTo(333.0);
+        assertThat(r.get("quota.1000t.raw_spread_busy_p99_ms").orElseThrow().max())
+                .isEqualTo(14.0);
+        assertThat(r.get("quota.1000t.raw_create_watch_busy_p99_ms")
+                        .orElseThrow()
+                        .max())
+                .isEqualTo(21.0);
+        assertThat(r.get("quota.1000t.raw_create_watch_p99_ms").orElseThrow().max())
+                .isEqualTo(13.3);
     }
 
     @Test
@@ -86,15 +106,21 @@ class ExtractTest {
         Extract.into(r, step(Step.Kind.INGEST, 10000), resource("ingest-output.txt"));
         Extract.into(r, step(Step.Kind.RENDER, 10000), resource("render-output.txt"));
 
-        assertThat(r.get("reclaim.10000g.pipeline_per_s").orElseThrow()).extracting(Figure::min, Figure::max, Figure::n)
+        assertThat(r.get("reclaim.10000g.pipeline_per_s").orElseThrow())
+                .extracting(Figure::min, Figure::max, Figure::n)
                 .containsExactly(58564.0, 96134.0, 3);
-        assertThat(r.get("reclaim.10000g.raw_consumer_per_s").orElseThrow()).extracting(Figure::min, Figure::max)
+        assertThat(r.get("reclaim.10000g.raw_consumer_per_s").orElseThrow())
+                .extracting(Figure::min, Figure::max)
                 .containsExactly(190445.0, 220633.0);
-        assertThat(r.get("reclaim.close_to_patch_p99_ms").orElseThrow().median()).isEqualTo(360.0);
+        assertThat(r.get("reclaim.close_to_patch_p99_ms").orElseThrow().median())
+                .isEqualTo(360.0);
         assertThat(r.get("replay.rejected_total").orElseThrow().median()).isZero();
-        assertThat(r.noteOf("replay.15min").orElseThrow()).contains("oracle 859").contains("448.5 / 448.5");
+        assertThat(r.noteOf("replay.15min").orElseThrow())
+                .contains("oracle 859")
+                .contains("448.5 / 448.5");
         assertThat(r.get("ingest.10000g.published_per_s").orElseThrow())
-                .extracting(Figure::median, Figure::min, Figure::max, Figure::n).containsExactly(55702.0, 42714.0, 66623.0, 5);
+                .extracting(Figure::median, Figure::min, Figure::max, Figure::n)
+                .containsExactly(55702.0, 42714.0, 66623.0, 5);
         assertThat(r.get("render.10000g.1000t.text_ms").orElseThrow().median()).isEqualTo(20.6);
         assertThat(r.get("render.10000g.1000t.series").orElseThrow().median()).isEqualTo(25004.0);
         assertThat(r.problems()).isEmpty();
@@ -123,12 +149,19 @@ class ExtractTest {
                 | 1 | 200 | 261 | 444 | 478 |
                 """);
 
-        assertThat(r.get("booking.fixed_p99_ms").orElseThrow()).extracting(Figure::median, Figure::n).containsExactly(151.8, 1);
-        assertThat(r.get("booking.raw_rt_p99_ms").orElseThrow()).extracting(Figure::median, Figure::n).containsExactly(12.0, 1);
-        assertThat(r.get("reclaim.1000g.pipeline_per_s").orElseThrow()).extracting(Figure::median, Figure::n)
+        assertThat(r.get("booking.fixed_p99_ms").orElseThrow())
+                .extracting(Figure::median, Figure::n)
+                .containsExactly(151.8, 1);
+        assertThat(r.get("booking.raw_rt_p99_ms").orElseThrow())
+                .extracting(Figure::median, Figure::n)
+                .containsExactly(12.0, 1);
+        assertThat(r.get("reclaim.1000g.pipeline_per_s").orElseThrow())
+                .extracting(Figure::median, Figure::n)
                 .containsExactly(82995.0, 1);
-        assertThat(r.get("reclaim.1000g.raw_consumer_per_s").orElseThrow().median()).isEqualTo(158060.0);
-        assertThat(r.get("reclaim.close_to_patch_p99_ms").orElseThrow()).extracting(Figure::median, Figure::n)
+        assertThat(r.get("reclaim.1000g.raw_consumer_per_s").orElseThrow().median())
+                .isEqualTo(158060.0);
+        assertThat(r.get("reclaim.close_to_patch_p99_ms").orElseThrow())
+                .extracting(Figure::median, Figure::n)
                 .containsExactly(444.0, 1);
     }
 
@@ -151,14 +184,19 @@ class ExtractTest {
                 | auth off: parsed and published (parser + CloudEvents serializer + idempotent acks=all, until acked) | 60,000 /s (min 58,000, max 61,000, n=2) |
                 """);
 
-        assertThat(r.get("booking.fixed_p99_ms").orElseThrow()).extracting(Figure::median, Figure::n).containsExactly(41.0, 1);
+        assertThat(r.get("booking.fixed_p99_ms").orElseThrow())
+                .extracting(Figure::median, Figure::n)
+                .containsExactly(41.0, 1);
         assertThat(r.get("booking.raw_rt_p99_ms").orElseThrow().median()).isEqualTo(3.1);
-        assertThat(r.get("booking.auth_off.fixed_p99_ms").orElseThrow()).extracting(Figure::median, Figure::n)
+        assertThat(r.get("booking.auth_off.fixed_p99_ms").orElseThrow())
+                .extracting(Figure::median, Figure::n)
                 .containsExactly(37.5, 1);
-        assertThat(r.get("booking.auth_off.raw_rt_p99_ms").orElseThrow().median()).isEqualTo(2.7);
+        assertThat(r.get("booking.auth_off.raw_rt_p99_ms").orElseThrow().median())
+                .isEqualTo(2.7);
         assertThat(r.get("ingest.1000g.published_per_s").orElseThrow().median()).isEqualTo(50000.0);
         assertThat(r.get("ingest.1000g.auth_off.published_per_s").orElseThrow())
-                .extracting(Figure::median, Figure::min, Figure::max).containsExactly(60000.0, 58000.0, 61000.0);
+                .extracting(Figure::median, Figure::min, Figure::max)
+                .containsExactly(60000.0, 58000.0, 61000.0);
     }
 
     @Test
@@ -180,10 +218,17 @@ class ExtractTest {
     @Test
     void shouldRecordAProblemWhenABenchPrintsNoReadableFigure() {
         Results r = new Results();
-        Extract.into(r, step(Step.Kind.BOOKING, 0), "Exception in thread \"main\" java.lang.OutOfMemoryError\n| a | b |\n|---|---|\n| x | y |\n");
+        Extract.into(
+                r,
+                step(Step.Kind.BOOKING, 0),
+                "Exception in thread \"main\" java.lang.OutOfMemoryError\n| a | b |\n|---|---|\n| x | y |\n");
 
         assertThat(r.isEmpty()).isTrue();
-        assertThat(r.problems()).singleElement().asString().contains("booking-0").contains("no figure");
+        assertThat(r.problems())
+                .singleElement()
+                .asString()
+                .contains("booking-0")
+                .contains("no figure");
     }
 
     @Test
@@ -196,9 +241,11 @@ class ExtractTest {
                 RESULT baseline.roundtrip.p99_ms 7.000 ms
                 """);
 
-        assertThat(r.get("baseline.producer.records_per_s").orElseThrow()).extracting(Figure::min, Figure::max, Figure::n)
+        assertThat(r.get("baseline.producer.records_per_s").orElseThrow())
+                .extracting(Figure::min, Figure::max, Figure::n)
                 .containsExactly(90000.0, 120000.5, 2);
-        assertThat(r.get("baseline.roundtrip.p99_ms").orElseThrow().render("ms")).isEqualTo("7.00 ms (1 run)");
+        assertThat(r.get("baseline.roundtrip.p99_ms").orElseThrow().render("ms"))
+                .isEqualTo("7.00 ms (1 run)");
     }
 
     @Test

@@ -43,8 +43,15 @@ class ReportTest {
     }
 
     static Report.Inputs inputs(Results results) {
-        Machine m = new Machine(2, "AMD EPYC", 24.0, "Temurin 25", "0.50 0.40 0.30", Instant.parse("2026-11-22T15:00:00Z"));
-        return new Report.Inputs(false, m, m, Duration.ofMinutes(25), results, Map.of("booking", "## booking-service\n"),
+        Machine m =
+                new Machine(2, "AMD EPYC", 24.0, "Temurin 25", "0.50 0.40 0.30", Instant.parse("2026-11-22T15:00:00Z"));
+        return new Report.Inputs(
+                false,
+                m,
+                m,
+                Duration.ofMinutes(25),
+                results,
+                Map.of("booking", "## booking-service\n"),
                 "`bench/reliability` does not exist yet.");
     }
 
@@ -54,32 +61,55 @@ class ReportTest {
 
         assertThat(rows).hasSizeGreaterThanOrEqualTo(14);
         assertThat(rows).allSatisfy(row -> assertThat(row.measured()).doesNotContain("not measured"));
-        assertThat(rows).filteredOn(row -> row.target().startsWith("booking decision p99"))
-                .singleElement().satisfies(row -> {
+        assertThat(rows)
+                .filteredOn(row -> row.target().startsWith("booking decision p99"))
+                .singleElement()
+                .satisfies(row -> {
                     assertThat(row.measured()).isEqualTo("25.9 ms (24.2–44.0, 3 runs)");
                     assertThat(row.met()).isEqualTo("yes");
-                    assertThat(row.baseline()).contains("1.60 ms (1.20–2.40, 3 runs)")
+                    assertThat(row.baseline())
+                            .contains("1.60 ms (1.20–2.40, 3 runs)")
                             .contains("kafka-tools EndToEndLatency p99 4.00 ms");
                 });
-        assertThat(rows).filteredOn(row -> row.target().startsWith("booking decisions ≥"))
-                .singleElement().extracting(Targets.Row::met).isEqualTo("yes");
-        assertThat(rows).filteredOn(row -> row.target().startsWith("/metrics render"))
-                .singleElement().extracting(Targets.Row::met).isEqualTo("yes");
-        assertThat(rows).filteredOn(row -> row.target().startsWith("duty-cycle"))
-                .singleElement().extracting(Targets.Row::measured).asString().contains("0 rejected, 0 missed");
+        assertThat(rows)
+                .filteredOn(row -> row.target().startsWith("booking decisions ≥"))
+                .singleElement()
+                .extracting(Targets.Row::met)
+                .isEqualTo("yes");
+        assertThat(rows)
+                .filteredOn(row -> row.target().startsWith("/metrics render"))
+                .singleElement()
+                .extracting(Targets.Row::met)
+                .isEqualTo("yes");
+        assertThat(rows)
+                .filteredOn(row -> row.target().startsWith("duty-cycle"))
+                .singleElement()
+                .extracting(Targets.Row::measured)
+                .asString()
+                .contains("0 rejected, 0 missed");
     }
 
     @Test
     void shouldRenderTheTargetsMachineAndGrowthWhenWritingBenchmarksMd() throws IOException {
         String md = Report.render(inputs(everyBench()));
 
-        assertThat(md).doesNotContain("{{").contains("| cores | 2 |").contains("AMD EPYC")
-                .contains("## Targets at a glance").contains("| booking decisions ≥ 1,000/s (saturated) | 8,373 /s")
-                .contains("### By fleet size (GPUs)").contains("| 10,000 | 55,702 (42,714–66,623, 5 rounds)")
-                .contains("### By tenants").contains("| 16 | 2 | 19.0 |").contains("## booking-service")
+        assertThat(md)
+                .doesNotContain("{{")
+                .contains("| cores | 2 |")
+                .contains("AMD EPYC")
+                .contains("## Targets at a glance")
+                .contains("| booking decisions ≥ 1,000/s (saturated) | 8,373 /s")
+                .contains("### By fleet size (GPUs)")
+                .contains("| 10,000 | 55,702 (42,714–66,623, 5 rounds)")
+                .contains("### By tenants")
+                .contains("| 16 | 2 | 19.0 |")
+                .contains("## booking-service")
                 .contains("`bench/reliability` does not exist yet.");
-        long targetRows = md.lines().dropWhile(l -> !l.equals("## Targets at a glance")).skip(4)
-                .takeWhile(l -> l.startsWith("|")).count();
+        long targetRows = md.lines()
+                .dropWhile(l -> !l.equals("## Targets at a glance"))
+                .skip(4)
+                .takeWhile(l -> l.startsWith("|"))
+                .count();
         assertThat(targetRows).isGreaterThanOrEqualTo(14);
     }
 
@@ -95,8 +125,12 @@ class ReportTest {
 
         List<Targets.Row> rows = new Targets(r).rows();
 
-        assertThat(rows).filteredOn(row -> row.target().startsWith("reclaimer samples")).singleElement()
+        assertThat(rows)
+                .filteredOn(row -> row.target().startsWith("reclaimer samples"))
+                .singleElement()
                 .satisfies(row -> assertThat(row.measured()).startsWith("not measured"));
-        assertThat(Report.render(inputs(r))).contains("Nothing measured at several sizes").doesNotContain("| 10,000 |");
+        assertThat(Report.render(inputs(r)))
+                .contains("Nothing measured at several sizes")
+                .doesNotContain("| 10,000 |");
     }
 }

@@ -46,9 +46,14 @@ public record EngineTuning(
 
     /** The defaults, for code that runs the topology without the application context (benchmarks). */
     public static EngineTuning defaults() {
-        return new EngineTuning(Duration.parse(COMMIT_INTERVAL), Duration.parse(POLL_INTERVAL),
-                Duration.parse(PRODUCER_LINGER), Duration.parse(RETRY_BACKOFF), Duration.parse(FETCH_MAX_WAIT),
-                Integer.parseInt(STREAM_THREADS), Duration.parse(SESSION_TIMEOUT));
+        return new EngineTuning(
+                Duration.parse(COMMIT_INTERVAL),
+                Duration.parse(POLL_INTERVAL),
+                Duration.parse(PRODUCER_LINGER),
+                Duration.parse(RETRY_BACKOFF),
+                Duration.parse(FETCH_MAX_WAIT),
+                Integer.parseInt(STREAM_THREADS),
+                Duration.parse(SESSION_TIMEOUT));
     }
 
     /**

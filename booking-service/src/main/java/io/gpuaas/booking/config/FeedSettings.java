@@ -20,5 +20,4 @@ public record FeedSettings(
         @Bindable(defaultValue = "PT0.2S") Duration backoffInitial,
         @Bindable(defaultValue = "PT5S") Duration backoffMax,
         @Bindable(defaultValue = "PT5S") Duration probeInterval,
-        @Bindable(defaultValue = "PT10S") Duration probeTimeout) {
-}
+        @Bindable(defaultValue = "PT10S") Duration probeTimeout) {}

@@ -16,5 +16,4 @@ public record HttpLimits(
         @Bindable(defaultValue = "20") double requestsPerSecond,
         @Bindable(defaultValue = "100") int burst,
         @Bindable(defaultValue = "500") int maxPageSize,
-        @Bindable(defaultValue = "2000") int maxSlots) {
-}
+        @Bindable(defaultValue = "2000") int maxSlots) {}

@@ -19,10 +19,13 @@ public class PoolsFactory {
 
     @Singleton
     PoolCatalog pools(@Nullable @Value("${gpuaas.pools-file:}") String poolsFile) {
-        Optional<Path> file = poolsFile == null || poolsFile.isBlank() ? Optional.empty() : Optional.of(Path.of(poolsFile));
+        Optional<Path> file =
+                poolsFile == null || poolsFile.isBlank() ? Optional.empty() : Optional.of(Path.of(poolsFile));
         PoolCatalog catalog = PoolCatalog.load(file);
-        LOG.info("pools from {}: {}", file.map(Path::toString).orElse("default"), catalog.pools().stream()
-                .map(p -> p.id() + "=" + p.capacity()).toList());
+        LOG.info(
+                "pools from {}: {}",
+                file.map(Path::toString).orElse("default"),
+                catalog.pools().stream().map(p -> p.id() + "=" + p.capacity()).toList());
         return catalog;
     }
 

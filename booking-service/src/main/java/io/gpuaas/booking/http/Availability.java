@@ -30,23 +30,19 @@ public class Availability {
     }
 
     /** Query parameters; all optional (defaults: the next 24 hours in hourly steps from the current hour). */
-    public record Query(Instant from, Instant to, Duration step, Integer quantity, Duration duration) {
-    }
+    public record Query(Instant from, Instant to, Duration step, Integer quantity, Duration duration) {}
 
     /** Free units from {@code start} (inclusive) to {@code end} (exclusive): the minimum over the step. */
     @Introspected
-    public record Slot(Instant start, Instant end, int free) {
-    }
+    public record Slot(Instant start, Instant end, int free) {}
 
     /** The earliest start at which {@code quantity} units are free for {@code duration}, or null if none. */
     @Introspected
-    public record FirstFit(int quantity, Duration duration, Instant start) {
-    }
+    public record FirstFit(int quantity, Duration duration, Instant start) {}
 
     @Introspected
-    public record Report(String pool, int capacity, Instant from, Instant to, Duration step, List<Slot> slots,
-                         FirstFit firstFit) {
-    }
+    public record Report(
+            String pool, int capacity, Instant from, Instant to, Duration step, List<Slot> slots, FirstFit firstFit) {}
 
     /**
      * The query parameters as sent, read and bounded before any arithmetic: instants RFC 3339 within the
@@ -54,12 +50,15 @@ public class Availability {
      * {@code max-duration}, a whole quantity (its pool's capacity is checked by {@link #report}).
      */
     public Query parse(String from, String to, String step, String quantity, String duration, Instant now) {
-        return new Query(validator.queryInstant("from", from, now), validator.queryInstant("to", to, now),
+        return new Query(
+                validator.queryInstant("from", from, now),
+                validator.queryInstant("to", to, now),
                 RequestValidator.duration("INVALID_STEP", "step", step, RequestValidator.MIN_STEP, validator.horizon()),
-                quantity == null ? null
+                quantity == null
+                        ? null
                         : RequestValidator.integer("INVALID_QUANTITY", "quantity", quantity, 1, Integer.MAX_VALUE, 1),
-                RequestValidator.duration("INVALID_DURATION", "duration", duration, policy.alignment(),
-                        policy.maxDuration()));
+                RequestValidator.duration(
+                        "INVALID_DURATION", "duration", duration, policy.alignment(), policy.maxDuration()));
     }
 
     /** Free units per step of {@code q} (at most {@code max-slots} steps) and the first fit it asks for. */
@@ -73,12 +72,20 @@ public class Availability {
         Duration window = Duration.between(from, to);
         long count = window.dividedBy(step) + (window.equals(step.multipliedBy(window.dividedBy(step))) ? 0 : 1);
         if (count > limits.maxSlots()) {
-            throw ProblemException.badRequest("TOO_MANY_STEPS", "step",
-                    "at most " + limits.maxSlots() + " steps per query, asked for " + count);
+            throw ProblemException.badRequest(
+                    "TOO_MANY_STEPS", "step", "at most " + limits.maxSlots() + " steps per query, asked for " + count);
         }
         FirstFit fit = firstFitQuery(pool, q);
-        return view.withTimeline(pool.id(), timeline -> new Report(pool.id(), pool.capacity(), from, to, step,
-                slots(timeline, pool, from, to, step), fit == null ? null : search(timeline, pool, fit, from, now)));
+        return view.withTimeline(
+                pool.id(),
+                timeline -> new Report(
+                        pool.id(),
+                        pool.capacity(),
+                        from,
+                        to,
+                        step,
+                        slots(timeline, pool, from, to, step),
+                        fit == null ? null : search(timeline, pool, fit, from, now)));
     }
 
     private FirstFit firstFitQuery(Pool pool, Query q) {
@@ -86,12 +93,14 @@ public class Availability {
             return null;
         }
         if (q.quantity() == null || q.quantity() < 1 || q.quantity() > pool.capacity()) {
-            throw ProblemException.badRequest("INVALID_QUANTITY", "quantity",
+            throw ProblemException.badRequest(
+                    "INVALID_QUANTITY",
+                    "quantity",
                     "quantity must be given with duration, between 1 and the pool capacity " + pool.capacity());
         }
         if (q.duration() == null || q.duration().isNegative() || q.duration().isZero()) {
-            throw ProblemException.badRequest("INVALID_DURATION", "duration",
-                    "duration must be given with quantity and be positive, e.g. PT4H");
+            throw ProblemException.badRequest(
+                    "INVALID_DURATION", "duration", "duration must be given with quantity and be positive, e.g. PT4H");
         }
         return new FirstFit(q.quantity(), q.duration(), null);
     }
@@ -108,8 +117,9 @@ public class Availability {
     private FirstFit search(PoolTimeline timeline, Pool pool, FirstFit ask, Instant from, Instant now) {
         Instant begin = from.isBefore(now) ? now : from;
         Instant horizon = now.plus(policy.maxAdvance()).minus(ask.duration());
-        Instant start = timeline.earliestFit(begin, ask.duration(), pool.capacity() - ask.quantity(),
-                policy.alignment(), horizon).orElse(null);
+        Instant start = timeline.earliestFit(
+                        begin, ask.duration(), pool.capacity() - ask.quantity(), policy.alignment(), horizon)
+                .orElse(null);
         return new FirstFit(ask.quantity(), ask.duration(), start);
     }
 

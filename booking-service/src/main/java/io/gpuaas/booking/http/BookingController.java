@@ -4,9 +4,9 @@ import io.gpuaas.booking.http.BookingRequests.ChangeBookingRequest;
 import io.gpuaas.booking.http.BookingRequests.CreateBookingRequest;
 import io.gpuaas.booking.kafka.BookingView;
 import io.gpuaas.booking.kafka.IdempotencyKeys;
-import io.gpuaas.booking.model.Rejection;
 import io.gpuaas.booking.model.BookingDecider;
 import io.gpuaas.booking.model.BookingPolicy;
+import io.gpuaas.booking.model.Rejection;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.Caller;
@@ -50,8 +50,14 @@ public class BookingController {
     private final IdempotencyKeys keys;
     private final RequestValidator validator;
 
-    public BookingController(PoolCatalog pools, BookingDecider decider, BookingView view, DecisionGateway gateway,
-                             CallerGuard guard, BookingQuery query, IdempotencyKeys keys) {
+    public BookingController(
+            PoolCatalog pools,
+            BookingDecider decider,
+            BookingView view,
+            DecisionGateway gateway,
+            CallerGuard guard,
+            BookingQuery query,
+            IdempotencyKeys keys) {
         this.pools = pools;
         this.policy = decider.policy();
         this.view = view;
@@ -62,45 +68,74 @@ public class BookingController {
         this.validator = new RequestValidator(policy);
     }
 
-    @Operation(summary = "Book units of a pool for a window", description = "201 with the CONFIRMED booking, 409 "
-            + "with the conflicting intervals and the earliest start that fits, 202 with Location when the decision "
-            + "takes longer than the bounded wait. Admins must name the tenant they book for (`tenant`, else 422); "
-            + "a tenant may omit it or name itself (another tenant: 403). Idempotency-Key (at most 128 visible ASCII "
-            + "characters) is bound per tenant to the whole request (method, path, body): the same request gets the "
-            + "same answer, any other request with that key 422 IDEMPOTENCY_MISMATCH.")
-    @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(implementation = CreateBookingRequest.class)))
+    @Operation(
+            summary = "Book units of a pool for a window",
+            description = "201 with the CONFIRMED booking, 409 "
+                    + "with the conflicting intervals and the earliest start that fits, 202 with Location when the decision "
+                    + "takes longer than the bounded wait. Admins must name the tenant they book for (`tenant`, else 422); "
+                    + "a tenant may omit it or name itself (another tenant: 403). Idempotency-Key (at most 128 visible ASCII "
+                    + "characters) is bound per tenant to the whole request (method, path, body): the same request gets the "
+                    + "same answer, any other request with that key 422 IDEMPOTENCY_MISMATCH.")
+    @RequestBody(
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON,
+                            schema = @Schema(implementation = CreateBookingRequest.class)))
     @Post(consumes = MediaType.ALL, produces = MediaType.APPLICATION_JSON)
-    public CompletableFuture<MutableHttpResponse<?>> create(HttpRequest<?> request, @Nullable @Body String body,
-            @Nullable @Header("Idempotency-Key") String idempotencyKey, Authentication authentication) {
+    public CompletableFuture<MutableHttpResponse<?>> create(
+            HttpRequest<?> request,
+            @Nullable @Body String body,
+            @Nullable @Header("Idempotency-Key") String idempotencyKey,
+            Authentication authentication) {
         Caller caller = guard.admit(authentication);
         String key = RequestValidator.idempotencyKey(idempotencyKey);
         CreateBookingRequest req = BookingRequests.create(body);
         requireAll(req);
         Caller actor = guard.actingFor(caller, req.tenant());
         Pool pool = validate(req, authentication);
-        String fingerprint = key == null ? null
+        String fingerprint = key == null
+                ? null
                 : IdempotencyKeys.fingerprint("POST", request.getPath(), req.canonical(actor.tenant()));
         claim(IdempotencyKeys.scope(actor), key, fingerprint);
         String requestId = UUID.randomUUID().toString();
         String bookingId = UUID.randomUUID().toString();
-        BookingCommand command = new BookingCommand.CreateBooking(requestId, key, actor, pool.id(), bookingId,
-                req.namespace(), req.quantity(), req.start(), req.end(), req.purpose(), Instant.now(), fingerprint);
+        BookingCommand command = new BookingCommand.CreateBooking(
+                requestId,
+                key,
+                actor,
+                pool.id(),
+                bookingId,
+                req.namespace(),
+                req.quantity(),
+                req.start(),
+                req.end(),
+                req.purpose(),
+                Instant.now(),
+                fingerprint);
         return gateway.decide(command)
                 .thenApply(decision -> DecisionResponses.toResponse(decision, requestId, bookingId, request.getPath()));
     }
 
-    @Operation(summary = "List the caller's bookings (admins: all), filtered and paginated", description = "limit: "
-            + "1 to gpuaas.booking.http.max-page-size (500), default 50; from/to: RFC 3339, within max-advance + "
-            + "max-duration of now; state: one of the booking states.")
+    @Operation(
+            summary = "List the caller's bookings (admins: all), filtered and paginated",
+            description = "limit: "
+                    + "1 to gpuaas.booking.http.max-page-size (500), default 50; from/to: RFC 3339, within max-advance + "
+                    + "max-duration of now; state: one of the booking states.")
     @Get(produces = MediaType.APPLICATION_JSON)
-    public BookingQuery.Page list(@Nullable String state, @Nullable String pool, @Nullable String from,
-                                  @Nullable String to, @Nullable String limit, @Nullable String cursor,
-                                  Authentication authentication) {
+    public BookingQuery.Page list(
+            @Nullable String state,
+            @Nullable String pool,
+            @Nullable String from,
+            @Nullable String to,
+            @Nullable String limit,
+            @Nullable String cursor,
+            Authentication authentication) {
         Caller caller = guard.admit(authentication);
         Instant now = Instant.now();
-        BookingQuery.Filter filter = new BookingQuery.Filter(RequestValidator.text("state", state, RequestValidator.MAX_ID),
-                RequestValidator.text("pool", pool, RequestValidator.MAX_ID), validator.queryInstant("from", from, now),
+        BookingQuery.Filter filter = new BookingQuery.Filter(
+                RequestValidator.text("state", state, RequestValidator.MAX_ID),
+                RequestValidator.text("pool", pool, RequestValidator.MAX_ID),
+                validator.queryInstant("from", from, now),
                 validator.queryInstant("to", to, now));
         return query.page(caller, filter, limit, RequestValidator.text("cursor", cursor, RequestValidator.MAX_CURSOR));
     }
@@ -112,30 +147,43 @@ public class BookingController {
         return find(id, caller).orElseThrow(() -> notFound(id));
     }
 
-    @Operation(summary = "Cancel a booking; its units are free again", description = "Idempotency-Key as for POST: "
-            + "a key first used here cannot later create or move a booking.")
+    @Operation(
+            summary = "Cancel a booking; its units are free again",
+            description =
+                    "Idempotency-Key as for POST: " + "a key first used here cannot later create or move a booking.")
     @Delete(uri = "/{id}", produces = MediaType.APPLICATION_JSON)
-    public CompletableFuture<MutableHttpResponse<?>> cancel(HttpRequest<?> request, @PathVariable String id,
-            @Nullable @Header("Idempotency-Key") String idempotencyKey, Authentication authentication) {
+    public CompletableFuture<MutableHttpResponse<?>> cancel(
+            HttpRequest<?> request,
+            @PathVariable String id,
+            @Nullable @Header("Idempotency-Key") String idempotencyKey,
+            Authentication authentication) {
         Caller caller = guard.admit(authentication);
         String key = RequestValidator.idempotencyKey(idempotencyKey);
         String fingerprint = key == null ? null : IdempotencyKeys.fingerprint("DELETE", request.getPath(), "");
         Booking booking = acting(id, caller, key, fingerprint);
         Caller actor = new Caller(caller.subject(), booking.tenant(), caller.admin());
         String requestId = UUID.randomUUID().toString();
-        BookingCommand command = new BookingCommand.CancelBooking(requestId, key, actor, booking.pool(), booking.id(),
-                Instant.now(), fingerprint);
+        BookingCommand command = new BookingCommand.CancelBooking(
+                requestId, key, actor, booking.pool(), booking.id(), Instant.now(), fingerprint);
         return gateway.decide(command)
                 .thenApply(decision -> DecisionResponses.toResponse(decision, requestId, id, request.getPath()));
     }
 
-    @Operation(summary = "Extend or shorten a booking; checked like a new booking", description = "start and end "
-            + "as for POST (RFC 3339, aligned, within the policy); a missing start keeps the current one.")
-    @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(implementation = ChangeBookingRequest.class)))
+    @Operation(
+            summary = "Extend or shorten a booking; checked like a new booking",
+            description = "start and end "
+                    + "as for POST (RFC 3339, aligned, within the policy); a missing start keeps the current one.")
+    @RequestBody(
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON,
+                            schema = @Schema(implementation = ChangeBookingRequest.class)))
     @Patch(uri = "/{id}", consumes = MediaType.ALL, produces = MediaType.APPLICATION_JSON)
-    public CompletableFuture<MutableHttpResponse<?>> change(HttpRequest<?> request, @PathVariable String id,
-            @Nullable @Body String body, @Nullable @Header("Idempotency-Key") String idempotencyKey,
+    public CompletableFuture<MutableHttpResponse<?>> change(
+            HttpRequest<?> request,
+            @PathVariable String id,
+            @Nullable @Body String body,
+            @Nullable @Header("Idempotency-Key") String idempotencyKey,
             Authentication authentication) {
         Caller caller = guard.admit(authentication);
         String key = RequestValidator.idempotencyKey(idempotencyKey);
@@ -148,17 +196,19 @@ public class BookingController {
         }
         if (booking != null) {
             // The decider's own window rules, so what it would refuse never becomes a 202 followed by a rejection.
-            policy.checkMove(booking.start(), booking.quantity(), start, req.end(), Instant.now()).ifPresent(v -> {
-                throw new ProblemException(v.rule().httpStatus(), v.rule().name(), v.rule().field(), v.message());
-            });
+            policy.checkMove(booking.start(), booking.quantity(), start, req.end(), Instant.now())
+                    .ifPresent(v -> {
+                        throw new ProblemException(
+                                v.rule().httpStatus(), v.rule().name(), v.rule().field(), v.message());
+                    });
         }
-        String fingerprint = key == null ? null
-                : IdempotencyKeys.fingerprint("PATCH", request.getPath(), req.canonical());
+        String fingerprint =
+                key == null ? null : IdempotencyKeys.fingerprint("PATCH", request.getPath(), req.canonical());
         booking = acting(id, caller, key, fingerprint);
         Caller actor = new Caller(caller.subject(), booking.tenant(), caller.admin());
         String requestId = UUID.randomUUID().toString();
-        BookingCommand command = new BookingCommand.ChangeBooking(requestId, key, actor, booking.pool(), booking.id(),
-                start, req.end(), Instant.now(), fingerprint);
+        BookingCommand command = new BookingCommand.ChangeBooking(
+                requestId, key, actor, booking.pool(), booking.id(), start, req.end(), Instant.now(), fingerprint);
         return gateway.decide(command)
                 .thenApply(decision -> DecisionResponses.toResponse(decision, requestId, id, request.getPath()));
     }
@@ -166,7 +216,10 @@ public class BookingController {
     /** 422 when the key was first used with another request: the answer to that one is not this one's. */
     private void claim(String scope, String key, String fingerprint) {
         if (!keys.claim(scope, key, fingerprint)) {
-            throw new ProblemException(422, Rejection.IDEMPOTENCY_MISMATCH.name(), "Idempotency-Key",
+            throw new ProblemException(
+                    422,
+                    Rejection.IDEMPOTENCY_MISMATCH.name(),
+                    "Idempotency-Key",
                     "this Idempotency-Key was already used with a different request (another method, path or "
                             + "body); use a new key for a new request");
         }
@@ -181,15 +234,21 @@ public class BookingController {
     }
 
     private Pool validate(CreateBookingRequest req, Authentication authentication) {
-        Pool pool = pools.find(req.pool()).orElseThrow(() -> new ProblemException(404, "UNKNOWN_POOL", "pool",
-                "no pool " + req.pool() + "; see GET /api/v1/pools"));
+        Pool pool = pools.find(req.pool())
+                .orElseThrow(() -> new ProblemException(
+                        404, "UNKNOWN_POOL", "pool", "no pool " + req.pool() + "; see GET /api/v1/pools"));
         if (!guard.mayUse(authentication, req.namespace())) {
-            throw new ProblemException(403, "NAMESPACE_NOT_OWNED", "namespace",
+            throw new ProblemException(
+                    403,
+                    "NAMESPACE_NOT_OWNED",
+                    "namespace",
                     "the caller's tenant does not own namespace " + req.namespace());
         }
-        policy.check(req.start(), req.end(), req.quantity(), pool.capacity(), Instant.now()).ifPresent(v -> {
-            throw new ProblemException(v.rule().httpStatus(), v.rule().name(), v.rule().field(), v.message());
-        });
+        policy.check(req.start(), req.end(), req.quantity(), pool.capacity(), Instant.now())
+                .ifPresent(v -> {
+                    throw new ProblemException(
+                            v.rule().httpStatus(), v.rule().name(), v.rule().field(), v.message());
+                });
         return pool;
     }
 
@@ -203,7 +262,9 @@ public class BookingController {
             claim(IdempotencyKeys.scope(caller), key, fingerprint);
             throw notFound(id);
         }
-        claim(IdempotencyKeys.scope(new Caller(caller.subject(), booking.get().tenant(), caller.admin())), key,
+        claim(
+                IdempotencyKeys.scope(new Caller(caller.subject(), booking.get().tenant(), caller.admin())),
+                key,
                 fingerprint);
         return booking.get();
     }
@@ -213,8 +274,10 @@ public class BookingController {
     }
 
     private static ProblemException notFound(String id) {
-        return new ProblemException(404, "NOT_FOUND", "id",
+        return new ProblemException(
+                404,
+                "NOT_FOUND",
+                "id",
                 id.length() <= RequestValidator.MAX_ID ? "no booking " + id : "no booking with that id");
     }
-
 }

@@ -22,7 +22,8 @@ import java.util.function.Predicate;
 @Singleton
 public class BookingQuery {
 
-    private static final Comparator<Booking> ORDER = Comparator.comparing(Booking::start).thenComparing(Booking::id);
+    private static final Comparator<Booking> ORDER =
+            Comparator.comparing(Booking::start).thenComparing(Booking::id);
 
     private final BookingView view;
     private final HttpLimits limits;
@@ -33,26 +34,27 @@ public class BookingQuery {
     }
 
     /** Filters; every one is optional. {@code from}/{@code to} keep bookings whose window overlaps them. */
-    public record Filter(String state, String pool, Instant from, Instant to) {
-    }
+    public record Filter(String state, String pool, Instant from, Instant to) {}
 
     /** One page; {@code nextCursor} is null on the last page. */
     @Introspected
-    public record Page(List<Booking> items, String nextCursor) {
-    }
+    public record Page(List<Booking> items, String nextCursor) {}
 
     /** Items per page when the caller does not say. */
     static final int DEFAULT_PAGE_SIZE = 50;
 
     /** One page of at most {@code limit} (1 to {@code max-page-size}, default 50) items after {@code cursor}. */
     public Page page(Caller caller, Filter filter, String limit, String cursor) {
-        int size = RequestValidator.integer("INVALID_PAGE_SIZE", "limit", limit, 1, limits.maxPageSize(),
-                DEFAULT_PAGE_SIZE);
+        int size = RequestValidator.integer(
+                "INVALID_PAGE_SIZE", "limit", limit, 1, limits.maxPageSize(), DEFAULT_PAGE_SIZE);
         Predicate<Booking> keep = visibleTo(caller).and(matching(filter));
         Booking after = cursor == null ? null : decode(cursor);
-        List<Booking> items = view.all().stream().filter(keep)
+        List<Booking> items = view.all().stream()
+                .filter(keep)
                 .filter(b -> after == null || ORDER.compare(b, after) > 0)
-                .sorted(ORDER).limit(size + 1L).toList();
+                .sorted(ORDER)
+                .limit(size + 1L)
+                .toList();
         if (items.size() <= size) {
             return new Page(items, null);
         }
@@ -79,8 +81,8 @@ public class BookingQuery {
         try {
             return BookingState.valueOf(state.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw ProblemException.badRequest("INVALID_STATE_FILTER", "state",
-                    "state must be one of " + List.of(BookingState.values()));
+            throw ProblemException.badRequest(
+                    "INVALID_STATE_FILTER", "state", "state must be one of " + List.of(BookingState.values()));
         }
     }
 
@@ -95,8 +97,22 @@ public class BookingQuery {
             String key = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
             int bar = key.indexOf('|');
             Instant start = Instant.ofEpochMilli(Long.parseLong(key.substring(0, bar)));
-            return new Booking(key.substring(bar + 1), null, null, null, null, null, 0, start, start, null,
-                    BookingState.CONFIRMED, null, null, null, 0);
+            return new Booking(
+                    key.substring(bar + 1),
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    0,
+                    start,
+                    start,
+                    null,
+                    BookingState.CONFIRMED,
+                    null,
+                    null,
+                    null,
+                    0);
         } catch (IllegalArgumentException | StringIndexOutOfBoundsException e) {
             throw ProblemException.badRequest("INVALID_CURSOR", "cursor", "cursor is not one this API returned");
         }

@@ -19,12 +19,12 @@ import java.util.TreeMap;
 public final class BookingRequests {
 
     /** Duplicate members and trailing garbage are errors: the caller's intent would be ambiguous. */
-    private static final ObjectMapper TREE = Json.mapper().copy()
+    private static final ObjectMapper TREE = Json.mapper()
+            .copy()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
-    private BookingRequests() {
-    }
+    private BookingRequests() {}
 
     /**
      * {@code POST /api/v1/bookings}.
@@ -38,8 +38,14 @@ public final class BookingRequests {
      * @param tenant    the tenant the booking is for: required from admins, optional for a tenant (its own)
      */
     @Introspected
-    public record CreateBookingRequest(String pool, Integer quantity, Instant start, Instant end, String namespace,
-                                       String purpose, String tenant) {
+    public record CreateBookingRequest(
+            String pool,
+            Integer quantity,
+            Instant start,
+            Instant end,
+            String namespace,
+            String purpose,
+            String tenant) {
 
         /** The body as the idempotency fingerprint sees it, for {@code tenant} (the one the request acts for). */
         String canonical(String actingTenant) {
@@ -69,14 +75,15 @@ public final class BookingRequests {
 
     /** Answer when the decision took longer than the bounded wait. */
     @Introspected
-    public record Pending(String requestId, String bookingId, String status) {
-    }
+    public record Pending(String requestId, String bookingId, String status) {}
 
     static CreateBookingRequest create(String body) {
         JsonNode o = object(body);
         return new CreateBookingRequest(
                 RequestValidator.text("pool", string(o, "pool"), RequestValidator.MAX_ID),
-                integer(o, "quantity"), instant(o, "start"), instant(o, "end"),
+                integer(o, "quantity"),
+                instant(o, "start"),
+                instant(o, "end"),
                 RequestValidator.dnsLabel("namespace", string(o, "namespace")),
                 RequestValidator.text("purpose", string(o, "purpose"), RequestValidator.MAX_PURPOSE),
                 RequestValidator.dnsLabel("tenant", string(o, "tenant")));
@@ -101,10 +108,14 @@ public final class BookingRequests {
         try {
             node = TREE.readTree(body);
         } catch (JsonProcessingException e) {
-            String where = e.getLocation() == null ? ""
-                    : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
-            String what = e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Duplicate field")
-                    ? "a member appears twice" : "the body is not valid JSON";
+            String where = e.getLocation() == null
+                    ? ""
+                    : " at line " + e.getLocation().getLineNr() + ", column "
+                            + e.getLocation().getColumnNr();
+            String what =
+                    e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Duplicate field")
+                            ? "a member appears twice"
+                            : "the body is not valid JSON";
             throw ProblemException.badRequest("MALFORMED_JSON", "body", what + where);
         }
         if (node == null || !node.isObject()) {
@@ -142,8 +153,8 @@ public final class BookingRequests {
             return null;
         }
         if (!v.isTextual()) {
-            throw ProblemException.badRequest("INVALID_FIELD", field,
-                    field + " must be an RFC 3339 date-time string, e.g. " + Rfc3339.EXAMPLE);
+            throw ProblemException.badRequest(
+                    "INVALID_FIELD", field, field + " must be an RFC 3339 date-time string, e.g. " + Rfc3339.EXAMPLE);
         }
         return Rfc3339.parse("INVALID_FIELD", field, v.textValue());
     }

@@ -57,13 +57,19 @@ public class CallerGuard {
     public Caller actingFor(Caller caller, String requested) {
         if (caller.admin()) {
             if (requested == null || requested.isBlank()) {
-                throw new ProblemException(422, "TENANT_REQUIRED", "tenant",
+                throw new ProblemException(
+                        422,
+                        "TENANT_REQUIRED",
+                        "tenant",
                         "an admin must name the tenant it acts for in the tenant field");
             }
             return new Caller(caller.subject(), requested, true);
         }
         if (requested != null && !requested.equals(caller.tenant())) {
-            throw new ProblemException(403, "TENANT_NOT_OWNED", "tenant",
+            throw new ProblemException(
+                    403,
+                    "TENANT_NOT_OWNED",
+                    "tenant",
                     "a tenant may act only for itself; omit tenant or give " + caller.tenant());
         }
         return caller;

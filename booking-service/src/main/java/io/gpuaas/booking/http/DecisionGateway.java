@@ -23,8 +23,8 @@ public class DecisionGateway {
     private final BookingSettings settings;
     private final BookingMetrics metrics;
 
-    public DecisionGateway(CommandPublisher publisher, DecisionAwaiter awaiter, BookingSettings settings,
-                           BookingMetrics metrics) {
+    public DecisionGateway(
+            CommandPublisher publisher, DecisionAwaiter awaiter, BookingSettings settings, BookingMetrics metrics) {
         this.publisher = publisher;
         this.awaiter = awaiter;
         this.settings = settings;
@@ -34,7 +34,8 @@ public class DecisionGateway {
     public CompletableFuture<Optional<BookingEvent>> decide(BookingCommand command) {
         long started = System.nanoTime();
         CompletableFuture<BookingEvent> answer = awaiter.expect(command.requestId());
-        return publisher.send(command)
+        return publisher
+                .send(command)
                 .thenCompose(sent -> answer)
                 .thenApply(Optional::of)
                 .completeOnTimeout(Optional.empty(), settings.decisionTimeout().toMillis(), TimeUnit.MILLISECONDS)

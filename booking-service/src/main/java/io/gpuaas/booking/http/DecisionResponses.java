@@ -12,18 +12,18 @@ final class DecisionResponses {
 
     static final String BOOKINGS_PATH = "/api/v1/bookings/";
 
-    private DecisionResponses() {
-    }
+    private DecisionResponses() {}
 
-    static MutableHttpResponse<?> toResponse(Optional<BookingEvent> decision, String requestId, String bookingId,
-                                            String path) {
+    static MutableHttpResponse<?> toResponse(
+            Optional<BookingEvent> decision, String requestId, String bookingId, String path) {
         if (decision.isEmpty()) {
             return HttpResponse.accepted(URI.create(BOOKINGS_PATH + bookingId))
                     .body(new BookingRequests.Pending(requestId, bookingId, "PENDING"));
         }
         return switch (decision.get()) {
             case BookingEvent.BookingConfirmed e ->
-                    HttpResponse.created(e.booking(), URI.create(BOOKINGS_PATH + e.booking().id()));
+                HttpResponse.created(
+                        e.booking(), URI.create(BOOKINGS_PATH + e.booking().id()));
             case BookingEvent.BookingCancelled e -> HttpResponse.ok(e.booking());
             case BookingEvent.BookingExtended e -> HttpResponse.ok(e.booking());
             case BookingEvent.BookingRejected e -> rejected(e, path);
@@ -34,8 +34,8 @@ final class DecisionResponses {
 
     private static MutableHttpResponse<?> rejected(BookingEvent.BookingRejected e, String path) {
         Rejection rule = parse(e.reason());
-        ProblemException problem = new ProblemException(rule == null ? 409 : rule.httpStatus(), e.reason(),
-                rule == null ? null : rule.field(), e.message());
+        ProblemException problem = new ProblemException(
+                rule == null ? 409 : rule.httpStatus(), e.reason(), rule == null ? null : rule.field(), e.message());
         if (rule == Rejection.CAPACITY) {
             problem.with("conflicts", e.conflicts()).with("earliestStart", e.earliestStart());
         }
@@ -50,5 +50,4 @@ final class DecisionResponses {
             return null;
         }
     }
-
 }

@@ -36,17 +36,28 @@ public class PoolController {
         return pools.pools();
     }
 
-    @Operation(summary = "Free units per step over [from, to); with quantity and duration also the earliest start "
-            + "at which that many units stay free for that long", description = "from/to: RFC 3339 within "
-            + "max-advance + max-duration of now; step: ISO 8601 from PT1M, at most max-slots (2000) steps; "
-            + "duration: from the alignment (PT15M) to max-duration (P14D); quantity: 1 to the pool capacity.")
+    @Operation(
+            summary = "Free units per step over [from, to); with quantity and duration also the earliest start "
+                    + "at which that many units stay free for that long",
+            description = "from/to: RFC 3339 within "
+                    + "max-advance + max-duration of now; step: ISO 8601 from PT1M, at most max-slots (2000) steps; "
+                    + "duration: from the alignment (PT15M) to max-duration (P14D); quantity: 1 to the pool capacity.")
     @Get(uri = "/{id}/availability", produces = MediaType.APPLICATION_JSON)
-    public Availability.Report availability(@PathVariable String id, @Nullable String from, @Nullable String to,
-                                            @Nullable String step, @Nullable String quantity,
-                                            @Nullable String duration, Authentication authentication) {
+    public Availability.Report availability(
+            @PathVariable String id,
+            @Nullable String from,
+            @Nullable String to,
+            @Nullable String step,
+            @Nullable String quantity,
+            @Nullable String duration,
+            Authentication authentication) {
         guard.admit(authentication);
-        Pool pool = pools.find(id).orElseThrow(() -> new ProblemException(404, "UNKNOWN_POOL", "id",
-                id.length() <= RequestValidator.MAX_ID ? "no pool " + id : "no pool with that id"));
+        Pool pool = pools.find(id)
+                .orElseThrow(() -> new ProblemException(
+                        404,
+                        "UNKNOWN_POOL",
+                        "id",
+                        id.length() <= RequestValidator.MAX_ID ? "no pool " + id : "no pool with that id"));
         Instant now = Instant.now();
         return availability.report(pool, availability.parse(from, to, step, quantity, duration, now), now);
     }

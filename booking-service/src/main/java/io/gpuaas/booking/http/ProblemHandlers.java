@@ -13,8 +13,7 @@ import jakarta.inject.Singleton;
  */
 public final class ProblemHandlers {
 
-    private ProblemHandlers() {
-    }
+    private ProblemHandlers() {}
 
     @Singleton
     public static class Problem implements ExceptionHandler<ProblemException, MutableHttpResponse<?>> {

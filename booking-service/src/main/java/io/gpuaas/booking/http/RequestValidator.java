@@ -44,8 +44,8 @@ public final class RequestValidator {
     public Instant queryInstant(String field, String text, Instant now) {
         Instant t = Rfc3339.parse("INVALID_PARAMETER", field, text);
         if (t != null && (t.isBefore(now.minus(horizon())) || t.isAfter(now.plus(horizon())))) {
-            throw ProblemException.badRequest("OUTSIDE_HORIZON", field,
-                    field + " must lie within " + horizon() + " of now");
+            throw ProblemException.badRequest(
+                    "OUTSIDE_HORIZON", field, field + " must lie within " + horizon() + " of now");
         }
         return t;
     }
@@ -62,7 +62,9 @@ public final class RequestValidator {
             d = null;
         }
         if (d == null || d.compareTo(min) < 0 || d.compareTo(max) > 0) {
-            throw ProblemException.badRequest(rule, field,
+            throw ProblemException.badRequest(
+                    rule,
+                    field,
                     field + " must be an ISO 8601 duration between " + min + " and " + max + ", e.g. PT1H");
         }
         return d;
@@ -81,15 +83,18 @@ public final class RequestValidator {
         } catch (NumberFormatException e) {
             // answered below, with the range
         }
-        throw ProblemException.badRequest(rule, field, field + " must be a whole number "
-                + (max == Integer.MAX_VALUE ? "of at least " + min : "between " + min + " and " + max));
+        throw ProblemException.badRequest(
+                rule,
+                field,
+                field + " must be a whole number "
+                        + (max == Integer.MAX_VALUE ? "of at least " + min : "between " + min + " and " + max));
     }
 
     /** Free text of at most {@code max} characters (null stays null). */
     public static String text(String field, String value, int max) {
         if (value != null && value.length() > max) {
-            throw ProblemException.badRequest("TOO_LONG", field,
-                    field + " may be at most " + max + " characters, got " + value.length());
+            throw ProblemException.badRequest(
+                    "TOO_LONG", field, field + " may be at most " + max + " characters, got " + value.length());
         }
         return value;
     }
@@ -97,8 +102,11 @@ public final class RequestValidator {
     /** A namespace or tenant: a DNS-1123 label (lower-case letters, digits and '-', at most 63). */
     public static String dnsLabel(String field, String value) {
         if (value != null && !DNS_1123_LABEL.matcher(value).matches()) {
-            throw ProblemException.badRequest("INVALID_NAME", field, field + " must be a DNS-1123 label: at most 63 "
-                    + "lower-case letters, digits or '-', starting and ending with a letter or digit");
+            throw ProblemException.badRequest(
+                    "INVALID_NAME",
+                    field,
+                    field + " must be a DNS-1123 label: at most 63 "
+                            + "lower-case letters, digits or '-', starting and ending with a letter or digit");
         }
         return value;
     }
@@ -109,7 +117,9 @@ public final class RequestValidator {
             return null;
         }
         if (!IDEMPOTENCY_KEY.matcher(header).matches()) {
-            throw ProblemException.badRequest("INVALID_IDEMPOTENCY_KEY", "Idempotency-Key",
+            throw ProblemException.badRequest(
+                    "INVALID_IDEMPOTENCY_KEY",
+                    "Idempotency-Key",
                     "Idempotency-Key must be 1 to " + MAX_IDEMPOTENCY_KEY + " visible ASCII characters");
         }
         return header;

@@ -14,13 +14,12 @@ import java.util.regex.Pattern;
  */
 public final class Rfc3339 {
 
-    private static final Pattern SHAPE = Pattern.compile(
-            "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})");
+    private static final Pattern SHAPE =
+            Pattern.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})");
 
     static final String EXAMPLE = "2030-01-01T09:00:00Z";
 
-    private Rfc3339() {
-    }
+    private Rfc3339() {}
 
     /**
      * The instant {@code text} names, or a 400 with {@code rule} ({@code INVALID_FIELD} in a body,
@@ -35,12 +34,16 @@ public final class Rfc3339 {
         String upper = text.length() <= 35 ? text.toUpperCase(Locale.ROOT) : text;
         if (SHAPE.matcher(upper).matches()) {
             try {
-                return OffsetDateTime.parse(upper, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+                return OffsetDateTime.parse(upper, DateTimeFormatter.ISO_OFFSET_DATE_TIME)
+                        .toInstant();
             } catch (DateTimeException e) {
                 // falls through: a well-shaped but impossible date such as 2030-02-30
             }
         }
-        throw ProblemException.badRequest(rule, field, field + " must be an RFC 3339 date-time with "
-                + "a 4-digit year, seconds and Z or an offset, e.g. " + EXAMPLE);
+        throw ProblemException.badRequest(
+                rule,
+                field,
+                field + " must be an RFC 3339 date-time with " + "a 4-digit year, seconds and Z or an offset, e.g. "
+                        + EXAMPLE);
     }
 }

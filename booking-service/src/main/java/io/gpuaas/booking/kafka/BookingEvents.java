@@ -7,8 +7,7 @@ import java.util.Optional;
 /** Helpers over the sealed booking events. */
 final class BookingEvents {
 
-    private BookingEvents() {
-    }
+    private BookingEvents() {}
 
     /** The booking state an event carries, if any (rejections carry none). */
     static Optional<Booking> bookingOf(BookingEvent event) {

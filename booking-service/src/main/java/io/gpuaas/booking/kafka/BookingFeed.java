@@ -39,16 +39,26 @@ public class BookingFeed {
     private static final int FETCH_MAX_WAIT_MS = 20;
 
     @Singleton
-    TopicReplica bookingFeed(KafkaClients clients, BookingView view, DecisionAwaiter awaiter, IdempotencyKeys keys,
-                             DeadLetterPublisher deadLetters, FeedSettings settings) {
-        return feed(() -> consumer(clients), clients.settings().topicPrefix(), view, awaiter, keys, deadLetters,
-                settings);
+    TopicReplica bookingFeed(
+            KafkaClients clients,
+            BookingView view,
+            DecisionAwaiter awaiter,
+            IdempotencyKeys keys,
+            DeadLetterPublisher deadLetters,
+            FeedSettings settings) {
+        return feed(
+                () -> consumer(clients), clients.settings().topicPrefix(), view, awaiter, keys, deadLetters, settings);
     }
 
     /** The feed on {@code consumers} (a new byte-array consumer without a group each time one is needed). */
-    static TopicReplica feed(Supplier<Consumer<byte[], byte[]>> consumers, String topicPrefix, BookingView view,
-                             DecisionAwaiter awaiter, IdempotencyKeys keys, DeadLetterPublisher deadLetters,
-                             FeedSettings settings) {
+    static TopicReplica feed(
+            Supplier<Consumer<byte[], byte[]>> consumers,
+            String topicPrefix,
+            BookingView view,
+            DecisionAwaiter awaiter,
+            IdempotencyKeys keys,
+            DeadLetterPublisher deadLetters,
+            FeedSettings settings) {
         return TopicReplica.builder(NAME, consumers, topicPrefix, deadLetters)
                 .follow(Topics.BOOKINGS, StartAt.BEGINNING, (id, booking) -> applyState(view, booking))
                 .follow(Topics.BOOKING_EVENTS, StartAt.END, (id, event) -> applyDecision(view, awaiter, event))
@@ -76,8 +86,7 @@ public class BookingFeed {
     /** A command that does not decode reads as null here (see {@link CommandKeys}): nothing to learn. */
     private static void learnKey(IdempotencyKeys keys, BookingCommand command) {
         if (command != null) {
-            keys.learn(command.caller(), command.idempotencyKey(), command.requestFingerprint(),
-                    command.requestedAt());
+            keys.learn(command.caller(), command.idempotencyKey(), command.requestFingerprint(), command.requestedAt());
         }
     }
 

@@ -18,14 +18,17 @@ final class CommandKeys {
      * The registry's topic with a lenient decoder. It is marked compacted only so the replica hands a null value to
      * the handler (as a delete) rather than dead-letter it as a tombstone; the spec is never used to create a topic.
      */
-    static final TopicSpec<String, BookingCommand> TOPIC = new TopicSpec<>(Topics.BOOKING_COMMANDS.baseName(),
+    static final TopicSpec<String, BookingCommand> TOPIC = new TopicSpec<>(
+            Topics.BOOKING_COMMANDS.baseName(),
             Topics.BOOKING_COMMANDS.keySerde(),
-            Serdes.serdeFrom(Topics.BOOKING_COMMANDS.valueSerde().serializer(),
+            Serdes.serdeFrom(
+                    Topics.BOOKING_COMMANDS.valueSerde().serializer(),
                     new Lenient(Topics.BOOKING_COMMANDS.valueSerde().deserializer())),
-            Topics.BOOKING_COMMANDS.partitions(), true, null);
+            Topics.BOOKING_COMMANDS.partitions(),
+            true,
+            null);
 
-    private CommandKeys() {
-    }
+    private CommandKeys() {}
 
     /** The topic's own decoder; anything it refuses is null. */
     private record Lenient(Deserializer<BookingCommand> strict) implements Deserializer<BookingCommand> {

@@ -26,7 +26,10 @@ public class CommandPublisher {
         Map<String, Object> config = clients.producerConfig("booking-commands");
         // A person waits for every command: do not hold records back for batching.
         config.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-        this.producer = new KafkaProducer<>(config, new StringSerializer(), Topics.BOOKING_COMMANDS.valueSerde().serializer());
+        this.producer = new KafkaProducer<>(
+                config,
+                new StringSerializer(),
+                Topics.BOOKING_COMMANDS.valueSerde().serializer());
         this.topic = clients.topic(Topics.BOOKING_COMMANDS);
     }
 

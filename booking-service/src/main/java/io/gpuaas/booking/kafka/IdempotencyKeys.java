@@ -43,8 +43,7 @@ public class IdempotencyKeys {
     }
 
     /** The request a key was first used with, and when. */
-    record Binding(String fingerprint, Instant at) {
-    }
+    record Binding(String fingerprint, Instant at) {}
 
     /** Digest of what a key is bound to: the method, the target path and the canonical body (empty when none). */
     public static String fingerprint(String method, String path, String canonicalBody) {
@@ -71,8 +70,10 @@ public class IdempotencyKeys {
             return true;
         }
         Instant now = clock.instant();
-        Binding bound = bindings.compute(scope + '\u0000' + key, (k, old) ->
-                old == null || old.at().isBefore(now.minus(retention)) ? new Binding(fingerprint, now) : old);
+        Binding bound = bindings.compute(
+                scope + '\u0000' + key,
+                (k, old) ->
+                        old == null || old.at().isBefore(now.minus(retention)) ? new Binding(fingerprint, now) : old);
         if (claims.incrementAndGet() % PURGE_EVERY == 0) {
             purge(now);
         }

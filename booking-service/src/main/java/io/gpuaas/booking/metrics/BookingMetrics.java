@@ -22,19 +22,31 @@ public class BookingMetrics {
     private final Counter rateLimited;
 
     public BookingMetrics(PrometheusRegistry registry) {
-        decisions = Counter.builder().name("gpuaas_booking_decisions_total")
-                .help("Booking commands decided, by pool and outcome (confirmed, cancelled, extended or the rejection reason)")
-                .labelNames("pool", "outcome").register(registry);
-        decisionSeconds = Histogram.builder().name("gpuaas_booking_decision_seconds")
+        decisions = Counter.builder()
+                .name("gpuaas_booking_decisions_total")
+                .help(
+                        "Booking commands decided, by pool and outcome (confirmed, cancelled, extended or the rejection reason)")
+                .labelNames("pool", "outcome")
+                .register(registry);
+        decisionSeconds = Histogram.builder()
+                .name("gpuaas_booking_decision_seconds")
                 .help("Time the single writer spent deciding and applying one command, without Kafka I/O")
-                .classicUpperBounds(0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1).labelNames("pool").register(registry);
-        httpWaitSeconds = Histogram.builder().name("gpuaas_booking_http_decision_wait_seconds")
+                .classicUpperBounds(0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1)
+                .labelNames("pool")
+                .register(registry);
+        httpWaitSeconds = Histogram.builder()
+                .name("gpuaas_booking_http_decision_wait_seconds")
                 .help("Time an HTTP call waited from publishing its command to receiving the decision")
-                .classicUpperBounds(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5).register(registry);
-        httpTimeouts = Counter.builder().name("gpuaas_booking_http_decision_timeouts_total")
-                .help("HTTP calls answered 202 because the decision took longer than the bounded wait").register(registry);
-        rateLimited = Counter.builder().name("gpuaas_booking_rate_limited_total")
-                .help("Requests refused with 429 because the tenant exceeded its rate").register(registry);
+                .classicUpperBounds(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5)
+                .register(registry);
+        httpTimeouts = Counter.builder()
+                .name("gpuaas_booking_http_decision_timeouts_total")
+                .help("HTTP calls answered 202 because the decision took longer than the bounded wait")
+                .register(registry);
+        rateLimited = Counter.builder()
+                .name("gpuaas_booking_rate_limited_total")
+                .help("Requests refused with 429 because the tenant exceeded its rate")
+                .register(registry);
     }
 
     public void decided(DecisionOutcome outcome) {

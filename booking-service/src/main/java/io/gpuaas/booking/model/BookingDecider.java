@@ -48,11 +48,12 @@ public final class BookingDecider {
         if (repeat.isPresent()) {
             return repeat.get();
         }
-        Decision decision = switch (command) {
-            case CreateBooking create -> create(create, ledger, now);
-            case CancelBooking cancel -> cancel(cancel, ledger, now);
-            case ChangeBooking change -> change(change, ledger, now);
-        };
+        Decision decision =
+                switch (command) {
+                    case CreateBooking create -> create(create, ledger, now);
+                    case CancelBooking cancel -> cancel(cancel, ledger, now);
+                    case ChangeBooking change -> change(change, ledger, now);
+                };
         return idempotency.remember(command, decision, now);
     }
 
@@ -83,7 +84,8 @@ public final class BookingDecider {
         if (ledger.booking(c.bookingId()).isPresent()) {
             return reject(c, null, Rejection.BOOKING_EXISTS, "booking " + c.bookingId() + " exists", now);
         }
-        Optional<BookingPolicy.Violation> broken = policy.check(c.start(), c.end(), c.quantity(), pool.get().capacity(), now);
+        Optional<BookingPolicy.Violation> broken =
+                policy.check(c.start(), c.end(), c.quantity(), pool.get().capacity(), now);
         if (broken.isPresent()) {
             return reject(c, null, broken.get().rule(), broken.get().message(), now);
         }
@@ -92,8 +94,22 @@ public final class BookingDecider {
             return short_.get();
         }
         Pool p = pool.get();
-        Booking booking = new Booking(c.bookingId(), c.caller().tenant(), c.namespace(), p.id(), p.flavor(), p.resource(),
-                c.quantity(), c.start(), c.end(), c.purpose(), BookingState.CONFIRMED, c.caller().subject(), now, now, 1);
+        Booking booking = new Booking(
+                c.bookingId(),
+                c.caller().tenant(),
+                c.namespace(),
+                p.id(),
+                p.flavor(),
+                p.resource(),
+                c.quantity(),
+                c.start(),
+                c.end(),
+                c.purpose(),
+                BookingState.CONFIRMED,
+                c.caller().subject(),
+                now,
+                now,
+                1);
         return Decision.of(new BookingConfirmed(c.requestId(), booking, now), booking);
     }
 
@@ -123,13 +139,14 @@ public final class BookingDecider {
         if (stateProblem.isPresent()) {
             return reject(c, booking, Rejection.INVALID_STATE, stateProblem.get(), now);
         }
-        Optional<BookingPolicy.Violation> broken = policy.checkMove(booking.start(), booking.quantity(), c.start(),
-                c.end(), now);
+        Optional<BookingPolicy.Violation> broken =
+                policy.checkMove(booking.start(), booking.quantity(), c.start(), c.end(), now);
         if (broken.isPresent()) {
             return reject(c, booking, broken.get().rule(), broken.get().message(), now);
         }
         Pool pool = pools.find(booking.pool()).orElseThrow();
-        Optional<Decision> short_ = checkCapacity(c, pool, booking, c.start(), c.end(), booking.quantity(), ledger, now);
+        Optional<Decision> short_ =
+                checkCapacity(c, pool, booking, c.start(), c.end(), booking.quantity(), ledger, now);
         if (short_.isPresent()) {
             return short_.get();
         }
@@ -154,23 +171,47 @@ public final class BookingDecider {
      * Rejects when {@code quantity} more units over {@code [start, end)} would exceed the pool or the tenant cap.
      * {@code self} (a booking being moved) is subtracted first, so a booking never conflicts with itself.
      */
-    private Optional<Decision> checkCapacity(BookingCommand c, Pool pool, Booking self, Instant start, Instant end,
-                                             int quantity, BookingLedger ledger, Instant now) {
-        List<Interval> conflicts = without(ledger.timeline(pool.id()).segments(start, end), self,
-                pool.capacity() - quantity);
+    private Optional<Decision> checkCapacity(
+            BookingCommand c,
+            Pool pool,
+            Booking self,
+            Instant start,
+            Instant end,
+            int quantity,
+            BookingLedger ledger,
+            Instant now) {
+        List<Interval> conflicts =
+                without(ledger.timeline(pool.id()).segments(start, end), self, pool.capacity() - quantity);
         if (!conflicts.isEmpty()) {
-            Instant earliest = self != null ? null : earliestFit(ledger.timeline(pool.id()), pool, start, end, quantity, now);
+            Instant earliest =
+                    self != null ? null : earliestFit(ledger.timeline(pool.id()), pool, start, end, quantity, now);
             String message = "only " + (pool.capacity() - maxOf(conflicts)) + " of " + quantity + " units free in "
                     + conflicts.size() + " interval(s) of the window";
-            return Optional.of(Decision.of(new BookingRejected(c.requestId(), c.bookingId(), pool.id(),
-                    c.caller().tenant(), Rejection.CAPACITY.name(), message, conflicts, earliest, now), null));
+            return Optional.of(Decision.of(
+                    new BookingRejected(
+                            c.requestId(),
+                            c.bookingId(),
+                            pool.id(),
+                            c.caller().tenant(),
+                            Rejection.CAPACITY.name(),
+                            message,
+                            conflicts,
+                            earliest,
+                            now),
+                    null));
         }
         int tenantLimit = policy.tenantLimit(pool.capacity());
-        List<Interval> overCap = without(ledger.tenantTimeline(pool.id(), c.caller().tenant()).segments(start, end),
-                self, tenantLimit - quantity);
+        List<Interval> overCap = without(
+                ledger.tenantTimeline(pool.id(), c.caller().tenant()).segments(start, end),
+                self,
+                tenantLimit - quantity);
         if (!overCap.isEmpty()) {
-            return Optional.of(reject(c, self, Rejection.POLICY_TENANT_CAP,
-                    "tenant " + c.caller().tenant() + " may hold at most " + tenantLimit + " units of " + pool.id(), now));
+            return Optional.of(reject(
+                    c,
+                    self,
+                    Rejection.POLICY_TENANT_CAP,
+                    "tenant " + c.caller().tenant() + " may hold at most " + tenantLimit + " units of " + pool.id(),
+                    now));
         }
         return Optional.empty();
     }
@@ -184,7 +225,9 @@ public final class BookingDecider {
         List<Interval> over = new ArrayList<>();
         for (Interval whole : segments) {
             for (Interval s : cut(whole, self)) {
-                boolean own = self != null && !s.start().isBefore(self.start()) && s.start().isBefore(self.end());
+                boolean own = self != null
+                        && !s.start().isBefore(self.start())
+                        && s.start().isBefore(self.end());
                 int level = s.reserved() - (own ? self.quantity() : 0);
                 if (level > limit) {
                     over.add(new Interval(s.start(), s.end(), level));
@@ -210,10 +253,12 @@ public final class BookingDecider {
         return pieces;
     }
 
-    private Instant earliestFit(PoolTimeline timeline, Pool pool, Instant start, Instant end, int quantity, Instant now) {
+    private Instant earliestFit(
+            PoolTimeline timeline, Pool pool, Instant start, Instant end, int quantity, Instant now) {
         Duration length = Duration.between(start, end);
         Instant horizon = now.plus(policy.maxAdvance()).minus(length);
-        return timeline.earliestFit(start, length, pool.capacity() - quantity, policy.alignment(), horizon).orElse(null);
+        return timeline.earliestFit(start, length, pool.capacity() - quantity, policy.alignment(), horizon)
+                .orElse(null);
     }
 
     private static int maxOf(List<Interval> intervals) {
@@ -221,12 +266,23 @@ public final class BookingDecider {
     }
 
     private static Optional<Booking> visible(String bookingId, Caller caller, BookingLedger ledger) {
-        return ledger.booking(bookingId).filter(b -> caller.admin() || b.tenant().equals(caller.tenant()));
+        return ledger.booking(bookingId)
+                .filter(b -> caller.admin() || b.tenant().equals(caller.tenant()));
     }
 
     private static Decision reject(BookingCommand c, Booking booking, Rejection rule, String message, Instant now) {
         String pool = booking != null ? booking.pool() : c.pool();
-        return Decision.of(new BookingRejected(c.requestId(), c.bookingId(), pool, c.caller().tenant(), rule.name(),
-                message, List.of(), null, now), null);
+        return Decision.of(
+                new BookingRejected(
+                        c.requestId(),
+                        c.bookingId(),
+                        pool,
+                        c.caller().tenant(),
+                        rule.name(),
+                        message,
+                        List.of(),
+                        null,
+                        now),
+                null);
     }
 }

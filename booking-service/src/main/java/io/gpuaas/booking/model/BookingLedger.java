@@ -60,7 +60,8 @@ public final class BookingLedger {
     public void apply(Decision decision) {
         decision.changes().forEach(this::apply);
         if (decision.idempotency() != null) {
-            repository.saveIdempotency(decision.idempotency().scopedKey(), decision.idempotency().entry());
+            repository.saveIdempotency(
+                    decision.idempotency().scopedKey(), decision.idempotency().entry());
         }
     }
 

@@ -15,8 +15,8 @@ import java.util.Optional;
  *                      (1.0 = no cap beyond capacity)
  * @param pastTolerance how far in the past a start may lie when it reaches the decider (clock skew, queueing)
  */
-public record BookingPolicy(Duration maxDuration, Duration maxAdvance, Duration alignment, double tenantCap,
-                            Duration pastTolerance) {
+public record BookingPolicy(
+        Duration maxDuration, Duration maxAdvance, Duration alignment, double tenantCap, Duration pastTolerance) {
 
     private static final BigInteger NANOS_PER_SECOND = BigInteger.valueOf(1_000_000_000L);
 
@@ -40,7 +40,8 @@ public record BookingPolicy(Duration maxDuration, Duration maxAdvance, Duration 
     /** The first rule {@code [start, end)} of {@code quantity} units on a pool of {@code capacity} breaks, if any. */
     public Optional<Violation> check(Instant start, Instant end, int quantity, int capacity, Instant now) {
         if (quantity <= 0 || quantity > capacity) {
-            return violation(Rejection.INVALID_QUANTITY,
+            return violation(
+                    Rejection.INVALID_QUANTITY,
                     "quantity must be between 1 and the pool capacity " + capacity + ", got " + quantity);
         }
         if (start == null || end == null || !start.isBefore(end)) {
@@ -85,8 +86,11 @@ public record BookingPolicy(Duration maxDuration, Duration maxAdvance, Duration 
      * milliseconds let {@code 12:00:00.000000999Z} pass as {@code 12:00}.
      */
     public boolean isAligned(Instant t) {
-        BigInteger nanos = BigInteger.valueOf(t.getEpochSecond()).multiply(NANOS_PER_SECOND).add(BigInteger.valueOf(t.getNano()));
-        BigInteger step = BigInteger.valueOf(alignment.getSeconds()).multiply(NANOS_PER_SECOND)
+        BigInteger nanos = BigInteger.valueOf(t.getEpochSecond())
+                .multiply(NANOS_PER_SECOND)
+                .add(BigInteger.valueOf(t.getNano()));
+        BigInteger step = BigInteger.valueOf(alignment.getSeconds())
+                .multiply(NANOS_PER_SECOND)
                 .add(BigInteger.valueOf(alignment.getNano()));
         return nanos.mod(step).signum() == 0;
     }
@@ -96,6 +100,5 @@ public record BookingPolicy(Duration maxDuration, Duration maxAdvance, Duration 
     }
 
     /** A broken rule and why. */
-    public record Violation(Rejection rule, String message) {
-    }
+    public record Violation(Rejection rule, String message) {}
 }

@@ -23,6 +23,5 @@ public record Decision(List<BookingEvent> events, List<Booking> changes, Remembe
     }
 
     /** An idempotency entry and its tenant-scoped key. */
-    public record Remembered(String scopedKey, IdempotencyEntry entry) {
-    }
+    public record Remembered(String scopedKey, IdempotencyEntry entry) {}
 }

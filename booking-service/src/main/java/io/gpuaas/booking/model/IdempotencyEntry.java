@@ -10,5 +10,4 @@ import java.time.Instant;
  * @param answerJson  the answer event as JSON, replayed with the new request id on a repeat
  * @param decidedAt   when the first answer was given (entries expire after the retention)
  */
-public record IdempotencyEntry(String fingerprint, String answerType, String answerJson, Instant decidedAt) {
-}
+public record IdempotencyEntry(String fingerprint, String answerType, String answerJson, Instant decidedAt) {}

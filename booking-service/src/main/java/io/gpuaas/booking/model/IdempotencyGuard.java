@@ -30,12 +30,22 @@ final class IdempotencyGuard {
         if (command.idempotencyKey() == null) {
             return Optional.empty();
         }
-        return ledger.idempotency(scopedKey(command)).map(entry -> entry.fingerprint().equals(fingerprint(command))
-                ? Decision.of(readdress(read(entry), command.requestId()), null)
-                : Decision.of(new BookingRejected(command.requestId(), command.bookingId(), command.pool(),
-                        command.caller().tenant(), Rejection.IDEMPOTENCY_MISMATCH.name(),
-                        "Idempotency-Key " + command.idempotencyKey() + " was used with a different request",
-                        List.of(), null, now), null));
+        return ledger.idempotency(scopedKey(command))
+                .map(entry -> entry.fingerprint().equals(fingerprint(command))
+                        ? Decision.of(readdress(read(entry), command.requestId()), null)
+                        : Decision.of(
+                                new BookingRejected(
+                                        command.requestId(),
+                                        command.bookingId(),
+                                        command.pool(),
+                                        command.caller().tenant(),
+                                        Rejection.IDEMPOTENCY_MISMATCH.name(),
+                                        "Idempotency-Key " + command.idempotencyKey()
+                                                + " was used with a different request",
+                                        List.of(),
+                                        null,
+                                        now),
+                                null));
     }
 
     Decision remember(BookingCommand command, Decision decision, Instant now) {
@@ -44,8 +54,11 @@ final class IdempotencyGuard {
         }
         BookingEvent answer = decision.events().getFirst();
         try {
-            IdempotencyEntry entry = new IdempotencyEntry(fingerprint(command), EventTypes.typeOf(answer.getClass()),
-                    Json.mapper().writeValueAsString(answer), now);
+            IdempotencyEntry entry = new IdempotencyEntry(
+                    fingerprint(command),
+                    EventTypes.typeOf(answer.getClass()),
+                    Json.mapper().writeValueAsString(answer),
+                    now);
             return decision.remembering(new Decision.Remembered(scopedKey(command), entry));
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException("cannot remember answer to " + command.requestId(), e);
@@ -65,11 +78,19 @@ final class IdempotencyGuard {
             return "request|" + command.requestFingerprint();
         }
         return switch (command) {
-            case CreateBooking c -> String.join("|", "create", c.pool(), c.namespace(), Integer.toString(c.quantity()),
-                    String.valueOf(c.start()), String.valueOf(c.end()), String.valueOf(c.purpose()));
+            case CreateBooking c ->
+                String.join(
+                        "|",
+                        "create",
+                        c.pool(),
+                        c.namespace(),
+                        Integer.toString(c.quantity()),
+                        String.valueOf(c.start()),
+                        String.valueOf(c.end()),
+                        String.valueOf(c.purpose()));
             case CancelBooking c -> String.join("|", "cancel", c.pool(), c.bookingId());
-            case ChangeBooking c -> String.join("|", "change", c.pool(), c.bookingId(),
-                    String.valueOf(c.start()), String.valueOf(c.end()));
+            case ChangeBooking c ->
+                String.join("|", "change", c.pool(), c.bookingId(), String.valueOf(c.start()), String.valueOf(c.end()));
         };
     }
 
@@ -88,10 +109,22 @@ final class IdempotencyGuard {
         return switch (answer) {
             case BookingConfirmed e -> new BookingConfirmed(requestId, e.booking(), e.time());
             case BookingCancelled e -> new BookingCancelled(requestId, e.booking(), e.time());
-            case BookingExtended e -> new BookingExtended(requestId, e.booking(), e.previousStart(), e.previousEnd(), e.time());
-            case BookingRejected e -> new BookingRejected(requestId, e.bookingId(), e.pool(), e.tenant(), e.reason(),
-                    e.message(), e.conflicts(), e.earliestStart(), e.time());
-            default -> throw new IllegalStateException("not an answer: " + answer.getClass().getSimpleName());
+            case BookingExtended e ->
+                new BookingExtended(requestId, e.booking(), e.previousStart(), e.previousEnd(), e.time());
+            case BookingRejected e ->
+                new BookingRejected(
+                        requestId,
+                        e.bookingId(),
+                        e.pool(),
+                        e.tenant(),
+                        e.reason(),
+                        e.message(),
+                        e.conflicts(),
+                        e.earliestStart(),
+                        e.time());
+            default ->
+                throw new IllegalStateException(
+                        "not an answer: " + answer.getClass().getSimpleName());
         };
     }
 }

@@ -74,7 +74,9 @@ public final class PoolTimeline {
             }
             Interval last = out.isEmpty() ? null : out.getLast();
             if (last != null && last.end().equals(piece.start())) {
-                out.set(out.size() - 1, new Interval(last.start(), piece.end(), Math.max(last.reserved(), piece.reserved())));
+                out.set(
+                        out.size() - 1,
+                        new Interval(last.start(), piece.end(), Math.max(last.reserved(), piece.reserved())));
             } else {
                 out.add(piece);
             }
@@ -87,7 +89,8 @@ public final class PoolTimeline {
      * under {@code limit} for {@code duration}; empty if none starts before {@code horizon}. Each breakpoint is
      * visited at most once, so the search is linear in the breakpoints between {@code from} and the answer.
      */
-    public Optional<Instant> earliestFit(Instant from, Duration duration, int limit, Duration alignment, Instant horizon) {
+    public Optional<Instant> earliestFit(
+            Instant from, Duration duration, int limit, Duration alignment, Instant horizon) {
         if (limit < 0) {
             return Optional.empty();
         }

@@ -30,8 +30,7 @@ public final class BookingTopology {
     public static final String BOOKING_STORE = "bookings-by-id";
     public static final String IDEMPOTENCY_STORE = "idempotency-keys";
 
-    private BookingTopology() {
-    }
+    private BookingTopology() {}
 
     /**
      * @param prefix    topic prefix, e.g. {@code gpuaas.}
@@ -40,22 +39,43 @@ public final class BookingTopology {
      * @param retention how long idempotency answers and finished bookings are kept
      * @param observer  told about every decision (metrics)
      */
-    public static Topology build(String prefix, BookingDecider decider, Duration tick, Duration retention,
-                                 Consumer<DecisionOutcome> observer) {
+    public static Topology build(
+            String prefix,
+            BookingDecider decider,
+            Duration tick,
+            Duration retention,
+            Consumer<DecisionOutcome> observer) {
         Topology topology = new Topology();
         // The topic's deserializer with the tombstone rule: a null command is dead-lettered (TOMBSTONE) like any
         // command that cannot be read, before it reaches the decision.
-        topology.addSource(SOURCE, Serdes.String().deserializer(),
-                EventSerdes.valueDeserializer(Topics.BOOKING_COMMANDS), Topics.BOOKING_COMMANDS.name(prefix));
+        topology.addSource(
+                SOURCE,
+                Serdes.String().deserializer(),
+                EventSerdes.valueDeserializer(Topics.BOOKING_COMMANDS),
+                Topics.BOOKING_COMMANDS.name(prefix));
         topology.addProcessor(PROCESSOR, () -> new DecisionProcessor(decider, tick, retention, observer), SOURCE);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(BOOKING_STORE),
-                Serdes.String(), new JsonSerde<>(Booking.class)), PROCESSOR);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(IDEMPOTENCY_STORE),
-                Serdes.String(), new JsonSerde<>(IdempotencyEntry.class)), PROCESSOR);
-        topology.addSink(EVENTS_SINK, Topics.BOOKING_EVENTS.name(prefix), Serdes.String().serializer(),
-                loosely(Topics.BOOKING_EVENTS.valueSerde()), PROCESSOR);
-        topology.addSink(BOOKINGS_SINK, Topics.BOOKINGS.name(prefix), Serdes.String().serializer(),
-                loosely(Topics.BOOKINGS.valueSerde()), PROCESSOR);
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(BOOKING_STORE), Serdes.String(), new JsonSerde<>(Booking.class)),
+                PROCESSOR);
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(IDEMPOTENCY_STORE),
+                        Serdes.String(),
+                        new JsonSerde<>(IdempotencyEntry.class)),
+                PROCESSOR);
+        topology.addSink(
+                EVENTS_SINK,
+                Topics.BOOKING_EVENTS.name(prefix),
+                Serdes.String().serializer(),
+                loosely(Topics.BOOKING_EVENTS.valueSerde()),
+                PROCESSOR);
+        topology.addSink(
+                BOOKINGS_SINK,
+                Topics.BOOKINGS.name(prefix),
+                Serdes.String().serializer(),
+                loosely(Topics.BOOKINGS.valueSerde()),
+                PROCESSOR);
         return topology;
     }
 
@@ -67,9 +87,13 @@ public final class BookingTopology {
      * restarted one too, writes through the same publisher (whose producer outlives any one instance).
      */
     public static Map<String, Object> errorHandling(DeadLetterPublisher deadLetters) {
-        return Map.of(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterDeserializationHandler.class,
-                StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, CommandProcessingHandler.class,
-                DeadLetterDeserializationHandler.PUBLISHER_CONFIG, deadLetters);
+        return Map.of(
+                StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+                DeadLetterDeserializationHandler.class,
+                StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
+                CommandProcessingHandler.class,
+                DeadLetterDeserializationHandler.PUBLISHER_CONFIG,
+                deadLetters);
     }
 
     /** The processor forwards two value types by child name; each sink only ever sees its own. */

@@ -29,9 +29,12 @@ public final class CommandProcessingHandler implements ProcessingExceptionHandle
 
     @Override
     public void configure(Map<String, ?> configs) {
-        if (!(configs.get(DeadLetterDeserializationHandler.PUBLISHER_CONFIG) instanceof DeadLetterPublisher publisher)) {
-            throw new ConfigException(DeadLetterDeserializationHandler.PUBLISHER_CONFIG,
-                    configs.get(DeadLetterDeserializationHandler.PUBLISHER_CONFIG), "must hold a DeadLetterPublisher");
+        if (!(configs.get(DeadLetterDeserializationHandler.PUBLISHER_CONFIG)
+                instanceof DeadLetterPublisher publisher)) {
+            throw new ConfigException(
+                    DeadLetterDeserializationHandler.PUBLISHER_CONFIG,
+                    configs.get(DeadLetterDeserializationHandler.PUBLISHER_CONFIG),
+                    "must hold a DeadLetterPublisher");
         }
         deadLetters = publisher;
     }
@@ -45,8 +48,13 @@ public final class CommandProcessingHandler implements ProcessingExceptionHandle
             deadLetters.publish(sourceRecord(context), exception);
             return ProcessingHandlerResponse.CONTINUE;
         } catch (KafkaException e) {
-            LOG.error("cannot dead-letter {}-{}@{} in {}; stopping the task", context.topic(), context.partition(),
-                    context.offset(), context.taskId(), e);
+            LOG.error(
+                    "cannot dead-letter {}-{}@{} in {}; stopping the task",
+                    context.topic(),
+                    context.partition(),
+                    context.offset(),
+                    context.taskId(),
+                    e);
             return ProcessingHandlerResponse.FAIL;
         }
     }
@@ -55,8 +63,17 @@ public final class CommandProcessingHandler implements ProcessingExceptionHandle
     static ConsumerRecord<byte[], byte[]> sourceRecord(ErrorHandlerContext context) {
         byte[] key = context.sourceRawKey();
         byte[] value = context.sourceRawValue();
-        return new ConsumerRecord<>(context.topic(), context.partition(), context.offset(), context.timestamp(),
-                TimestampType.CREATE_TIME, key == null ? -1 : key.length, value == null ? -1 : value.length, key, value,
-                context.headers(), Optional.empty());
+        return new ConsumerRecord<>(
+                context.topic(),
+                context.partition(),
+                context.offset(),
+                context.timestamp(),
+                TimestampType.CREATE_TIME,
+                key == null ? -1 : key.length,
+                value == null ? -1 : value.length,
+                key,
+                value,
+                context.headers(),
+                Optional.empty());
     }
 }

@@ -68,10 +68,15 @@ public class DecisionEngine implements ServiceComponent {
     private volatile boolean replacing;
     private volatile String lastFailure;
 
-    public DecisionEngine(KafkaClients clients, BookingSettings settings, EngineTuning tuning, BookingDecider decider,
-                          BookingMetrics metrics, DeadLetterPublisher deadLetters) {
-        this.topology = BookingTopology.build(clients.settings().topicPrefix(), decider, settings.tick(),
-                settings.retention(), metrics::decided);
+    public DecisionEngine(
+            KafkaClients clients,
+            BookingSettings settings,
+            EngineTuning tuning,
+            BookingDecider decider,
+            BookingMetrics metrics,
+            DeadLetterPublisher deadLetters) {
+        this.topology = BookingTopology.build(
+                clients.settings().topicPrefix(), decider, settings.tick(), settings.retention(), metrics::decided);
         this.applicationId = settings.applicationId();
         this.properties = new Properties();
         properties.putAll(clients.streamsConfig(applicationId));
@@ -124,8 +129,12 @@ public class DecisionEngine implements ServiceComponent {
         restarts.incrementAndGet();
         lastFailure = error.toString();
         Duration wait = backoff(failures);
-        LOG.error("decision stream thread failed ({} in a row); replacing it in {} ms (state restores from the "
-                + "changelog)", failures, wait.toMillis(), error);
+        LOG.error(
+                "decision stream thread failed ({} in a row); replacing it in {} ms (state restores from the "
+                        + "changelog)",
+                failures,
+                wait.toMillis(),
+                error);
         pause(wait);
         return StreamThreadExceptionResponse.REPLACE_THREAD;
     }

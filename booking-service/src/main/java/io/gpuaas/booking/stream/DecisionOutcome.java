@@ -9,5 +9,4 @@ import io.gpuaas.events.booking.BookingEvent;
  * @param answer the decision event (confirmed, rejected, ...)
  * @param nanos  time spent deciding and applying, excluding the Kafka round trip
  */
-public record DecisionOutcome(String pool, BookingEvent answer, long nanos) {
-}
+public record DecisionOutcome(String pool, BookingEvent answer, long nanos) {}

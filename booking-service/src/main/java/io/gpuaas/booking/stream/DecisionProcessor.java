@@ -48,7 +48,9 @@ final class DecisionProcessor implements Processor<String, BookingCommand, Strin
         repository = new StoreBookingRepository(bookings, keys);
         ledger = new BookingLedger(repository).rebuild();
         context.schedule(tick, PunctuationType.WALL_CLOCK_TIME, this::advance);
-        context.schedule(Duration.ofHours(1), PunctuationType.WALL_CLOCK_TIME,
+        context.schedule(
+                Duration.ofHours(1),
+                PunctuationType.WALL_CLOCK_TIME,
                 now -> repository.expire(now - retention.toMillis()));
     }
 
@@ -76,10 +78,12 @@ final class DecisionProcessor implements Processor<String, BookingCommand, Strin
     private void publish(Decision decision, Instant now) {
         long timestamp = now.toEpochMilli();
         for (BookingEvent event : decision.events()) {
-            context.forward(new Record<String, Object>(event.bookingId(), event, timestamp), BookingTopology.EVENTS_SINK);
+            context.forward(
+                    new Record<String, Object>(event.bookingId(), event, timestamp), BookingTopology.EVENTS_SINK);
         }
         for (Booking booking : decision.changes()) {
-            context.forward(new Record<String, Object>(booking.id(), booking, timestamp), BookingTopology.BOOKINGS_SINK);
+            context.forward(
+                    new Record<String, Object>(booking.id(), booking, timestamp), BookingTopology.BOOKINGS_SINK);
         }
     }
 
@@ -89,8 +93,11 @@ final class DecisionProcessor implements Processor<String, BookingCommand, Strin
         if (command == null) {
             throw new InvalidCommandException(key, "empty value");
         }
-        if (command.requestId() == null || command.caller() == null || command.caller().tenant() == null
-                || command.bookingId() == null || command.pool() == null) {
+        if (command.requestId() == null
+                || command.caller() == null
+                || command.caller().tenant() == null
+                || command.bookingId() == null
+                || command.pool() == null) {
             throw new InvalidCommandException(key, "requestId, caller.tenant, pool and bookingId are required");
         }
         if (!command.pool().equals(key)) {
@@ -103,5 +110,4 @@ final class DecisionProcessor implements Processor<String, BookingCommand, Strin
         }
         return command;
     }
-
 }

@@ -24,7 +24,8 @@ class EngineTuningTest {
     void shouldReachTheTransactionalProducerWhenKafkaStreamsBuildsItsClients() {
         Map<String, Object> producer = streamsConfig(EngineTuning.defaults()).getProducerConfigs("client");
 
-        assertThat(producer).containsEntry(ProducerConfig.LINGER_MS_CONFIG, "100")
+        assertThat(producer)
+                .containsEntry(ProducerConfig.LINGER_MS_CONFIG, "100")
                 .containsEntry(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, "2");
     }
 
@@ -46,8 +47,8 @@ class EngineTuningTest {
 
     @Test
     void shouldHandADeadInstancesPoolsToAnotherReplicaWithinTenSecondsWhenDefaultsAreUsed() {
-        Map<String, Object> consumer = streamsConfig(EngineTuning.defaults())
-                .getMainConsumerConfigs("group", "client", 0);
+        Map<String, Object> consumer =
+                streamsConfig(EngineTuning.defaults()).getMainConsumerConfigs("group", "client", 0);
 
         assertThat(consumer).containsEntry(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
     }

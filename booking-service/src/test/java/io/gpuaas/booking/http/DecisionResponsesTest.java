@@ -18,7 +18,8 @@ class DecisionResponsesTest {
 
     @Test
     void shouldAnswer202WithLocationWhenTheDecisionIsStillPending() {
-        MutableHttpResponse<?> response = DecisionResponses.toResponse(Optional.empty(), "r-1", "b-1", "/api/v1/bookings");
+        MutableHttpResponse<?> response =
+                DecisionResponses.toResponse(Optional.empty(), "r-1", "b-1", "/api/v1/bookings");
 
         assertThat(response.code()).isEqualTo(202);
         assertThat(response.getHeaders().get("Location")).isEqualTo("/api/v1/bookings/b-1");
@@ -27,10 +28,19 @@ class DecisionResponsesTest {
 
     @Test
     void shouldAnswer409ProblemWithConflictsWhenCapacityIsShort() throws Exception {
-        BookingEvent rejected = new BookingEvent.BookingRejected("r-1", "b-1", "h200", "team-a", "CAPACITY", "only 2 free",
-                List.of(new Interval(T, T.plusSeconds(3600), 6)), T.plusSeconds(3600), T);
+        BookingEvent rejected = new BookingEvent.BookingRejected(
+                "r-1",
+                "b-1",
+                "h200",
+                "team-a",
+                "CAPACITY",
+                "only 2 free",
+                List.of(new Interval(T, T.plusSeconds(3600), 6)),
+                T.plusSeconds(3600),
+                T);
 
-        MutableHttpResponse<?> response = DecisionResponses.toResponse(Optional.of(rejected), "r-1", "b-1", "/api/v1/bookings");
+        MutableHttpResponse<?> response =
+                DecisionResponses.toResponse(Optional.of(rejected), "r-1", "b-1", "/api/v1/bookings");
 
         assertThat(response.code()).isEqualTo(409);
         assertThat(response.getContentType().orElseThrow().toString()).isEqualTo("application/problem+json");

@@ -16,7 +16,8 @@ class RequestValidatorTest {
 
     @Test
     void shouldReadRfc3339InstantsWithZOrAnOffsetToTheNanosecond() {
-        assertThat(Rfc3339.parse("INVALID_FIELD", "start", "2030-01-01T10:00:00Z")).isEqualTo("2030-01-01T10:00:00Z");
+        assertThat(Rfc3339.parse("INVALID_FIELD", "start", "2030-01-01T10:00:00Z"))
+                .isEqualTo("2030-01-01T10:00:00Z");
         assertThat(Rfc3339.parse("INVALID_FIELD", "start", "2030-01-01t11:00:00.000000001+01:00"))
                 .isEqualTo("2030-01-01T10:00:00.000000001Z");
         assertThat(Rfc3339.parse("INVALID_FIELD", "start", null)).isNull();
@@ -24,9 +25,17 @@ class RequestValidatorTest {
 
     @Test
     void shouldRefuseInstantsJavaWouldReadButRfc3339DoesNot() {
-        for (String text : new String[] {"+1000000000-01-01T00:00:00Z", "-1000000000-01-01T00:00:00Z",
-                "2030-01-01T10:00Z", "2030-01-01 10:00:00Z", "2030-01-01T10:00:00", "2030-02-30T10:00:00Z",
-                "2030-01-01T10:00:00.0000000001Z", "2030-01-01T10:00:00+0100", "tomorrow"}) {
+        for (String text : new String[] {
+            "+1000000000-01-01T00:00:00Z",
+            "-1000000000-01-01T00:00:00Z",
+            "2030-01-01T10:00Z",
+            "2030-01-01 10:00:00Z",
+            "2030-01-01T10:00:00",
+            "2030-02-30T10:00:00Z",
+            "2030-01-01T10:00:00.0000000001Z",
+            "2030-01-01T10:00:00+0100",
+            "tomorrow"
+        }) {
             assertProblem(() -> Rfc3339.parse("INVALID_FIELD", "end", text), "INVALID_FIELD", "end");
         }
     }
@@ -36,9 +45,13 @@ class RequestValidatorTest {
         Duration horizon = Duration.ofDays(104);
 
         assertThat(validator.horizon()).isEqualTo(horizon);
-        assertThat(validator.queryInstant("from", NOW.minus(horizon).toString(), NOW)).isEqualTo(NOW.minus(horizon));
-        assertProblem(() -> validator.queryInstant("to", NOW.plus(horizon).plusNanos(1).toString(), NOW),
-                "OUTSIDE_HORIZON", "to");
+        assertThat(validator.queryInstant("from", NOW.minus(horizon).toString(), NOW))
+                .isEqualTo(NOW.minus(horizon));
+        assertProblem(
+                () -> validator.queryInstant(
+                        "to", NOW.plus(horizon).plusNanos(1).toString(), NOW),
+                "OUTSIDE_HORIZON",
+                "to");
         assertProblem(() -> validator.queryInstant("from", "2001-01-01T00:00:00Z", NOW), "OUTSIDE_HORIZON", "from");
     }
 
@@ -49,30 +62,40 @@ class RequestValidatorTest {
         assertThat(RequestValidator.duration("INVALID_STEP", "step", null, Duration.ofMinutes(1), Duration.ofDays(1)))
                 .isNull();
         for (String text : new String[] {"PT9223372036854775807S", "PT1S", "P2D", "PT-1H", "1h", ""}) {
-            assertProblem(() -> RequestValidator.duration("INVALID_STEP", "step", text, Duration.ofMinutes(1),
-                    Duration.ofDays(1)), "INVALID_STEP", "step");
+            assertProblem(
+                    () -> RequestValidator.duration(
+                            "INVALID_STEP", "step", text, Duration.ofMinutes(1), Duration.ofDays(1)),
+                    "INVALID_STEP",
+                    "step");
         }
-        assertThat(RequestValidator.integer("INVALID_PAGE_SIZE", "limit", null, 1, 500, 50)).isEqualTo(50);
-        assertThat(RequestValidator.integer("INVALID_PAGE_SIZE", "limit", "500", 1, 500, 50)).isEqualTo(500);
+        assertThat(RequestValidator.integer("INVALID_PAGE_SIZE", "limit", null, 1, 500, 50))
+                .isEqualTo(50);
+        assertThat(RequestValidator.integer("INVALID_PAGE_SIZE", "limit", "500", 1, 500, 50))
+                .isEqualTo(500);
         for (String text : new String[] {"0", "501", "99999999999999", "1.5", "many"}) {
-            assertProblem(() -> RequestValidator.integer("INVALID_PAGE_SIZE", "limit", text, 1, 500, 50),
-                    "INVALID_PAGE_SIZE", "limit");
+            assertProblem(
+                    () -> RequestValidator.integer("INVALID_PAGE_SIZE", "limit", text, 1, 500, 50),
+                    "INVALID_PAGE_SIZE",
+                    "limit");
         }
     }
 
     @Test
     void shouldBoundStringsNamesAndIdempotencyKeys() {
-        assertThat(RequestValidator.text("purpose", "x".repeat(256), RequestValidator.MAX_PURPOSE)).hasSize(256);
-        assertProblem(() -> RequestValidator.text("purpose", "x".repeat(257), RequestValidator.MAX_PURPOSE),
-                "TOO_LONG", "purpose");
+        assertThat(RequestValidator.text("purpose", "x".repeat(256), RequestValidator.MAX_PURPOSE))
+                .hasSize(256);
+        assertProblem(
+                () -> RequestValidator.text("purpose", "x".repeat(257), RequestValidator.MAX_PURPOSE),
+                "TOO_LONG",
+                "purpose");
         assertThat(RequestValidator.dnsLabel("namespace", "team-a-dev")).isEqualTo("team-a-dev");
         for (String name : new String[] {"Team-A", "team_a", "-team", "team-", "a".repeat(64), ""}) {
             assertProblem(() -> RequestValidator.dnsLabel("namespace", name), "INVALID_NAME", "namespace");
         }
         assertThat(RequestValidator.idempotencyKey("  ")).isNull();
         assertThat(RequestValidator.idempotencyKey("0b6f1c2e-key")).isEqualTo("0b6f1c2e-key");
-        assertProblem(() -> RequestValidator.idempotencyKey("k".repeat(129)), "INVALID_IDEMPOTENCY_KEY",
-                "Idempotency-Key");
+        assertProblem(
+                () -> RequestValidator.idempotencyKey("k".repeat(129)), "INVALID_IDEMPOTENCY_KEY", "Idempotency-Key");
         assertProblem(() -> RequestValidator.idempotencyKey("two words"), "INVALID_IDEMPOTENCY_KEY", "Idempotency-Key");
     }
 
@@ -82,8 +105,10 @@ class RequestValidatorTest {
         assertProblem(() -> BookingRequests.create("{\"quantity\":\"1\"}"), "INVALID_FIELD", "quantity");
         assertProblem(() -> BookingRequests.create("{\"start\":20300101}"), "INVALID_FIELD", "start");
         assertProblem(() -> BookingRequests.create("{\"pool\":\"h200\"} trailing"), "MALFORMED_JSON", "body");
-        assertProblem(() -> BookingRequests.change("{\"end\":\"2030-01-01T10:00:00Z\",\"end\":\"2030-01-01T11:00:00Z\"}"),
-                "MALFORMED_JSON", "body");
+        assertProblem(
+                () -> BookingRequests.change("{\"end\":\"2030-01-01T10:00:00Z\",\"end\":\"2030-01-01T11:00:00Z\"}"),
+                "MALFORMED_JSON",
+                "body");
         assertThatThrownBy(() -> BookingRequests.create("{\"quantity\":{}}"))
                 .hasMessage("quantity must be a whole number");
     }

@@ -32,7 +32,8 @@ class BookingApiIT {
     @Test
     void shouldConfirmListAndCancelWhenATenantBooksFreeCapacity() {
         Instant start = hourFromNow(2);
-        HttpResponse<String> created = app.post(TEAM_A, createBody("h200", 2, start, start.plusSeconds(7200), "team-a"));
+        HttpResponse<String> created =
+                app.post(TEAM_A, createBody("h200", 2, start, start.plusSeconds(7200), "team-a"));
 
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
         Map<String, Object> booking = read(created.body());
@@ -53,14 +54,18 @@ class BookingApiIT {
     void shouldAnswer409WithConflictsAndEarliestStartWhenThePoolIsFull() {
         Instant start = hourFromNow(30);
         assertThat(app.post(TEAM_A, createBody("h200-mig-3g.71gb", 6, start, start.plusSeconds(3600), "team-a"))
-                .statusCode()).isEqualTo(201);
+                        .statusCode())
+                .isEqualTo(201);
 
-        HttpResponse<String> refused = app.post(TEAM_B, createBody("h200-mig-3g.71gb", 1, start, start.plusSeconds(3600), "team-b"));
+        HttpResponse<String> refused =
+                app.post(TEAM_B, createBody("h200-mig-3g.71gb", 1, start, start.plusSeconds(3600), "team-b"));
 
         assertThat(refused.statusCode()).isEqualTo(409);
         assertThat(refused.headers().firstValue("Content-Type")).hasValue("application/problem+json");
         Map<String, Object> problem = read(refused.body());
-        assertThat(problem).containsEntry("rule", "CAPACITY").containsEntry("earliestStart", start.plusSeconds(3600).toString());
+        assertThat(problem)
+                .containsEntry("rule", "CAPACITY")
+                .containsEntry("earliestStart", start.plusSeconds(3600).toString());
         assertThat((List<?>) problem.get("conflicts")).hasSize(1);
     }
 
@@ -71,8 +76,12 @@ class BookingApiIT {
         Map<String, String> key = Map.of("Idempotency-Key", "order-42");
         HttpResponse<String> first = app.send("POST", "/api/v1/bookings", TEAM_A, body, key);
         HttpResponse<String> again = app.send("POST", "/api/v1/bookings", TEAM_A, body, key);
-        HttpResponse<String> other = app.send("POST", "/api/v1/bookings", TEAM_A,
-                createBody("h200-mig-1g.18gb", 2, start, start.plusSeconds(3600), "team-a-dev"), key);
+        HttpResponse<String> other = app.send(
+                "POST",
+                "/api/v1/bookings",
+                TEAM_A,
+                createBody("h200-mig-1g.18gb", 2, start, start.plusSeconds(3600), "team-a-dev"),
+                key);
 
         assertThat(first.statusCode()).isEqualTo(201);
         assertThat(again.statusCode()).isEqualTo(201);
@@ -85,15 +94,21 @@ class BookingApiIT {
     void shouldReportFreeUnitsAndTheFirstFitWhenAskedForAvailability() {
         Instant start = hourFromNow(70);
         assertThat(app.post(TEAM_A, createBody("h200-mig-2g.35gb", 9, start, start.plusSeconds(3600), "team-a"))
-                .statusCode()).isEqualTo(201);
+                        .statusCode())
+                .isEqualTo(201);
 
-        HttpResponse<String> report = app.get("/api/v1/pools/h200-mig-2g.35gb/availability?from=" + start.minusSeconds(3600)
-                + "&to=" + start.plusSeconds(7200) + "&step=PT1H&quantity=1&duration=PT1H", TEAM_B);
+        HttpResponse<String> report = app.get(
+                "/api/v1/pools/h200-mig-2g.35gb/availability?from=" + start.minusSeconds(3600) + "&to="
+                        + start.plusSeconds(7200) + "&step=PT1H&quantity=1&duration=PT1H",
+                TEAM_B);
 
         assertThat(report.statusCode()).as(report.body()).isEqualTo(200);
         Map<String, Object> body = read(report.body());
-        assertThat((List<Map<String, Object>>) body.get("slots")).extracting(s -> s.get("free")).containsExactly(9, 0, 9);
-        assertThat((Map<String, Object>) body.get("firstFit")).containsEntry("start", start.minusSeconds(3600).toString());
+        assertThat((List<Map<String, Object>>) body.get("slots"))
+                .extracting(s -> s.get("free"))
+                .containsExactly(9, 0, 9);
+        assertThat((Map<String, Object>) body.get("firstFit"))
+                .containsEntry("start", start.minusSeconds(3600).toString());
     }
 
     @Test

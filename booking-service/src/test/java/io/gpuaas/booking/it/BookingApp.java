@@ -29,11 +29,13 @@ import org.apache.kafka.clients.admin.Admin;
 final class BookingApp implements AutoCloseable {
 
     static final TestJwt JWT = TestJwt.generate();
-    static final String TEAM_A = JWT.token("alice", "team-a", List.of("team-a", "team-a-dev"), List.of(), Duration.ofHours(1));
+    static final String TEAM_A =
+            JWT.token("alice", "team-a", List.of("team-a", "team-a-dev"), List.of(), Duration.ofHours(1));
     static final String TEAM_B = JWT.token("bob", "team-b", List.of("team-b"), List.of(), Duration.ofHours(1));
     static final String ADMIN = JWT.token("root", "platform", List.of(), List.of("admin"), Duration.ofHours(1));
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     final EmbeddedServer server;
     final String prefix;
@@ -53,8 +55,15 @@ final class BookingApp implements AutoCloseable {
      */
     static synchronized BookingApp shared(KafkaBroker broker) {
         if (shared == null) {
-            shared = start(broker, Map.of("gpuaas.booking.http.burst", 100, "gpuaas.booking.http.requests-per-second", 5,
-                    "gpuaas.booking.decision-timeout", "PT15S"));
+            shared = start(
+                    broker,
+                    Map.of(
+                            "gpuaas.booking.http.burst",
+                            100,
+                            "gpuaas.booking.http.requests-per-second",
+                            5,
+                            "gpuaas.booking.decision-timeout",
+                            "PT15S"));
             Runtime.getRuntime().addShutdownHook(new Thread(shared.server::close));
         }
         return shared;
@@ -77,17 +86,21 @@ final class BookingApp implements AutoCloseable {
         try {
             Path jwks = JWT.writeJwks(Files.createTempFile("jwks", ".json"));
             Map<String, Object> props = new HashMap<>(Map.of(
-                    "micronaut.server.port", -1,
-                    "gpuaas.kafka.topic-prefix", prefix,
-                    "gpuaas.security.jwks-path", jwks.toString(),
-                    "gpuaas.booking.application-id", applicationId,
-                    "gpuaas.booking.state-dir", Files.createTempDirectory("booking-state").toString()));
+                    "micronaut.server.port",
+                    -1,
+                    "gpuaas.kafka.topic-prefix",
+                    prefix,
+                    "gpuaas.security.jwks-path",
+                    jwks.toString(),
+                    "gpuaas.booking.application-id",
+                    applicationId,
+                    "gpuaas.booking.state-dir",
+                    Files.createTempDirectory("booking-state").toString()));
             // The service's own Kafka user with exactly its ACLs: a grant it lacks fails here as in production.
-            props.putAll(broker.serviceProperties(BOOKING_SERVICE.userName(),
-                    KafkaAccess.acls(BOOKING_SERVICE, prefix, applicationId)));
+            props.putAll(broker.serviceProperties(
+                    BOOKING_SERVICE.userName(), KafkaAccess.acls(BOOKING_SERVICE, prefix, applicationId)));
             props.putAll(extra);
-            BookingApp app = new BookingApp(ApplicationContext.run(EmbeddedServer.class, props), prefix,
-                    applicationId);
+            BookingApp app = new BookingApp(ApplicationContext.run(EmbeddedServer.class, props), prefix, applicationId);
             app.awaitReady();
             return app;
         } catch (IOException e) {
@@ -96,7 +109,9 @@ final class BookingApp implements AutoCloseable {
     }
 
     void awaitReady() {
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> readiness() == 200);
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> readiness() == 200);
     }
 
     /** The status of {@code /health/readiness} as a probe sees it: 200 ready, 503 not. */
@@ -112,7 +127,9 @@ final class BookingApp implements AutoCloseable {
     HttpResponse<String> send(String method, String path, String token, String body, Map<String, String> headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(server.getURI() + path))
                 .timeout(Duration.ofSeconds(30))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (body != null) {
             request.header("Content-Type", "application/json");
         }
@@ -139,8 +156,17 @@ final class BookingApp implements AutoCloseable {
     }
 
     static String createBody(String pool, int quantity, Instant start, Instant end, String namespace) {
-        return json(Map.of("pool", pool, "quantity", quantity, "start", start.toString(), "end", end.toString(),
-                "namespace", namespace));
+        return json(Map.of(
+                "pool",
+                pool,
+                "quantity",
+                quantity,
+                "start",
+                start.toString(),
+                "end",
+                end.toString(),
+                "namespace",
+                namespace));
     }
 
     static String json(Object value) {

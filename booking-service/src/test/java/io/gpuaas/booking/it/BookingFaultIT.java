@@ -36,17 +36,26 @@ class BookingFaultIT {
 
     @Test
     void shouldBeUnreadyWhileTheFeedFailsAndRecoverByItselfWithoutLosingTheDecision(KafkaBroker broker) {
-        try (BookingApp app = BookingApp.start(broker, Map.of(FaultyBookingView.ENABLED, true,
-                // Retried (not dead-lettered) for as long as the fault lasts here.
-                "gpuaas.booking.feed.handler-retries", 1_000, "gpuaas.booking.feed.backoff-max", "PT1S",
-                "gpuaas.booking.decision-timeout", "PT2S"))) {
+        try (BookingApp app = BookingApp.start(
+                broker,
+                Map.of(
+                        FaultyBookingView.ENABLED,
+                        true,
+                        // Retried (not dead-lettered) for as long as the fault lasts here.
+                        "gpuaas.booking.feed.handler-retries",
+                        1_000,
+                        "gpuaas.booking.feed.backoff-max",
+                        "PT1S",
+                        "gpuaas.booking.decision-timeout",
+                        "PT2S"))) {
             FaultyBookingView view = app.bean(FaultyBookingView.class);
             Instant start = hourFromNow(3);
 
             view.failing(true);
-            HttpResponse<String> during = app.post(TEAM_A, createBody("h200", 1, start, start.plusSeconds(3600),
-                    "team-a"));
-            assertThat(during.statusCode()).as("decided, but the feed cannot read it: %s", during.body())
+            HttpResponse<String> during =
+                    app.post(TEAM_A, createBody("h200", 1, start, start.plusSeconds(3600), "team-a"));
+            assertThat(during.statusCode())
+                    .as("decided, but the feed cannot read it: %s", during.body())
                     .isEqualTo(202);
             waiting().until(() -> app.readiness() == UNREADY);
             assertThat(app.get("/health/readiness", ADMIN).body()).contains("booking-feed", "RECOVERING");
@@ -61,9 +70,17 @@ class BookingFaultIT {
 
     @Test
     void shouldBeUnreadyWhileCutOffFromKafkaAndGoOnBookingWhenAccessReturns(KafkaBroker broker) {
-        try (BookingApp app = BookingApp.start(broker, Map.of("gpuaas.booking.feed.probe-interval", "PT1S",
-                "gpuaas.booking.feed.probe-timeout", "PT3S", "gpuaas.booking.feed.backoff-max", "PT2S",
-                "gpuaas.booking.decision-timeout", "PT15S"))) {
+        try (BookingApp app = BookingApp.start(
+                broker,
+                Map.of(
+                        "gpuaas.booking.feed.probe-interval",
+                        "PT1S",
+                        "gpuaas.booking.feed.probe-timeout",
+                        "PT3S",
+                        "gpuaas.booking.feed.backoff-max",
+                        "PT2S",
+                        "gpuaas.booking.decision-timeout",
+                        "PT15S"))) {
             Instant start = hourFromNow(5);
             String before = assertBookable(app, start);
             List<AclBinding> access = KafkaAccess.acls(BOOKING_SERVICE, app.prefix, app.applicationId);
@@ -88,8 +105,8 @@ class BookingFaultIT {
 
     /** Books an hour at {@code start} (201) and reads it back (200); its location. */
     private static String assertBookable(BookingApp app, Instant start) {
-        HttpResponse<String> created = app.post(TEAM_A, createBody("h200", 1, start, start.plusSeconds(3600),
-                "team-a"));
+        HttpResponse<String> created =
+                app.post(TEAM_A, createBody("h200", 1, start, start.plusSeconds(3600), "team-a"));
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
         String location = created.headers().firstValue("Location").orElseThrow();
         HttpResponse<String> read = app.get(location, TEAM_A);

@@ -39,22 +39,35 @@ class BookingRaceIT {
     void shouldConfirmExactlyTheLastFreeUnitsWhen64ClientsRaceForThem() throws Exception {
         Instant start = hourFromNow(200);
         Instant end = start.plusSeconds(4 * 3600);
-        assertThat(app.post(TEAM_B, createBody("h200", 5, start, end, "team-b")).statusCode()).isEqualTo(201);
+        assertThat(app.post(TEAM_B, createBody("h200", 5, start, end, "team-b")).statusCode())
+                .isEqualTo(201);
 
         List<HttpResponse<String>> answers = race(start, end);
 
         long confirmed = answers.stream().filter(r -> r.statusCode() == 201).count();
-        List<Integer> others = answers.stream().map(HttpResponse::statusCode).filter(s -> s != 201).toList();
+        List<Integer> others = answers.stream()
+                .map(HttpResponse::statusCode)
+                .filter(s -> s != 201)
+                .toList();
         assertThat(confirmed).isEqualTo(3);
         assertThat(others).hasSize(CLIENTS - 3).containsOnly(409);
-        assertThat(answers.stream().filter(r -> r.statusCode() == 409).map(r -> read(r.body()).get("rule")))
+        assertThat(answers.stream().filter(r -> r.statusCode() == 409).map(r -> read(r.body())
+                        .get("rule")))
                 .containsOnly("CAPACITY");
-        Map<String, Object> availability = read(app.get("/api/v1/pools/h200/availability?from=" + start + "&to=" + end
-                + "&step=PT1H", TEAM_A).body());
-        assertThat((List<Map<String, Object>>) availability.get("slots")).extracting(s -> s.get("free")).containsOnly(0);
-        List<Map<String, Object>> booked = (List<Map<String, Object>>) read(app.get("/api/v1/bookings?pool=h200&state=CONFIRMED&from="
-                + start + "&to=" + end + "&limit=500", ADMIN).body()).get("items");
-        assertThat(booked.stream().mapToInt(b -> (Integer) b.get("quantity")).sum()).isEqualTo(8);
+        Map<String, Object> availability =
+                read(app.get("/api/v1/pools/h200/availability?from=" + start + "&to=" + end + "&step=PT1H", TEAM_A)
+                        .body());
+        assertThat((List<Map<String, Object>>) availability.get("slots"))
+                .extracting(s -> s.get("free"))
+                .containsOnly(0);
+        List<Map<String, Object>> booked = (List<Map<String, Object>>) read(app.get(
+                                "/api/v1/bookings?pool=h200&state=CONFIRMED&from=" + start + "&to=" + end
+                                        + "&limit=500",
+                                ADMIN)
+                        .body())
+                .get("items");
+        assertThat(booked.stream().mapToInt(b -> (Integer) b.get("quantity")).sum())
+                .isEqualTo(8);
     }
 
     /** Fires every request at once from its own thread, released together by a latch. */
@@ -65,14 +78,16 @@ class BookingRaceIT {
             for (int i = 0; i < CLIENTS; i++) {
                 boolean teamA = i % 2 == 0;
                 String body = createBody("h200", 1, start, end, teamA ? "team-a" : "team-b");
-                futures.add(CompletableFuture.supplyAsync(() -> {
-                    try {
-                        go.await();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    return app.post(teamA ? TEAM_A : TEAM_B, body);
-                }, pool));
+                futures.add(CompletableFuture.supplyAsync(
+                        () -> {
+                            try {
+                                go.await();
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                            return app.post(teamA ? TEAM_A : TEAM_B, body);
+                        },
+                        pool));
             }
             go.countDown();
             List<HttpResponse<String>> answers = new ArrayList<>();

@@ -56,39 +56,50 @@ class CalendarBrowserIT {
         assertThat(browser.findElement(By.id("whoami")).getText()).contains("team-a");
 
         LocalDateTime slot = LocalDateTime.ofInstant(Instant.now().plus(Duration.ofDays(6)), ZoneId.systemDefault())
-                .truncatedTo(ChronoUnit.HOURS).withHour(10);
+                .truncatedTo(ChronoUnit.HOURS)
+                .withHour(10);
         new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("pool"))).selectByValue("h200-mig-1g.18gb");
         browser.findElement(By.id("book-button")).click();
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("booking-dialog")));
-        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("dlg-pool"))).selectByValue("h200-mig-1g.18gb");
+        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("dlg-pool")))
+                .selectByValue("h200-mig-1g.18gb");
         set("dlg-quantity", "3");
         set("dlg-date", slot.format(DateTimeFormatter.ISO_LOCAL_DATE));
         set("dlg-start", "10:00");
         set("dlg-end", "12:00");
         set("dlg-purpose", "browser test");
         List<String> before = browser.findElements(By.cssSelector("#bookings tbody tr")).stream()
-                .map(r -> r.getAttribute("data-id")).toList();
+                .map(r -> r.getAttribute("data-id"))
+                .toList();
         browser.findElement(By.id("dlg-submit")).click();
 
         wait.until(d -> d.findElement(By.id("message")).getText().startsWith("Booked")
                 || !d.findElement(By.id("dlg-error")).getText().isEmpty());
         assertThat(browser.findElement(By.id("dlg-error")).getText()).isEmpty();
         assertThat(browser.findElement(By.id("message")).getText()).startsWith("Booked 3 × h200-mig-1g.18gb");
-        WebElement row = wait.until(d -> d.findElements(By.cssSelector("#bookings tbody tr[data-state='CONFIRMED']"))
-                .stream().filter(r -> !before.contains(r.getAttribute("data-id"))).findFirst().orElse(null));
+        WebElement row =
+                wait.until(d -> d.findElements(By.cssSelector("#bookings tbody tr[data-state='CONFIRMED']")).stream()
+                        .filter(r -> !before.contains(r.getAttribute("data-id")))
+                        .findFirst()
+                        .orElse(null));
         String bookingId = row.getAttribute("data-id");
         assertThat(row.getText()).contains("team-a", "CONFIRMED");
 
         row.findElement(By.cssSelector("button.cancel")).click();
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("message"), "Cancelled"));
-        List<WebElement> after = browser.findElements(By.cssSelector("#bookings tbody tr[data-id='" + bookingId + "']"));
-        assertThat(after).singleElement().satisfies(r -> assertThat(r.getAttribute("data-state")).isEqualTo("CANCELLED"));
+        List<WebElement> after =
+                browser.findElements(By.cssSelector("#bookings tbody tr[data-id='" + bookingId + "']"));
+        assertThat(after).singleElement().satisfies(r -> assertThat(r.getAttribute("data-state"))
+                .isEqualTo("CANCELLED"));
     }
 
     /** Sets an input's value the way a user would end up with it, including date and time inputs. */
     private static void set(String id, String value) {
-        ((JavascriptExecutor) browser).executeScript(
-                "const e = document.getElementById(arguments[0]); e.value = arguments[1];"
-                        + "e.dispatchEvent(new Event('input')); e.dispatchEvent(new Event('change'));", id, value);
+        ((JavascriptExecutor) browser)
+                .executeScript(
+                        "const e = document.getElementById(arguments[0]); e.value = arguments[1];"
+                                + "e.dispatchEvent(new Event('input')); e.dispatchEvent(new Event('change'));",
+                        id,
+                        value);
     }
 }

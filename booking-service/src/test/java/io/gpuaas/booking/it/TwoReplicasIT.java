@@ -30,8 +30,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class TwoReplicasIT {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
-    private static final List<String> POOLS = List.of("h200", "h200-mig-1g.18gb", "h200-mig-2g.35gb",
-            "h200-mig-3g.71gb");
+    private static final List<String> POOLS =
+            List.of("h200", "h200-mig-1g.18gb", "h200-mig-2g.35gb", "h200-mig-3g.71gb");
     // Longer than a rebalance after a graceful leave, far shorter than the group's session timeout (45 s).
     private static final Map<String, Object> CONFIG = Map.of("gpuaas.booking.decision-timeout", "PT15S");
 
@@ -43,7 +43,7 @@ class TwoReplicasIT {
             TopicAdmin.createAll(admin, prefix);
         }
         try (BookingApp first = BookingApp.start(broker, prefix, applicationId, CONFIG);
-             BookingApp second = BookingApp.start(broker, prefix, applicationId, CONFIG)) {
+                BookingApp second = BookingApp.start(broker, prefix, applicationId, CONFIG)) {
             first.awaitReady();
             Instant start = hourFromNow(4);
 
@@ -72,30 +72,36 @@ class TwoReplicasIT {
         awaitReadable(second, original.headers().firstValue("Location").orElseThrow());
 
         // Another pool may sit on another partition, whose decider never saw the key: the edge refuses it.
-        HttpResponse<String> otherPool = second.send("POST", "/api/v1/bookings", TEAM_A,
-                createBody("h200-mig-2g.35gb", 2, start, start.plusSeconds(3600), "team-a"), key);
+        HttpResponse<String> otherPool = second.send(
+                "POST",
+                "/api/v1/bookings",
+                TEAM_A,
+                createBody("h200-mig-2g.35gb", 2, start, start.plusSeconds(3600), "team-a"),
+                key);
         assertThat(otherPool.statusCode()).as(otherPool.body()).isEqualTo(422);
         assertThat(read(otherPool.body())).containsEntry("rule", "IDEMPOTENCY_MISMATCH");
 
         HttpResponse<String> retried = second.send("POST", "/api/v1/bookings", TEAM_A, body, key);
         assertThat(retried.statusCode()).as(retried.body()).isEqualTo(201);
-        assertThat(read(retried.body()).get("id")).isEqualTo(read(original.body()).get("id"));
+        assertThat(read(retried.body()).get("id"))
+                .isEqualTo(read(original.body()).get("id"));
     }
 
     /** The pool's one writer decides for both replicas: what one filled, the other cannot overbook. */
     private static void shouldHoldCapacityAcrossReplicas(BookingApp first, BookingApp second, Instant start) {
         confirm(first, "h200-mig-3g.71gb", 6, start);
-        HttpResponse<String> refused = second.post(TEAM_B, createBody("h200-mig-3g.71gb", 1, start,
-                start.plusSeconds(3600), "team-b"));
+        HttpResponse<String> refused =
+                second.post(TEAM_B, createBody("h200-mig-3g.71gb", 1, start, start.plusSeconds(3600), "team-b"));
         assertThat(refused.statusCode()).as(refused.body()).isEqualTo(409);
         assertThat(read(refused.body())).containsEntry("rule", "CAPACITY");
     }
 
     /** Books {@code quantity} units of {@code pool} for an hour through {@code app}: 201; its location. */
     private static String confirm(BookingApp app, String pool, int quantity, Instant start) {
-        HttpResponse<String> created = app.post(TEAM_A, createBody(pool, quantity, start, start.plusSeconds(3600),
-                "team-a"));
-        assertThat(created.statusCode()).as("%s on %s: %s", pool, app.server.getURI(), created.body())
+        HttpResponse<String> created =
+                app.post(TEAM_A, createBody(pool, quantity, start, start.plusSeconds(3600), "team-a"));
+        assertThat(created.statusCode())
+                .as("%s on %s: %s", pool, app.server.getURI(), created.body())
                 .isEqualTo(201);
         return created.headers().firstValue("Location").orElseThrow();
     }

@@ -35,33 +35,47 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class UntrustedRecordsIT {
 
     @Test
-    void shouldDeadLetterNullAndSchemaBreakingRecordsAndDecideThePoolsNextBookingWhenTheyArriveFirst(
-            KafkaBroker broker) throws Exception {
+    void shouldDeadLetterNullAndSchemaBreakingRecordsAndDecideThePoolsNextBookingWhenTheyArriveFirst(KafkaBroker broker)
+            throws Exception {
         BookingApp app = BookingApp.shared(broker);
         String commands = Topics.BOOKING_COMMANDS.name(app.prefix);
         String events = Topics.BOOKING_EVENTS.name(app.prefix);
         long sent = Instant.now().minusSeconds(5).toEpochMilli();
         Instant start = hourFromNow(2_000);
-        BookingCommand emptyNamespace = new BookingCommand.CreateBooking("req-untrusted", null,
-                new Caller("mallory", "team-a", false), "h200", "b-untrusted", "", 1, start, start.plusSeconds(3600),
-                null, Instant.now());
+        BookingCommand emptyNamespace = new BookingCommand.CreateBooking(
+                "req-untrusted",
+                null,
+                new Caller("mallory", "team-a", false),
+                "h200",
+                "b-untrusted",
+                "",
+                1,
+                start,
+                start.plusSeconds(3600),
+                null,
+                Instant.now());
         RecordHeaders headers = new RecordHeaders();
         byte[] body = Topics.BOOKING_COMMANDS.valueSerde().serializer().serialize(commands, headers, emptyNamespace);
 
         RecordMetadata nullCommand;
         RecordMetadata badCommand;
         RecordMetadata nullEvent;
-        try (KafkaProducer<byte[], byte[]> raw = new KafkaProducer<>(broker.clientProperties(),
-                new ByteArraySerializer(), new ByteArraySerializer())) {
-            nullCommand = raw.send(new ProducerRecord<>(commands, null, sent, bytes("h200"), (byte[]) null)).get();
-            badCommand = raw.send(new ProducerRecord<>(commands, null, sent, bytes("h200"), body, headers)).get();
-            nullEvent = raw.send(new ProducerRecord<>(events, null, sent, bytes("b-poison"), (byte[]) null)).get();
+        try (KafkaProducer<byte[], byte[]> raw =
+                new KafkaProducer<>(broker.clientProperties(), new ByteArraySerializer(), new ByteArraySerializer())) {
+            nullCommand = raw.send(new ProducerRecord<>(commands, null, sent, bytes("h200"), (byte[]) null))
+                    .get();
+            badCommand = raw.send(new ProducerRecord<>(commands, null, sent, bytes("h200"), body, headers))
+                    .get();
+            nullEvent = raw.send(new ProducerRecord<>(events, null, sent, bytes("b-poison"), (byte[]) null))
+                    .get();
         }
         HttpResponse<String> next = app.post(TEAM_A, createBody("h200", 1, start, start.plusSeconds(3600), "team-a"));
 
         assertThat(next.statusCode()).as(next.body()).isEqualTo(201);
-        Map<String, ConsumerRecord<byte[], byte[]>> letters = DeadLetterTopic.awaitLetters(broker,
-                Topics.DEAD_LETTER.name(app.prefix), List.of(where(nullCommand), where(badCommand), where(nullEvent)));
+        Map<String, ConsumerRecord<byte[], byte[]>> letters = DeadLetterTopic.awaitLetters(
+                broker,
+                Topics.DEAD_LETTER.name(app.prefix),
+                List.of(where(nullCommand), where(badCommand), where(nullEvent)));
         assertLetter(letters.get(where(nullCommand)), "h200", "TOMBSTONE", nullCommand, sent);
         assertLetter(letters.get(where(badCommand)), "h200", "SCHEMA_VIOLATION", badCommand, sent);
         assertThat(letters.get(where(badCommand)).value()).isEqualTo(body);
@@ -70,11 +84,11 @@ class UntrustedRecordsIT {
         assertLetter(letters.get(where(nullEvent)), "b-poison", "TOMBSTONE", nullEvent, sent);
     }
 
-    private static void assertLetter(ConsumerRecord<byte[], byte[]> letter, String key, String reason,
-                                     RecordMetadata original, long sent) {
+    private static void assertLetter(
+            ConsumerRecord<byte[], byte[]> letter, String key, String reason, RecordMetadata original, long sent) {
         assertThat(new String(letter.key(), UTF_8)).isEqualTo(key);
-        DeadLetterTopic.assertHeaders(letter.headers(), reason, original.topic(), original.partition(),
-                original.offset(), sent);
+        DeadLetterTopic.assertHeaders(
+                letter.headers(), reason, original.topic(), original.partition(), original.offset(), sent);
     }
 
     private static String where(RecordMetadata written) {

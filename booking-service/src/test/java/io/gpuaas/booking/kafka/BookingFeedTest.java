@@ -76,11 +76,17 @@ class BookingFeedTest {
                 }
             });
         }
-        DeadLetterPublisher deadLetters = new DeadLetterPublisher(deadLetterProducer, "gpuaas.dead-letter",
-                "booking-service", new PrometheusRegistry());
-        feed = BookingFeed.feed(() -> consumer, PREFIX, view, awaiter, keys, deadLetters,
-                new FeedSettings(3, Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofSeconds(1),
-                        Duration.ofSeconds(1)));
+        DeadLetterPublisher deadLetters = new DeadLetterPublisher(
+                deadLetterProducer, "gpuaas.dead-letter", "booking-service", new PrometheusRegistry());
+        feed = BookingFeed.feed(
+                () -> consumer,
+                PREFIX,
+                view,
+                awaiter,
+                keys,
+                deadLetters,
+                new FeedSettings(
+                        3, Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofSeconds(1), Duration.ofSeconds(1)));
         feed.start();
         assertThat(feed.awaitCaughtUp(Duration.ofSeconds(30))).isTrue();
     }
@@ -100,9 +106,12 @@ class BookingFeedTest {
         start(Map.of());
         CompletableFuture<BookingEvent> answer = awaiter.expect("req-1");
         Booking confirmed = booking("b-2", 1);
-        CompletableFuture<Boolean> visibleWhenAnswered = answer.thenApply(e -> view.find("b-2").isPresent());
+        CompletableFuture<Boolean> visibleWhenAnswered =
+                answer.thenApply(e -> view.find("b-2").isPresent());
 
-        consumer.schedulePollTask(() -> consumer.addRecord(record(Topics.BOOKING_EVENTS.name(PREFIX), 0,
+        consumer.schedulePollTask(() -> consumer.addRecord(record(
+                Topics.BOOKING_EVENTS.name(PREFIX),
+                0,
                 bytes(Topics.BOOKING_EVENTS, new BookingConfirmed("req-1", confirmed, T0)))));
 
         assertThat(answer.get(30, TimeUnit.SECONDS)).isInstanceOf(BookingConfirmed.class);
@@ -111,14 +120,26 @@ class BookingFeedTest {
 
     @Test
     void shouldLearnKeysFromCommandsAndNeverDeadLetterACommandItCannotRead() throws Exception {
-        CreateBooking command = new CreateBooking("req-3", "key-3", ALICE, "h200", "b-3", "team-a", 1, T0,
-                T0.plusSeconds(3600), null, T0, "fingerprint-3");
+        CreateBooking command = new CreateBooking(
+                "req-3",
+                "key-3",
+                ALICE,
+                "h200",
+                "b-3",
+                "team-a",
+                1,
+                T0,
+                T0.plusSeconds(3600),
+                null,
+                T0,
+                "fingerprint-3");
 
-        start(Map.of(Topics.BOOKING_COMMANDS, List.of(GARBLED,
-                bytes(Topics.BOOKING_COMMANDS, command))));
+        start(Map.of(Topics.BOOKING_COMMANDS, List.of(GARBLED, bytes(Topics.BOOKING_COMMANDS, command))));
 
-        assertThat(keys.claim(IdempotencyKeys.scope(ALICE), "key-3", "another request")).isFalse();
-        assertThat(keys.claim(IdempotencyKeys.scope(ALICE), "key-3", "fingerprint-3")).isTrue();
+        assertThat(keys.claim(IdempotencyKeys.scope(ALICE), "key-3", "another request"))
+                .isFalse();
+        assertThat(keys.claim(IdempotencyKeys.scope(ALICE), "key-3", "fingerprint-3"))
+                .isTrue();
         assertThat(deadLetterProducer.history()).isEmpty();
     }
 
@@ -133,18 +154,31 @@ class BookingFeedTest {
         });
 
         await().atMost(Duration.ofSeconds(30)).until(() -> view.find("b-4").isPresent());
-        assertThat(deadLetterProducer.history()).singleElement()
-                .satisfies(letter -> assertThat(letter.value()).isEqualTo(GARBLED.body()));
+        assertThat(deadLetterProducer.history()).singleElement().satisfies(letter -> assertThat(letter.value())
+                .isEqualTo(GARBLED.body()));
     }
 
     private static Booking booking(String id, long version) {
-        return new Booking(id, "team-a", "team-a", "h200", "h200", "nvidia.com/gpu", 1, T0, T0.plusSeconds(3600),
-                null, BookingState.CONFIRMED, "alice", T0, T0, version);
+        return new Booking(
+                id,
+                "team-a",
+                "team-a",
+                "h200",
+                "h200",
+                "nvidia.com/gpu",
+                1,
+                T0,
+                T0.plusSeconds(3600),
+                null,
+                BookingState.CONFIRMED,
+                "alice",
+                T0,
+                T0,
+                version);
     }
 
     /** A value as its producer wrote it: the body and the CloudEvents headers. */
-    private record Raw(byte[] body, RecordHeaders headers) {
-    }
+    private record Raw(byte[] body, RecordHeaders headers) {}
 
     private static <T> Raw bytes(TopicSpec<String, T> topic, T value) {
         RecordHeaders headers = new RecordHeaders();
@@ -152,7 +186,17 @@ class BookingFeedTest {
     }
 
     private static ConsumerRecord<byte[], byte[]> record(String topic, long offset, Raw value) {
-        return new ConsumerRecord<>(topic, 0, offset, T0.toEpochMilli(), TimestampType.CREATE_TIME, 3,
-                value.body().length, "key".getBytes(UTF_8), value.body(), value.headers(), Optional.empty());
+        return new ConsumerRecord<>(
+                topic,
+                0,
+                offset,
+                T0.toEpochMilli(),
+                TimestampType.CREATE_TIME,
+                3,
+                value.body().length,
+                "key".getBytes(UTF_8),
+                value.body(),
+                value.headers(),
+                Optional.empty());
     }
 }

@@ -22,10 +22,16 @@ class IdempotencyKeysTest {
         String cancel = IdempotencyKeys.fingerprint("DELETE", "/api/v1/bookings/b1", "");
 
         assertThat(keys.claim(IdempotencyKeys.scope(TEAM_A), "k", cancel)).isTrue();
-        assertThat(keys.claim(IdempotencyKeys.scope(TEAM_A), "k", cancel)).as("the same request again").isTrue();
+        assertThat(keys.claim(IdempotencyKeys.scope(TEAM_A), "k", cancel))
+                .as("the same request again")
+                .isTrue();
         assertThat(keys.claim(IdempotencyKeys.scope(TEAM_A), "k", create)).isFalse();
-        assertThat(keys.claim("tenant:team-b", "k", create)).as("another tenant's key").isTrue();
-        assertThat(keys.claim(IdempotencyKeys.scope(TEAM_A), null, create)).as("no key binds nothing").isTrue();
+        assertThat(keys.claim("tenant:team-b", "k", create))
+                .as("another tenant's key")
+                .isTrue();
+        assertThat(keys.claim(IdempotencyKeys.scope(TEAM_A), null, create))
+                .as("no key binds nothing")
+                .isTrue();
     }
 
     @Test
@@ -34,7 +40,9 @@ class IdempotencyKeysTest {
         keys.learn(TEAM_A, "recent", "fp-1", NOW.minus(Duration.ofDays(1)));
 
         assertThat(keys.claim(IdempotencyKeys.scope(TEAM_A), "recent", "fp-2")).isFalse();
-        assertThat(keys.claim(IdempotencyKeys.scope(TEAM_A), "old", "fp-2")).as("expired, bound anew").isTrue();
+        assertThat(keys.claim(IdempotencyKeys.scope(TEAM_A), "old", "fp-2"))
+                .as("expired, bound anew")
+                .isTrue();
     }
 
     @Test

@@ -20,7 +20,6 @@ import io.gpuaas.events.booking.BookingEvent.BookingRejected;
 import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.booking.Interval;
 import java.time.Duration;
-import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 class BookingDeciderTest {
@@ -99,8 +98,19 @@ class BookingDeciderTest {
     }
 
     private static CreateBooking withFingerprint(CreateBooking c, String fingerprint) {
-        return new CreateBooking(c.requestId(), c.idempotencyKey(), c.caller(), c.pool(), c.bookingId(), c.namespace(),
-                c.quantity(), c.start(), c.end(), c.purpose(), c.requestedAt(), fingerprint);
+        return new CreateBooking(
+                c.requestId(),
+                c.idempotencyKey(),
+                c.caller(),
+                c.pool(),
+                c.bookingId(),
+                c.namespace(),
+                c.quantity(),
+                c.start(),
+                c.end(),
+                c.purpose(),
+                c.requestedAt(),
+                fingerprint);
     }
 
     @Test
@@ -159,21 +169,27 @@ class BookingDeciderTest {
         assertThat(reason(create(TEAM_A, null, 9, h(1), h(2)))).isEqualTo("INVALID_QUANTITY");
         assertThat(reason(create(TEAM_A, null, 1, h(2), h(1)))).isEqualTo("INVALID_WINDOW");
         assertThat(reason(create(TEAM_A, null, 1, h(-2), h(1)))).isEqualTo("START_IN_PAST");
-        assertThat(reason(create(TEAM_A, null, 1, h(1), h(1).plus(Duration.ofDays(15))))).isEqualTo("POLICY_MAX_DURATION");
-        assertThat(reason(create(TEAM_A, null, 1, h(24 * 100), h(24 * 100 + 1)))).isEqualTo("POLICY_MAX_ADVANCE");
+        assertThat(reason(create(TEAM_A, null, 1, h(1), h(1).plus(Duration.ofDays(15)))))
+                .isEqualTo("POLICY_MAX_DURATION");
+        assertThat(reason(create(TEAM_A, null, 1, h(24 * 100), h(24 * 100 + 1))))
+                .isEqualTo("POLICY_MAX_ADVANCE");
         assertThat(reason(create(TEAM_A, null, 1, h(1).plusSeconds(60), h(2)))).isEqualTo("POLICY_ALIGNMENT");
     }
 
     @Test
     void shouldCapATenantWhenThePolicyLimitsItsShare() {
-        BookingDecider capped = new BookingDecider(POOLS, new BookingPolicy(Duration.ofDays(1), Duration.ofDays(30),
-                Duration.ofMinutes(15), 0.5, Duration.ofMinutes(1)));
+        BookingDecider capped = new BookingDecider(
+                POOLS,
+                new BookingPolicy(
+                        Duration.ofDays(1), Duration.ofDays(30), Duration.ofMinutes(15), 0.5, Duration.ofMinutes(1)));
         ledger.apply(capped.decide(create(TEAM_A, null, 3, h(1), h(3)), ledger, NOW));
 
         Decision second = capped.decide(create(TEAM_A, null, 2, h(2), h(4)), ledger, NOW);
 
         assertThat(((BookingRejected) second.events().getFirst()).reason()).isEqualTo("POLICY_TENANT_CAP");
-        assertThat(capped.decide(create(TEAM_B, null, 4, h(2), h(4)), ledger, NOW).events().getFirst())
+        assertThat(capped.decide(create(TEAM_B, null, 4, h(2), h(4)), ledger, NOW)
+                        .events()
+                        .getFirst())
                 .isInstanceOf(BookingConfirmed.class);
     }
 
@@ -208,5 +224,4 @@ class BookingDeciderTest {
     private String reason(BookingCommand command) {
         return ((BookingRejected) decider.decide(command, ledger, NOW).events().getFirst()).reason();
     }
-
 }

@@ -50,9 +50,14 @@ class CapacityPropertyTest {
             instants.add(b.end());
         });
         for (Instant t : instants) {
-            int bruteForce = bookings.stream().filter(b -> b.activeAt(t)).mapToInt(Booking::quantity).sum();
+            int bruteForce = bookings.stream()
+                    .filter(b -> b.activeAt(t))
+                    .mapToInt(Booking::quantity)
+                    .sum();
             assertThat(bruteForce).as("units booked at %s", t).isLessThanOrEqualTo(CAPACITY);
-            assertThat(ledger.timeline("h200").reservedAt(t)).as("timeline at %s", t).isEqualTo(bruteForce);
+            assertThat(ledger.timeline("h200").reservedAt(t))
+                    .as("timeline at %s", t)
+                    .isEqualTo(bruteForce);
         }
     }
 

@@ -22,16 +22,25 @@ final class Fixtures {
             new Pool("h200", "h200", "nvidia.com/gpu", 8, "NVIDIA H200", null),
             new Pool("h200-mig-2g.35gb", "h200-mig-2g.35gb", "nvidia.com/mig-2g.35gb", 9, "NVIDIA H200", "2g.35gb")));
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     static Instant h(int hours) {
         return NOW.plus(Duration.ofHours(hours));
     }
 
     static CreateBooking create(Caller caller, String key, int quantity, Instant start, Instant end) {
-        return new CreateBooking(UUID.randomUUID().toString(), key, caller, "h200", UUID.randomUUID().toString(),
-                caller.tenant(), quantity, start, end, null, NOW);
+        return new CreateBooking(
+                UUID.randomUUID().toString(),
+                key,
+                caller,
+                "h200",
+                UUID.randomUUID().toString(),
+                caller.tenant(),
+                quantity,
+                start,
+                end,
+                null,
+                NOW);
     }
 
     static CancelBooking cancel(Caller caller, String bookingId) {

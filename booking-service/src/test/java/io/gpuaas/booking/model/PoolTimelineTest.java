@@ -48,8 +48,8 @@ class PoolTimelineTest {
         timeline.reserve(h(2), h(3), 7);
         timeline.reserve(h(5), h(6), 8);
 
-        assertThat(timeline.above(h(0), h(10), 5)).containsExactly(
-                new Interval(h(1), h(3), 7), new Interval(h(5), h(6), 8));
+        assertThat(timeline.above(h(0), h(10), 5))
+                .containsExactly(new Interval(h(1), h(3), 7), new Interval(h(5), h(6), 8));
     }
 
     @Test
@@ -62,7 +62,8 @@ class PoolTimelineTest {
                 .contains(h(2));
         assertThat(timeline.earliestFit(h(0), Duration.ofHours(2), 0, Duration.ofMinutes(15), h(100)))
                 .contains(h(5));
-        assertThat(timeline.earliestFit(h(0), Duration.ofHours(2), 0, Duration.ofMinutes(15), h(4))).isEmpty();
+        assertThat(timeline.earliestFit(h(0), Duration.ofHours(2), 0, Duration.ofMinutes(15), h(4)))
+                .isEmpty();
     }
 
     @Test

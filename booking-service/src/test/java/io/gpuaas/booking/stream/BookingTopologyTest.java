@@ -66,23 +66,31 @@ class BookingTopologyTest {
 
     @BeforeEach
     void start() {
-        BookingPolicy policy = new BookingPolicy(Duration.ofDays(1), Duration.ofDays(30), Duration.ofSeconds(1), 1.0,
-                Duration.ofMinutes(1));
+        BookingPolicy policy = new BookingPolicy(
+                Duration.ofDays(1), Duration.ofDays(30), Duration.ofSeconds(1), 1.0, Duration.ofMinutes(1));
         BookingDecider decider = new BookingDecider(PoolCatalog.load(Optional.empty()), policy);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "booking-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.putAll(BookingTopology.errorHandling(new DeadLetterPublisher(deadLetterProducer, "gpuaas.dead-letter",
-                "booking-service", registry)));
-        driver = new TopologyTestDriver(BookingTopology.build("gpuaas.", decider, Duration.ofMillis(200),
-                Duration.ofDays(7), outcomes::add), props, START);
-        commands = driver.createInputTopic("gpuaas.booking-commands", Serdes.String().serializer(),
+        props.putAll(BookingTopology.errorHandling(
+                new DeadLetterPublisher(deadLetterProducer, "gpuaas.dead-letter", "booking-service", registry)));
+        driver = new TopologyTestDriver(
+                BookingTopology.build("gpuaas.", decider, Duration.ofMillis(200), Duration.ofDays(7), outcomes::add),
+                props,
+                START);
+        commands = driver.createInputTopic(
+                "gpuaas.booking-commands",
+                Serdes.String().serializer(),
                 Topics.BOOKING_COMMANDS.valueSerde().serializer());
-        events = driver.createOutputTopic("gpuaas.booking-events", Serdes.String().deserializer(),
+        events = driver.createOutputTopic(
+                "gpuaas.booking-events",
+                Serdes.String().deserializer(),
                 Topics.BOOKING_EVENTS.valueSerde().deserializer());
-        bookings = driver.createOutputTopic("gpuaas.bookings", Serdes.String().deserializer(),
+        bookings = driver.createOutputTopic(
+                "gpuaas.bookings",
+                Serdes.String().deserializer(),
                 Topics.BOOKINGS.valueSerde().deserializer());
     }
 
@@ -92,8 +100,18 @@ class BookingTopologyTest {
     }
 
     private CreateBooking create(int quantity, Instant start, Instant end) {
-        return new CreateBooking(UUID.randomUUID().toString(), null, TEAM_A, "h200", UUID.randomUUID().toString(),
-                "team-a", quantity, start, end, "training", START);
+        return new CreateBooking(
+                UUID.randomUUID().toString(),
+                null,
+                TEAM_A,
+                "h200",
+                UUID.randomUUID().toString(),
+                "team-a",
+                quantity,
+                start,
+                end,
+                "training",
+                START);
     }
 
     @Test
@@ -119,13 +137,13 @@ class BookingTopologyTest {
         events.readRecordsToList();
 
         driver.advanceWallClockTime(Duration.ofMillis(5_200));
-        assertThat(events.readValuesToList()).singleElement()
-                .isInstanceOf(BookingEvent.BookingActivated.class);
+        assertThat(events.readValuesToList()).singleElement().isInstanceOf(BookingEvent.BookingActivated.class);
         driver.advanceWallClockTime(Duration.ofMillis(5_000));
         List<BookingEvent> later = events.readValuesToList();
         assertThat(later).singleElement().isInstanceOf(BookingEvent.BookingCompleted.class);
         assertThat(later.getFirst().time()).isBetween(START.plusSeconds(10), START.plusSeconds(11));
-        assertThat(bookings.readKeyValuesToMap().get(command.bookingId()).state()).isEqualTo(BookingState.COMPLETED);
+        assertThat(bookings.readKeyValuesToMap().get(command.bookingId()).state())
+                .isEqualTo(BookingState.COMPLETED);
     }
 
     @Test
@@ -154,7 +172,10 @@ class BookingTopologyTest {
         Instant sent = START.minusSeconds(3);
         CreateBooking misrouted = create(1, START.plusSeconds(60), START.plusSeconds(120));
         RecordHeaders headers = new RecordHeaders();
-        byte[] value = Topics.BOOKING_COMMANDS.valueSerde().serializer().serialize("gpuaas.booking-commands", headers, misrouted);
+        byte[] value = Topics.BOOKING_COMMANDS
+                .valueSerde()
+                .serializer()
+                .serialize("gpuaas.booking-commands", headers, misrouted);
         rawCommands().pipeInput(new TestRecord<>(utf8("h200-mig-1g.18gb"), value, headers, sent));
         commands.pipeInput("h200", create(1, START.plusSeconds(60), START.plusSeconds(120)));
 
@@ -163,7 +184,8 @@ class BookingTopologyTest {
         assertThat(letter.key()).isEqualTo(utf8("h200-mig-1g.18gb"));
         assertThat(letter.value()).isEqualTo(value);
         assertThat(header(letter, CloudEvents.TYPE)).isEqualTo("io.gpuaas.booking.command.create.v1");
-        assertHeaders(letter.headers(), "InvalidCommandException", "gpuaas.booking-commands", 0, 0, sent.toEpochMilli());
+        assertHeaders(
+                letter.headers(), "InvalidCommandException", "gpuaas.booking-commands", 0, 0, sent.toEpochMilli());
         assertThat(header(letter, DeadLetterPublisher.ERROR)).contains("record key must be the pool id h200");
         assertThat(deadLettered("InvalidCommandException")).isEqualTo(1.0);
         assertThat(events.readValuesToList()).singleElement().isInstanceOf(BookingConfirmed.class);
@@ -174,7 +196,8 @@ class BookingTopologyTest {
         deadLetterProducer.sendException = new TimeoutException("dead-letter topic unavailable");
         CreateBooking misrouted = create(1, START.plusSeconds(60), START.plusSeconds(120));
 
-        assertThatThrownBy(() -> commands.pipeInput("h200-mig-1g.18gb", misrouted)).isInstanceOf(StreamsException.class);
+        assertThatThrownBy(() -> commands.pipeInput("h200-mig-1g.18gb", misrouted))
+                .isInstanceOf(StreamsException.class);
         assertThat(events.readValuesToList()).isEmpty();
         assertThat(deadLettered("InvalidCommandException")).isZero();
     }
@@ -184,12 +207,15 @@ class BookingTopologyTest {
     }
 
     private double deadLettered(String reason) {
-        return registry.scrape().stream().filter(CounterSnapshot.class::isInstance).map(CounterSnapshot.class::cast)
+        return registry.scrape().stream()
+                .filter(CounterSnapshot.class::isInstance)
+                .map(CounterSnapshot.class::cast)
                 .filter(m -> m.getMetadata().getName().equals("gpuaas_dead_letter_records"))
                 .flatMap(m -> m.getDataPoints().stream())
                 .filter(p -> "gpuaas.booking-commands".equals(p.getLabels().get("topic"))
                         && reason.equals(p.getLabels().get("reason")))
-                .mapToDouble(CounterSnapshot.CounterDataPointSnapshot::getValue).sum();
+                .mapToDouble(CounterSnapshot.CounterDataPointSnapshot::getValue)
+                .sum();
     }
 
     private static String header(ProducerRecord<byte[], byte[]> record, String name) {

@@ -66,28 +66,30 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class DecisionRestartIT {
 
     private static final int COMMANDS = 400;
-    private static final Instant BASE = Instant.now().plus(Duration.ofDays(1)).truncatedTo(java.time.temporal.ChronoUnit.DAYS);
+    private static final Instant BASE =
+            Instant.now().plus(Duration.ofDays(1)).truncatedTo(java.time.temporal.ChronoUnit.DAYS);
     private static final BookingPolicy POLICY = BookingPolicy.DEFAULT;
     private static final PoolCatalog POOLS = PoolCatalog.load(Optional.empty());
 
     private final PrometheusRegistry registry = new PrometheusRegistry();
 
     @Test
-    void shouldLoseNothingDuplicateNothingAndNeverOverbookWhenTheProcessorCrashesMidStream(KafkaBroker broker) throws Exception {
+    void shouldLoseNothingDuplicateNothingAndNeverOverbookWhenTheProcessorCrashesMidStream(KafkaBroker broker)
+            throws Exception {
         String prefix = broker.uniquePrefix();
         String appId = broker.uniqueGroupId("restart");
         try (Admin admin = broker.admin()) {
             TopicAdmin.createAll(admin, prefix);
         }
         // The processor and its dead-letter producer run as booking-service, with exactly its ACLs.
-        Map<String, String> service = broker.serviceCredentials(BOOKING_SERVICE.userName(),
-                KafkaAccess.acls(BOOKING_SERVICE, prefix, appId));
+        Map<String, String> service =
+                broker.serviceCredentials(BOOKING_SERVICE.userName(), KafkaAccess.acls(BOOKING_SERVICE, prefix, appId));
         List<CreateBooking> commands = commands();
         AtomicInteger decided = new AtomicInteger();
         try (KafkaProducer<byte[], byte[]> deadLetterProducer = producer(broker, service)) {
             // One publisher for both instances, as DecisionEngine keeps one across restarts of its KafkaStreams.
-            DeadLetterPublisher deadLetters = new DeadLetterPublisher(deadLetterProducer, Topics.DEAD_LETTER.name(prefix),
-                    "booking-service", registry);
+            DeadLetterPublisher deadLetters = new DeadLetterPublisher(
+                    deadLetterProducer, Topics.DEAD_LETTER.name(prefix), "booking-service", registry);
             KafkaStreams first = streams(broker, service, prefix, appId, deadLetters, outcome -> {
                 if (decided.incrementAndGet() == COMMANDS / 3) {
                     throw new IllegalStateException("simulated crash after the state changed, before the commit");
@@ -96,7 +98,7 @@ class DecisionRestartIT {
             first.start();
             List<Poison> poisons = sendCrashingHalfway(broker, prefix, commands, first);
             first.close(Duration.ofSeconds(10));
-            KafkaStreams second = streams(broker, service, prefix, appId, deadLetters, outcome -> { });
+            KafkaStreams second = streams(broker, service, prefix, appId, deadLetters, outcome -> {});
             second.start();
             try {
                 assertEveryCommandAnsweredOnceAsWithoutCrash(readAnswers(broker, prefix, commands.size()), commands);
@@ -108,8 +110,8 @@ class DecisionRestartIT {
     }
 
     /** Sends every command and two poisons; halfway, waits for {@code first} to have crashed. */
-    private static List<Poison> sendCrashingHalfway(KafkaBroker broker, String prefix, List<CreateBooking> commands,
-                                                    KafkaStreams first) throws Exception {
+    private static List<Poison> sendCrashingHalfway(
+            KafkaBroker broker, String prefix, List<CreateBooking> commands, KafkaStreams first) throws Exception {
         List<Poison> poisons = new ArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer = producer(broker, Map.of())) {
             for (int i = 0; i < commands.size(); i++) {
@@ -119,24 +121,29 @@ class DecisionRestartIT {
                 }
                 if (i == COMMANDS / 2) {
                     producer.flush();
-                    await().atMost(Duration.ofSeconds(60)).until(() -> first.state() == KafkaStreams.State.ERROR
-                            || first.state() == KafkaStreams.State.NOT_RUNNING);
+                    await().atMost(Duration.ofSeconds(60))
+                            .until(() -> first.state() == KafkaStreams.State.ERROR
+                                    || first.state() == KafkaStreams.State.NOT_RUNNING);
                 }
             }
         }
         return poisons;
     }
 
-    private static void assertEveryCommandAnsweredOnceAsWithoutCrash(Map<String, List<BookingEvent>> answers,
-                                                                     List<CreateBooking> commands) {
+    private static void assertEveryCommandAnsweredOnceAsWithoutCrash(
+            Map<String, List<BookingEvent>> answers, List<CreateBooking> commands) {
         assertThat(answers).hasSize(COMMANDS);
         assertThat(answers.values()).allSatisfy(list -> assertThat(list).hasSize(1));
         Set<String> confirmedRequests = answers.entrySet().stream()
-                .filter(e -> e.getValue().getFirst() instanceof BookingConfirmed).map(Map.Entry::getKey)
+                .filter(e -> e.getValue().getFirst() instanceof BookingConfirmed)
+                .map(Map.Entry::getKey)
                 .collect(Collectors.toSet());
         assertThat(confirmedRequests).isEqualTo(uninterruptedRun(commands));
-        List<Booking> confirmed = answers.values().stream().map(List::getFirst)
-                .filter(BookingConfirmed.class::isInstance).map(e -> ((BookingConfirmed) e).booking()).toList();
+        List<Booking> confirmed = answers.values().stream()
+                .map(List::getFirst)
+                .filter(BookingConfirmed.class::isInstance)
+                .map(e -> ((BookingConfirmed) e).booking())
+                .toList();
         assertThat(confirmed).extracting(Booking::id).doesNotHaveDuplicates();
         assertNoOverbooking(confirmed);
     }
@@ -148,37 +155,64 @@ class DecisionRestartIT {
         }
     }
 
-    private static Poison poison(KafkaProducer<byte[], byte[]> producer, String prefix, boolean garbage) throws Exception {
+    private static Poison poison(KafkaProducer<byte[], byte[]> producer, String prefix, boolean garbage)
+            throws Exception {
         if (garbage) {
             byte[] value = {0, (byte) 0xff, 'p', 'o', 'i', 's', 'o', 'n'};
-            RecordMetadata sent = producer.send(new ProducerRecord<>(Topics.BOOKING_COMMANDS.name(prefix),
-                    "h200".getBytes(UTF_8), value)).get();
+            RecordMetadata sent = producer.send(
+                            new ProducerRecord<>(Topics.BOOKING_COMMANDS.name(prefix), "h200".getBytes(UTF_8), value))
+                    .get();
             return new Poison(sent, value, "MISSING_TYPE");
         }
-        CreateBooking misrouted = new CreateBooking(UUID.randomUUID().toString(), null, new Caller("u", "team-a", false),
-                "h200", UUID.randomUUID().toString(), "team-a", 1, BASE, BASE.plus(Duration.ofHours(1)), null, Instant.now());
+        CreateBooking misrouted = new CreateBooking(
+                UUID.randomUUID().toString(),
+                null,
+                new Caller("u", "team-a", false),
+                "h200",
+                UUID.randomUUID().toString(),
+                "team-a",
+                1,
+                BASE,
+                BASE.plus(Duration.ofHours(1)),
+                null,
+                Instant.now());
         ProducerRecord<byte[], byte[]> record = record(prefix, "h200-mig-1g.18gb", misrouted);
         return new Poison(producer.send(record).get(), record.value(), "InvalidCommandException");
     }
 
     /** Each poison reaches the dead-letter topic (at least once: a crash may repeat it) with every gpuaas_dlq_ header. */
     private void assertDeadLettered(KafkaBroker broker, String prefix, List<Poison> poisons) {
-        Map<String, ConsumerRecord<byte[], byte[]>> letters = DeadLetterTopic.awaitLetters(broker,
-                Topics.DEAD_LETTER.name(prefix), poisons.stream().map(Poison::where).toList());
+        Map<String, ConsumerRecord<byte[], byte[]>> letters = DeadLetterTopic.awaitLetters(
+                broker,
+                Topics.DEAD_LETTER.name(prefix),
+                poisons.stream().map(Poison::where).toList());
         for (Poison poison : poisons) {
             ConsumerRecord<byte[], byte[]> letter = letters.get(poison.where());
             assertThat(letter.value()).isEqualTo(poison.value());
-            DeadLetterTopic.assertHeaders(letter.headers(), poison.reason(), poison.sent().topic(),
-                    poison.sent().partition(), poison.sent().offset(), poison.sent().timestamp());
-            assertThat(registry.scrape().stream().filter(m -> m.getMetadata().getName().equals("gpuaas_dead_letter_records"))
-                    .flatMap(m -> m.getDataPoints().stream()).filter(d -> poison.reason().equals(d.getLabels().get("reason"))))
-                    .as("gpuaas_dead_letter_records_total{reason=%s}", poison.reason()).isNotEmpty();
+            DeadLetterTopic.assertHeaders(
+                    letter.headers(),
+                    poison.reason(),
+                    poison.sent().topic(),
+                    poison.sent().partition(),
+                    poison.sent().offset(),
+                    poison.sent().timestamp());
+            assertThat(registry.scrape().stream()
+                            .filter(m -> m.getMetadata().getName().equals("gpuaas_dead_letter_records"))
+                            .flatMap(m -> m.getDataPoints().stream())
+                            .filter(d -> poison.reason().equals(d.getLabels().get("reason"))))
+                    .as("gpuaas_dead_letter_records_total{reason=%s}", poison.reason())
+                    .isNotEmpty();
         }
     }
 
-    private static KafkaStreams streams(KafkaBroker broker, Map<String, String> service, String prefix, String appId,
-                                        DeadLetterPublisher deadLetters,
-                                        java.util.function.Consumer<DecisionOutcome> observer) throws Exception {
+    private static KafkaStreams streams(
+            KafkaBroker broker,
+            Map<String, String> service,
+            String prefix,
+            String appId,
+            DeadLetterPublisher deadLetters,
+            java.util.function.Consumer<DecisionOutcome> observer)
+            throws Exception {
         BookingDecider decider = new BookingDecider(POOLS, POLICY);
         Properties props = new Properties();
         props.putAll(service);
@@ -188,10 +222,12 @@ class DecisionRestartIT {
         // The service's own engine settings (commit interval, linger, retry backoff): the guarantees hold with them.
         props.putAll(EngineTuning.defaults().streamsProperties());
         // A fresh directory every time: the new instance can only know the past from the changelogs.
-        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("restart-state").toString());
+        props.put(
+                StreamsConfig.STATE_DIR_CONFIG,
+                Files.createTempDirectory("restart-state").toString());
         props.putAll(BookingTopology.errorHandling(deadLetters));
-        KafkaStreams streams = new KafkaStreams(BookingTopology.build(prefix, decider, Duration.ofMillis(200),
-                Duration.ofDays(7), observer), props);
+        KafkaStreams streams = new KafkaStreams(
+                BookingTopology.build(prefix, decider, Duration.ofMillis(200), Duration.ofDays(7), observer), props);
         streams.setUncaughtExceptionHandler(e -> StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
         return streams;
     }
@@ -204,8 +240,18 @@ class DecisionRestartIT {
             Instant start = BASE.plus(Duration.ofMinutes(15L * random.nextInt(48)));
             Instant end = start.plus(Duration.ofMinutes(15L * (1 + random.nextInt(16))));
             Caller caller = new Caller("u" + i, i % 2 == 0 ? "team-a" : "team-b", false);
-            out.add(new CreateBooking(UUID.randomUUID().toString(), null, caller, pools[i % 2], UUID.randomUUID().toString(),
-                    caller.tenant(), 1 + random.nextInt(3), start, end, null, Instant.now()));
+            out.add(new CreateBooking(
+                    UUID.randomUUID().toString(),
+                    null,
+                    caller,
+                    pools[i % 2],
+                    UUID.randomUUID().toString(),
+                    caller.tenant(),
+                    1 + random.nextInt(3),
+                    start,
+                    end,
+                    null,
+                    Instant.now()));
         }
         return out;
     }
@@ -228,8 +274,10 @@ class DecisionRestartIT {
     private static void assertNoOverbooking(List<Booking> confirmed) {
         for (Booking b : confirmed) {
             int capacity = POOLS.find(b.pool()).orElseThrow().capacity();
-            int atStart = confirmed.stream().filter(o -> o.pool().equals(b.pool()) && o.activeAt(b.start()))
-                    .mapToInt(Booking::quantity).sum();
+            int atStart = confirmed.stream()
+                    .filter(o -> o.pool().equals(b.pool()) && o.activeAt(b.start()))
+                    .mapToInt(Booking::quantity)
+                    .sum();
             assertThat(atStart).as("units of %s at %s", b.pool(), b.start()).isLessThanOrEqualTo(capacity);
         }
     }
@@ -240,7 +288,9 @@ class DecisionRestartIT {
         config.put("auto.offset.reset", "earliest");
         config.put("group.id", broker.uniqueGroupId("restart-reader"));
         Map<String, List<BookingEvent>> answers = new HashMap<>();
-        try (KafkaConsumer<String, BookingEvent> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
+        try (KafkaConsumer<String, BookingEvent> consumer = new KafkaConsumer<>(
+                config,
+                new StringDeserializer(),
                 Topics.BOOKING_EVENTS.valueSerde().deserializer())) {
             consumer.subscribe(List.of(Topics.BOOKING_EVENTS.name(prefix)));
             long deadline = System.currentTimeMillis() + 120_000;
@@ -250,7 +300,8 @@ class DecisionRestartIT {
                 for (ConsumerRecord<String, BookingEvent> r : records) {
                     String requestId = requestIdOf(r.value());
                     if (requestId != null) {
-                        answers.computeIfAbsent(requestId, k -> new ArrayList<>()).add(r.value());
+                        answers.computeIfAbsent(requestId, k -> new ArrayList<>())
+                                .add(r.value());
                     }
                 }
                 // Keep reading a little after the last answer so duplicates, if any, would show up.

@@ -39,7 +39,8 @@ final class CrdSchemas {
     /** Where the upstream CRDs live: {@code -Dgpuaas.crds=<dir>}, else {@code ../shared/crds} beside the repo. */
     static Optional<Path> directory() {
         String configured = System.getProperty("gpuaas.crds");
-        Path dir = configured != null && !configured.isBlank() ? Path.of(configured)
+        Path dir = configured != null && !configured.isBlank()
+                ? Path.of(configured)
                 : Rendering.repoRoot().resolve("../shared/crds").normalize();
         return Files.isDirectory(dir) ? Optional.of(dir) : Optional.empty();
     }
@@ -62,7 +63,8 @@ final class CrdSchemas {
     static CrdSchemas load(Path dir, String group) {
         Map<String, Map<String, JsonSchema>> kinds = new TreeMap<>();
         try (Stream<Path> files = Files.list(dir)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+            for (Path file :
+                    files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
                 for (JsonNode crd : documents(file)) {
                     if ("CustomResourceDefinition".equals(crd.path("kind").asText())
                             && group.equals(crd.path("spec").path("group").asText())) {
@@ -100,7 +102,8 @@ final class CrdSchemas {
         }
         return schema.validate(object).stream()
                 .sorted(Comparator.comparing(ValidationMessage::getMessage))
-                .map(ValidationMessage::getMessage).toList();
+                .map(ValidationMessage::getMessage)
+                .toList();
     }
 
     private static List<JsonNode> documents(Path file) throws IOException {
@@ -133,7 +136,8 @@ final class CrdSchemas {
         if (!(node instanceof ObjectNode schema)) {
             return node;
         }
-        boolean preserveUnknown = schema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false);
+        boolean preserveUnknown =
+                schema.path("x-kubernetes-preserve-unknown-fields").asBoolean(false);
         if (schema.path("x-kubernetes-int-or-string").asBoolean(false)) {
             schema.remove("type");
             ArrayNode anyOf = JsonNodeFactory.instance.arrayNode();
@@ -142,7 +146,10 @@ final class CrdSchemas {
             schema.set("anyOf", anyOf);
         }
         if (schema.path("nullable").asBoolean(false) && schema.path("type").isTextual()) {
-            ArrayNode types = JsonNodeFactory.instance.arrayNode().add(schema.path("type").asText()).add("null");
+            ArrayNode types = JsonNodeFactory.instance
+                    .arrayNode()
+                    .add(schema.path("type").asText())
+                    .add("null");
             schema.set("type", types);
         }
         schema.remove("nullable");
@@ -162,7 +169,9 @@ final class CrdSchemas {
             schema.path(combinator).forEach(CrdSchemas::toJsonSchema);
         }
         toJsonSchema(schema.get("not"));
-        if ("object".equals(schema.path("type").asText()) && schema.has("properties") && !preserveUnknown
+        if ("object".equals(schema.path("type").asText())
+                && schema.has("properties")
+                && !preserveUnknown
                 && !schema.has("additionalProperties")) {
             // The API server drops (and kubectl's strict validation rejects) fields a structural schema lacks.
             schema.put("additionalProperties", false);

@@ -31,14 +31,21 @@ class DockerfilesTest {
     @ParameterizedTest
     @FieldSource("SERVICES")
     void shouldStartTheServicesMainClassAsTheNonRootUserOfTheDeployment(String service) throws IOException {
-        String dockerfile = Files.readString(Rendering.repoRoot().resolve(service).resolve("Dockerfile"));
-        assertThat(dockerfile).contains("ARG BASE_IMAGE=eclipse-temurin:21-jre-alpine", "FROM ${BASE_IMAGE}",
-                "COPY --chown=10001:0 target/lib/ /app/lib/", "COPY --chown=10001:0 target/classes/ /app/classes/",
-                "EXPOSE 8080");
+        String dockerfile =
+                Files.readString(Rendering.repoRoot().resolve(service).resolve("Dockerfile"));
+        assertThat(dockerfile)
+                .contains(
+                        "ARG BASE_IMAGE=eclipse-temurin:21-jre-alpine",
+                        "FROM ${BASE_IMAGE}",
+                        "COPY --chown=10001:0 target/lib/ /app/lib/",
+                        "COPY --chown=10001:0 target/classes/ /app/classes/",
+                        "EXPOSE 8080");
 
         Matcher entry = ENTRYPOINT.matcher(dockerfile);
         assertThat(entry.find()).as("ENTRYPOINT of %s", service).isTrue();
-        Path main = Rendering.repoRoot().resolve(service).resolve("src/main/java")
+        Path main = Rendering.repoRoot()
+                .resolve(service)
+                .resolve("src/main/java")
                 .resolve(entry.group(1).replace('.', '/') + ".java");
         assertThat(main).as("main class of %s", service).exists();
         assertThat(Files.readString(main)).contains("Micronaut.run(", "static void main(");
@@ -48,30 +55,46 @@ class DockerfilesTest {
         long uid = Long.parseLong(user.group(1));
         assertThat(uid).isPositive();
         Deployment deployment = Rendering.of("base").typed("Deployment", Deployment.class).stream()
-                .filter(d -> service.equals(d.getMetadata().getName())).findFirst().orElseThrow();
-        assertThat(deployment.getSpec().getTemplate().getSpec().getSecurityContext().getRunAsUser()).isEqualTo(uid);
+                .filter(d -> service.equals(d.getMetadata().getName()))
+                .findFirst()
+                .orElseThrow();
+        assertThat(deployment
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getSecurityContext()
+                        .getRunAsUser())
+                .isEqualTo(uid);
     }
 
     @Test
     void shouldStageEveryJarOfTheClasspathFileAndRefuseTwoJarsWithOneName(@TempDir Path dir) throws Exception {
-        Path service = Files.createDirectories(dir.resolve("svc/target/classes")).getParent().getParent();
-        Path a = Files.writeString(Files.createDirectories(dir.resolve("m2/a/1")).resolve("a-1.jar"), "a");
-        Path b = Files.writeString(Files.createDirectories(dir.resolve("m2/b/2")).resolve("b-2.jar"), "b");
+        Path service = Files.createDirectories(dir.resolve("svc/target/classes"))
+                .getParent()
+                .getParent();
+        Path a =
+                Files.writeString(Files.createDirectories(dir.resolve("m2/a/1")).resolve("a-1.jar"), "a");
+        Path b =
+                Files.writeString(Files.createDirectories(dir.resolve("m2/b/2")).resolve("b-2.jar"), "b");
         Files.writeString(service.resolve("target/classpath.txt"), a + ":" + b);
 
         assertThat(stage(dir)).isZero();
-        assertThat(service.resolve("target/lib")).isDirectoryContaining("glob:**/a-1.jar")
+        assertThat(service.resolve("target/lib"))
+                .isDirectoryContaining("glob:**/a-1.jar")
                 .isDirectoryContaining("glob:**/b-2.jar");
 
-        Path clash = Files.writeString(Files.createDirectories(dir.resolve("m2/other/1")).resolve("a-1.jar"), "x");
+        Path clash = Files.writeString(
+                Files.createDirectories(dir.resolve("m2/other/1")).resolve("a-1.jar"), "x");
         Files.writeString(service.resolve("target/classpath.txt"), a + ":" + clash);
         assertThat(stage(dir)).isNotZero();
     }
 
     private static int stage(Path workDir) throws Exception {
         Path script = Rendering.moduleDir().resolve("images/stage-libs.sh");
-        Process p = new ProcessBuilder("sh", script.toString(), "svc").directory(workDir.toFile())
-                .redirectErrorStream(true).start();
+        Process p = new ProcessBuilder("sh", script.toString(), "svc")
+                .directory(workDir.toFile())
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).as(out).isTrue();
         return p.exitValue();

@@ -23,10 +23,18 @@ import java.util.regex.Pattern;
 final class ExportedSeries {
 
     /** Modules whose code registers metrics served on some /metrics. */
-    static final List<String> MODULES = List.of("events", "service-kit", "booking-service", "quota-projector",
-            "idle-reclaimer", "metrics-gateway");
+    static final List<String> MODULES =
+            List.of("events", "service-kit", "booking-service", "quota-projector", "idle-reclaimer", "metrics-gateway");
 
-    enum Type { COUNTER, GAUGE, HISTOGRAM, SUMMARY, INFO, STATESET, UNKNOWN }
+    enum Type {
+        COUNTER,
+        GAUGE,
+        HISTOGRAM,
+        SUMMARY,
+        INFO,
+        STATESET,
+        UNKNOWN
+    }
 
     record Family(String name, Type type, String module) {
         List<String> seriesNames() {
@@ -43,19 +51,20 @@ final class ExportedSeries {
 
     private static final String NAME_ARG = "\\s*(\"[a-zA-Z_:][a-zA-Z0-9_:]*\"|[A-Za-z_][A-Za-z0-9_.]*)\\s*";
     private static final Pattern BUILDER = Pattern.compile(
-            "\\b(Counter|Gauge|Histogram|Summary|Info|StateSet)(?:WithCallback)?\\.builder\\(\\)\\s*\\.name\\(" + NAME_ARG + "\\)");
+            "\\b(Counter|Gauge|Histogram|Summary|Info|StateSet)(?:WithCallback)?\\.builder\\(\\)\\s*\\.name\\("
+                    + NAME_ARG + "\\)");
     private static final Pattern SNAPSHOT = Pattern.compile(
-            "\\b(Counter|Gauge|Histogram|Summary|Info|StateSet|Unknown)Snapshot\\.builder\\(\\)\\s*\\.name\\(" + NAME_ARG + "\\)");
-    private static final Pattern HELPER = Pattern.compile(
-            "\\.(counter|gauge|histogram|summary)\\(\\s*(\"gpuaas_[a-z0-9_]+\")");
+            "\\b(Counter|Gauge|Histogram|Summary|Info|StateSet|Unknown)Snapshot\\.builder\\(\\)\\s*\\.name\\("
+                    + NAME_ARG + "\\)");
+    private static final Pattern HELPER =
+            Pattern.compile("\\.(counter|gauge|histogram|summary)\\(\\s*(\"gpuaas_[a-z0-9_]+\")");
     private static final Pattern CONSTANT = Pattern.compile("\\bString\\s+([A-Z][A-Z0-9_]*)\\s*=\\s*\"([^\"]+)\"");
     private static final Pattern GPUAAS_LITERAL = Pattern.compile("\"(gpuaas_[a-z0-9_]+)\"");
 
     private final List<Family> families = new ArrayList<>();
     private final List<String> unrecognized = new ArrayList<>();
 
-    private ExportedSeries() {
-    }
+    private ExportedSeries() {}
 
     static ExportedSeries scan() {
         ExportedSeries series = new ExportedSeries();
@@ -106,7 +115,8 @@ final class ExportedSeries {
                 found.add(name);
             }
         }
-        boolean metricsClass = file.fileName().endsWith("Metrics.java") || file.path().toString().contains("/metrics/");
+        boolean metricsClass = file.fileName().endsWith("Metrics.java")
+                || file.path().toString().contains("/metrics/");
         if (metricsClass) {
             Matcher m = GPUAAS_LITERAL.matcher(file.code());
             while (m.find()) {

@@ -13,8 +13,7 @@ final class JavaSources {
 
     private static final Pattern COMMENTS = Pattern.compile("(?s)/\\*.*?\\*/|//[^\\n]*");
 
-    private JavaSources() {
-    }
+    private JavaSources() {}
 
     record SourceFile(Path path, String code) {
         String fileName() {
@@ -29,8 +28,10 @@ final class JavaSources {
             return List.of();
         }
         try (Stream<Path> files = Files.walk(root)) {
-            return files.filter(p -> p.toString().endsWith(".java")).sorted()
-                    .map(p -> new SourceFile(p, withoutComments(read(p)))).toList();
+            return files.filter(p -> p.toString().endsWith(".java"))
+                    .sorted()
+                    .map(p -> new SourceFile(p, withoutComments(read(p))))
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

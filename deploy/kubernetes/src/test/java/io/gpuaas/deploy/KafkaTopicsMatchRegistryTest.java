@@ -26,7 +26,9 @@ class KafkaTopicsMatchRegistryTest {
                 .map(KafkaTopicsMatchRegistryTest::expected)
                 .collect(Collectors.toMap(Topic::name, t -> t, (a, b) -> a, TreeMap::new));
 
-        assertThat(rendered).as("KafkaTopics of %s vs io.gpuaas.events.Topics", target).isEqualTo(registry);
+        assertThat(rendered)
+                .as("KafkaTopics of %s vs io.gpuaas.events.Topics", target)
+                .isEqualTo(registry);
     }
 
     @ParameterizedTest
@@ -36,15 +38,19 @@ class KafkaTopicsMatchRegistryTest {
         String cluster = Rendering.name(rendering.ofKind("Kafka").getFirst());
         int brokers = rendering.ofKind("KafkaNodePool").stream()
                 .filter(p -> Yaml.list(p, "spec", "roles").toString().contains("broker"))
-                .mapToInt(p -> ((Number) Yaml.at(p, "spec", "replicas")).intValue()).sum();
+                .mapToInt(p -> ((Number) Yaml.at(p, "spec", "replicas")).intValue())
+                .sum();
         Object minIsr = Yaml.at(rendering.ofKind("Kafka").getFirst(), "spec", "kafka", "config", "min.insync.replicas");
 
         rendering.ofKind("KafkaTopic").forEach(t -> {
-            assertThat(Yaml.string(t, "metadata", "labels", "strimzi.io/cluster")).isEqualTo(cluster);
+            assertThat(Yaml.string(t, "metadata", "labels", "strimzi.io/cluster"))
+                    .isEqualTo(cluster);
             int replicas = ((Number) Yaml.at(t, "spec", "replicas")).intValue();
             assertThat(replicas).as("replicas of %s", Rendering.name(t)).isBetween(1, brokers);
             // acks=all producers fail outright when the ISR can never reach min.insync.replicas.
-            assertThat(Integer.parseInt(minIsr.toString())).as("min.insync.replicas").isLessThanOrEqualTo(replicas);
+            assertThat(Integer.parseInt(minIsr.toString()))
+                    .as("min.insync.replicas")
+                    .isLessThanOrEqualTo(replicas);
         });
     }
 
@@ -57,10 +63,11 @@ class KafkaTopicsMatchRegistryTest {
         Number partitions = (Number) Yaml.at(kafkaTopic, "spec", "partitions");
         Map<String, String> config = new TreeMap<>();
         Yaml.map(kafkaTopic, "spec", "config").forEach((k, v) -> config.put(k, String.valueOf(v)));
-        return new Topic(name == null ? Rendering.name(kafkaTopic) : name, partitions == null ? -1 : partitions.intValue(),
+        return new Topic(
+                name == null ? Rendering.name(kafkaTopic) : name,
+                partitions == null ? -1 : partitions.intValue(),
                 config);
     }
 
-    record Topic(String name, int partitions, Map<String, String> configs) {
-    }
+    record Topic(String name, int partitions, Map<String, String> configs) {}
 }

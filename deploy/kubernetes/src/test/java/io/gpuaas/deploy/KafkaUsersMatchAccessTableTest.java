@@ -31,21 +31,28 @@ class KafkaUsersMatchAccessTableTest {
     private static final Map<KafkaPrincipal, String> APPLICATION_ID = Map.of(
             KafkaPrincipal.BOOKING_SERVICE, "gpuaas.booking.application-id",
             KafkaPrincipal.IDLE_RECLAIMER, "gpuaas.reclaimer.application-id");
+
     private static final Pattern ENV_PLACEHOLDER = Pattern.compile("\\$\\{([A-Z0-9_]+)}");
 
     @ParameterizedTest
     @FieldSource("TARGETS")
     void shouldGrantEveryPrincipalExactlyTheAclsOfTheAccessTableWhenRendered(String target) {
         Rendering rendering = Rendering.of(target);
-        String prefix = ServiceConfig.of(rendering, SERVICES.getFirst()).get("gpuaas.kafka.topic-prefix").orElseThrow();
+        String prefix = ServiceConfig.of(rendering, SERVICES.getFirst())
+                .get("gpuaas.kafka.topic-prefix")
+                .orElseThrow();
         Map<String, Map<String, Object>> users = users(rendering);
-        assertThat(users.keySet()).as("KafkaUsers of %s", target).containsExactlyInAnyOrderElementsOf(
-                Arrays.stream(KafkaPrincipal.values()).map(KafkaPrincipal::userName).toList());
+        assertThat(users.keySet())
+                .as("KafkaUsers of %s", target)
+                .containsExactlyInAnyOrderElementsOf(Arrays.stream(KafkaPrincipal.values())
+                        .map(KafkaPrincipal::userName)
+                        .toList());
 
         for (KafkaPrincipal principal : KafkaPrincipal.values()) {
             Set<AclBinding> rendered = new HashSet<>(StrimziAcls.of(users.get(principal.userName())));
             Set<AclBinding> table = new HashSet<>(KafkaAccess.acls(principal, prefix));
-            assertThat(rendered).as("ACLs of KafkaUser %s vs KafkaAccess", principal.userName())
+            assertThat(rendered)
+                    .as("ACLs of KafkaUser %s vs KafkaAccess", principal.userName())
                     .containsExactlyInAnyOrderElementsOf(table);
         }
     }
@@ -63,12 +70,15 @@ class KafkaUsersMatchAccessTableTest {
                 assertThat(Yaml.list(acl, "operations")).as(what).asString().doesNotContain("All");
                 if ("topic".equals(Yaml.string(acl, "resource", "type"))
                         && "prefix".equals(Yaml.string(acl, "resource", "patternType"))) {
-                    assertThat(principal.streamsApplicationId()).as("%s: a topic prefix of a Streams app", what)
+                    assertThat(principal.streamsApplicationId())
+                            .as("%s: a topic prefix of a Streams app", what)
                             .isNotNull();
                     assertThat(name).as(what).isEqualTo(principal.streamsApplicationId() + "-");
                 }
                 if (principal == KafkaPrincipal.SRE) {
-                    assertThat(Yaml.list(acl, "operations")).as(what).asString()
+                    assertThat(Yaml.list(acl, "operations"))
+                            .as(what)
+                            .asString()
                             .matches("\\[(Read|Describe)(, (Read|Describe))*]");
                 }
             }
@@ -82,23 +92,30 @@ class KafkaUsersMatchAccessTableTest {
         Map<String, Object> kafka = rendering.ofKind("Kafka").getFirst();
         String secretPrefix = String.valueOf(Yaml.at(kafka, "spec", "entityOperator", "userOperator", "secretPrefix"))
                 .replace("null", "");
-        Set<String> userSecrets = users(rendering).keySet().stream().map(u -> secretPrefix + u)
+        Set<String> userSecrets = users(rendering).keySet().stream()
+                .map(u -> secretPrefix + u)
                 .collect(Collectors.toCollection(TreeSet::new));
         String cluster = Rendering.name(kafka);
         for (String service : SERVICES) {
             String own = secretPrefix + principalOf(service).userName();
             PodWiring pod = PodWiring.of(rendering, service);
             Set<String> secrets = pod.secretNames();
-            assertThat(secrets.stream().filter(userSecrets::contains)).as("KafkaUser Secrets %s reads", service)
+            assertThat(secrets.stream().filter(userSecrets::contains))
+                    .as("KafkaUser Secrets %s reads", service)
                     .containsExactly(own);
-            assertThat(secrets).as("%s reads no CA private key", service)
+            assertThat(secrets)
+                    .as("%s reads no CA private key", service)
                     .doesNotContain(cluster + "-cluster-ca", cluster + "-clients-ca");
 
-            String jaas = ServiceConfig.of(rendering, service).get("gpuaas.kafka.properties.sasl.jaas.config")
+            String jaas = ServiceConfig.of(rendering, service)
+                    .get("gpuaas.kafka.properties.sasl.jaas.config")
                     .orElseThrow(() -> new AssertionError(service + " sets no sasl.jaas.config"));
             Matcher placeholder = ENV_PLACEHOLDER.matcher(jaas);
-            assertThat(placeholder.matches()).as("%s sasl.jaas.config %s is an env placeholder", service, jaas).isTrue();
-            assertThat(pod.envFromSecret(placeholder.group(1))).as("%s env %s", service, placeholder.group(1))
+            assertThat(placeholder.matches())
+                    .as("%s sasl.jaas.config %s is an env placeholder", service, jaas)
+                    .isTrue();
+            assertThat(pod.envFromSecret(placeholder.group(1)))
+                    .as("%s env %s", service, placeholder.group(1))
                     .isEqualTo(own + "/sasl.jaas.config");
         }
     }
@@ -111,16 +128,19 @@ class KafkaUsersMatchAccessTableTest {
             KafkaPrincipal principal = principalOf(service);
             ServiceConfig config = ServiceConfig.of(rendering, service);
             if (principal.streamsApplicationId() == null) {
-                assertThat(config.properties().keySet()).as("%s runs no Streams application", service)
+                assertThat(config.properties().keySet())
+                        .as("%s runs no Streams application", service)
                         .noneMatch(k -> k.endsWith(".application-id"));
             } else {
-                assertThat(config.get(APPLICATION_ID.get(principal))).as("%s application id", service)
+                assertThat(config.get(APPLICATION_ID.get(principal)))
+                        .as("%s application id", service)
                         .contains(principal.streamsApplicationId());
             }
         }
         // No service creates the registry's topics (they are the KafkaTopics); its user may create only its Streams
         // internal topics, which service-kit's KafkaAccessIT proves against a broker.
-        assertThat(ServiceConfig.of(rendering, "booking-service").properties()).doesNotContainKey("gpuaas.booking.create-topics");
+        assertThat(ServiceConfig.of(rendering, "booking-service").properties())
+                .doesNotContainKey("gpuaas.booking.create-topics");
     }
 
     @ParameterizedTest
@@ -128,13 +148,20 @@ class KafkaUsersMatchAccessTableTest {
     void shouldAuthenticateAndAuthorizeEveryClientOnTheListenerTheServicesUseWhenRendered(String target) {
         Rendering rendering = Rendering.of(target);
         Map<String, Object> kafka = rendering.ofKind("Kafka").getFirst();
-        assertThat(Yaml.list(kafka, "spec", "kafka", "listeners")).as("listeners without authentication")
-                .allSatisfy(l -> assertThat(Yaml.string(l, "authentication", "type")).as(l.get("name") + "")
+        assertThat(Yaml.list(kafka, "spec", "kafka", "listeners"))
+                .as("listeners without authentication")
+                .allSatisfy(l -> assertThat(Yaml.string(l, "authentication", "type"))
+                        .as(l.get("name") + "")
                         .isIn("scram-sha-512", "tls"));
         assertThat(Yaml.string(kafka, "spec", "kafka", "authorization", "type")).isEqualTo("simple");
-        assertThat(Yaml.list(kafka, "spec", "kafka", "authorization", "superUsers")).as("gpuaas super users").isEmpty();
-        assertThat(Yaml.string(kafka, "spec", "kafka", "config", "allow.everyone.if.no.acl.found")).isNotEqualTo("true");
-        assertThat(Yaml.at(kafka, "spec", "entityOperator", "userOperator")).as("user operator").isNotNull();
+        assertThat(Yaml.list(kafka, "spec", "kafka", "authorization", "superUsers"))
+                .as("gpuaas super users")
+                .isEmpty();
+        assertThat(Yaml.string(kafka, "spec", "kafka", "config", "allow.everyone.if.no.acl.found"))
+                .isNotEqualTo("true");
+        assertThat(Yaml.at(kafka, "spec", "entityOperator", "userOperator"))
+                .as("user operator")
+                .isNotNull();
 
         Map<String, Object> listener = servicesListener(kafka);
         boolean tls = Boolean.TRUE.equals(listener.get("tls"));
@@ -142,17 +169,26 @@ class KafkaUsersMatchAccessTableTest {
             ServiceConfig config = ServiceConfig.of(rendering, service);
             String scramOrTls = Yaml.string(listener, "authentication", "type");
             if ("scram-sha-512".equals(scramOrTls)) {
-                assertThat(config.get("gpuaas.kafka.properties.security.protocol")).as(service)
+                assertThat(config.get("gpuaas.kafka.properties.security.protocol"))
+                        .as(service)
                         .contains(tls ? "SASL_SSL" : "SASL_PLAINTEXT");
-                assertThat(config.get("gpuaas.kafka.properties.sasl.mechanism")).as(service).contains("SCRAM-SHA-512");
+                assertThat(config.get("gpuaas.kafka.properties.sasl.mechanism"))
+                        .as(service)
+                        .contains("SCRAM-SHA-512");
             } else {
-                assertThat(config.get("gpuaas.kafka.properties.security.protocol")).as(service).contains("SSL");
+                assertThat(config.get("gpuaas.kafka.properties.security.protocol"))
+                        .as(service)
+                        .contains("SSL");
             }
             if (tls) {
-                String caDir = PodWiring.of(rendering, service).mountOfSecret(Rendering.name(kafka) + "-cluster-ca-cert");
-                assertThat(config.get("gpuaas.kafka.properties.ssl.truststore.location")).as("%s truststore", service)
+                String caDir =
+                        PodWiring.of(rendering, service).mountOfSecret(Rendering.name(kafka) + "-cluster-ca-cert");
+                assertThat(config.get("gpuaas.kafka.properties.ssl.truststore.location"))
+                        .as("%s truststore", service)
                         .contains(caDir + "/ca.crt");
-                assertThat(config.get("gpuaas.kafka.properties.ssl.truststore.type")).as(service).contains("PEM");
+                assertThat(config.get("gpuaas.kafka.properties.ssl.truststore.type"))
+                        .as(service)
+                        .contains("PEM");
             }
         }
     }
@@ -161,24 +197,28 @@ class KafkaUsersMatchAccessTableTest {
     @FieldSource("TARGETS")
     void shouldLetOnlyTheServicePodsAndSreToolingReachTheListenerWhenRendered(String target) {
         Rendering rendering = Rendering.of(target);
-        List<Map<String, Object>> peers = Yaml.list(servicesListener(rendering.ofKind("Kafka").getFirst()),
-                "networkPolicyPeers");
+        List<Map<String, Object>> peers =
+                Yaml.list(servicesListener(rendering.ofKind("Kafka").getFirst()), "networkPolicyPeers");
         assertThat(peers).as("networkPolicyPeers (none would admit every pod)").isNotEmpty();
-        assertThat(peers).as("peers outside the Kafka namespace").allSatisfy(p -> assertThat(p).containsOnlyKeys("podSelector"));
+        assertThat(peers).as("peers outside the Kafka namespace").allSatisfy(p -> assertThat(p)
+                .containsOnlyKeys("podSelector"));
         for (Map<String, Object> deployment : rendering.ofKind("Deployment")) {
             String name = Rendering.name(deployment);
             Map<String, Object> labels = Yaml.map(deployment, "spec", "template", "metadata", "labels");
             boolean admitted = peers.stream().anyMatch(p -> LabelSelector.matches(Yaml.map(p, "podSelector"), labels));
             assertThat(admitted).as("%s may reach Kafka", name).isEqualTo(SERVICES.contains(name));
         }
-        assertThat(peers).as("SRE tooling").anyMatch(p -> LabelSelector.matches(Yaml.map(p, "podSelector"),
-                Map.of("gpuaas.io/kafka-client", "sre")));
+        assertThat(peers)
+                .as("SRE tooling")
+                .anyMatch(p ->
+                        LabelSelector.matches(Yaml.map(p, "podSelector"), Map.of("gpuaas.io/kafka-client", "sre")));
     }
 
     /** The listener the services connect to: the cluster's internal one. */
     static Map<String, Object> servicesListener(Map<String, Object> kafka) {
         return Yaml.list(kafka, "spec", "kafka", "listeners").stream()
-                .filter(l -> "internal".equals(l.get("type"))).findFirst()
+                .filter(l -> "internal".equals(l.get("type")))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("Kafka " + Rendering.name(kafka) + " has no internal listener"));
     }
 
@@ -191,7 +231,9 @@ class KafkaUsersMatchAccessTableTest {
     }
 
     private static KafkaPrincipal principalNamed(String userName) {
-        return Arrays.stream(KafkaPrincipal.values()).filter(p -> p.userName().equals(userName)).findFirst()
+        return Arrays.stream(KafkaPrincipal.values())
+                .filter(p -> p.userName().equals(userName))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("KafkaUser " + userName + " is no KafkaPrincipal"));
     }
 }

@@ -15,9 +15,10 @@ import java.util.regex.Pattern;
  */
 final class KnownProperties {
 
-    private static final Pattern CONFIG_RECORD = Pattern.compile(
-            "@ConfigurationProperties\\(\"([^\"]+)\"\\)\\s*public\\s+record\\s+\\w+\\s*\\(");
-    private static final Pattern COMPONENT = Pattern.compile("([A-Za-z_][A-Za-z0-9_<>, ?.]*?)\\s+([a-z][A-Za-z0-9]*)\\s*$");
+    private static final Pattern CONFIG_RECORD =
+            Pattern.compile("@ConfigurationProperties\\(\"([^\"]+)\"\\)\\s*public\\s+record\\s+\\w+\\s*\\(");
+    private static final Pattern COMPONENT =
+            Pattern.compile("([A-Za-z_][A-Za-z0-9_<>, ?.]*?)\\s+([a-z][A-Za-z0-9]*)\\s*$");
     private static final Pattern QUOTED = Pattern.compile("\"(?:\\$\\{)?(gpuaas\\.[a-z0-9.-]+)");
 
     private final Set<String> exact = new TreeSet<>();
@@ -44,11 +45,13 @@ final class KnownProperties {
         while (r.find()) {
             String prefix = r.group(1);
             for (String component : components(code, r.end())) {
-                Matcher c = COMPONENT.matcher(component.replaceAll("@\\w+(\\([^)]*\\))?", " ").trim());
+                Matcher c = COMPONENT.matcher(
+                        component.replaceAll("@\\w+(\\([^)]*\\))?", " ").trim());
                 if (c.find()) {
                     String key = prefix + "." + kebab(c.group(2));
                     exact.add(key);
-                    if (c.group(1).trim().startsWith("Map<") || c.group(1).trim().startsWith("List<")) {
+                    if (c.group(1).trim().startsWith("Map<")
+                            || c.group(1).trim().startsWith("List<")) {
                         prefixes.add(key);
                     }
                 }

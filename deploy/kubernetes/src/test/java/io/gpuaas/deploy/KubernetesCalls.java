@@ -71,8 +71,7 @@ final class KubernetesCalls {
         RBAC_VERBS.put("editStatus", List.of("get", "patch"));
     }
 
-    private KubernetesCalls() {
-    }
+    private KubernetesCalls() {}
 
     /** Every API call in the main sources of {@code module}. */
     static List<Call> of(String module) {
@@ -131,7 +130,8 @@ final class KubernetesCalls {
         if (LEADER_ELECTION.matcher(text).find()) {
             return new Call(file, line, text, new TreeSet<>(List.of("get", "create", "update")), false);
         }
-        if (!ENTRY.matcher(text).find() && (handles == null || !handles.matcher(text).find())) {
+        if (!ENTRY.matcher(text).find()
+                && (handles == null || !handles.matcher(text).find())) {
             return null;
         }
         Set<String> verbs = new TreeSet<>();

@@ -10,7 +10,8 @@ class KubernetesCallsTest {
 
     @Test
     void shouldNeedListAndWatchWhenAnInformerIsStarted() {
-        List<KubernetesCalls.Call> calls = KubernetesCalls.inCode("A.java",
+        List<KubernetesCalls.Call> calls = KubernetesCalls.inCode(
+                "A.java",
                 "informer = client.pods().inAnyNamespace().withLabel(\"x\", \"y\")\n    .inform(handler, 0L);");
         assertThat(calls).singleElement().satisfies(c -> {
             assertThat(c.verbs()).containsExactly("list", "watch");
@@ -48,17 +49,17 @@ class KubernetesCallsTest {
 
     @Test
     void shouldNeedLeaseAccessWhenLeaderElectionIsUsed() {
-        List<KubernetesCalls.Call> calls = KubernetesCalls.inCode("L.java",
-                "election = client.leaderElector().withConfig(config).build().start();");
-        assertThat(calls).singleElement()
-                .satisfies(c -> assertThat(c.verbs()).containsExactlyInAnyOrder("get", "create", "update"));
+        List<KubernetesCalls.Call> calls = KubernetesCalls.inCode(
+                "L.java", "election = client.leaderElector().withConfig(config).build().start();");
+        assertThat(calls).singleElement().satisfies(c -> assertThat(c.verbs())
+                .containsExactlyInAnyOrder("get", "create", "update"));
     }
 
     @Test
     void shouldNeedLeaseAccessWhenTheServiceBuildsTheKitsLeaseLeadership() {
-        List<KubernetesCalls.Call> calls = KubernetesCalls.inCode("G.java",
-                "return new LeaseLeadership(client, \"gateway-leadership\", election, duties, ready, 35);");
-        assertThat(calls).singleElement()
-                .satisfies(c -> assertThat(c.verbs()).containsExactlyInAnyOrder("get", "create", "update"));
+        List<KubernetesCalls.Call> calls = KubernetesCalls.inCode(
+                "G.java", "return new LeaseLeadership(client, \"gateway-leadership\", election, duties, ready, 35);");
+        assertThat(calls).singleElement().satisfies(c -> assertThat(c.verbs())
+                .containsExactlyInAnyOrder("get", "create", "update"));
     }
 }

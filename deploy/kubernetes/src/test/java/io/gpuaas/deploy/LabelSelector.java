@@ -6,8 +6,7 @@ import java.util.Map;
 /** A Kubernetes label selector ({@code matchLabels} and {@code matchExpressions}) applied to a pod's labels. */
 final class LabelSelector {
 
-    private LabelSelector() {
-    }
+    private LabelSelector() {}
 
     /** Whether {@code selector} selects {@code labels}; an empty selector selects every pod, as Kubernetes does. */
     static boolean matches(Map<String, Object> selector, Map<String, ?> labels) {

@@ -20,14 +20,19 @@ class MonitoringWiringTest {
         Map<String, Object> endpoint = Yaml.list(monitor, "spec", "endpoints").getFirst();
         assertThat(endpoint.get("path")).isEqualTo("/metrics");
         assertThat(Yaml.string(endpoint, "authorization", "type")).isEqualTo("Bearer");
-        assertThat(Yaml.string(endpoint, "authorization", "credentials", "name")).isEqualTo("gpuaas-metrics-token");
+        assertThat(Yaml.string(endpoint, "authorization", "credentials", "name"))
+                .isEqualTo("gpuaas-metrics-token");
         String selected = String.valueOf(Yaml.at(monitor, "spec", "selector"));
         for (String service : RbacMatchesCodeTest.SERVICES) {
             assertThat(selected).as("ServiceMonitor selects %s", service).contains(service);
             Map<String, Object> svc = rendering.ofKind("Service").stream()
-                    .filter(s -> service.equals(Rendering.name(s))).findFirst().orElseThrow();
-            assertThat(Yaml.string(svc, "metadata", "labels", "app.kubernetes.io/name")).isEqualTo(service);
-            assertThat(Yaml.list(svc, "spec", "ports")).anyMatch(p -> endpoint.get("port").equals(p.get("name")));
+                    .filter(s -> service.equals(Rendering.name(s)))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(Yaml.string(svc, "metadata", "labels", "app.kubernetes.io/name"))
+                    .isEqualTo(service);
+            assertThat(Yaml.list(svc, "spec", "ports"))
+                    .anyMatch(p -> endpoint.get("port").equals(p.get("name")));
         }
     }
 
@@ -39,16 +44,25 @@ class MonitoringWiringTest {
             String ns = Yaml.string(so, "metadata", "namespace");
             String name = Yaml.string(so, "spec", "scaleTargetRef", "name");
             boolean rendered = rendering.ofKind("Deployment").stream()
-                    .anyMatch(d -> name.equals(Rendering.name(d)) && ns.equals(Yaml.string(d, "metadata", "namespace")));
+                    .anyMatch(
+                            d -> name.equals(Rendering.name(d)) && ns.equals(Yaml.string(d, "metadata", "namespace")));
             // A raw-mode KServe predictor Deployment is created by KServe from the InferenceService <name>.
-            boolean predictor = name.endsWith("-predictor") && rendering.ofKind("InferenceService").stream()
-                    .anyMatch(i -> name.equals(Rendering.name(i) + "-predictor")
-                            && ns.equals(Yaml.string(i, "metadata", "namespace"))
-                            && "RawDeployment".equals(Yaml.string(i, "metadata", "annotations",
-                            "serving.kserve.io/deploymentMode")));
-            assertThat(rendered || predictor).as("target %s/%s of ScaledObject %s", ns, name, Rendering.name(so)).isTrue();
-            assertThat(Yaml.at(so, "spec", "pollingInterval")).as("pollingInterval stated").isNotNull();
-            assertThat(Yaml.at(so, "spec", "cooldownPeriod")).as("cooldownPeriod stated").isNotNull();
+            boolean predictor = name.endsWith("-predictor")
+                    && rendering.ofKind("InferenceService").stream()
+                            .anyMatch(i -> name.equals(Rendering.name(i) + "-predictor")
+                                    && ns.equals(Yaml.string(i, "metadata", "namespace"))
+                                    && "RawDeployment"
+                                            .equals(Yaml.string(
+                                                    i, "metadata", "annotations", "serving.kserve.io/deploymentMode")));
+            assertThat(rendered || predictor)
+                    .as("target %s/%s of ScaledObject %s", ns, name, Rendering.name(so))
+                    .isTrue();
+            assertThat(Yaml.at(so, "spec", "pollingInterval"))
+                    .as("pollingInterval stated")
+                    .isNotNull();
+            assertThat(Yaml.at(so, "spec", "cooldownPeriod"))
+                    .as("cooldownPeriod stated")
+                    .isNotNull();
         }
     }
 

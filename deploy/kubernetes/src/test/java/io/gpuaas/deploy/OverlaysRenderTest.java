@@ -15,8 +15,14 @@ class OverlaysRenderTest {
     static final List<String> TARGETS = Rendering.TARGETS;
 
     /** Cluster-scoped kinds gpuaas ships; kustomize cannot know the scope of the CRD kinds among them. */
-    private static final Set<String> CLUSTER_SCOPED = Set.of("Namespace", "ClusterRole", "ClusterRoleBinding",
-            "PriorityClass", "ResourceFlavor", "Cohort", "ClusterQueue");
+    private static final Set<String> CLUSTER_SCOPED = Set.of(
+            "Namespace",
+            "ClusterRole",
+            "ClusterRoleBinding",
+            "PriorityClass",
+            "ResourceFlavor",
+            "Cohort",
+            "ClusterQueue");
 
     @ParameterizedTest
     @FieldSource("TARGETS")
@@ -25,9 +31,13 @@ class OverlaysRenderTest {
             String kind = String.valueOf(o.get("kind"));
             String namespace = Yaml.string(o, "metadata", "namespace");
             if (CLUSTER_SCOPED.contains(kind)) {
-                assertThat(namespace).as("%s %s is cluster-scoped", kind, Rendering.name(o)).isNull();
+                assertThat(namespace)
+                        .as("%s %s is cluster-scoped", kind, Rendering.name(o))
+                        .isNull();
             } else {
-                assertThat(namespace).as("%s %s namespace", kind, Rendering.name(o)).isNotBlank();
+                assertThat(namespace)
+                        .as("%s %s namespace", kind, Rendering.name(o))
+                        .isNotBlank();
             }
         }
     }
@@ -43,9 +53,14 @@ class OverlaysRenderTest {
             assertThat(seen.add(id)).as("duplicate %s", id).isTrue();
         }
         // Everything namespaced lives in a namespace this rendering creates, or in one an operator already runs.
-        Set<String> created = new HashSet<>(rendering.ofKind("Namespace").stream().map(Rendering::name).toList());
+        Set<String> created = new HashSet<>(
+                rendering.ofKind("Namespace").stream().map(Rendering::name).toList());
         Set<String> preexisting = Set.of("gpu-operator", "nvidia-gpu-operator");
-        rendering.objects().stream().map(o -> Yaml.string(o, "metadata", "namespace")).filter(ns -> ns != null)
-                .forEach(ns -> assertThat(created.contains(ns) || preexisting.contains(ns)).as("namespace %s", ns).isTrue());
+        rendering.objects().stream()
+                .map(o -> Yaml.string(o, "metadata", "namespace"))
+                .filter(ns -> ns != null)
+                .forEach(ns -> assertThat(created.contains(ns) || preexisting.contains(ns))
+                        .as("namespace %s", ns)
+                        .isTrue());
     }
 }

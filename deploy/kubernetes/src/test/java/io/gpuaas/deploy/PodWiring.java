@@ -20,7 +20,8 @@ final class PodWiring {
 
     static PodWiring of(Rendering rendering, String service) {
         Map<String, Object> deployment = rendering.ofKind("Deployment").stream()
-                .filter(d -> service.equals(Rendering.name(d))).findFirst()
+                .filter(d -> service.equals(Rendering.name(d)))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no Deployment " + service + " in " + rendering.target()));
         return new PodWiring(service, Yaml.map(deployment, "spec", "template", "spec"));
     }
@@ -41,20 +42,25 @@ final class PodWiring {
 
     /** {@code <secret>/<key>} the first container's variable {@code name} is read from, or null. */
     String envFromSecret(String name) {
-        return Yaml.list(container, "env").stream().filter(e -> name.equals(e.get("name")))
+        return Yaml.list(container, "env").stream()
+                .filter(e -> name.equals(e.get("name")))
                 .map(e -> Yaml.string(e, "valueFrom", "secretKeyRef", "name") + "/"
                         + Yaml.string(e, "valueFrom", "secretKeyRef", "key"))
-                .findFirst().orElse(null);
+                .findFirst()
+                .orElse(null);
     }
 
     /** Where the first container mounts the volume made from Secret {@code secret}. */
     String mountOfSecret(String secret) {
         String volume = Yaml.list(pod, "volumes").stream()
                 .filter(v -> secret.equals(Yaml.string(v, "secret", "secretName")))
-                .map(v -> String.valueOf(v.get("name"))).findFirst()
+                .map(v -> String.valueOf(v.get("name")))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError(service + " mounts no Secret " + secret));
-        return Yaml.list(container, "volumeMounts").stream().filter(m -> volume.equals(m.get("name")))
-                .map(m -> String.valueOf(m.get("mountPath"))).findFirst()
+        return Yaml.list(container, "volumeMounts").stream()
+                .filter(m -> volume.equals(m.get("name")))
+                .map(m -> String.valueOf(m.get("mountPath")))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError(service + " does not mount volume " + volume));
     }
 

@@ -13,20 +13,34 @@ import java.util.regex.Pattern;
  */
 final class PromQl {
 
-    private static final Set<String> KEYWORDS = Set.of("and", "or", "unless", "bool", "offset", "by", "without",
-            "on", "ignoring", "group_left", "group_right", "inf", "nan", "start", "end");
+    private static final Set<String> KEYWORDS = Set.of(
+            "and",
+            "or",
+            "unless",
+            "bool",
+            "offset",
+            "by",
+            "without",
+            "on",
+            "ignoring",
+            "group_left",
+            "group_right",
+            "inf",
+            "nan",
+            "start",
+            "end");
     private static final Pattern STRINGS = Pattern.compile("\"(?:\\\\.|[^\"\\\\])*\"|'(?:\\\\.|[^'\\\\])*'|`[^`]*`");
     private static final Pattern MATCHERS = Pattern.compile("\\{[^}]*}");
     private static final Pattern RANGES = Pattern.compile("\\[[^]]*]");
-    private static final Pattern GROUPING = Pattern.compile(
-            "\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)");
+    private static final Pattern GROUPING =
+            Pattern.compile("\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)");
     private static final Pattern GRAFANA_VARS = Pattern.compile("\\$\\{[^}]*}|\\$\\w+");
     private static final Pattern OFFSETS = Pattern.compile("\\boffset\\s+-?[0-9a-z]+");
-    private static final Pattern NUMBERS = Pattern.compile("(?<![A-Za-z_:0-9])[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?[a-z]*");
+    private static final Pattern NUMBERS =
+            Pattern.compile("(?<![A-Za-z_:0-9])[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?[a-z]*");
     private static final Pattern IDENTIFIER = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*(\\s*\\()?");
 
-    private PromQl() {
-    }
+    private PromQl() {}
 
     static Set<String> metricNames(String expression) {
         String e = STRINGS.matcher(expression).replaceAll(" ");

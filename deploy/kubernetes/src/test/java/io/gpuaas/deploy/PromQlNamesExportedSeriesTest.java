@@ -33,17 +33,19 @@ class PromQlNamesExportedSeriesTest {
             // Synthesized by Prometheus for every scrape target.
             "up", r -> true,
             // Strimzi's Kafka Exporter, which the Kafka resource must enable.
-            "kafka_consumergroup_lag", r -> r.ofKind("Kafka").stream()
-                    .anyMatch(k -> Yaml.at(k, "spec", "kafkaExporter") != null));
+            "kafka_consumergroup_lag",
+                    r -> r.ofKind("Kafka").stream().anyMatch(k -> Yaml.at(k, "spec", "kafkaExporter") != null));
 
     @Test
     void shouldFindTheMetricsOfEveryServiceInItsSources() {
-        assertThat(EXPORTED.unrecognized()).as("gpuaas_* names in metrics classes the extraction did not understand")
+        assertThat(EXPORTED.unrecognized())
+                .as("gpuaas_* names in metrics classes the extraction did not understand")
                 .isEmpty();
-        assertThat(EXPORTED.families()).extracting(ExportedSeries.Family::module)
+        assertThat(EXPORTED.families())
+                .extracting(ExportedSeries.Family::module)
                 .contains("events", "idle-reclaimer", "metrics-gateway");
-        assertThat(EXPORTED.seriesNames()).contains("gpuaas_dead_letter_records_total", "gpuaas_queue_pending_gpus",
-                "gpuaas_workload_idle");
+        assertThat(EXPORTED.seriesNames())
+                .contains("gpuaas_dead_letter_records_total", "gpuaas_queue_pending_gpus", "gpuaas_workload_idle");
     }
 
     @ParameterizedTest
@@ -62,16 +64,21 @@ class PromQlNamesExportedSeriesTest {
         List<String> unknown = new ArrayList<>();
         for (Query q : queries) {
             Set<String> names = PromQl.metricNames(q.promql());
-            assertThat(names).as("metric names in %s: %s", q.where(), q.promql()).isNotEmpty();
+            assertThat(names)
+                    .as("metric names in %s: %s", q.where(), q.promql())
+                    .isNotEmpty();
             names.stream().filter(n -> !known.contains(n)).forEach(n -> unknown.add(q.where() + ": " + n));
         }
-        assertThat(unknown).as("series no gpuaas code exports (known: %s)", known).isEmpty();
+        assertThat(unknown)
+                .as("series no gpuaas code exports (known: %s)", known)
+                .isEmpty();
     }
 
     @Test
     void shouldReadMetricNamesButNotFunctionsLabelsOrVariablesFromPromQl() {
-        assertThat(PromQl.metricNames(
-                "sum by (tenant, state) (increase(gpuaas_tenant_gpu_seconds_total{tenant=~\"$tenant\"}[$__range])) / 3600"))
+        assertThat(
+                        PromQl.metricNames(
+                                "sum by (tenant, state) (increase(gpuaas_tenant_gpu_seconds_total{tenant=~\"$tenant\"}[$__range])) / 3600"))
                 .containsExactly("gpuaas_tenant_gpu_seconds_total");
         assertThat(PromQl.metricNames("1 - (max(gpuaas_workload_idle{kind=\"InferenceService\"}) or vector(0))"))
                 .containsExactly("gpuaas_workload_idle");
@@ -92,14 +99,17 @@ class PromQlNamesExportedSeriesTest {
         for (Map<String, Object> so : rendering.ofKind("ScaledObject")) {
             for (Map<String, Object> trigger : Yaml.list(so, "spec", "triggers")) {
                 if ("prometheus".equals(trigger.get("type"))) {
-                    queries.add(new Query("ScaledObject " + Rendering.name(so), Yaml.string(trigger, "metadata", "query")));
+                    queries.add(
+                            new Query("ScaledObject " + Rendering.name(so), Yaml.string(trigger, "metadata", "query")));
                 }
             }
         }
         for (Map<String, Object> cm : rendering.ofKind("ConfigMap")) {
             for (Map.Entry<String, Object> data : Yaml.map(cm, "data").entrySet()) {
-                if (data.getKey().endsWith(".json") && String.valueOf(data.getValue()).contains("\"panels\"")) {
-                    dashboardQueries(data.getKey(), new ObjectMapper().readTree(String.valueOf(data.getValue())), queries);
+                if (data.getKey().endsWith(".json")
+                        && String.valueOf(data.getValue()).contains("\"panels\"")) {
+                    dashboardQueries(
+                            data.getKey(), new ObjectMapper().readTree(String.valueOf(data.getValue())), queries);
                 }
             }
         }
@@ -125,6 +135,5 @@ class PromQlNamesExportedSeriesTest {
         }
     }
 
-    record Query(String where, String promql) {
-    }
+    record Query(String where, String promql) {}
 }

@@ -42,8 +42,12 @@ class PromToolAcceptsQueriesTest {
             }
             Map<String, Object> record = new LinkedHashMap<>();
             record.put("record", "gpuaas:check:" + i++);
-            record.put("expr", q.promql().replace("$__rate_interval", "5m").replace("$__range", "1h")
-                    .replace("$tenant", ".*"));
+            record.put(
+                    "expr",
+                    q.promql()
+                            .replace("$__rate_interval", "5m")
+                            .replace("$__range", "1h")
+                            .replace("$tenant", ".*"));
             records.add(record);
         }
         groups.add(Map.of("name", "queries-of-" + target.replace('/', '-'), "rules", records));
@@ -51,7 +55,8 @@ class PromToolAcceptsQueriesTest {
         new ObjectMapper(new YAMLFactory()).writeValue(file.toFile(), Map.of("groups", groups));
 
         Process p = new ProcessBuilder(promtool.toString(), "check", "rules", file.toString())
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(out).isZero();

@@ -29,7 +29,8 @@ import org.junit.jupiter.params.provider.FieldSource;
 class RbacMatchesCodeTest {
 
     static final List<String> TARGETS = Rendering.TARGETS;
-    static final List<String> SERVICES = List.of("booking-service", "quota-projector", "idle-reclaimer", "metrics-gateway");
+    static final List<String> SERVICES =
+            List.of("booking-service", "quota-projector", "idle-reclaimer", "metrics-gateway");
     private static final String NAMESPACE = "gpuaas";
 
     /** One permission: cluster-wide (ClusterRole) or in the service's namespace (Role). */
@@ -40,8 +41,7 @@ class RbacMatchesCodeTest {
         }
     }
 
-    record Access(String scope, String apiGroup, String resource, List<String> calls) {
-    }
+    record Access(String scope, String apiGroup, String resource, List<String> calls) {}
 
     @ParameterizedTest
     @FieldSource("SERVICES")
@@ -51,18 +51,24 @@ class RbacMatchesCodeTest {
 
         List<String> unclaimed = calls.stream()
                 .filter(call -> access.stream().noneMatch(a -> claims(a, call)))
-                .map(KubernetesCalls.Call::toString).toList();
-        assertThat(unclaimed).as("API calls of %s missing from k8s-access/%s.yaml", service, service).isEmpty();
+                .map(KubernetesCalls.Call::toString)
+                .toList();
+        assertThat(unclaimed)
+                .as("API calls of %s missing from k8s-access/%s.yaml", service, service)
+                .isEmpty();
 
         List<String> stale = new ArrayList<>();
         for (Access a : access) {
             for (String regex : a.calls()) {
-                if (calls.stream().noneMatch(c -> Pattern.compile(regex).matcher(c.text()).find())) {
+                if (calls.stream()
+                        .noneMatch(c -> Pattern.compile(regex).matcher(c.text()).find())) {
                     stale.add(a.resource() + ": " + regex);
                 }
             }
         }
-        assertThat(stale).as("access entries of %s that match no API call any more", service).isEmpty();
+        assertThat(stale)
+                .as("access entries of %s that match no API call any more", service)
+                .isEmpty();
     }
 
     @org.junit.jupiter.api.Test
@@ -73,12 +79,16 @@ class RbacMatchesCodeTest {
         // in a service's own sources, checked above. Its file is scanned like any other, so a call added there fails.
         // The one exception is k8s.LeaseLeadership: it reads, creates and updates a Lease for the service that builds
         // it, and that service's "new LeaseLeadership(" is the call its k8s-access file claims (checked above).
-        assertThat(JavaSources.of("service-kit")).as("service-kit sources scanned")
+        assertThat(JavaSources.of("service-kit"))
+                .as("service-kit sources scanned")
                 .anySatisfy(f -> assertThat(f.code()).contains("new KubernetesClientBuilder()"));
-        assertThat(KubernetesCalls.of("service-kit")).as("API calls in service-kit").isNotEmpty().allSatisfy(call -> {
-            assertThat(call.file()).isEqualTo("LeaseLeadership.java");
-            assertThat(call.verbs()).isSubsetOf("get", "create", "update");
-        });
+        assertThat(KubernetesCalls.of("service-kit"))
+                .as("API calls in service-kit")
+                .isNotEmpty()
+                .allSatisfy(call -> {
+                    assertThat(call.file()).isEqualTo("LeaseLeadership.java");
+                    assertThat(call.verbs()).isSubsetOf("get", "create", "update");
+                });
         assertThat(KubernetesCalls.of("events")).as("API calls in events").isEmpty();
     }
 
@@ -105,7 +115,8 @@ class RbacMatchesCodeTest {
         for (Map<String, Object> role : roles) {
             for (Map<String, Object> rule : Yaml.list(role, "rules")) {
                 for (String field : List.of("apiGroups", "resources", "verbs", "resourceNames", "nonResourceURLs")) {
-                    assertThat(String.valueOf(rule.get(field))).as("%s of %s", field, Rendering.name(role))
+                    assertThat(String.valueOf(rule.get(field)))
+                            .as("%s of %s", field, Rendering.name(role))
                             .doesNotContain("*");
                 }
             }
@@ -117,12 +128,18 @@ class RbacMatchesCodeTest {
     void shouldGiveBookingServiceNoApiTokenWhenRendered(String target) {
         Rendering rendering = Rendering.of(target);
         Map<String, Object> deployment = rendering.ofKind("Deployment").stream()
-                .filter(d -> "booking-service".equals(Rendering.name(d))).findFirst().orElseThrow();
-        assertThat(Yaml.at(deployment, "spec", "template", "spec", "automountServiceAccountToken")).isEqualTo(false);
+                .filter(d -> "booking-service".equals(Rendering.name(d)))
+                .findFirst()
+                .orElseThrow();
+        assertThat(Yaml.at(deployment, "spec", "template", "spec", "automountServiceAccountToken"))
+                .isEqualTo(false);
         for (String service : SERVICES) {
             Map<String, Object> d = rendering.ofKind("Deployment").stream()
-                    .filter(x -> service.equals(Rendering.name(x))).findFirst().orElseThrow();
-            assertThat(Yaml.string(d, "spec", "template", "spec", "serviceAccountName")).isEqualTo(service);
+                    .filter(x -> service.equals(Rendering.name(x)))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(Yaml.string(d, "spec", "template", "spec", "serviceAccountName"))
+                    .isEqualTo(service);
         }
     }
 
@@ -149,7 +166,9 @@ class RbacMatchesCodeTest {
         if (!declared.startsWith("config:")) {
             return declared;
         }
-        String ns = ServiceConfig.of(rendering, service).get(declared.substring("config:".length())).orElse("");
+        String ns = ServiceConfig.of(rendering, service)
+                .get(declared.substring("config:".length()))
+                .orElse("");
         return ns.isBlank() ? "cluster" : NAMESPACE.equals(ns) ? "namespace" : "namespace:" + ns;
     }
 
@@ -174,15 +193,18 @@ class RbacMatchesCodeTest {
     }
 
     private static boolean boundTo(Map<String, Object> binding, String service) {
-        return Yaml.list(binding, "subjects").stream().anyMatch(s -> "ServiceAccount".equals(s.get("kind"))
-                && service.equals(s.get("name")) && NAMESPACE.equals(s.get("namespace")));
+        return Yaml.list(binding, "subjects").stream()
+                .anyMatch(s -> "ServiceAccount".equals(s.get("kind"))
+                        && service.equals(s.get("name"))
+                        && NAMESPACE.equals(s.get("namespace")));
     }
 
     private static List<Map<String, Object>> rules(Rendering rendering, String kind, String namespace, String name) {
         return rendering.ofKind(kind).stream()
                 .filter(r -> name.equals(Rendering.name(r)))
                 .filter(r -> namespace == null || namespace.equals(Yaml.string(r, "metadata", "namespace")))
-                .flatMap(r -> Yaml.list(r, "rules").stream()).toList();
+                .flatMap(r -> Yaml.list(r, "rules").stream())
+                .toList();
     }
 
     @SuppressWarnings("unchecked")
@@ -197,7 +219,8 @@ class RbacMatchesCodeTest {
     }
 
     private static boolean claims(Access access, KubernetesCalls.Call call) {
-        return access.calls().stream().anyMatch(regex -> Pattern.compile(regex).matcher(call.text()).find());
+        return access.calls().stream()
+                .anyMatch(regex -> Pattern.compile(regex).matcher(call.text()).find());
     }
 
     @SuppressWarnings("unchecked")
@@ -207,8 +230,9 @@ class RbacMatchesCodeTest {
             Map<String, Object> doc = new ObjectMapper(new YAMLFactory()).readValue(in, Map.class);
             List<Access> access = new ArrayList<>();
             for (Map<String, Object> a : (List<Map<String, Object>>) doc.getOrDefault("access", List.of())) {
-                access.add(new Access((String) a.get("scope"), (String) a.get("apiGroup"), (String) a.get("resource"),
-                        (List<String>) a.get("calls")));
+                access.add(new Access(
+                        (String) a.get("scope"), (String) a.get("apiGroup"), (String) a.get("resource"), (List<String>)
+                                a.get("calls")));
             }
             return access;
         }

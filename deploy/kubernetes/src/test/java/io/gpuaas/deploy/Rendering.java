@@ -33,7 +33,8 @@ final class Rendering {
 
     /** This module's directory (surefire runs in it). */
     static Path moduleDir() {
-        return Path.of(System.getProperty("basedir", System.getProperty("user.dir"))).toAbsolutePath();
+        return Path.of(System.getProperty("basedir", System.getProperty("user.dir")))
+                .toAbsolutePath();
     }
 
     /** The reactor root, where the services' sources live. */
@@ -70,7 +71,8 @@ final class Rendering {
         Path dir = moduleDir().resolve(target);
         try {
             Process kubectl = new ProcessBuilder(kubectl(), "kustomize", dir.toString())
-                    .redirectErrorStream(false).start();
+                    .redirectErrorStream(false)
+                    .start();
             byte[] out = kubectl.getInputStream().readAllBytes();
             String err = new String(kubectl.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!kubectl.waitFor(60, TimeUnit.SECONDS) || kubectl.exitValue() != 0) {

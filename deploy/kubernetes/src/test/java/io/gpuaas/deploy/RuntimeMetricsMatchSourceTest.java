@@ -37,12 +37,15 @@ class RuntimeMetricsMatchSourceTest {
         assumeTrue(Files.isDirectory(classes) && Files.isRegularFile(classpath), service + " is not built");
         Path metricsClass = metricsClass(classes);
         assumeTrue(metricsClass != null, service + " has no *Metrics class taking a registry");
-        assumeTrue(!sourcesNewerThan(module.resolve("src/main/java"), Files.getLastModifiedTime(metricsClass)),
+        assumeTrue(
+                !sourcesNewerThan(module.resolve("src/main/java"), Files.getLastModifiedTime(metricsClass)),
                 service + " was built from older sources");
 
-        String className = classes.relativize(metricsClass).toString().replace('/', '.').replace(".class", "");
+        String className =
+                classes.relativize(metricsClass).toString().replace('/', '.').replace(".class", "");
         Set<String> runtime = new TreeSet<>();
-        try (URLClassLoader loader = new URLClassLoader(urls(classes, classpath), ClassLoader.getPlatformClassLoader())) {
+        try (URLClassLoader loader =
+                new URLClassLoader(urls(classes, classpath), ClassLoader.getPlatformClassLoader())) {
             Class<?> registryType = loader.loadClass("io.prometheus.metrics.model.registry.PrometheusRegistry");
             Object registry = registryType.getConstructor().newInstance();
             loader.loadClass(className).getConstructor(registryType).newInstance(registry);
@@ -50,7 +53,10 @@ class RuntimeMetricsMatchSourceTest {
             for (Object snapshot : (Iterable<?>) snapshots) {
                 Object metadata = snapshot.getClass().getMethod("getMetadata").invoke(snapshot);
                 Method name = metadata.getClass().getMethod("getName");
-                String type = snapshot.getClass().getSimpleName().replace("Snapshot", "").toUpperCase(Locale.ROOT);
+                String type = snapshot.getClass()
+                        .getSimpleName()
+                        .replace("Snapshot", "")
+                        .toUpperCase(Locale.ROOT);
                 runtime.add(normalized((String) name.invoke(metadata), type));
             }
         }
@@ -61,11 +67,14 @@ class RuntimeMetricsMatchSourceTest {
                 ExportedSeries.scan().families().stream()
                         .filter(f -> f.module().equals(service))
                         .filter(f -> source.code().contains("\"" + f.name() + "\""))
-                        .forEach(f -> fromSource.add(normalized(f.name(), f.type().name())));
+                        .forEach(f ->
+                                fromSource.add(normalized(f.name(), f.type().name())));
             }
         }
         assertThat(runtime).as("families registered by %s", className).isNotEmpty();
-        assertThat(runtime).as("families %s registers vs what the source scan found", className).isEqualTo(fromSource);
+        assertThat(runtime)
+                .as("families %s registers vs what the source scan found", className)
+                .isEqualTo(fromSource);
     }
 
     private static String normalized(String name, String type) {
@@ -75,8 +84,10 @@ class RuntimeMetricsMatchSourceTest {
 
     private static Path metricsClass(Path classes) throws IOException {
         try (Stream<Path> files = Files.walk(classes)) {
-            return files.filter(p -> p.toString().contains("/metrics/") && p.getFileName().toString().matches("[A-Z]\\w*Metrics\\.class"))
-                    .findFirst().orElse(null);
+            return files.filter(p -> p.toString().contains("/metrics/")
+                            && p.getFileName().toString().matches("[A-Z]\\w*Metrics\\.class"))
+                    .findFirst()
+                    .orElse(null);
         }
     }
 

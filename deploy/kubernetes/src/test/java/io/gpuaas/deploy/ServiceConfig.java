@@ -30,11 +30,14 @@ final class ServiceConfig {
 
     static ServiceConfig of(Rendering rendering, String service) {
         Map<String, Object> deployment = rendering.ofKind("Deployment").stream()
-                .filter(d -> service.equals(Rendering.name(d))).findFirst()
+                .filter(d -> service.equals(Rendering.name(d)))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no Deployment " + service + " in " + rendering.target()));
-        Map<String, Object> container = Yaml.list(deployment, "spec", "template", "spec", "containers").getFirst();
+        Map<String, Object> container =
+                Yaml.list(deployment, "spec", "template", "spec", "containers").getFirst();
         Map<String, String> env = new TreeMap<>();
-        Yaml.list(container, "env").forEach(e -> env.put(String.valueOf(e.get("name")), String.valueOf(e.get("value"))));
+        Yaml.list(container, "env")
+                .forEach(e -> env.put(String.valueOf(e.get("name")), String.valueOf(e.get("value"))));
         Map<String, String> properties = new TreeMap<>();
         for (String configMap : List.of("gpuaas-common", service + "-config")) {
             properties.putAll(flatten(file(rendering, configMap, "application.yml")));
@@ -59,8 +62,10 @@ final class ServiceConfig {
     /** The content of key {@code key} of the generated ConfigMap {@code name} (its name carries a hash suffix). */
     static String file(Rendering rendering, String name, String key) {
         return rendering.ofKind("ConfigMap").stream()
-                .filter(cm -> Rendering.name(cm).equals(name) || Rendering.name(cm).matches(name + "-[a-z0-9]{10}"))
-                .map(cm -> Yaml.string(cm, "data", key)).findFirst()
+                .filter(cm ->
+                        Rendering.name(cm).equals(name) || Rendering.name(cm).matches(name + "-[a-z0-9]{10}"))
+                .map(cm -> Yaml.string(cm, "data", key))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no ConfigMap " + name + " in " + rendering.target()));
     }
 

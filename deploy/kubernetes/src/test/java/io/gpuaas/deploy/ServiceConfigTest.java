@@ -34,7 +34,8 @@ class ServiceConfigTest {
                 + ".svc:" + listener.get("port");
         for (String service : SERVICES) {
             assertThat(ServiceConfig.of(rendering, service).get("gpuaas.kafka.bootstrap-servers"))
-                    .as("bootstrap servers of %s", service).contains(expected);
+                    .as("bootstrap servers of %s", service)
+                    .contains(expected);
         }
     }
 
@@ -45,12 +46,15 @@ class ServiceConfigTest {
         for (String service : SERVICES) {
             ServiceConfig config = ServiceConfig.of(rendering, service);
             Map<String, Object> pod = Yaml.map(deployment(rendering, service), "spec", "template", "spec");
-            assertThat(config.get("gpuaas.security.jwks-path")).as("%s jwks", service)
+            assertThat(config.get("gpuaas.security.jwks-path"))
+                    .as("%s jwks", service)
                     .contains(mountOf(pod, "secret", "gpuaas-jwks") + "/jwks.json");
-            assertThat(config.get("gpuaas.pools-file")).as("%s pools", service)
+            assertThat(config.get("gpuaas.pools-file"))
+                    .as("%s pools", service)
                     .contains(mountOf(pod, "configMap", "gpuaas-pools") + "/pools.json");
-            assertThat(config.env().get("MICRONAUT_CONFIG_FILES")).as("%s config files", service).isEqualTo(
-                    mountOf(pod, "configMap", "gpuaas-common") + "/application.yml,"
+            assertThat(config.env().get("MICRONAUT_CONFIG_FILES"))
+                    .as("%s config files", service)
+                    .isEqualTo(mountOf(pod, "configMap", "gpuaas-common") + "/application.yml,"
                             + mountOf(pod, "configMap", service + "-config") + "/application.yml");
             assertThat(config.get("micronaut.server.port")).contains("8080");
         }
@@ -66,34 +70,41 @@ class ServiceConfigTest {
             KnownProperties known = KnownProperties.of(service, "service-kit");
             ServiceConfig config = ServiceConfig.of(rendering, service);
             String own = ServiceConfig.file(rendering, service + "-config", "application.yml");
-            config.properties().keySet().stream().filter(k -> k.startsWith("gpuaas.")).forEach(k -> {
-                if (known.knows(k)) {
-                    anyService.add(k);
-                } else if (own.contains(k.substring(k.lastIndexOf('.') + 1) + ":")) {
-                    unknown.add(service + ": " + k);
-                }
-            });
-            config.env().keySet().stream().filter(e -> e.startsWith("GPUAAS_"))
-                    .filter(e -> known.exact().stream().noneMatch(p -> p.toUpperCase().replaceAll("[.-]", "_").equals(e)))
+            config.properties().keySet().stream()
+                    .filter(k -> k.startsWith("gpuaas."))
+                    .forEach(k -> {
+                        if (known.knows(k)) {
+                            anyService.add(k);
+                        } else if (own.contains(k.substring(k.lastIndexOf('.') + 1) + ":")) {
+                            unknown.add(service + ": " + k);
+                        }
+                    });
+            config.env().keySet().stream()
+                    .filter(e -> e.startsWith("GPUAAS_"))
+                    .filter(e -> known.exact().stream()
+                            .noneMatch(
+                                    p -> p.toUpperCase().replaceAll("[.-]", "_").equals(e)))
                     .forEach(e -> unknown.add(service + ": env " + e));
         }
         assertThat(unknown).as("properties no code of the service reads").isEmpty();
         // The shared file may hold a property only some services read, but each must be read by one.
         SERVICES.forEach(s -> ServiceConfig.of(rendering, s).properties().keySet().stream()
-                .filter(k -> k.startsWith("gpuaas.")).forEach(k -> assertThat(anyService).as("read by a service").contains(k)));
+                .filter(k -> k.startsWith("gpuaas."))
+                .forEach(k -> assertThat(anyService).as("read by a service").contains(k)));
     }
 
     @ParameterizedTest
     @FieldSource("TARGETS")
     void shouldExpectOneSamplePerScrapeWhenTheReclaimerJudgesIdleness(String target) {
         Rendering rendering = Rendering.of(target);
-        Optional<String> sampleInterval = ServiceConfig.of(rendering, "idle-reclaimer")
-                .get("gpuaas.reclaimer.policy.sample-interval");
-        Optional<String> scrapeInterval = ServiceConfig.of(rendering, "metrics-gateway")
-                .get("gpuaas.metrics-gateway.scrape.interval");
+        Optional<String> sampleInterval =
+                ServiceConfig.of(rendering, "idle-reclaimer").get("gpuaas.reclaimer.policy.sample-interval");
+        Optional<String> scrapeInterval =
+                ServiceConfig.of(rendering, "metrics-gateway").get("gpuaas.metrics-gateway.scrape.interval");
         assertThat(sampleInterval.map(ServiceConfigTest::duration))
                 .as("idle-reclaimer sample-interval vs metrics-gateway scrape interval")
-                .isPresent().isEqualTo(scrapeInterval.map(ServiceConfigTest::duration));
+                .isPresent()
+                .isEqualTo(scrapeInterval.map(ServiceConfigTest::duration));
     }
 
     @ParameterizedTest
@@ -101,25 +112,36 @@ class ServiceConfigTest {
     void shouldGiveEveryPoolAResourceFlavorAndASharedQueueInTheProjectorsCohort(String target, @TempDir Path dir)
             throws IOException {
         Rendering rendering = Rendering.of(target);
-        Path pools = Files.writeString(dir.resolve("pools.json"), ServiceConfig.file(rendering, "gpuaas-pools", "pools.json"));
+        Path pools = Files.writeString(
+                dir.resolve("pools.json"), ServiceConfig.file(rendering, "gpuaas-pools", "pools.json"));
         List<Pool> catalog = PoolCatalog.load(Optional.of(pools)).pools();
         assertThat(catalog).isNotEmpty();
-        Set<String> flavors = new TreeSet<>(rendering.ofKind("ResourceFlavor").stream().map(Rendering::name).toList());
-        String cohort = ServiceConfig.of(rendering, "quota-projector").get("gpuaas.quota.cohort-name").orElseThrow();
+        Set<String> flavors = new TreeSet<>(
+                rendering.ofKind("ResourceFlavor").stream().map(Rendering::name).toList());
+        String cohort = ServiceConfig.of(rendering, "quota-projector")
+                .get("gpuaas.quota.cohort-name")
+                .orElseThrow();
         assertThat(rendering.ofKind("Cohort")).extracting(Rendering::name).containsExactly(cohort);
         Map<String, Object> shared = rendering.ofKind("ClusterQueue").stream()
-                .filter(q -> "gpuaas-shared".equals(Rendering.name(q))).findFirst().orElseThrow();
+                .filter(q -> "gpuaas-shared".equals(Rendering.name(q)))
+                .findFirst()
+                .orElseThrow();
         assertThat(Yaml.string(shared, "spec", "cohortName")).isEqualTo(cohort);
         String groups = String.valueOf(Yaml.at(shared, "spec", "resourceGroups"));
         for (Pool pool : catalog) {
             assertThat(flavors).as("ResourceFlavor of pool %s", pool.id()).contains(pool.flavor());
-            assertThat(groups).as("shared queue covers %s", pool.id())
-                    .contains("name=" + pool.flavor()).contains("name=" + pool.resource());
+            assertThat(groups)
+                    .as("shared queue covers %s", pool.id())
+                    .contains("name=" + pool.flavor())
+                    .contains("name=" + pool.resource());
         }
     }
 
     private static Map<String, Object> deployment(Rendering rendering, String name) {
-        return rendering.ofKind("Deployment").stream().filter(d -> name.equals(Rendering.name(d))).findFirst().orElseThrow();
+        return rendering.ofKind("Deployment").stream()
+                .filter(d -> name.equals(Rendering.name(d)))
+                .findFirst()
+                .orElseThrow();
     }
 
     /** Where the volume built from the Secret or ConfigMap {@code source} is mounted in the first container. */
@@ -130,11 +152,16 @@ class ServiceConfigTest {
                     String n = Yaml.string(v, kind, key);
                     return n != null && (n.equals(source) || n.matches(source + "-[a-z0-9]{10}"));
                 })
-                .map(v -> String.valueOf(v.get("name"))).findFirst()
+                .map(v -> String.valueOf(v.get("name")))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no volume from " + kind + " " + source));
         return Yaml.list(pod, "containers").getFirst().get("volumeMounts") instanceof List<?> mounts
-                ? mounts.stream().map(m -> (Map<?, ?>) m).filter(m -> volume.equals(m.get("name")))
-                        .map(m -> String.valueOf(m.get("mountPath"))).findFirst().orElseThrow()
+                ? mounts.stream()
+                        .map(m -> (Map<?, ?>) m)
+                        .filter(m -> volume.equals(m.get("name")))
+                        .map(m -> String.valueOf(m.get("mountPath")))
+                        .findFirst()
+                        .orElseThrow()
                 : null;
     }
 

@@ -19,8 +19,7 @@ import org.apache.kafka.common.resource.ResourceType;
  */
 final class StrimziAcls {
 
-    private StrimziAcls() {
-    }
+    private StrimziAcls() {}
 
     static List<AclBinding> of(Map<String, Object> kafkaUser) {
         String principal = "User:" + Rendering.name(kafkaUser);
@@ -28,10 +27,11 @@ final class StrimziAcls {
         for (Map<String, Object> rule : Yaml.list(kafkaUser, "spec", "authorization", "acls")) {
             ResourcePattern resource = resource(Yaml.map(rule, "resource"));
             String host = rule.get("host") == null ? "*" : String.valueOf(rule.get("host"));
-            AclPermissionType permission = "deny".equals(rule.get("type")) ? AclPermissionType.DENY
-                    : AclPermissionType.ALLOW;
+            AclPermissionType permission =
+                    "deny".equals(rule.get("type")) ? AclPermissionType.DENY : AclPermissionType.ALLOW;
             for (Object operation : (List<?>) rule.getOrDefault("operations", List.of())) {
-                bindings.add(new AclBinding(resource,
+                bindings.add(new AclBinding(
+                        resource,
                         new AccessControlEntry(principal, host, operation(String.valueOf(operation)), permission)));
             }
         }
@@ -40,13 +40,14 @@ final class StrimziAcls {
 
     private static ResourcePattern resource(Map<String, Object> resource) {
         String type = String.valueOf(resource.get("type"));
-        ResourceType kafkaType = switch (type) {
-            case "topic" -> ResourceType.TOPIC;
-            case "group" -> ResourceType.GROUP;
-            case "transactionalId" -> ResourceType.TRANSACTIONAL_ID;
-            case "cluster" -> ResourceType.CLUSTER;
-            default -> throw new AssertionError("unknown Strimzi ACL resource type " + type);
-        };
+        ResourceType kafkaType =
+                switch (type) {
+                    case "topic" -> ResourceType.TOPIC;
+                    case "group" -> ResourceType.GROUP;
+                    case "transactionalId" -> ResourceType.TRANSACTIONAL_ID;
+                    case "cluster" -> ResourceType.CLUSTER;
+                    default -> throw new AssertionError("unknown Strimzi ACL resource type " + type);
+                };
         String name = kafkaType == ResourceType.CLUSTER ? "kafka-cluster" : String.valueOf(resource.get("name"));
         PatternType pattern = "prefix".equals(resource.get("patternType")) ? PatternType.PREFIXED : PatternType.LITERAL;
         return new ResourcePattern(kafkaType, name, pattern);

@@ -42,15 +42,20 @@ class StrimziObjectsMatchUpstreamCrdsTest {
     void shouldValidateEveryStrimziObjectAgainstTheUpstreamCrdWhenRendered(String target) {
         CrdSchemas crds = strimzi();
         List<Map<String, Object>> objects = Rendering.of(target).objects().stream()
-                .filter(o -> String.valueOf(o.get("apiVersion")).startsWith(GROUP + "/")).toList();
-        assertThat(objects).extracting(o -> o.get("kind")).as("Strimzi kinds of %s", target)
+                .filter(o -> String.valueOf(o.get("apiVersion")).startsWith(GROUP + "/"))
+                .toList();
+        assertThat(objects)
+                .extracting(o -> o.get("kind"))
+                .as("Strimzi kinds of %s", target)
                 .contains("Kafka", "KafkaNodePool", "KafkaTopic", "KafkaUser");
 
         List<String> problems = new ArrayList<>();
         for (Map<String, Object> o : objects) {
             crds.problems(o).forEach(p -> problems.add(o.get("kind") + " " + Rendering.name(o) + ": " + p));
         }
-        assertThat(problems).as("%s objects the Strimzi API would refuse", target).isEmpty();
+        assertThat(problems)
+                .as("%s objects the Strimzi API would refuse", target)
+                .isEmpty();
     }
 
     @Test
@@ -58,8 +63,11 @@ class StrimziObjectsMatchUpstreamCrdsTest {
         ObjectNode kafka = renderedKafka();
         kafka.put("apiVersion", GROUP + "/v1beta2");
 
-        assertThat(strimzi().problems(kafka)).singleElement().asString()
-                .contains("kafka.strimzi.io/v1beta2 is not served").contains("kafka.strimzi.io/v1");
+        assertThat(strimzi().problems(kafka))
+                .singleElement()
+                .asString()
+                .contains("kafka.strimzi.io/v1beta2 is not served")
+                .contains("kafka.strimzi.io/v1");
     }
 
     @Test
@@ -69,7 +77,8 @@ class StrimziObjectsMatchUpstreamCrdsTest {
         // Removed in v1 along with ZooKeeper.
         ((ObjectNode) kafka.at("/spec")).putObject("zookeeper").put("replicas", 3);
 
-        assertThat(strimzi().problems(kafka)).hasSize(2)
+        assertThat(strimzi().problems(kafka))
+                .hasSize(2)
                 .anySatisfy(p -> assertThat(p).contains("mechanism"))
                 .anySatisfy(p -> assertThat(p).contains("zookeeper"));
     }
@@ -80,7 +89,8 @@ class StrimziObjectsMatchUpstreamCrdsTest {
         ((ObjectNode) kafka.at("/spec/kafka/listeners/0")).remove("tls");
         ((ObjectNode) kafka.at("/spec/kafka/listeners/0/authentication")).put("type", "scram-sha-256");
 
-        assertThat(strimzi().problems(kafka)).hasSize(2)
+        assertThat(strimzi().problems(kafka))
+                .hasSize(2)
                 .anySatisfy(p -> assertThat(p).contains("tls"))
                 .anySatisfy(p -> assertThat(p).contains("type"));
     }
@@ -93,7 +103,8 @@ class StrimziObjectsMatchUpstreamCrdsTest {
         acl.remove("operations");
         acl.put("operation", "Read");
 
-        assertThat(strimzi().problems(node)).hasSize(2)
+        assertThat(strimzi().problems(node))
+                .hasSize(2)
                 .anySatisfy(p -> assertThat(p).contains("operations"))
                 .anySatisfy(p -> assertThat(p).contains("operation"));
     }

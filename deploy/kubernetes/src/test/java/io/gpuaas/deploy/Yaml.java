@@ -6,8 +6,7 @@ import java.util.Map;
 /** Null-safe navigation of parsed YAML maps. */
 final class Yaml {
 
-    private Yaml() {
-    }
+    private Yaml() {}
 
     /** The value at {@code path} (map keys), or null when any step is missing. */
     static Object at(Object root, String... path) {

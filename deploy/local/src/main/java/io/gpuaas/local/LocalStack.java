@@ -10,10 +10,10 @@ import io.gpuaas.local.fleet.DeviceAllocator;
 import io.gpuaas.local.fleet.FleetLayout;
 import io.gpuaas.local.fleet.FleetServer;
 import io.gpuaas.local.fleet.UtilizationModel;
-import io.gpuaas.local.kafka.KafkaIdentities;
 import io.gpuaas.local.k8s.ClusterSeeder;
 import io.gpuaas.local.k8s.DemoWorkloads;
 import io.gpuaas.local.k8s.Tenant;
+import io.gpuaas.local.kafka.KafkaIdentities;
 import io.gpuaas.local.services.ServiceLauncher;
 import io.gpuaas.local.services.ServiceReplica;
 import io.gpuaas.local.services.ServiceSpec;
@@ -69,7 +69,8 @@ public final class LocalStack implements AutoCloseable {
     /** Starts everything but the services; call {@link #startServices()} next. */
     public static LocalStack start(StackOptions options) throws Exception {
         // Refuse before starting anything when a selected service has not been built.
-        ServiceLauncher check = new ServiceLauncher(options.repoRoot(), options.targetDir().resolve("logs"), javaCommand());
+        ServiceLauncher check =
+                new ServiceLauncher(options.repoRoot(), options.targetDir().resolve("logs"), javaCommand());
         for (ServiceSpec spec : options.selectedServices()) {
             if (!check.built(spec)) {
                 throw new IllegalStateException(spec.module() + " is not built: run ./mvnw -B install -DskipTests from "
@@ -105,13 +106,17 @@ public final class LocalStack implements AutoCloseable {
             if (options.demoWorkloads()) {
                 DemoWorkloads.seed(kube.client());
             }
-            LOG.info("kubernetes API on {} seeded: {} nodes, {} pools, {} tenants", kube.url(), layout.nodes().size(),
-                    pools.pools().size(), tenants.size());
+            LOG.info(
+                    "kubernetes API on {} seeded: {} nodes, {} pools, {} tenants",
+                    kube.url(),
+                    layout.nodes().size(),
+                    pools.pools().size(),
+                    tenants.size());
             files.put("pools", Files.writeString(target.resolve("pools.json"), pools.toJson()));
             DeviceAllocator allocator = new DeviceAllocator(kube.client(), layout);
             UtilizationModel model = new UtilizationModel(options.busy(), options.idle());
-            fleet = new FleetServer(layout, options.fleetPort(), new DcgmTextWriter(model), allocator::attributions,
-                    Clock.systemUTC());
+            fleet = new FleetServer(
+                    layout, options.fleetPort(), new DcgmTextWriter(model), allocator::attributions, Clock.systemUTC());
             closeables.add(fleet);
             SimulationLoop loop = new SimulationLoop(kube.client(), allocator);
             closeables.add(loop);
@@ -129,21 +134,33 @@ public final class LocalStack implements AutoCloseable {
         }
         files.put("kafka-credentials", identities.writeCredentials(target.resolve("kafka-credentials.json")));
         files.put("kcat-sre", identities.writeKcatConfig(KafkaPrincipal.SRE, target.resolve("kcat-sre.conf")));
-        LOG.info("kafka-credentials.json and kcat-sre.conf (read-only user {}) written to {}",
-                KafkaPrincipal.SRE.userName(), target);
+        LOG.info(
+                "kafka-credentials.json and kcat-sre.conf (read-only user {}) written to {}",
+                KafkaPrincipal.SRE.userName(),
+                target);
     }
 
     private EmbeddedKafka startKafka() {
         // The SRE user may also log in with PLAIN: kcat-sre.conf needs it (see KafkaIdentities#writeKcatConfig).
-        EmbeddedKafka broker = EmbeddedKafka.builder().port(options.kafkaPort())
-                .dataDir(options.targetDir().resolve("kafka-data")).plainUser(KafkaPrincipal.SRE.userName()).start();
+        EmbeddedKafka broker = EmbeddedKafka.builder()
+                .port(options.kafkaPort())
+                .dataDir(options.targetDir().resolve("kafka-data"))
+                .plainUser(KafkaPrincipal.SRE.userName())
+                .start();
         try (Admin admin = broker.admin()) {
             // The super user creates the topics: no service may create or delete a contract topic.
             TopicAdmin.createAll(admin, Topics.DEFAULT_PREFIX);
-            topics = Topics.all().stream().map(t -> t.name(Topics.DEFAULT_PREFIX)).toList();
+            topics = Topics.all().stream()
+                    .map(t -> t.name(Topics.DEFAULT_PREFIX))
+                    .toList();
             identities = KafkaIdentities.create(broker, Topics.DEFAULT_PREFIX);
-            LOG.info("kafka on {} (SASL, ACLs) with topics {} and users {}", broker.bootstrapServers(), topics,
-                    Arrays.stream(KafkaPrincipal.values()).map(KafkaPrincipal::userName).toList());
+            LOG.info(
+                    "kafka on {} (SASL, ACLs) with topics {} and users {}",
+                    broker.bootstrapServers(),
+                    topics,
+                    Arrays.stream(KafkaPrincipal.values())
+                            .map(KafkaPrincipal::userName)
+                            .toList());
             return broker;
         } catch (RuntimeException e) {
             broker.close();
@@ -164,7 +181,8 @@ public final class LocalStack implements AutoCloseable {
             ServiceSpec spec = replica.spec();
             Map<String, String> own = new LinkedHashMap<>(properties);
             // Replicas of one service share its Kafka user, as the pods of one Deployment share its Secret.
-            Path login = identities.writeServiceConfig(spec.principal(),
+            Path login = identities.writeServiceConfig(
+                    spec.principal(),
                     options.targetDir().resolve("kafka-logins").resolve(spec.name() + ".properties"));
             own.put(KafkaIdentities.CONFIG_FILES_PROPERTY, login.toString());
             own.putAll(options.propertiesFor(spec.name()));
@@ -188,7 +206,9 @@ public final class LocalStack implements AutoCloseable {
 
     /** The started replica called {@code name} ({@link ServiceReplica#name()}: the service's name for its first). */
     public ServiceLauncher.Running service(String name) {
-        return runningServices().stream().filter(r -> r.name().equals(name)).findFirst()
+        return runningServices().stream()
+                .filter(r -> r.name().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("service " + name + " is not running"));
     }
 
@@ -239,7 +259,9 @@ public final class LocalStack implements AutoCloseable {
     }
 
     private static String javaCommand() {
-        return ProcessHandle.current().info().command()
+        return ProcessHandle.current()
+                .info()
+                .command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     }
 
@@ -266,12 +288,15 @@ public final class LocalStack implements AutoCloseable {
             System.exit(1);
             return;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            System.out.println("gpuaas local stack stopping");
-            stack.close();
-            System.out.println("gpuaas local stack stopped");
-            stopped.countDown();
-        }, "local-stack-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            System.out.println("gpuaas local stack stopping");
+                            stack.close();
+                            System.out.println("gpuaas local stack stopped");
+                            stopped.countDown();
+                        },
+                        "local-stack-shutdown"));
         try {
             stack.startServices();
         } catch (Exception e) {

@@ -77,9 +77,15 @@ final class SimulationLoop implements AutoCloseable {
 
     private List<WorkloadOwner> owners() {
         List<WorkloadOwner> owners = new ArrayList<>();
-        client.resources(RayCluster.class).inAnyNamespace().list().getItems()
+        client.resources(RayCluster.class)
+                .inAnyNamespace()
+                .list()
+                .getItems()
                 .forEach(r -> owners.add(OwnerReader.rayCluster(r)));
-        client.resources(InferenceService.class).inAnyNamespace().list().getItems()
+        client.resources(InferenceService.class)
+                .inAnyNamespace()
+                .list()
+                .getItems()
                 .forEach(r -> owners.add(OwnerReader.inferenceService(r)));
         return owners;
     }

@@ -36,10 +36,24 @@ import java.util.stream.Collectors;
  * @param demoWorkloads seed the demo RayCluster and InferenceService
  * @param replicas     JVMs per selected service (1..9); replica n of a service listens on its port + 10·(n−1)
  */
-public record StackOptions(int gpus, int tenants, Set<String> services, int kafkaPort, int kubePort, int fleetPort,
-                           int servicePort, Path repoRoot, Path targetDir, Duration busy, Duration idle, Duration tick,
-                           Duration readyTimeout, boolean help, List<ServiceProperty> serviceProperties,
-                           boolean demoWorkloads, int replicas) {
+public record StackOptions(
+        int gpus,
+        int tenants,
+        Set<String> services,
+        int kafkaPort,
+        int kubePort,
+        int fleetPort,
+        int servicePort,
+        Path repoRoot,
+        Path targetDir,
+        Duration busy,
+        Duration idle,
+        Duration tick,
+        Duration readyTimeout,
+        boolean help,
+        List<ServiceProperty> serviceProperties,
+        boolean demoWorkloads,
+        int replicas) {
 
     public static final String USAGE = """
             usage: deploy/local/up [options]
@@ -69,27 +83,72 @@ public record StackOptions(int gpus, int tenants, Set<String> services, int kafk
             """;
 
     /** The options as they were before overrides, the demo-workload switch and replicas: none, on, one. */
-    public StackOptions(int gpus, int tenants, Set<String> services, int kafkaPort, int kubePort, int fleetPort,
-                        int servicePort, Path repoRoot, Path targetDir, Duration busy, Duration idle, Duration tick,
-                        Duration readyTimeout, boolean help) {
-        this(gpus, tenants, services, kafkaPort, kubePort, fleetPort, servicePort, repoRoot, targetDir, busy, idle,
-                tick, readyTimeout, help, List.of(), true, 1);
+    public StackOptions(
+            int gpus,
+            int tenants,
+            Set<String> services,
+            int kafkaPort,
+            int kubePort,
+            int fleetPort,
+            int servicePort,
+            Path repoRoot,
+            Path targetDir,
+            Duration busy,
+            Duration idle,
+            Duration tick,
+            Duration readyTimeout,
+            boolean help) {
+        this(
+                gpus,
+                tenants,
+                services,
+                kafkaPort,
+                kubePort,
+                fleetPort,
+                servicePort,
+                repoRoot,
+                targetDir,
+                busy,
+                idle,
+                tick,
+                readyTimeout,
+                help,
+                List.of(),
+                true,
+                1);
     }
 
     public StackOptions {
         serviceProperties = List.copyOf(serviceProperties);
         if (replicas < 1 || replicas > ServiceReplica.MAX_REPLICAS) {
-            throw new IllegalArgumentException("--replicas needs 1.." + ServiceReplica.MAX_REPLICAS + ", got "
-                    + replicas);
+            throw new IllegalArgumentException(
+                    "--replicas needs 1.." + ServiceReplica.MAX_REPLICAS + ", got " + replicas);
         }
     }
 
     public static StackOptions defaults() {
-        Path root = Path.of(System.getProperty("gpuaas.local.repo-root", ".")).toAbsolutePath().normalize();
-        Path target = Path.of(System.getProperty("gpuaas.local.target-dir", root.resolve("deploy/local/target").toString()));
-        Set<String> all = ServiceSpec.ALL.stream().map(ServiceSpec::name).collect(Collectors.toCollection(LinkedHashSet::new));
-        return new StackOptions(16, 2, all, 9092, 6443, 9400, 8080, root, target.toAbsolutePath().normalize(),
-                Duration.ofSeconds(240), Duration.ofSeconds(300), Duration.ofMillis(500), Duration.ofSeconds(180), false);
+        Path root = Path.of(System.getProperty("gpuaas.local.repo-root", "."))
+                .toAbsolutePath()
+                .normalize();
+        Path target = Path.of(System.getProperty(
+                "gpuaas.local.target-dir", root.resolve("deploy/local/target").toString()));
+        Set<String> all =
+                ServiceSpec.ALL.stream().map(ServiceSpec::name).collect(Collectors.toCollection(LinkedHashSet::new));
+        return new StackOptions(
+                16,
+                2,
+                all,
+                9092,
+                6443,
+                9400,
+                8080,
+                root,
+                target.toAbsolutePath().normalize(),
+                Duration.ofSeconds(240),
+                Duration.ofSeconds(300),
+                Duration.ofMillis(500),
+                Duration.ofSeconds(180),
+                false);
     }
 
     public static StackOptions parse(String... args) {
@@ -124,9 +183,12 @@ public record StackOptions(int gpus, int tenants, Set<String> services, int kafk
                 case "--busy-seconds" -> o.with(b -> b.busy = Duration.ofSeconds(number(flag, value)));
                 case "--idle-seconds" -> o.with(b -> b.idle = Duration.ofSeconds(number(flag, value)));
                 case "--ready-timeout" -> o.with(b -> b.readyTimeout = Duration.ofSeconds(number(flag, value)));
-                case "--target-dir" -> o.with(b -> b.targetDir = Path.of(value).toAbsolutePath().normalize());
-                case "--repo-root" -> o.with(b -> b.repoRoot = Path.of(value).toAbsolutePath().normalize());
-                case "--service-property" -> o.with(b -> b.serviceProperties.add(ServiceProperty.parse(value, knownServices())));
+                case "--target-dir" ->
+                    o.with(b -> b.targetDir = Path.of(value).toAbsolutePath().normalize());
+                case "--repo-root" ->
+                    o.with(b -> b.repoRoot = Path.of(value).toAbsolutePath().normalize());
+                case "--service-property" ->
+                    o.with(b -> b.serviceProperties.add(ServiceProperty.parse(value, knownServices())));
                 default -> throw new IllegalArgumentException("unknown option " + flag + "\n" + USAGE);
             };
         }
@@ -139,7 +201,9 @@ public record StackOptions(int gpus, int tenants, Set<String> services, int kafk
 
     private static Set<String> only(String value) {
         Set<String> known = knownServices();
-        Set<String> chosen = Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty())
+        Set<String> chosen = Arrays.stream(value.split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
                 .collect(Collectors.toCollection(LinkedHashSet::new));
         chosen.stream().filter(s -> !known.contains(s)).findFirst().ifPresent(s -> {
             throw new IllegalArgumentException("--only: unknown service " + s + "; known: " + known);
@@ -172,7 +236,9 @@ public record StackOptions(int gpus, int tenants, Set<String> services, int kafk
     /** The overrides for {@code serviceName}, later ones winning over earlier ones for the same key. */
     public Map<String, String> propertiesFor(String serviceName) {
         Map<String, String> properties = new LinkedHashMap<>();
-        serviceProperties.stream().filter(p -> p.appliesTo(serviceName)).forEach(p -> properties.put(p.key(), p.value()));
+        serviceProperties.stream()
+                .filter(p -> p.appliesTo(serviceName))
+                .forEach(p -> properties.put(p.key(), p.value()));
         return properties;
     }
 
@@ -222,8 +288,23 @@ public record StackOptions(int gpus, int tenants, Set<String> services, int kafk
         }
 
         StackOptions build() {
-            return new StackOptions(gpus, tenants, Set.copyOf(services), kafkaPort, kubePort, fleetPort, servicePort,
-                    repoRoot, targetDir, busy, idle, tick, readyTimeout, help, serviceProperties, demoWorkloads,
+            return new StackOptions(
+                    gpus,
+                    tenants,
+                    Set.copyOf(services),
+                    kafkaPort,
+                    kubePort,
+                    fleetPort,
+                    servicePort,
+                    repoRoot,
+                    targetDir,
+                    busy,
+                    idle,
+                    tick,
+                    readyTimeout,
+                    help,
+                    serviceProperties,
+                    demoWorkloads,
                     replicas);
         }
     }

@@ -45,12 +45,23 @@ class LocalStackIT {
 
     @TempDir
     static Path target;
+
     private static LocalStack stack;
 
     @BeforeAll
     static void start() throws Exception {
-        stack = LocalStack.start(StackOptions.parse("--no-services", "--kafka-port", "0", "--kube-port", "0",
-                "--fleet-port", "0", "--tenants", "3", "--target-dir", target.toString()));
+        stack = LocalStack.start(StackOptions.parse(
+                "--no-services",
+                "--kafka-port",
+                "0",
+                "--kube-port",
+                "0",
+                "--fleet-port",
+                "0",
+                "--tenants",
+                "3",
+                "--target-dir",
+                target.toString()));
     }
 
     @AfterAll
@@ -65,45 +76,78 @@ class LocalStackIT {
         try (Admin admin = Admin.create(stack.kafkaIdentities().adminProperties())) {
             Set<String> topics = admin.listTopics().names().get();
 
-            assertThat(topics).containsAll(Topics.all().stream().map(t -> t.name(Topics.DEFAULT_PREFIX)).toList());
-            assertThat(admin.describeTopics(List.of("gpuaas.gpu-samples")).allTopicNames().get()
-                    .get("gpuaas.gpu-samples").partitions()).hasSize(Topics.GPU_SAMPLES.partitions());
+            assertThat(topics)
+                    .containsAll(Topics.all().stream()
+                            .map(t -> t.name(Topics.DEFAULT_PREFIX))
+                            .toList());
+            assertThat(admin.describeTopics(List.of("gpuaas.gpu-samples"))
+                            .allTopicNames()
+                            .get()
+                            .get("gpuaas.gpu-samples")
+                            .partitions())
+                    .hasSize(Topics.GPU_SAMPLES.partitions());
         }
     }
 
     @Test
     void shouldGiveEachPrincipalExactlyItsTopicsWhenItLogsInWithTheStacksCredentials() throws Exception {
         for (KafkaPrincipal principal : KafkaPrincipal.values()) {
-            Set<String> granted = Topics.all().stream().filter(t -> KafkaAccess.readers(t).contains(principal)
-                    || KafkaAccess.writers(t).contains(principal)).map(t -> t.name(Topics.DEFAULT_PREFIX))
+            Set<String> granted = Topics.all().stream()
+                    .filter(t -> KafkaAccess.readers(t).contains(principal)
+                            || KafkaAccess.writers(t).contains(principal))
+                    .map(t -> t.name(Topics.DEFAULT_PREFIX))
                     .collect(Collectors.toSet());
             try (Admin admin = Admin.create(stack.kafkaIdentities().clientProperties(principal))) {
                 // The broker lists only the topics a principal may describe.
-                assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS)).as(principal.userName())
+                assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS))
+                        .as(principal.userName())
                         .containsExactlyInAnyOrderElementsOf(granted);
             }
         }
-        try (Admin anonymous = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers(),
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5000, AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 4000))) {
+        try (Admin anonymous = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                stack.bootstrapServers(),
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                5000,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                4000))) {
             assertThatThrownBy(() -> anonymous.listTopics().names().get(20, TimeUnit.SECONDS))
-                    .as("a client without credentials").isInstanceOf(ExecutionException.class);
+                    .as("a client without credentials")
+                    .isInstanceOf(ExecutionException.class);
         }
     }
 
     @Test
     void shouldWriteKafkaLoginsOnlyTheOwnerCanReadWhenTheStackStarts() throws Exception {
-        JsonNode credentials = Json.mapper().readTree(stack.file("kafka-credentials").toFile());
+        JsonNode credentials =
+                Json.mapper().readTree(stack.file("kafka-credentials").toFile());
         Path kcat = stack.file("kcat-sre");
 
         assertThat(credentials.path("bootstrapServers").asText()).isEqualTo(stack.bootstrapServers());
-        assertThat(credentials.path("users").fieldNames()).toIterable().containsExactly("gpuaas-admin",
-                "gpuaas-booking-service", "gpuaas-quota-projector", "gpuaas-idle-reclaimer", "gpuaas-metrics-gateway",
-                "gpuaas-sre");
-        assertThat(kcat).content().contains("bootstrap.servers=" + stack.bootstrapServers(),
-                "security.protocol=SASL_PLAINTEXT", "sasl.username=gpuaas-sre",
-                "sasl.password=" + credentials.path("users").path("gpuaas-sre").path("password").asText());
+        assertThat(credentials.path("users").fieldNames())
+                .toIterable()
+                .containsExactly(
+                        "gpuaas-admin",
+                        "gpuaas-booking-service",
+                        "gpuaas-quota-projector",
+                        "gpuaas-idle-reclaimer",
+                        "gpuaas-metrics-gateway",
+                        "gpuaas-sre");
+        assertThat(kcat)
+                .content()
+                .contains(
+                        "bootstrap.servers=" + stack.bootstrapServers(),
+                        "security.protocol=SASL_PLAINTEXT",
+                        "sasl.username=gpuaas-sre",
+                        "sasl.password="
+                                + credentials
+                                        .path("users")
+                                        .path("gpuaas-sre")
+                                        .path("password")
+                                        .asText());
         for (Path secret : List.of(stack.file("kafka-credentials"), kcat)) {
-            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secret))).as(secret.toString())
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secret)))
+                    .as(secret.toString())
                     .isEqualTo("rw-------");
         }
     }
@@ -115,25 +159,41 @@ class LocalStackIT {
         List<Node> nodes = client.nodes().list().getItems();
         assertThat(nodes).extracting(n -> n.getMetadata().getName()).containsExactly("gpu-node-1", "gpu-node-2");
         assertThat(nodes.get(0).getMetadata().getLabels()).containsEntry("nvidia.com/gpu.product", "NVIDIA-H200");
-        assertThat(nodes.get(0).getStatus().getAllocatable().get("nvidia.com/gpu").getAmount()).isEqualTo("8");
-        assertThat(nodes.get(1).getStatus().getAllocatable().get("nvidia.com/mig-2g.35gb").getAmount()).isEqualTo("9");
-        assertThat(client.genericKubernetesResources(GpuaasCrd.RESOURCE_FLAVOR.context()).list().getItems())
+        assertThat(nodes.get(0)
+                        .getStatus()
+                        .getAllocatable()
+                        .get("nvidia.com/gpu")
+                        .getAmount())
+                .isEqualTo("8");
+        assertThat(nodes.get(1)
+                        .getStatus()
+                        .getAllocatable()
+                        .get("nvidia.com/mig-2g.35gb")
+                        .getAmount())
+                .isEqualTo("9");
+        assertThat(client.genericKubernetesResources(GpuaasCrd.RESOURCE_FLAVOR.context())
+                        .list()
+                        .getItems())
                 .extracting(f -> f.getMetadata().getName())
                 .containsExactlyInAnyOrder("h200", "h200-mig-1g.18gb", "h200-mig-2g.35gb", "h200-mig-3g.71gb");
         var cohort = client.resources(Cohort.class).withName("gpuaas-pool").get();
         assertThat(cohort.getSpec().getResourceGroups()).hasSize(4);
         assertThat(client.namespaces().withLabel("gpuaas.io/tenant").list().getItems())
-                .extracting(Namespace::getMetadata).extracting(m -> m.getName() + "=" + m.getLabels().get("gpuaas.io/tenant"))
+                .extracting(Namespace::getMetadata)
+                .extracting(m -> m.getName() + "=" + m.getLabels().get("gpuaas.io/tenant"))
                 .containsExactlyInAnyOrder("team-a=team-a", "team-a-dev=team-a", "team-b=team-b", "team-c=team-c");
         assertThat(stack.file("kubeconfig")).content().contains("server: " + stack.kubernetesUrl());
     }
 
     @Test
     void shouldWriteTokensThatVerifyAgainstTheJwksWhenTheStackStarts() throws Exception {
-        RSAKey key = JWKSet.load(stack.file("jwks").toFile()).getKeys().getFirst().toRSAKey();
+        RSAKey key =
+                JWKSet.load(stack.file("jwks").toFile()).getKeys().getFirst().toRSAKey();
         JsonNode tokens = Json.mapper().readTree(stack.file("tokens").toFile());
 
-        assertThat(tokens.fieldNames()).toIterable().containsExactly("team-a", "team-b", "team-c", "admin", "prometheus");
+        assertThat(tokens.fieldNames())
+                .toIterable()
+                .containsExactly("team-a", "team-b", "team-c", "admin", "prometheus");
         for (String name : List.of("team-a", "admin", "prometheus")) {
             SignedJWT jwt = SignedJWT.parse(tokens.get(name).get("token").asText());
             assertThat(jwt.verify(new RSASSAVerifier(key))).as(name).isTrue();
@@ -141,11 +201,16 @@ class LocalStackIT {
         var teamA = SignedJWT.parse(tokens.get("team-a").get("token").asText()).getJWTClaimsSet();
         assertThat(teamA.getStringClaim("tenant")).isEqualTo("team-a");
         assertThat(teamA.getStringListClaim("namespaces")).containsExactly("team-a", "team-a-dev");
-        assertThat(teamA.getExpirationTime()).isAfter(new java.util.Date(System.currentTimeMillis() + 29L * 24 * 3600 * 1000));
-        assertThat(SignedJWT.parse(tokens.get("admin").get("token").asText()).getJWTClaimsSet().getStringListClaim("roles"))
+        assertThat(teamA.getExpirationTime())
+                .isAfter(new java.util.Date(System.currentTimeMillis() + 29L * 24 * 3600 * 1000));
+        assertThat(SignedJWT.parse(tokens.get("admin").get("token").asText())
+                        .getJWTClaimsSet()
+                        .getStringListClaim("roles"))
                 .containsExactly("admin");
-        assertThat(SignedJWT.parse(tokens.get("prometheus").get("token").asText()).getJWTClaimsSet()
-                .getStringListClaim("roles")).containsExactly("metrics");
+        assertThat(SignedJWT.parse(tokens.get("prometheus").get("token").asText())
+                        .getJWTClaimsSet()
+                        .getStringListClaim("roles"))
+                .containsExactly("metrics");
     }
 
     @Test
@@ -154,12 +219,17 @@ class LocalStackIT {
         assertThat(pools.pools()).extracting(Pool::capacity).containsExactly(8, 14, 9, 6);
 
         HttpClient http = HttpClient.newHttpClient();
-        HttpResponse<String> scrape = http.send(HttpRequest.newBuilder(URI.create(stack.fleetUrls().get(1))).build(),
+        HttpResponse<String> scrape = http.send(
+                HttpRequest.newBuilder(URI.create(stack.fleetUrls().get(1))).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(scrape.statusCode()).isEqualTo(200);
-        assertThat(scrape.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));
-        assertThat(scrape.body()).contains("# TYPE DCGM_FI_PROF_GR_ENGINE_ACTIVE gauge",
-                "Hostname=\"gpu-node-2\"", "GPU_I_PROFILE=\"3g.71gb\"");
+        assertThat(scrape.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));
+        assertThat(scrape.body())
+                .contains(
+                        "# TYPE DCGM_FI_PROF_GR_ENGINE_ACTIVE gauge",
+                        "Hostname=\"gpu-node-2\"",
+                        "GPU_I_PROFILE=\"3g.71gb\"");
         assertThat(Files.exists(target.resolve("logs"))).isTrue();
     }
 }

@@ -14,9 +14,9 @@ import io.gpuaas.local.fleet.DeviceAllocator;
 import io.gpuaas.local.fleet.FleetLayout;
 import io.gpuaas.local.k8s.ClusterSeeder;
 import io.gpuaas.local.k8s.DemoWorkloads;
-import io.gpuaas.testing.k8s.KubernetesApi;
 import io.gpuaas.local.k8s.Tenant;
 import io.gpuaas.testing.k8s.GpuaasCrd;
+import io.gpuaas.testing.k8s.KubernetesApi;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -58,8 +58,8 @@ class SimulationIT {
     @AfterEach
     void removeWorkloadsAndQueues() {
         loop.close();
-        for (GpuaasCrd crd : List.of(GpuaasCrd.RAY_CLUSTER, GpuaasCrd.INFERENCE_SERVICE, GpuaasCrd.WORKLOAD,
-                GpuaasCrd.LOCAL_QUEUE)) {
+        for (GpuaasCrd crd : List.of(
+                GpuaasCrd.RAY_CLUSTER, GpuaasCrd.INFERENCE_SERVICE, GpuaasCrd.WORKLOAD, GpuaasCrd.LOCAL_QUEUE)) {
             client.genericKubernetesResources(crd.context()).inAnyNamespace().delete();
         }
         client.genericKubernetesResources(GpuaasCrd.CLUSTER_QUEUE.context()).delete();
@@ -76,14 +76,22 @@ class SimulationIT {
         Workload workload = onlyWorkload("team-a");
         assertThat(conditionStatus(workload, "Admitted")).isEqualTo("True");
         assertThat(workload.getStatus().getAdmission().getClusterQueue()).isEqualTo("gpuaas-team-a");
-        assertThat(workload.getMetadata().getOwnerReferences().getFirst().getName()).isEqualTo("train");
-        List<Pod> workers = client.pods().inNamespace("team-a").withLabel("ray.io/node-type", "worker").list().getItems();
+        assertThat(workload.getMetadata().getOwnerReferences().getFirst().getName())
+                .isEqualTo("train");
+        List<Pod> workers = client.pods()
+                .inNamespace("team-a")
+                .withLabel("ray.io/node-type", "worker")
+                .list()
+                .getItems();
         assertThat(workers).hasSize(2).allSatisfy(p -> {
-            assertThat(p.getMetadata().getLabels()).containsEntry("ray.io/cluster", "train").containsEntry("ray.io/group", "gpu-workers");
+            assertThat(p.getMetadata().getLabels())
+                    .containsEntry("ray.io/cluster", "train")
+                    .containsEntry("ray.io/group", "gpu-workers");
             assertThat(p.getStatus().getPhase()).isEqualTo("Running");
             assertThat(p.getSpec().getNodeName()).isEqualTo("gpu-node-2");
         });
-        assertThat(allocator.attributions()).hasSize(2).allSatisfy((device, pod) -> assertThat(pod.namespace()).isEqualTo("team-a"));
+        assertThat(allocator.attributions()).hasSize(2).allSatisfy((device, pod) -> assertThat(pod.namespace())
+                .isEqualTo("team-a"));
         assertThat(rayCluster("train").getSpec().getSuspend()).isNotEqualTo(Boolean.TRUE);
     }
 
@@ -96,11 +104,13 @@ class SimulationIT {
 
         Workload workload = onlyWorkload("team-a");
         assertThat(conditionStatus(workload, "QuotaReserved")).isEqualTo("False");
-        assertThat(workload.getStatus().getConditions()).extracting(Condition::getMessage)
+        assertThat(workload.getStatus().getConditions())
+                .extracting(Condition::getMessage)
                 .anySatisfy(message -> assertThat(message).contains("insufficient unused quota for " + MIG));
         assertThat(client.pods().inNamespace("team-a").list().getItems()).isEmpty();
         assertThat(rayCluster("big").getSpec().getSuspend()).isTrue();
-        ClusterQueue queue = client.resources(ClusterQueue.class).withName("gpuaas-team-a").get();
+        ClusterQueue queue =
+                client.resources(ClusterQueue.class).withName("gpuaas-team-a").get();
         assertThat(queue.getStatus().getPendingWorkloads()).isEqualTo(1);
     }
 
@@ -110,18 +120,23 @@ class SimulationIT {
         create(DemoWorkloads.rayCluster("team-a", "train", MIG, 2));
         loop.pass();
 
-        client.resources(RayCluster.class).inNamespace("team-a").withName("train")
+        client.resources(RayCluster.class)
+                .inNamespace("team-a")
+                .withName("train")
                 .edit(c -> {
                     c.getSpec().getWorkerGroupSpecs().getFirst().setReplicas(0);
                     return c;
                 });
         loop.pass();
 
-        assertThat(client.pods().inNamespace("team-a").list().getItems()).as("suspended: head and workers gone").isEmpty();
+        assertThat(client.pods().inNamespace("team-a").list().getItems())
+                .as("suspended: head and workers gone")
+                .isEmpty();
         loop.pass();
 
         assertThat(conditionStatus(onlyWorkload("team-a"), "Admitted")).isEqualTo("True");
-        assertThat(client.pods().inNamespace("team-a").list().getItems()).extracting(p -> p.getMetadata().getLabels().get("ray.io/node-type"))
+        assertThat(client.pods().inNamespace("team-a").list().getItems())
+                .extracting(p -> p.getMetadata().getLabels().get("ray.io/node-type"))
                 .containsExactly("head");
         assertThat(allocator.attributions()).isEmpty();
     }
@@ -131,13 +146,24 @@ class SimulationIT {
         bookQuota("team-b", 0);
         create(DemoWorkloads.inferenceService("team-b", "llm", "nvidia.com/gpu", 1));
         loop.pass();
-        assertThat(conditionStatus(onlyWorkload("team-b"), "Admitted")).as("borrowed from the cohort").isEqualTo("True");
-        assertThat(client.pods().inNamespace("team-b").withLabel("component", "predictor").list().getItems()).hasSize(1);
+        assertThat(conditionStatus(onlyWorkload("team-b"), "Admitted"))
+                .as("borrowed from the cohort")
+                .isEqualTo("True");
+        assertThat(client.pods()
+                        .inNamespace("team-b")
+                        .withLabel("component", "predictor")
+                        .list()
+                        .getItems())
+                .hasSize(1);
 
-        client.resources(InferenceService.class).inNamespace("team-b").withName("llm").delete();
+        client.resources(InferenceService.class)
+                .inNamespace("team-b")
+                .withName("llm")
+                .delete();
         loop.pass();
 
-        assertThat(client.resources(Workload.class).inNamespace("team-b").list().getItems()).isEmpty();
+        assertThat(client.resources(Workload.class).inNamespace("team-b").list().getItems())
+                .isEmpty();
         assertThat(client.pods().inNamespace("team-b").list().getItems()).isEmpty();
         assertThat(allocator.attributions()).isEmpty();
     }
@@ -150,54 +176,86 @@ class SimulationIT {
         GenericKubernetesResource queue = new GenericKubernetesResource();
         queue.setApiVersion(GpuaasCrd.CLUSTER_QUEUE.apiVersion());
         queue.setKind("ClusterQueue");
-        queue.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("gpuaas-" + tenant).build());
-        queue.setAdditionalProperty("spec", Map.of("cohortName", ClusterSeeder.COHORT,
-                "namespaceSelector", Map.of("matchLabels", Map.of(ClusterSeeder.TENANT_LABEL, tenant)),
-                "resourceGroups", List.of(
-                        group("h200", "nvidia.com/gpu", 0, borrowingLimit),
-                        group("h200-mig-1g.18gb", MIG, mig1g, borrowingLimit))));
-        client.genericKubernetesResources(GpuaasCrd.CLUSTER_QUEUE.context()).resource(queue).create();
+        queue.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+                .withName("gpuaas-" + tenant)
+                .build());
+        queue.setAdditionalProperty(
+                "spec",
+                Map.of(
+                        "cohortName",
+                        ClusterSeeder.COHORT,
+                        "namespaceSelector",
+                        Map.of("matchLabels", Map.of(ClusterSeeder.TENANT_LABEL, tenant)),
+                        "resourceGroups",
+                        List.of(
+                                group("h200", "nvidia.com/gpu", 0, borrowingLimit),
+                                group("h200-mig-1g.18gb", MIG, mig1g, borrowingLimit))));
+        client.genericKubernetesResources(GpuaasCrd.CLUSTER_QUEUE.context())
+                .resource(queue)
+                .create();
         GenericKubernetesResource local = new GenericKubernetesResource();
         local.setApiVersion(GpuaasCrd.LOCAL_QUEUE.apiVersion());
         local.setKind("LocalQueue");
-        local.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("gpuaas").withNamespace(tenant).build());
+        local.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+                .withName("gpuaas")
+                .withNamespace(tenant)
+                .build());
         local.setAdditionalProperty("spec", Map.of("clusterQueue", "gpuaas-" + tenant));
-        client.genericKubernetesResources(GpuaasCrd.LOCAL_QUEUE.context()).inNamespace(tenant).resource(local).create();
+        client.genericKubernetesResources(GpuaasCrd.LOCAL_QUEUE.context())
+                .inNamespace(tenant)
+                .resource(local)
+                .create();
     }
 
     // lendingLimit 0 keeps a booking for its tenant; borrowingLimit (null = unlimited) caps use of the cohort's spare.
     private static Map<String, Object> group(String flavor, String resource, int nominal, String borrowingLimit) {
-        Map<String, Object> quota = new java.util.LinkedHashMap<>(Map.of("name", resource,
-                "nominalQuota", Integer.toString(nominal), "lendingLimit", "0"));
+        Map<String, Object> quota = new java.util.LinkedHashMap<>(
+                Map.of("name", resource, "nominalQuota", Integer.toString(nominal), "lendingLimit", "0"));
         if (borrowingLimit != null) {
             quota.put("borrowingLimit", borrowingLimit);
         }
-        return Map.of("coveredResources", List.of(resource), "flavors", List.of(Map.of("name", flavor,
-                "resources", List.of(quota))));
+        return Map.of(
+                "coveredResources",
+                List.of(resource),
+                "flavors",
+                List.of(Map.of("name", flavor, "resources", List.of(quota))));
     }
 
     private void create(RayCluster cluster) {
-        client.resources(RayCluster.class).inNamespace(cluster.getMetadata().getNamespace()).resource(cluster).create();
+        client.resources(RayCluster.class)
+                .inNamespace(cluster.getMetadata().getNamespace())
+                .resource(cluster)
+                .create();
     }
 
     private void create(InferenceService service) {
-        client.resources(InferenceService.class).inNamespace(service.getMetadata().getNamespace()).resource(service)
+        client.resources(InferenceService.class)
+                .inNamespace(service.getMetadata().getNamespace())
+                .resource(service)
                 .create();
     }
 
     private RayCluster rayCluster(String name) {
-        return client.resources(RayCluster.class).inNamespace("team-a").withName(name).get();
+        return client.resources(RayCluster.class)
+                .inNamespace("team-a")
+                .withName(name)
+                .get();
     }
 
     private Workload onlyWorkload(String namespace) {
-        List<Workload> workloads = client.resources(Workload.class).inNamespace(namespace).list().getItems();
+        List<Workload> workloads =
+                client.resources(Workload.class).inNamespace(namespace).list().getItems();
         assertThat(workloads).hasSize(1);
         return workloads.getFirst();
     }
 
     private static String conditionStatus(Workload workload, String type) {
-        return workload.getStatus() == null || workload.getStatus().getConditions() == null ? "absent"
-                : workload.getStatus().getConditions().stream().filter(c -> type.equals(c.getType()))
-                .map(Condition::getStatus).findFirst().orElse("absent");
+        return workload.getStatus() == null || workload.getStatus().getConditions() == null
+                ? "absent"
+                : workload.getStatus().getConditions().stream()
+                        .filter(c -> type.equals(c.getType()))
+                        .map(Condition::getStatus)
+                        .findFirst()
+                        .orElse("absent");
     }
 }

@@ -21,10 +21,12 @@ class StackOptionsTest {
         assertThat(options.kafkaPort()).isEqualTo(9092);
         assertThat(options.kubePort()).isEqualTo(6443);
         assertThat(options.fleetPort()).isEqualTo(9400);
-        assertThat(options.selectedServices()).extracting(ServiceSpec::name)
+        assertThat(options.selectedServices())
+                .extracting(ServiceSpec::name)
                 .containsExactly("booking-service", "quota-projector", "idle-reclaimer", "metrics-gateway");
         assertThat(options.replicas()).isEqualTo(1);
-        assertThat(options.selectedReplicas()).extracting(ServiceReplica::name)
+        assertThat(options.selectedReplicas())
+                .extracting(ServiceReplica::name)
                 .containsExactly("booking-service", "quota-projector", "idle-reclaimer", "metrics-gateway");
     }
 
@@ -32,7 +34,8 @@ class StackOptionsTest {
     void shouldStartEverySelectedServiceTwiceFirstReplicasFirstWhenTwoReplicasAreAsked() {
         StackOptions options = StackOptions.parse("--replicas", "2", "--only", "booking-service,metrics-gateway");
 
-        assertThat(options.selectedReplicas()).extracting(ServiceReplica::name)
+        assertThat(options.selectedReplicas())
+                .extracting(ServiceReplica::name)
                 .containsExactly("booking-service", "metrics-gateway", "booking-service-2", "metrics-gateway-2");
         assertThatThrownBy(() -> StackOptions.parse("--replicas", "0")).hasMessageContaining("--replicas needs 1..9");
         assertThatThrownBy(() -> StackOptions.parse("--replicas", "10")).hasMessageContaining("--replicas needs 1..9");
@@ -40,36 +43,56 @@ class StackOptionsTest {
 
     @Test
     void shouldApplyFleetTenantPortAndServiceFlagsWhenGiven() {
-        StackOptions options = StackOptions.parse("--gpus", "64", "--tenants", "5", "--kafka-port", "0",
-                "--only", "metrics-gateway,booking-service", "--idle-seconds", "30");
+        StackOptions options = StackOptions.parse(
+                "--gpus",
+                "64",
+                "--tenants",
+                "5",
+                "--kafka-port",
+                "0",
+                "--only",
+                "metrics-gateway,booking-service",
+                "--idle-seconds",
+                "30");
 
         assertThat(options.gpus()).isEqualTo(64);
         assertThat(options.tenants()).isEqualTo(5);
         assertThat(options.kafkaPort()).isZero();
         assertThat(options.idle()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(options.selectedServices()).extracting(ServiceSpec::name)
+        assertThat(options.selectedServices())
+                .extracting(ServiceSpec::name)
                 .containsExactly("booking-service", "metrics-gateway");
         assertThat(StackOptions.parse("--no-services").selectedServices()).isEmpty();
     }
 
     @Test
     void shouldRejectUnknownFlagsServicesAndNumbersWithTheUsageWhenMistyped() {
-        assertThatThrownBy(() -> StackOptions.parse("--gpu", "4")).hasMessageContaining("unknown option --gpu")
+        assertThatThrownBy(() -> StackOptions.parse("--gpu", "4"))
+                .hasMessageContaining("unknown option --gpu")
                 .hasMessageContaining("usage: deploy/local/up");
-        assertThatThrownBy(() -> StackOptions.parse("--only", "billing")).hasMessageContaining("unknown service billing");
-        assertThatThrownBy(() -> StackOptions.parse("--gpus", "many")).hasMessageContaining("--gpus needs a non-negative");
+        assertThatThrownBy(() -> StackOptions.parse("--only", "billing"))
+                .hasMessageContaining("unknown service billing");
+        assertThatThrownBy(() -> StackOptions.parse("--gpus", "many"))
+                .hasMessageContaining("--gpus needs a non-negative");
         assertThatThrownBy(() -> StackOptions.parse("--gpus")).hasMessageContaining("missing value for --gpus");
     }
 
     @Test
     void shouldHandEachServiceItsOwnOverridesWhenServicePropertiesAreGiven() {
-        StackOptions options = StackOptions.parse("--service-property", "gpuaas.kafka.topic-prefix=gpuaas.",
-                "--service-property", "idle-reclaimer:gpuaas.reclaimer.policy.window=20s",
-                "--service-property", "metrics-gateway:gpuaas.metrics-gateway.scrape.targets=http://a:1/m,http://b:2/m",
-                "--service-property", "idle-reclaimer:gpuaas.reclaimer.policy.window=25s");
+        StackOptions options = StackOptions.parse(
+                "--service-property",
+                "gpuaas.kafka.topic-prefix=gpuaas.",
+                "--service-property",
+                "idle-reclaimer:gpuaas.reclaimer.policy.window=20s",
+                "--service-property",
+                "metrics-gateway:gpuaas.metrics-gateway.scrape.targets=http://a:1/m,http://b:2/m",
+                "--service-property",
+                "idle-reclaimer:gpuaas.reclaimer.policy.window=25s");
 
-        assertThat(options.propertiesFor("idle-reclaimer")).containsExactly(
-                Map.entry("gpuaas.kafka.topic-prefix", "gpuaas."), Map.entry("gpuaas.reclaimer.policy.window", "25s"));
+        assertThat(options.propertiesFor("idle-reclaimer"))
+                .containsExactly(
+                        Map.entry("gpuaas.kafka.topic-prefix", "gpuaas."),
+                        Map.entry("gpuaas.reclaimer.policy.window", "25s"));
         assertThat(options.propertiesFor("metrics-gateway"))
                 .containsEntry("gpuaas.metrics-gateway.scrape.targets", "http://a:1/m,http://b:2/m");
         assertThat(options.propertiesFor("booking-service")).containsOnlyKeys("gpuaas.kafka.topic-prefix");
@@ -86,8 +109,8 @@ class StackOptionsTest {
 
     @Test
     void shouldSkipDemoWorkloadsAndUseTheGivenRepositoryWhenAsked() {
-        StackOptions options = StackOptions.parse("--no-demo-workloads", "--repo-root", "/tmp/elsewhere",
-                "--service-port", "0");
+        StackOptions options =
+                StackOptions.parse("--no-demo-workloads", "--repo-root", "/tmp/elsewhere", "--service-port", "0");
 
         assertThat(options.demoWorkloads()).isFalse();
         assertThat(options.repoRoot()).isEqualTo(Path.of("/tmp/elsewhere"));

@@ -56,8 +56,22 @@ public record Booking(
      * @return the changed copy
      */
     public Booking withState(BookingState newState, Instant at) {
-        return new Booking(id, tenant, namespace, pool, flavor, resource, quantity, start, end, purpose,
-                newState, createdBy, createdAt, at, version + 1);
+        return new Booking(
+                id,
+                tenant,
+                namespace,
+                pool,
+                flavor,
+                resource,
+                quantity,
+                start,
+                end,
+                purpose,
+                newState,
+                createdBy,
+                createdAt,
+                at,
+                version + 1);
     }
 
     /**
@@ -69,7 +83,21 @@ public record Booking(
      * @return the changed copy
      */
     public Booking withWindow(Instant newStart, Instant newEnd, Instant at) {
-        return new Booking(id, tenant, namespace, pool, flavor, resource, quantity, newStart, newEnd, purpose,
-                state, createdBy, createdAt, at, version + 1);
+        return new Booking(
+                id,
+                tenant,
+                namespace,
+                pool,
+                flavor,
+                resource,
+                quantity,
+                newStart,
+                newEnd,
+                purpose,
+                state,
+                createdBy,
+                createdAt,
+                at,
+                version + 1);
     }
 }

@@ -6,8 +6,8 @@ import java.time.Instant;
  * A request to change bookings on one pool; the values of {@code gpuaas.booking-commands}, keyed by pool id
  * so that a single writer decides per pool.
  */
-public sealed interface BookingCommand permits BookingCommand.CreateBooking, BookingCommand.CancelBooking,
-        BookingCommand.ChangeBooking {
+public sealed interface BookingCommand
+        permits BookingCommand.CreateBooking, BookingCommand.CancelBooking, BookingCommand.ChangeBooking {
 
     /** Unique id of this request; the decision echoes it so the HTTP edge can match its answer. */
     String requestId();
@@ -50,16 +50,47 @@ public sealed interface BookingCommand permits BookingCommand.CreateBooking, Boo
      * @param requestedAt    when the HTTP edge accepted the request
      * @param requestFingerprint digest of the HTTP request the idempotency key is bound to, or null
      */
-    record CreateBooking(String requestId, String idempotencyKey, Caller caller, String pool, String bookingId,
-                         String namespace, int quantity, Instant start, Instant end, String purpose,
-                         Instant requestedAt, String requestFingerprint) implements BookingCommand {
+    record CreateBooking(
+            String requestId,
+            String idempotencyKey,
+            Caller caller,
+            String pool,
+            String bookingId,
+            String namespace,
+            int quantity,
+            Instant start,
+            Instant end,
+            String purpose,
+            Instant requestedAt,
+            String requestFingerprint)
+            implements BookingCommand {
 
         /** A command without a request fingerprint (tools and tests that bypass the HTTP edge). */
-        public CreateBooking(String requestId, String idempotencyKey, Caller caller, String pool, String bookingId,
-                             String namespace, int quantity, Instant start, Instant end, String purpose,
-                             Instant requestedAt) {
-            this(requestId, idempotencyKey, caller, pool, bookingId, namespace, quantity, start, end, purpose,
-                    requestedAt, null);
+        public CreateBooking(
+                String requestId,
+                String idempotencyKey,
+                Caller caller,
+                String pool,
+                String bookingId,
+                String namespace,
+                int quantity,
+                Instant start,
+                Instant end,
+                String purpose,
+                Instant requestedAt) {
+            this(
+                    requestId,
+                    idempotencyKey,
+                    caller,
+                    pool,
+                    bookingId,
+                    namespace,
+                    quantity,
+                    start,
+                    end,
+                    purpose,
+                    requestedAt,
+                    null);
         }
     }
 
@@ -74,12 +105,24 @@ public sealed interface BookingCommand permits BookingCommand.CreateBooking, Boo
      * @param requestedAt    when the HTTP edge accepted the request
      * @param requestFingerprint digest of the HTTP request the idempotency key is bound to, or null
      */
-    record CancelBooking(String requestId, String idempotencyKey, Caller caller, String pool, String bookingId,
-                         Instant requestedAt, String requestFingerprint) implements BookingCommand {
+    record CancelBooking(
+            String requestId,
+            String idempotencyKey,
+            Caller caller,
+            String pool,
+            String bookingId,
+            Instant requestedAt,
+            String requestFingerprint)
+            implements BookingCommand {
 
         /** A command without a request fingerprint (tools and tests that bypass the HTTP edge). */
-        public CancelBooking(String requestId, String idempotencyKey, Caller caller, String pool, String bookingId,
-                             Instant requestedAt) {
+        public CancelBooking(
+                String requestId,
+                String idempotencyKey,
+                Caller caller,
+                String pool,
+                String bookingId,
+                Instant requestedAt) {
             this(requestId, idempotencyKey, caller, pool, bookingId, requestedAt, null);
         }
     }
@@ -97,13 +140,28 @@ public sealed interface BookingCommand permits BookingCommand.CreateBooking, Boo
      * @param requestedAt    when the HTTP edge accepted the request
      * @param requestFingerprint digest of the HTTP request the idempotency key is bound to, or null
      */
-    record ChangeBooking(String requestId, String idempotencyKey, Caller caller, String pool, String bookingId,
-                         Instant start, Instant end, Instant requestedAt, String requestFingerprint)
+    record ChangeBooking(
+            String requestId,
+            String idempotencyKey,
+            Caller caller,
+            String pool,
+            String bookingId,
+            Instant start,
+            Instant end,
+            Instant requestedAt,
+            String requestFingerprint)
             implements BookingCommand {
 
         /** A command without a request fingerprint (tools and tests that bypass the HTTP edge). */
-        public ChangeBooking(String requestId, String idempotencyKey, Caller caller, String pool, String bookingId,
-                             Instant start, Instant end, Instant requestedAt) {
+        public ChangeBooking(
+                String requestId,
+                String idempotencyKey,
+                Caller caller,
+                String pool,
+                String bookingId,
+                Instant start,
+                Instant end,
+                Instant requestedAt) {
             this(requestId, idempotencyKey, caller, pool, bookingId, start, end, requestedAt, null);
         }
     }

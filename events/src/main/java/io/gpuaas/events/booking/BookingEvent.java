@@ -4,9 +4,13 @@ import java.time.Instant;
 import java.util.List;
 
 /** What happened to a booking; the values of {@code gpuaas.booking-events}, keyed by booking id. */
-public sealed interface BookingEvent permits BookingEvent.BookingConfirmed, BookingEvent.BookingRejected,
-        BookingEvent.BookingCancelled, BookingEvent.BookingExtended, BookingEvent.BookingActivated,
-        BookingEvent.BookingCompleted {
+public sealed interface BookingEvent
+        permits BookingEvent.BookingConfirmed,
+                BookingEvent.BookingRejected,
+                BookingEvent.BookingCancelled,
+                BookingEvent.BookingExtended,
+                BookingEvent.BookingActivated,
+                BookingEvent.BookingCompleted {
 
     /** The booking id (the record key). */
     String bookingId();
@@ -40,10 +44,17 @@ public sealed interface BookingEvent permits BookingEvent.BookingConfirmed, Book
      * @param tenant        the caller's tenant
      * @param time          when the decision engine decided
      */
-    record BookingRejected(String requestId, String bookingId, String pool, String tenant, String reason,
-                           String message, List<Interval> conflicts, Instant earliestStart, Instant time)
-            implements BookingEvent {
-    }
+    record BookingRejected(
+            String requestId,
+            String bookingId,
+            String pool,
+            String tenant,
+            String reason,
+            String message,
+            List<Interval> conflicts,
+            Instant earliestStart,
+            Instant time)
+            implements BookingEvent {}
 
     /**
      * A booking was cancelled; its capacity is free again.
@@ -67,8 +78,8 @@ public sealed interface BookingEvent permits BookingEvent.BookingConfirmed, Book
      * @param previousEnd   end before the change
      * @param time          when the decision engine decided
      */
-    record BookingExtended(String requestId, Booking booking, Instant previousStart, Instant previousEnd,
-                           Instant time) implements BookingEvent {
+    record BookingExtended(String requestId, Booking booking, Instant previousStart, Instant previousEnd, Instant time)
+            implements BookingEvent {
         public String bookingId() {
             return booking.id();
         }

@@ -7,5 +7,4 @@ package io.gpuaas.events.booking;
  * @param tenant  the tenant the caller acts for
  * @param admin   whether the caller holds the admin role
  */
-public record Caller(String subject, String tenant, boolean admin) {
-}
+public record Caller(String subject, String tenant, boolean admin) {}

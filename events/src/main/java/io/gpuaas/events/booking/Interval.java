@@ -9,5 +9,4 @@ import java.time.Instant;
  * @param end      exclusive end
  * @param reserved units reserved during the whole interval
  */
-public record Interval(Instant start, Instant end, int reserved) {
-}
+public record Interval(Instant start, Instant end, int reserved) {}

@@ -37,7 +37,8 @@ public record GpuSample(
         String utilizationSource,
         Double memoryUsedMiB,
         Double memoryFreeMiB,
-        Double powerWatts) implements GpuSampleEvent {
+        Double powerWatts)
+        implements GpuSampleEvent {
 
     /** {@code hostname/uuid} for a full GPU, {@code hostname/uuid/gpuInstanceId} for a MIG instance. */
     public String deviceKey() {

@@ -1,5 +1,4 @@
 package io.gpuaas.events.gpu;
 
 /** The values of {@code gpuaas.gpu-samples}. */
-public sealed interface GpuSampleEvent permits GpuSample {
-}
+public sealed interface GpuSampleEvent permits GpuSample {}

@@ -21,10 +21,25 @@ import java.util.stream.Stream;
 final class GpuSampleJsonReader {
 
     /** The properties in component order, which is the order producers write them in. */
-    private static final byte[][] NAMES = Stream.of("time", "hostname", "uuid", "gpuIndex", "modelName",
-            "gpuInstanceId", "migProfile", "namespace", "pod", "container", "utilization", "utilizationSource",
-            "memoryUsedMiB", "memoryFreeMiB", "powerWatts").map(n -> n.getBytes(StandardCharsets.US_ASCII))
+    private static final byte[][] NAMES = Stream.of(
+                    "time",
+                    "hostname",
+                    "uuid",
+                    "gpuIndex",
+                    "modelName",
+                    "gpuInstanceId",
+                    "migProfile",
+                    "namespace",
+                    "pod",
+                    "container",
+                    "utilization",
+                    "utilizationSource",
+                    "memoryUsedMiB",
+                    "memoryFreeMiB",
+                    "powerWatts")
+            .map(n -> n.getBytes(StandardCharsets.US_ASCII))
             .toArray(byte[][]::new);
+
     private static final int MAX_INDEX_DIGITS = 9;
 
     private final JsonCursor in;
@@ -89,8 +104,22 @@ final class GpuSampleJsonReader {
         if (!in.atEnd() || !withinSchema()) {
             throw JsonCursor.NOT_FAST;
         }
-        return new GpuSample(time, hostname, uuid, gpuIndex, modelName, gpuInstanceId, migProfile, namespace, pod,
-                container, utilization, utilizationSource, memoryUsedMiB, memoryFreeMiB, powerWatts);
+        return new GpuSample(
+                time,
+                hostname,
+                uuid,
+                gpuIndex,
+                modelName,
+                gpuInstanceId,
+                migProfile,
+                namespace,
+                pod,
+                container,
+                utilization,
+                utilizationSource,
+                memoryUsedMiB,
+                memoryFreeMiB,
+                powerWatts);
     }
 
     private void value(int field) {
@@ -116,11 +145,18 @@ final class GpuSampleJsonReader {
 
     /** The schema's constraints; the generic reader rejects what fails them, naming the rule. */
     private boolean withinSchema() {
-        return time != null && hostname != null && !hostname.isEmpty() && uuid != null && !uuid.isEmpty()
+        return time != null
+                && hostname != null
+                && !hostname.isEmpty()
+                && uuid != null
+                && !uuid.isEmpty()
                 && (utilization == null || (utilization >= 0 && utilization <= 1))
-                && (utilizationSource == null || "GR_ENGINE_ACTIVE".equals(utilizationSource)
+                && (utilizationSource == null
+                        || "GR_ENGINE_ACTIVE".equals(utilizationSource)
                         || "GPU_UTIL".equals(utilizationSource))
-                && notNegative(memoryUsedMiB) && notNegative(memoryFreeMiB) && notNegative(powerWatts);
+                && notNegative(memoryUsedMiB)
+                && notNegative(memoryFreeMiB)
+                && notNegative(powerWatts);
     }
 
     private static boolean notNegative(Double value) {

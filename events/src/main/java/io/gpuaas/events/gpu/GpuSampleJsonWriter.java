@@ -117,7 +117,8 @@ final class GpuSampleJsonWriter {
         double d = value;
         long whole = (long) d;
         // The common reading (a whole number of MiB or W) skips Double.toString; -0.0 and the rest go the long way.
-        if (whole == d && Math.abs(d) < PLAIN_INTEGRAL_LIMIT
+        if (whole == d
+                && Math.abs(d) < PLAIN_INTEGRAL_LIMIT
                 && Double.doubleToRawLongBits(d) != Double.doubleToRawLongBits(-0.0)) {
             ascii(Long.toString(whole));
             put((byte) '.');

@@ -27,8 +27,10 @@ final class JsonCursor {
     private static final int MAX_NUMBER_LENGTH = 64;
     /** Digits below 2^53, so a long of them converts to double exactly. */
     private static final int MAX_EXACT_DIGITS = 15;
-    private static final double[] POWERS_OF_TEN = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15};
+
+    private static final double[] POWERS_OF_TEN = {
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15
+    };
     private static final int SECONDS_PER_DAY = 86_400;
 
     private final byte[] b;

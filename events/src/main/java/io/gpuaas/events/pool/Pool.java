@@ -15,7 +15,12 @@ public record Pool(String id, String flavor, String resource, int capacity, Stri
 
     /** Rejects a pool without id, flavor or resource, or with negative capacity. */
     public Pool {
-        if (id == null || id.isBlank() || flavor == null || flavor.isBlank() || resource == null || resource.isBlank()) {
+        if (id == null
+                || id.isBlank()
+                || flavor == null
+                || flavor.isBlank()
+                || resource == null
+                || resource.isBlank()) {
             throw new IllegalArgumentException("a pool needs id, flavor and resource");
         }
         if (capacity < 0) {

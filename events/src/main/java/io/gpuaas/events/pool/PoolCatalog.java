@@ -49,13 +49,14 @@ public final class PoolCatalog {
                 return read(in);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read pool catalog " + file.map(Path::toString).orElse(DEFAULT_RESOURCE), e);
+            throw new UncheckedIOException(
+                    "cannot read pool catalog " + file.map(Path::toString).orElse(DEFAULT_RESOURCE), e);
         }
     }
 
     /** Reads a JSON array of pools. */
     public static PoolCatalog read(InputStream json) throws IOException {
-        return new PoolCatalog(Json.mapper().readValue(json, new TypeReference<List<Pool>>() { }));
+        return new PoolCatalog(Json.mapper().readValue(json, new TypeReference<List<Pool>>() {}));
     }
 
     /** The catalog as a pretty-printed JSON array, in the format {@link #read} accepts. */
@@ -79,6 +80,8 @@ public final class PoolCatalog {
 
     /** The pool holding {@code resource} on {@code flavor}, if any. */
     public Optional<Pool> byFlavorAndResource(String flavor, String resource) {
-        return ordered.stream().filter(p -> p.flavor().equals(flavor) && p.resource().equals(resource)).findFirst();
+        return ordered.stream()
+                .filter(p -> p.flavor().equals(flavor) && p.resource().equals(resource))
+                .findFirst();
     }
 }

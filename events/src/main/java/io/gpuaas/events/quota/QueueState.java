@@ -37,7 +37,8 @@ public record QueueState(
         int pendingInadmissible,
         int admittedWorkloads,
         Map<String, BigDecimal> pendingDemand,
-        Instant time) implements QueueStateEvent {
+        Instant time)
+        implements QueueStateEvent {
 
     /** Which kind of Kueue queue a state describes. */
     public enum Kind {

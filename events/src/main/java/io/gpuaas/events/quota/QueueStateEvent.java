@@ -1,5 +1,4 @@
 package io.gpuaas.events.quota;
 
 /** The values of {@code gpuaas.quota-state}. */
-public sealed interface QueueStateEvent permits QueueState {
-}
+public sealed interface QueueStateEvent permits QueueState {}

@@ -4,8 +4,12 @@ import java.time.Instant;
 import java.util.List;
 
 /** Every step the idle-reclaimer takes; the values of {@code gpuaas.reclaim-events}, keyed by workload. */
-public sealed interface ReclaimEvent permits ReclaimEvent.IdleDetected, ReclaimEvent.Reclaimed,
-        ReclaimEvent.Resumed, ReclaimEvent.ReclaimSkipped, ReclaimEvent.ReclaimFailed {
+public sealed interface ReclaimEvent
+        permits ReclaimEvent.IdleDetected,
+                ReclaimEvent.Reclaimed,
+                ReclaimEvent.Resumed,
+                ReclaimEvent.ReclaimSkipped,
+                ReclaimEvent.ReclaimFailed {
 
     /** The workload acted on; {@link WorkloadRef#key()} is the record key. */
     WorkloadRef workload();
@@ -28,10 +32,18 @@ public sealed interface ReclaimEvent permits ReclaimEvent.IdleDetected, ReclaimE
      * @param tenant         tenant owning the namespace, may be null
      * @param time           when the idleness was decided
      */
-    record IdleDetected(WorkloadRef workload, String tenant, int devices, Instant idleSince, long windowSeconds,
-                        double threshold, double maxUtilization, double sampleCoverage, String mode, Instant time)
-            implements ReclaimEvent {
-    }
+    record IdleDetected(
+            WorkloadRef workload,
+            String tenant,
+            int devices,
+            Instant idleSince,
+            long windowSeconds,
+            double threshold,
+            double maxUtilization,
+            double sampleCoverage,
+            String mode,
+            Instant time)
+            implements ReclaimEvent {}
 
     /**
      * Workers were scaled to zero.
@@ -45,9 +57,16 @@ public sealed interface ReclaimEvent permits ReclaimEvent.IdleDetected, ReclaimE
      * @param tenant      tenant owning the namespace, may be null
      * @param time        when the reclaimer acted
      */
-    record Reclaimed(WorkloadRef workload, String tenant, List<ScaledGroup> groups, int gpusFreed,
-                     long idleSeconds, String action, boolean dryRun, Instant time) implements ReclaimEvent {
-    }
+    record Reclaimed(
+            WorkloadRef workload,
+            String tenant,
+            List<ScaledGroup> groups,
+            int gpusFreed,
+            long idleSeconds,
+            String action,
+            boolean dryRun,
+            Instant time)
+            implements ReclaimEvent {}
 
     /**
      * A reclaimed workload was restored to its stored values.
@@ -59,8 +78,7 @@ public sealed interface ReclaimEvent permits ReclaimEvent.IdleDetected, ReclaimE
      * @param time        when the reclaimer acted
      */
     record Resumed(WorkloadRef workload, String tenant, List<ScaledGroup> groups, String requestedBy, Instant time)
-            implements ReclaimEvent {
-    }
+            implements ReclaimEvent {}
 
     /**
      * An idle workload was deliberately left alone.
@@ -72,8 +90,7 @@ public sealed interface ReclaimEvent permits ReclaimEvent.IdleDetected, ReclaimE
      * @param time        when the reclaimer acted
      */
     record ReclaimSkipped(WorkloadRef workload, String tenant, String reason, String message, Instant time)
-            implements ReclaimEvent {
-    }
+            implements ReclaimEvent {}
 
     /**
      * A reclaim or resume was attempted and failed; nothing was half-applied.
@@ -85,8 +102,7 @@ public sealed interface ReclaimEvent permits ReclaimEvent.IdleDetected, ReclaimE
      * @param time        when the reclaimer acted
      */
     record ReclaimFailed(WorkloadRef workload, String tenant, String reason, String message, Instant time)
-            implements ReclaimEvent {
-    }
+            implements ReclaimEvent {}
 
     /**
      * One scaled unit: a RayCluster worker group or an InferenceService predictor.
@@ -96,6 +112,5 @@ public sealed interface ReclaimEvent permits ReclaimEvent.IdleDetected, ReclaimE
      * @param previousMinReplicas minReplicas before the change, may be null
      * @param replicas            replicas after the change
      */
-    record ScaledGroup(String group, Integer previousReplicas, Integer previousMinReplicas, int replicas) {
-    }
+    record ScaledGroup(String group, Integer previousReplicas, Integer previousMinReplicas, int replicas) {}
 }

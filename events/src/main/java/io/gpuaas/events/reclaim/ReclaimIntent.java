@@ -37,10 +37,17 @@ public sealed interface ReclaimIntent permits ReclaimIntent.ReclaimRequested, Re
      * @param windowClosedAt time of the sample that closed the window
      * @param time           when the stream decided
      */
-    record ReclaimRequested(WorkloadRef workload, String windowId, String tenant, List<String> groups, int devices,
-                            long idleSeconds, boolean dryRun, Instant windowClosedAt, Instant time)
-            implements ReclaimIntent {
-    }
+    record ReclaimRequested(
+            WorkloadRef workload,
+            String windowId,
+            String tenant,
+            List<String> groups,
+            int devices,
+            long idleSeconds,
+            boolean dryRun,
+            Instant windowClosedAt,
+            Instant time)
+            implements ReclaimIntent {}
 
     /**
      * The workload was busy again (a sample over the threshold or without a value) after the reclaim of
@@ -50,6 +57,5 @@ public sealed interface ReclaimIntent permits ReclaimIntent.ReclaimRequested, Re
      * @param windowId the window of the request withdrawn
      * @param time     when the stream saw the workload busy again
      */
-    record ReclaimWithdrawn(WorkloadRef workload, String windowId, Instant time) implements ReclaimIntent {
-    }
+    record ReclaimWithdrawn(WorkloadRef workload, String windowId, Instant time) implements ReclaimIntent {}
 }

@@ -15,7 +15,13 @@ import java.util.Map;
  * @param meanUtilization     mean utilization ratio over attributed devices
  * @param bookedUnits         pool id to units booked and active during the window
  */
-public record TenantUtilization(String tenant, Instant windowStart, Instant windowEnd, double allocatedGpuSeconds,
-                                double busyGpuSeconds, double idleGpuSeconds, double meanUtilization,
-                                Map<String, Integer> bookedUnits) implements TenantUtilizationEvent {
-}
+public record TenantUtilization(
+        String tenant,
+        Instant windowStart,
+        Instant windowEnd,
+        double allocatedGpuSeconds,
+        double busyGpuSeconds,
+        double idleGpuSeconds,
+        double meanUtilization,
+        Map<String, Integer> bookedUnits)
+        implements TenantUtilizationEvent {}

@@ -42,10 +42,23 @@ public sealed interface WorkloadEvent permits WorkloadEvent.WorkloadObserved, Wo
      * @param owner           the owning job (RayCluster, RayJob, InferenceService, Job...), may be null
      * @param time            when the transition was observed
      */
-    record WorkloadObserved(String namespace, String name, String uid, String resourceVersion, String queueName,
-                            String clusterQueue, Integer priority, String priorityClass, boolean active,
-                            Condition transition, List<Condition> conditions, List<PodSet> podSets,
-                            List<PodSetAdmission> admission, Owner owner, Instant time) implements WorkloadEvent {
+    record WorkloadObserved(
+            String namespace,
+            String name,
+            String uid,
+            String resourceVersion,
+            String queueName,
+            String clusterQueue,
+            Integer priority,
+            String priorityClass,
+            boolean active,
+            Condition transition,
+            List<Condition> conditions,
+            List<PodSet> podSets,
+            List<PodSetAdmission> admission,
+            Owner owner,
+            Instant time)
+            implements WorkloadEvent {
 
         /** Whether the Workload currently holds an {@code Admitted=True} condition. */
         public boolean admitted() {
@@ -73,9 +86,9 @@ public sealed interface WorkloadEvent permits WorkloadEvent.WorkloadObserved, Wo
      * @param clusterQueue the ClusterQueue it was admitted to, may be null
      * @param time         when the deletion was observed
      */
-    record WorkloadDeleted(String namespace, String name, String uid, String queueName, String clusterQueue,
-                           Instant time) implements WorkloadEvent {
-    }
+    record WorkloadDeleted(
+            String namespace, String name, String uid, String queueName, String clusterQueue, Instant time)
+            implements WorkloadEvent {}
 
     /**
      * A status condition of a Workload.
@@ -86,8 +99,7 @@ public sealed interface WorkloadEvent permits WorkloadEvent.WorkloadObserved, Wo
      * @param message            human-readable message, may be null
      * @param lastTransitionTime when the condition last changed, may be null
      */
-    record Condition(String type, String status, String reason, String message, Instant lastTransitionTime) {
-    }
+    record Condition(String type, String status, String reason, String message, Instant lastTransitionTime) {}
 
     /**
      * A pod set of a Workload.
@@ -96,8 +108,7 @@ public sealed interface WorkloadEvent permits WorkloadEvent.WorkloadObserved, Wo
      * @param count    number of pods
      * @param requests per-pod resource requests as Kubernetes quantity strings, e.g. {@code nvidia.com/gpu: "1"}
      */
-    record PodSet(String name, int count, Map<String, String> requests) {
-    }
+    record PodSet(String name, int count, Map<String, String> requests) {}
 
     /**
      * The admission of one pod set.
@@ -107,8 +118,7 @@ public sealed interface WorkloadEvent permits WorkloadEvent.WorkloadObserved, Wo
      * @param flavors       resource name to the ResourceFlavor it was admitted on
      * @param resourceUsage resource name to the total quantity admitted for the pod set
      */
-    record PodSetAdmission(String name, int count, Map<String, String> flavors, Map<String, String> resourceUsage) {
-    }
+    record PodSetAdmission(String name, int count, Map<String, String> flavors, Map<String, String> resourceUsage) {}
 
     /**
      * The controller owner of a Workload.
@@ -118,6 +128,5 @@ public sealed interface WorkloadEvent permits WorkloadEvent.WorkloadObserved, Wo
      * @param name       owner name
      * @param uid        owner uid
      */
-    record Owner(String apiVersion, String kind, String name, String uid) {
-    }
+    record Owner(String apiVersion, String kind, String name, String uid) {}
 }

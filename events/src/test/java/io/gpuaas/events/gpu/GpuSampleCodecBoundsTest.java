@@ -28,8 +28,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class GpuSampleCodecBoundsTest {
 
-    private final Deserializer<GpuSampleEvent> generic = EventSerdes.valueDeserializer(Topics.GPU_SAMPLES,
-            new CloudEventDeserializer<>(GpuSampleEvent.class, SchemaValidation.REQUIRED_FIELDS));
+    private final Deserializer<GpuSampleEvent> generic = EventSerdes.valueDeserializer(
+            Topics.GPU_SAMPLES, new CloudEventDeserializer<>(GpuSampleEvent.class, SchemaValidation.REQUIRED_FIELDS));
     private final Deserializer<GpuSampleEvent> codec = EventSerdes.valueDeserializer(Topics.GPU_SAMPLES);
 
     static Stream<SchemaBoundaries.Case> boundaries() {
@@ -38,9 +38,18 @@ class GpuSampleCodecBoundsTest {
 
     @Test
     void shouldFindABoundOnEveryValueTheReclaimerTrustsWhenTheSchemaIsRead() {
-        assertThat(boundaries().filter(b -> !b.allowed()).map(SchemaBoundaries.Case::property).distinct())
-                .contains("utilization", "utilizationSource", "memoryUsedMiB", "memoryFreeMiB", "powerWatts",
-                        "hostname", "uuid");
+        assertThat(boundaries()
+                        .filter(b -> !b.allowed())
+                        .map(SchemaBoundaries.Case::property)
+                        .distinct())
+                .contains(
+                        "utilization",
+                        "utilizationSource",
+                        "memoryUsedMiB",
+                        "memoryFreeMiB",
+                        "powerWatts",
+                        "hostname",
+                        "uuid");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -48,19 +57,26 @@ class GpuSampleCodecBoundsTest {
     void shouldGiveTheSchemasVerdictWhenAValueIsOnOrPastABound(SchemaBoundaries.Case boundary) throws IOException {
         byte[] body = body(boundary);
 
-        assertThat(EventSchemas.violations(TYPE, Json.mapper().readTree(body))).as("full schema")
+        assertThat(EventSchemas.violations(TYPE, Json.mapper().readTree(body)))
+                .as("full schema")
                 .hasSize(boundary.allowed() ? 0 : 1);
         Object expected = GpuSampleCodecReaderTest.outcome(generic, typed(TYPE), body);
-        assertThat(expected).as("generic reader").asString()
+        assertThat(expected)
+                .as("generic reader")
+                .asString()
                 .startsWith(boundary.allowed() ? "GpuSample[" : "error SCHEMA_VIOLATION");
-        assertThat(GpuSampleCodecReaderTest.outcome(codec, typed(TYPE), body)).as("codec").isEqualTo(expected);
-        assertThat(GpuSampleJsonReader.read(body)).as("fast path reads it, or declines")
+        assertThat(GpuSampleCodecReaderTest.outcome(codec, typed(TYPE), body))
+                .as("codec")
+                .isEqualTo(expected);
+        assertThat(GpuSampleJsonReader.read(body))
+                .as("fast path reads it, or declines")
                 .matches(read -> boundary.allowed() == (read != null));
     }
 
     /** A sample as producers write it (every property set), with one property replaced. */
     private static byte[] body(SchemaBoundaries.Case boundary) {
-        ObjectNode json = Json.mapper().valueToTree(GpuSampleCases.golden().getFirst().sample());
+        ObjectNode json =
+                Json.mapper().valueToTree(GpuSampleCases.golden().getFirst().sample());
         json.set(boundary.property(), boundary.value());
         try {
             return Json.mapper().writeValueAsBytes(json);

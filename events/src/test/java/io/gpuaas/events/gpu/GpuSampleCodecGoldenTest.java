@@ -52,7 +52,9 @@ class GpuSampleCodecGoldenTest {
             Files.write(golden, written);
         }
 
-        assertThat(golden).as("golden file; create it with -Dgolden.update=true").exists();
+        assertThat(golden)
+                .as("golden file; create it with -Dgolden.update=true")
+                .exists();
         assertThat(new String(written, StandardCharsets.UTF_8))
                 .isEqualTo(new String(Files.readAllBytes(golden), StandardCharsets.UTF_8));
         assertThat(written).isEqualTo(Files.readAllBytes(golden));
@@ -64,15 +66,21 @@ class GpuSampleCodecGoldenTest {
             throws IOException {
         Golden golden = Golden.read(GOLDEN.resolve(c.name() + ".txt"));
 
-        assertThat(GpuSampleJsonReader.read(golden.body())).as("fast path")
+        assertThat(GpuSampleJsonReader.read(golden.body()))
+                .as("fast path")
                 .isEqualTo(c.fastShape() ? c.sample() : null);
-        assertThat(EventSerdes.valueDeserializer(Topics.GPU_SAMPLES).deserialize(TOPIC, golden.headers(),
-                golden.body())).as("the topic's reader").isEqualTo(c.sample());
+        assertThat(EventSerdes.valueDeserializer(Topics.GPU_SAMPLES)
+                        .deserialize(TOPIC, golden.headers(), golden.body()))
+                .as("the topic's reader")
+                .isEqualTo(c.sample());
         for (SchemaValidation mode : SchemaValidation.values()) {
             assertThat(new CloudEventDeserializer<>(GpuSampleEvent.class, mode)
-                    .deserialize(TOPIC, golden.headers(), golden.body())).as("generic " + mode).isEqualTo(c.sample());
+                            .deserialize(TOPIC, golden.headers(), golden.body()))
+                    .as("generic " + mode)
+                    .isEqualTo(c.sample());
         }
-        assertThat(new String(golden.key(), StandardCharsets.UTF_8)).isEqualTo(c.sample().deviceKey());
+        assertThat(new String(golden.key(), StandardCharsets.UTF_8))
+                .isEqualTo(c.sample().deviceKey());
     }
 
     @ParameterizedTest(name = "{0}")
@@ -90,7 +98,8 @@ class GpuSampleCodecGoldenTest {
         Map<String, String> expected = GpuSampleCases.text(golden.headers());
         for (Map<String, String> written : List.of(GpuSampleCases.text(generic), GpuSampleCases.text(topics))) {
             assertThat(written.keySet()).containsExactlyElementsOf(expected.keySet());
-            assertThat(written).containsEntry(CloudEvents.SPECVERSION, expected.get(CloudEvents.SPECVERSION))
+            assertThat(written)
+                    .containsEntry(CloudEvents.SPECVERSION, expected.get(CloudEvents.SPECVERSION))
                     .containsEntry(CloudEvents.TYPE, TYPE)
                     .containsEntry(CloudEvents.TYPE, expected.get(CloudEvents.TYPE))
                     .containsEntry(CloudEvents.CONTENT_TYPE, expected.get(CloudEvents.CONTENT_TYPE))
@@ -102,7 +111,9 @@ class GpuSampleCodecGoldenTest {
     private static byte[] render(byte[] key, Header[] headers, byte[] body) {
         StringBuilder head = new StringBuilder("key: ").append(new String(key, StandardCharsets.UTF_8));
         for (Header header : headers) {
-            head.append('\n').append(header.key()).append(": ")
+            head.append('\n')
+                    .append(header.key())
+                    .append(": ")
                     .append(new String(header.value(), StandardCharsets.UTF_8));
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();

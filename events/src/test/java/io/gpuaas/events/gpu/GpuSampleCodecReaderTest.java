@@ -26,8 +26,9 @@ import org.junit.jupiter.api.Test;
 class GpuSampleCodecReaderTest {
 
     /** What the samples topic was read with before it had a codec, and what the codec falls back to. */
-    private final Deserializer<GpuSampleEvent> generic = EventSerdes.valueDeserializer(Topics.GPU_SAMPLES,
-            new CloudEventDeserializer<>(GpuSampleEvent.class, SchemaValidation.REQUIRED_FIELDS));
+    private final Deserializer<GpuSampleEvent> generic = EventSerdes.valueDeserializer(
+            Topics.GPU_SAMPLES, new CloudEventDeserializer<>(GpuSampleEvent.class, SchemaValidation.REQUIRED_FIELDS));
+
     private final Deserializer<GpuSampleEvent> codec = EventSerdes.valueDeserializer(Topics.GPU_SAMPLES);
 
     /** What a deserializer made of a record: the value, or the decoding error's reason and message. */
@@ -45,10 +46,13 @@ class GpuSampleCodecReaderTest {
         for (GpuSampleCases.Case c : GpuSampleCases.golden()) {
             var record = writer.record(TOPIC, c.sample());
 
-            assertThat(GpuSampleJsonReader.read(record.value())).as(c.name())
+            assertThat(GpuSampleJsonReader.read(record.value()))
+                    .as(c.name())
                     .isEqualTo(c.fastShape() ? c.sample() : null);
-            assertThat(codec.deserialize(TOPIC, record.headers(), record.value())).as(c.name())
-                    .isEqualTo(generic.deserialize(TOPIC, record.headers(), record.value())).isEqualTo(c.sample());
+            assertThat(codec.deserialize(TOPIC, record.headers(), record.value()))
+                    .as(c.name())
+                    .isEqualTo(generic.deserialize(TOPIC, record.headers(), record.value()))
+                    .isEqualTo(c.sample());
         }
     }
 
@@ -94,7 +98,11 @@ class GpuSampleCodecReaderTest {
                 "{" + base + t + "} trailing",
                 "{" + base + t,
                 "{" + base + t + ",}",
-                "", "null", "[]", "{}", "\"text\"");
+                "",
+                "null",
+                "[]",
+                "{}",
+                "\"text\"");
         for (String body : bodies) {
             byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
 
@@ -109,10 +117,12 @@ class GpuSampleCodecReaderTest {
             String number = (random.nextBoolean() ? "-" : "") + random.nextInt(1 + random.nextInt(100_000_000)) + "."
                     + String.valueOf(random.nextLong() & Long.MAX_VALUE).substring(0, 1 + random.nextInt(14));
             byte[] body = ("{\"time\":\"2026-01-01T00:00:00Z\",\"hostname\":\"h\",\"uuid\":\"u\",\"memoryUsedMiB\":"
-                    + number + "}").getBytes(StandardCharsets.UTF_8);
+                            + number + "}")
+                    .getBytes(StandardCharsets.UTF_8);
 
             // Negative readings are out of the schema's range: the generic reader rejects them, the fast path declines.
-            assertThat(GpuSampleJsonReader.read(body)).as(number)
+            assertThat(GpuSampleJsonReader.read(body))
+                    .as(number)
                     .matches(read -> read != null || number.startsWith("-"));
             assertThat(outcome(codec, typed(TYPE), body)).as(number).isEqualTo(outcome(generic, typed(TYPE), body));
         }
@@ -122,7 +132,9 @@ class GpuSampleCodecReaderTest {
     void shouldAnswerLikeTheGenericReaderWhenBodiesAreCorrupted() {
         Random random = new Random(42);
         GpuSampleCodec.Writer writer = new GpuSampleCodec(GpuSampleCases.fixedHeaders()).writer();
-        List<byte[]> valid = GpuSampleCases.golden().stream().map(c -> writer.body(c.sample())).toList();
+        List<byte[]> valid = GpuSampleCases.golden().stream()
+                .map(c -> writer.body(c.sample()))
+                .toList();
         byte[] alphabet = "{}[]\":,.-+eE0123456789 \\nulltrfaZT".getBytes(StandardCharsets.US_ASCII);
         for (int i = 0; i < 2_000; i++) {
             byte[] body = valid.get(random.nextInt(valid.size())).clone();
@@ -131,7 +143,8 @@ class GpuSampleCodecReaderTest {
                 body = mutate(body, random, alphabet);
             }
 
-            assertThat(outcome(codec, typed(TYPE), body)).as(new String(body, StandardCharsets.UTF_8))
+            assertThat(outcome(codec, typed(TYPE), body))
+                    .as(new String(body, StandardCharsets.UTF_8))
                     .isEqualTo(outcome(generic, typed(TYPE), body));
         }
     }
@@ -165,17 +178,21 @@ class GpuSampleCodecReaderTest {
 
     @Test
     void shouldRejectMissingOrForeignTypesAndTombstonesLikeTheGenericReader() {
-        byte[] body = new GpuSampleCodec(GpuSampleCases.fixedHeaders()).writer()
+        byte[] body = new GpuSampleCodec(GpuSampleCases.fixedHeaders())
+                .writer()
                 .body(GpuSampleCases.golden().getFirst().sample());
 
         assertThat(outcome(codec, new RecordHeaders(), body)).asString().startsWith("error MISSING_TYPE");
-        assertThat(outcome(codec, typed("io.gpuaas.reclaim.reclaimed.v1"), body)).asString()
+        assertThat(outcome(codec, typed("io.gpuaas.reclaim.reclaimed.v1"), body))
+                .asString()
                 .startsWith("error WRONG_TYPE");
-        assertThat(outcome(codec, typed("io.gpuaas.nothing.v9"), body)).asString().startsWith("error UNKNOWN_TYPE");
+        assertThat(outcome(codec, typed("io.gpuaas.nothing.v9"), body))
+                .asString()
+                .startsWith("error UNKNOWN_TYPE");
         // gpu-samples is not compacted: a null deletes nothing there and is dead-lettered, not read as a delete.
         assertThat(outcome(codec, typed(TYPE), null)).asString().startsWith("error TOMBSTONE");
-        for (Headers headers : List.of(new RecordHeaders(), typed("io.gpuaas.reclaim.reclaimed.v1"),
-                typed("io.gpuaas.nothing.v9"))) {
+        for (Headers headers :
+                List.of(new RecordHeaders(), typed("io.gpuaas.reclaim.reclaimed.v1"), typed("io.gpuaas.nothing.v9"))) {
             assertThat(outcome(codec, headers, body)).isEqualTo(outcome(generic, headers, body));
         }
         assertThat(outcome(codec, typed(TYPE), null)).isEqualTo(outcome(generic, typed(TYPE), null));

@@ -24,16 +24,60 @@ class GpuSampleCodecWriterTest {
 
     /** Doubles on both sides of the integral fast path (10^7, -0.0, fractions, exponents) and no time at all. */
     private static final List<GpuSample> SAMPLES_AND_NUMBERS = Stream.concat(
-            GpuSampleCases.golden().stream().map(GpuSampleCases.Case::sample),
-            Stream.of(
-                    new GpuSample(null, "h", "GPU-z", 7, null, null, null, null, null, null, -0.0, "GPU_UTIL",
-                            9999999.0, 1.0E7, -3.0),
-                    new GpuSample(Instant.parse("2026-11-21T17:30:00.123456Z"), null, "GPU-w", null, null, null, null,
-                            null, null, null, 0.001, "GR_ENGINE_ACTIVE", 123456.0, 1.0E-3, 2.5E-4),
-                    new GpuSample(null, null, null, null, null, null, null, null, null, null, null, null, null,
-                            12.75, 1.0E22),
-                    new GpuSample(Instant.EPOCH, "h", "u", -1, "", "", "", "", "", "", 0.9999999999999999, "GPU_UTIL",
-                            Double.MIN_VALUE, 1.7976931348623157E308, 123_456_789_012.0))).toList();
+                    GpuSampleCases.golden().stream().map(GpuSampleCases.Case::sample),
+                    Stream.of(
+                            new GpuSample(
+                                    null,
+                                    "h",
+                                    "GPU-z",
+                                    7,
+                                    null,
+                                    null,
+                                    null,
+                                    null,
+                                    null,
+                                    null,
+                                    -0.0,
+                                    "GPU_UTIL",
+                                    9999999.0,
+                                    1.0E7,
+                                    -3.0),
+                            new GpuSample(
+                                    Instant.parse("2026-11-21T17:30:00.123456Z"),
+                                    null,
+                                    "GPU-w",
+                                    null,
+                                    null,
+                                    null,
+                                    null,
+                                    null,
+                                    null,
+                                    null,
+                                    0.001,
+                                    "GR_ENGINE_ACTIVE",
+                                    123456.0,
+                                    1.0E-3,
+                                    2.5E-4),
+                            new GpuSample(
+                                    null, null, null, null, null, null, null, null, null, null, null, null, null, 12.75,
+                                    1.0E22),
+                            new GpuSample(
+                                    Instant.EPOCH,
+                                    "h",
+                                    "u",
+                                    -1,
+                                    "",
+                                    "",
+                                    "",
+                                    "",
+                                    "",
+                                    "",
+                                    0.9999999999999999,
+                                    "GPU_UTIL",
+                                    Double.MIN_VALUE,
+                                    1.7976931348623157E308,
+                                    123_456_789_012.0)))
+            .toList();
 
     @Test
     void shouldWriteTheSameJsonAsTheContractsMapperWhenOneWriterEncodesManySamples() throws Exception {
@@ -43,45 +87,85 @@ class GpuSampleCodecWriterTest {
             String expected = new String(Json.mapper().writeValueAsBytes(sample), StandardCharsets.UTF_8);
 
             // One writer across samples: its reused buffer and kept time must never leak into the next sample.
-            assertThat(new String(writer.record("t", sample).value(), StandardCharsets.UTF_8)).isEqualTo(expected);
-            assertThat(new String(serializer.serialize("t", sample), StandardCharsets.UTF_8)).isEqualTo(expected);
+            assertThat(new String(writer.record("t", sample).value(), StandardCharsets.UTF_8))
+                    .isEqualTo(expected);
+            assertThat(new String(serializer.serialize("t", sample), StandardCharsets.UTF_8))
+                    .isEqualTo(expected);
         }
     }
 
     @Test
     void shouldLeaveNonFiniteReadingsOutWhenAnExporterReportsThem() {
-        GpuSample sample = new GpuSample(GpuSampleCases.SCRAPE, "h", "u", null, null, null, null, null, null, null,
-                Double.NaN, null, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 1.0);
+        GpuSample sample = new GpuSample(
+                GpuSampleCases.SCRAPE,
+                "h",
+                "u",
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                Double.NaN,
+                null,
+                Double.POSITIVE_INFINITY,
+                Double.NEGATIVE_INFINITY,
+                1.0);
 
         byte[] body = codec.writer().body(sample);
 
         assertThat(new String(body, StandardCharsets.UTF_8))
                 .isEqualTo("{\"time\":\"2026-11-21T17:30:00.125Z\",\"hostname\":\"h\",\"uuid\":\"u\","
                         + "\"powerWatts\":1.0}");
-        assertThat(EventSerdes.valueDeserializer(Topics.GPU_SAMPLES).deserialize("t",
-                GpuSampleCases.typed(GpuSampleCases.TYPE), body)).isEqualTo(new GpuSample(GpuSampleCases.SCRAPE, "h",
-                "u", null, null, null, null, null, null, null, null, null, null, null, 1.0));
+        assertThat(EventSerdes.valueDeserializer(Topics.GPU_SAMPLES)
+                        .deserialize("t", GpuSampleCases.typed(GpuSampleCases.TYPE), body))
+                .isEqualTo(new GpuSample(
+                        GpuSampleCases.SCRAPE,
+                        "h",
+                        "u",
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        1.0));
     }
 
     @Test
     void shouldBuildDeviceKeyedCloudEventRecordsWhenOneWriterEncodesAScrape() {
         GpuSampleCodec.Writer writer = codec.writer();
-        List<GpuSample> samples = GpuSampleCases.golden().stream().map(GpuSampleCases.Case::sample).toList();
+        List<GpuSample> samples = GpuSampleCases.golden().stream()
+                .map(GpuSampleCases.Case::sample)
+                .toList();
 
         List<ProducerRecord<byte[], byte[]>> records = samples.stream()
-                .map(sample -> writer.record("gpuaas.gpu-samples", sample)).toList();
+                .map(sample -> writer.record("gpuaas.gpu-samples", sample))
+                .toList();
 
         for (int i = 0; i < samples.size(); i++) {
             ProducerRecord<byte[], byte[]> record = records.get(i);
-            assertThat(new String(record.key(), StandardCharsets.UTF_8)).isEqualTo(samples.get(i).deviceKey());
-            assertThat(Topics.GPU_SAMPLES.valueSerde().deserializer()
-                    .deserialize(record.topic(), record.headers(), record.value())).isEqualTo(samples.get(i));
+            assertThat(new String(record.key(), StandardCharsets.UTF_8))
+                    .isEqualTo(samples.get(i).deviceKey());
+            assertThat(Topics.GPU_SAMPLES
+                            .valueSerde()
+                            .deserializer()
+                            .deserialize(record.topic(), record.headers(), record.value()))
+                    .isEqualTo(samples.get(i));
             assertThat(CloudEvents.header(record.headers(), CloudEvents.TYPE)).isEqualTo(GpuSampleCases.TYPE);
             assertThat(CloudEvents.header(record.headers(), CloudEvents.SOURCE)).isEqualTo(GpuSampleCases.SOURCE);
             assertThat(Instant.parse(CloudEvents.header(record.headers(), CloudEvents.TIME)))
                     .isBetween(Instant.now().minusSeconds(60), Instant.now());
         }
-        assertThat(records).extracting(r -> CloudEvents.header(r.headers(), CloudEvents.ID)).doesNotHaveDuplicates()
+        assertThat(records)
+                .extracting(r -> CloudEvents.header(r.headers(), CloudEvents.ID))
+                .doesNotHaveDuplicates()
                 .allSatisfy(id -> assertThat(UUID.fromString(id).version()).isEqualTo(4));
     }
 
@@ -91,11 +175,20 @@ class GpuSampleCodecWriterTest {
         headers.add(CloudEvents.TYPE, "io.example.other".getBytes(StandardCharsets.UTF_8));
         headers.add(CloudEvents.ID, "copied-from-input".getBytes(StandardCharsets.UTF_8));
 
-        byte[] body = codec.serializer().serialize("t", headers, GpuSampleCases.golden().getFirst().sample());
+        byte[] body = codec.serializer()
+                .serialize("t", headers, GpuSampleCases.golden().getFirst().sample());
 
-        assertThat(headers.toArray()).extracting(h -> h.key()).containsExactly(CloudEvents.SPECVERSION,
-                CloudEvents.ID, CloudEvents.SOURCE, CloudEvents.TYPE, CloudEvents.TIME, CloudEvents.CONTENT_TYPE);
-        assertThat(GpuSampleCases.text(headers)).containsEntry(CloudEvents.TYPE, GpuSampleCases.TYPE)
+        assertThat(headers.toArray())
+                .extracting(h -> h.key())
+                .containsExactly(
+                        CloudEvents.SPECVERSION,
+                        CloudEvents.ID,
+                        CloudEvents.SOURCE,
+                        CloudEvents.TYPE,
+                        CloudEvents.TIME,
+                        CloudEvents.CONTENT_TYPE);
+        assertThat(GpuSampleCases.text(headers))
+                .containsEntry(CloudEvents.TYPE, GpuSampleCases.TYPE)
                 .containsEntry(CloudEvents.SPECVERSION, "1.0")
                 .containsEntry(CloudEvents.CONTENT_TYPE, "application/json")
                 .doesNotContainEntry(CloudEvents.ID, "copied-from-input");
@@ -108,8 +201,10 @@ class GpuSampleCodecWriterTest {
         RecordHeaders headers = new RecordHeaders();
         CloudEvents.setProcessSource("/gpuaas/metrics-gateway");
         try {
-            Topics.GPU_SAMPLES.valueSerde().serializer().serialize("t", headers,
-                    GpuSampleCases.golden().getFirst().sample());
+            Topics.GPU_SAMPLES
+                    .valueSerde()
+                    .serializer()
+                    .serialize("t", headers, GpuSampleCases.golden().getFirst().sample());
         } finally {
             CloudEvents.setProcessSource(CloudEvents.DEFAULT_SOURCE);
         }

@@ -18,13 +18,29 @@ import jakarta.inject.Singleton;
 public class ApplierFactory {
 
     @Singleton
-    IntentApplier intentApplier(KafkaClients clients, ReclaimerSettings settings, ApplierSettings applier,
-                                WorkerScaler scaler, PodOwnerIndex owners, ReclaimerMetrics metrics,
-                                PrometheusRegistry registry) {
-        IntentApplier.Options options = new IntentApplier.Options(settings.mode(), settings.dryRun(),
-                applier.workers(), settings.maxActionsPerMinute(), settings.retryAfter());
-        return IntentApplier.create(clients, settings.applicationId(), options, scaler::reclaim, metrics,
-                owners::synced, registry, clients.deadLetterPublisher(
+    IntentApplier intentApplier(
+            KafkaClients clients,
+            ReclaimerSettings settings,
+            ApplierSettings applier,
+            WorkerScaler scaler,
+            PodOwnerIndex owners,
+            ReclaimerMetrics metrics,
+            PrometheusRegistry registry) {
+        IntentApplier.Options options = new IntentApplier.Options(
+                settings.mode(),
+                settings.dryRun(),
+                applier.workers(),
+                settings.maxActionsPerMinute(),
+                settings.retryAfter());
+        return IntentApplier.create(
+                clients,
+                settings.applicationId(),
+                options,
+                scaler::reclaim,
+                metrics,
+                owners::synced,
+                registry,
+                clients.deadLetterPublisher(
                         KafkaAccess.consumerGroup(settings.applicationId(), KafkaAccess.RECLAIM_APPLIER), registry));
     }
 

@@ -51,33 +51,54 @@ public record IntentApplier(ReconcileLoop<WorkloadRef> loop, IntentIntake intake
      * @param maxActionsPerMinute scale-downs in any minute, per instance
      * @param retryAfter          longest wait between two attempts of a failed reclaim
      */
-    public record Options(Mode mode, boolean dryRun, int workers, int maxActionsPerMinute, Duration retryAfter) {
-    }
+    public record Options(Mode mode, boolean dryRun, int workers, int maxActionsPerMinute, Duration retryAfter) {}
 
     /**
      * @param applicationId   the reclaimer's Streams application id: the group and transactional ids derive from it
      * @param informersSynced whether the pod informer has listed (nothing is applied before)
      */
-    public static IntentApplier create(KafkaClients clients, String applicationId, Options options,
-                                       ScaleAction scaler, ReclaimerMetrics metrics, BooleanSupplier informersSynced,
-                                       PrometheusRegistry registry, DeadLetterPublisher deadLetters) {
+    public static IntentApplier create(
+            KafkaClients clients,
+            String applicationId,
+            Options options,
+            ScaleAction scaler,
+            ReclaimerMetrics metrics,
+            BooleanSupplier informersSynced,
+            PrometheusRegistry registry,
+            DeadLetterPublisher deadLetters) {
         PendingIntents pending = new PendingIntents();
-        ReclaimApplier applier = new ReclaimApplier(pending, scaler,
-                new ActionRateLimiter(options.maxActionsPerMinute(), System::currentTimeMillis), options.mode(),
-                options.dryRun(), metrics, Clock.systemUTC(), options.retryAfter(), informersSynced);
+        ReclaimApplier applier = new ReclaimApplier(
+                pending,
+                scaler,
+                new ActionRateLimiter(options.maxActionsPerMinute(), System::currentTimeMillis),
+                options.mode(),
+                options.dryRun(),
+                metrics,
+                Clock.systemUTC(),
+                options.retryAfter(),
+                informersSynced);
         ReconcileLoop<WorkloadRef> loop = ReconcileLoop.builder("reclaim-applier", applier)
                 .workers(options.workers())
-                .backoff(Duration.ofMillis(500), options.retryAfter().compareTo(Duration.ofMillis(500)) < 0
-                        ? Duration.ofMillis(500) : options.retryAfter())
+                .backoff(
+                        Duration.ofMillis(500),
+                        options.retryAfter().compareTo(Duration.ofMillis(500)) < 0
+                                ? Duration.ofMillis(500)
+                                : options.retryAfter())
                 .resync(Duration.ofSeconds(30), pending::workloads)
                 .metrics(registry)
                 .startOrder(START_ORDER)
                 .build();
         String group = KafkaAccess.consumerGroup(applicationId, KafkaAccess.RECLAIM_APPLIER);
-        IntentIntake intake = new IntentIntake(clients.topic(Topics.RECLAIM_INTENTS),
-                clients.topic(Topics.RECLAIM_EVENTS), () -> consumer(clients, group), () -> producer(clients, group),
-                EventReader.of(Topics.RECLAIM_INTENTS, deadLetters), pending, loop::enqueue,
-                Duration.ofSeconds(10), START_ORDER + 1);
+        IntentIntake intake = new IntentIntake(
+                clients.topic(Topics.RECLAIM_INTENTS),
+                clients.topic(Topics.RECLAIM_EVENTS),
+                () -> consumer(clients, group),
+                () -> producer(clients, group),
+                EventReader.of(Topics.RECLAIM_INTENTS, deadLetters),
+                pending,
+                loop::enqueue,
+                Duration.ofSeconds(10),
+                START_ORDER + 1);
         return new IntentApplier(loop, intake, pending);
     }
 
@@ -104,6 +125,9 @@ public record IntentApplier(ReconcileLoop<WorkloadRef> loop, IntentIntake intake
         // Unique per producer: KIP-447 fences by consumer group generation, not by transactional id.
         config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, group + "-" + UUID.randomUUID());
         config.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, TRANSACTION_TIMEOUT_MS);
-        return new KafkaProducer<>(config, new StringSerializer(), Topics.RECLAIM_EVENTS.valueSerde().serializer());
+        return new KafkaProducer<>(
+                config,
+                new StringSerializer(),
+                Topics.RECLAIM_EVENTS.valueSerde().serializer());
     }
 }

@@ -61,10 +61,16 @@ public final class IntentIntake implements ServiceComponent {
      * @param maxBackoff  longest wait before a new session after a failed one
      * @param startOrder  after the loop's: it stops first, so in-flight intents can still be committed
      */
-    public IntentIntake(String topic, String eventsTopic,
-                        Supplier<org.apache.kafka.clients.consumer.Consumer<byte[], byte[]>> consumers,
-                        Supplier<Producer<String, ReclaimEvent>> producers, EventReader<ReclaimIntent> reader,
-                        PendingIntents pending, Consumer<WorkloadRef> enqueue, Duration maxBackoff, int startOrder) {
+    public IntentIntake(
+            String topic,
+            String eventsTopic,
+            Supplier<org.apache.kafka.clients.consumer.Consumer<byte[], byte[]>> consumers,
+            Supplier<Producer<String, ReclaimEvent>> producers,
+            EventReader<ReclaimIntent> reader,
+            PendingIntents pending,
+            Consumer<WorkloadRef> enqueue,
+            Duration maxBackoff,
+            int startOrder) {
         this.topic = topic;
         this.eventsTopic = eventsTopic;
         this.consumers = consumers;
@@ -138,8 +144,10 @@ public final class IntentIntake implements ServiceComponent {
                     restarts.incrementAndGet();
                     lastError = e.getClass().getSimpleName() + ": " + e.getMessage();
                     state = State.RECOVERING;
-                    LOG.warn("reclaim intents: session failed ({}); starting over from the committed offsets",
-                            lastError, e);
+                    LOG.warn(
+                            "reclaim intents: session failed ({}); starting over from the committed offsets",
+                            lastError,
+                            e);
                     sleep(backoff(failures));
                 }
             }
@@ -152,7 +160,8 @@ public final class IntentIntake implements ServiceComponent {
     }
 
     private void session() {
-        try (var consumer = consumers.get(); Producer<String, ReclaimEvent> producer = producers.get()) {
+        try (var consumer = consumers.get();
+                Producer<String, ReclaimEvent> producer = producers.get()) {
             producer.initTransactions();
             Session session = new Session(consumer, producer);
             consumer.subscribe(List.of(topic), session);
@@ -179,7 +188,8 @@ public final class IntentIntake implements ServiceComponent {
         private final Producer<String, ReclaimEvent> producer;
         private final Set<TopicPartition> paused = new HashSet<>();
 
-        Session(org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer,
+        Session(
+                org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer,
                 Producer<String, ReclaimEvent> producer) {
             this.consumer = consumer;
             this.producer = producer;
@@ -202,7 +212,8 @@ public final class IntentIntake implements ServiceComponent {
             producer.beginTransaction();
             try {
                 for (ReclaimEvent event : batch.events()) {
-                    producer.send(new ProducerRecord<>(eventsTopic, event.workload().key(), event));
+                    producer.send(
+                            new ProducerRecord<>(eventsTopic, event.workload().key(), event));
                 }
                 if (!batch.offsets().isEmpty()) {
                     producer.sendOffsetsToTransaction(batch.offsets(), consumer.groupMetadata());
@@ -254,8 +265,10 @@ public final class IntentIntake implements ServiceComponent {
             commit();
             int open = pending.open();
             pending.revoked(partitions);
-            LOG.info("reclaim intents: handing over {}; {} open intents there are the next owner's to apply",
-                    partitions, open - pending.open());
+            LOG.info(
+                    "reclaim intents: handing over {}; {} open intents there are the next owner's to apply",
+                    partitions,
+                    open - pending.open());
             paused.removeAll(partitions);
         }
 
@@ -276,8 +289,8 @@ public final class IntentIntake implements ServiceComponent {
 
     private Duration backoff(int failures) {
         long ceiling = Math.min(maxBackoff.toMillis(), 200L << Math.min(failures - 1, 16));
-        return Duration.ofMillis(ceiling / 2 + java.util.concurrent.ThreadLocalRandom.current()
-                .nextLong(ceiling / 2 + 1));
+        return Duration.ofMillis(
+                ceiling / 2 + java.util.concurrent.ThreadLocalRandom.current().nextLong(ceiling / 2 + 1));
     }
 
     private static void sleep(Duration duration) {

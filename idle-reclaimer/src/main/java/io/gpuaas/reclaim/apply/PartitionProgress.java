@@ -23,6 +23,7 @@ final class PartitionProgress {
     private final TreeSet<Long> open = new TreeSet<>();
     /** Offsets the previous owner had not finished, below {@link #previousNext}; all others below it it had. */
     private final Set<Long> previousOpen;
+
     private final long previousNext;
     /** One past the highest offset read (or the committed offset before any is read); -1 when nothing is known. */
     private long next;

@@ -149,8 +149,8 @@ public final class PendingIntents {
         };
     }
 
-    private boolean request(PartitionProgress progress, TopicPartition partition, long offset,
-                            ReclaimRequested intent) {
+    private boolean request(
+            PartitionProgress progress, TopicPartition partition, long offset, ReclaimRequested intent) {
         Deque<Entry> queue = byWorkload.computeIfAbsent(intent.workload(), w -> new ArrayDeque<>());
         boolean duplicate = intent.windowId().equals(finishedWindows.get(intent.workload()))
                 || queue.stream().anyMatch(e -> e.intent.windowId().equals(intent.windowId()));
@@ -256,8 +256,10 @@ public final class PendingIntents {
 
     /** Partitions with {@link #MAX_OPEN} open intents or more: read no further until some finish. */
     public synchronized Set<TopicPartition> crowded() {
-        return partitions.entrySet().stream().filter(e -> e.getValue().openCount() >= MAX_OPEN)
-                .map(Map.Entry::getKey).collect(Collectors.toSet());
+        return partitions.entrySet().stream()
+                .filter(e -> e.getValue().openCount() >= MAX_OPEN)
+                .map(Map.Entry::getKey)
+                .collect(Collectors.toSet());
     }
 
     /** Workloads with an open intent (the loop's resync). */
@@ -272,7 +274,10 @@ public final class PendingIntents {
 
     /** Intents a worker is applying now. */
     public synchronized int inFlight() {
-        return (int) byWorkload.values().stream().flatMap(Deque::stream).filter(e -> e.inFlight).count();
+        return (int) byWorkload.values().stream()
+                .flatMap(Deque::stream)
+                .filter(e -> e.inFlight)
+                .count();
     }
 
     private boolean owned(Entry entry) {

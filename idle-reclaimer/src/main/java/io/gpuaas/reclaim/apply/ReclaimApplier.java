@@ -51,9 +51,16 @@ public final class ReclaimApplier implements Reconciler<WorkloadRef> {
      * @param informersSynced whether the pod informer has listed: until then a RayCluster's workers to delete are
      *                        unknown, so nothing is applied
      */
-    public ReclaimApplier(PendingIntents pending, ScaleAction scaler, ActionRateLimiter limiter, Mode mode,
-                          boolean dryRun, ReclaimerMetrics metrics, Clock clock, Duration retryAfter,
-                          BooleanSupplier informersSynced) {
+    public ReclaimApplier(
+            PendingIntents pending,
+            ScaleAction scaler,
+            ActionRateLimiter limiter,
+            Mode mode,
+            boolean dryRun,
+            ReclaimerMetrics metrics,
+            Clock clock,
+            Duration retryAfter,
+            BooleanSupplier informersSynced) {
         this.pending = pending;
         this.scaler = scaler;
         this.limiter = limiter;
@@ -88,8 +95,12 @@ public final class ReclaimApplier implements Reconciler<WorkloadRef> {
     private Outcome apply(PendingIntents.Entry entry) {
         ReclaimRequested intent = entry.intent();
         if (entry.withdrawn()) {
-            return finish(entry, skip(intent, "BUSY_AGAIN",
-                    intent.workload().key() + " was busy again before the reclaim was applied"));
+            return finish(
+                    entry,
+                    skip(
+                            intent,
+                            "BUSY_AGAIN",
+                            intent.workload().key() + " was busy again before the reclaim was applied"));
         }
         if (mode == Mode.KEDA) {
             return finish(entry, skip(intent, "KEDA_MODE", "the reclaimer runs in keda mode and scales nothing"));
@@ -101,8 +112,7 @@ public final class ReclaimApplier implements Reconciler<WorkloadRef> {
             }
             entry.tookToken();
         }
-        ScaleOutcome outcome = scaler.reclaim(intent.workload(), Set.copyOf(intent.groups()), intent.windowId(),
-                dry);
+        ScaleOutcome outcome = scaler.reclaim(intent.workload(), Set.copyOf(intent.groups()), intent.windowId(), dry);
         return switch (outcome) {
             case ScaleOutcome.Applied applied -> finish(entry, reclaimed(intent, applied, dry));
             case ScaleOutcome.Skipped skipped -> finish(entry, skip(intent, skipped.reason(), skipped.message()));
@@ -113,8 +123,8 @@ public final class ReclaimApplier implements Reconciler<WorkloadRef> {
     private Outcome rateLimited(PendingIntents.Entry entry) {
         if (!entry.rateLimitReported()) {
             ReclaimRequested intent = entry.intent();
-            pending.reportRateLimited(entry, skip(intent, "RATE_LIMITED",
-                    "reclaim cap per minute reached; applied when the cap allows"));
+            pending.reportRateLimited(
+                    entry, skip(intent, "RATE_LIMITED", "reclaim cap per minute reached; applied when the cap allows"));
         }
         pending.release(entry);
         Duration wait = Duration.ofMillis(limiter.millisUntilFree());
@@ -131,15 +141,22 @@ public final class ReclaimApplier implements Reconciler<WorkloadRef> {
             metrics.reclaimed(ref, "reclaimed", intent.devices());
             metrics.closeToPatch((clock.millis() - intent.windowClosedAt().toEpochMilli()) / 1000.0);
         }
-        return new ReclaimEvent.Reclaimed(ref, intent.tenant(), applied.groups(), intent.devices(),
-                intent.idleSeconds(), applied.action(), dry, clock.instant());
+        return new ReclaimEvent.Reclaimed(
+                ref,
+                intent.tenant(),
+                applied.groups(),
+                intent.devices(),
+                intent.idleSeconds(),
+                applied.action(),
+                dry,
+                clock.instant());
     }
 
     private Outcome failed(PendingIntents.Entry entry, ScaleOutcome.Failed failed) {
         ReclaimRequested intent = entry.intent();
         metrics.failed(failed.reason());
-        ReclaimEvent.ReclaimFailed event = new ReclaimEvent.ReclaimFailed(intent.workload(), intent.tenant(),
-                failed.reason(), failed.message(), clock.instant());
+        ReclaimEvent.ReclaimFailed event = new ReclaimEvent.ReclaimFailed(
+                intent.workload(), intent.tenant(), failed.reason(), failed.message(), clock.instant());
         if ("NOT_FOUND".equals(failed.reason())) {
             return finish(entry, event);
         }
@@ -153,7 +170,8 @@ public final class ReclaimApplier implements Reconciler<WorkloadRef> {
 
     private Outcome finish(PendingIntents.Entry entry, ReclaimEvent outcome) {
         if (!pending.finish(entry, outcome)) {
-            LOG.info("{}: its partition moved to another applier while it was applied; that one publishes the outcome",
+            LOG.info(
+                    "{}: its partition moved to another applier while it was applied; that one publishes the outcome",
                     entry.intent().windowId());
         }
         return pending.hasWork(entry.intent().workload()) ? Outcome.requeueAfter(Duration.ZERO) : Outcome.done();
@@ -161,8 +179,7 @@ public final class ReclaimApplier implements Reconciler<WorkloadRef> {
 
     private ReclaimEvent.ReclaimSkipped skip(ReclaimRequested intent, String reason, String message) {
         metrics.skipped(reason);
-        return new ReclaimEvent.ReclaimSkipped(intent.workload(), intent.tenant(), reason, message,
-                clock.instant());
+        return new ReclaimEvent.ReclaimSkipped(intent.workload(), intent.tenant(), reason, message, clock.instant());
     }
 
     /** About a second after the first failure, doubling, at most {@code retryAfter}, drawn from the upper half. */

@@ -10,5 +10,5 @@ import jakarta.validation.constraints.Min;
  * @param workers workloads updated at once: one slow update holds one worker, the others keep going
  */
 @ConfigurationProperties("gpuaas.reclaimer.applier")
-public record ApplierSettings(@Bindable(defaultValue = "4") @Min(1) int workers) {
-}
+public record ApplierSettings(
+        @Bindable(defaultValue = "4") @Min(1) int workers) {}

@@ -32,7 +32,8 @@ public record ReclaimerSettings(
         @Bindable(defaultValue = "60s") Duration retryAfter) {
 
     public enum Mode {
-        DIRECT, KEDA;
+        DIRECT,
+        KEDA;
 
         public String label() {
             return name().toLowerCase(java.util.Locale.ROOT);

@@ -13,5 +13,4 @@ import jakarta.validation.constraints.Positive;
 @ConfigurationProperties("gpuaas.reclaimer.resume")
 public record ResumeLimits(
         @Bindable(defaultValue = "1") @Positive double requestsPerSecond,
-        @Bindable(defaultValue = "10") @Min(1) int burst) {
-}
+        @Bindable(defaultValue = "10") @Min(1) int burst) {}

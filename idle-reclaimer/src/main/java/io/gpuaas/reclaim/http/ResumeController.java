@@ -51,21 +51,30 @@ public class ResumeController {
     }
 
     /** The restored workload and its groups with the replica counts they were given back. */
-    public record ResumeResponse(WorkloadRef workload, List<ScaledGroup> groups) {
-    }
+    public record ResumeResponse(WorkloadRef workload, List<ScaledGroup> groups) {}
 
     @Post("/{namespace}/{kind}/{name}/resume")
     @ExecuteOn(TaskExecutors.BLOCKING)
-    public HttpResponse<?> resume(@PathVariable String namespace, @PathVariable String kind,
-                                  @PathVariable String name, Authentication authentication, HttpRequest<?> request) {
+    public HttpResponse<?> resume(
+            @PathVariable String namespace,
+            @PathVariable String kind,
+            @PathVariable String name,
+            Authentication authentication,
+            HttpRequest<?> request) {
         String path = request.getPath();
         Optional<String> canonical = canonicalKind(kind);
         if (canonical.isEmpty()) {
-            return Problem.of(HttpStatus.BAD_REQUEST, "RECLAIMABLE_KIND", "kind",
-                    "kind must be RayCluster or InferenceService").response(path);
+            return Problem.of(
+                            HttpStatus.BAD_REQUEST,
+                            "RECLAIMABLE_KIND",
+                            "kind",
+                            "kind must be RayCluster or InferenceService")
+                    .response(path);
         }
-        Optional<Problem> badName = Stream.of(KubernetesNames.label("namespace", namespace),
-                KubernetesNames.subdomain("name", name)).flatMap(Optional::stream).findFirst();
+        Optional<Problem> badName = Stream.of(
+                        KubernetesNames.label("namespace", namespace), KubernetesNames.subdomain("name", name))
+                .flatMap(Optional::stream)
+                .findFirst();
         if (badName.isPresent()) {
             return badName.get().response(path);
         }
@@ -76,21 +85,30 @@ public class ResumeController {
         Optional<Duration> wait = limiter.tryAcquire(tenantOf(authentication));
         if (wait.isPresent()) {
             long seconds = Math.max(1, (long) Math.ceil(wait.get().toMillis() / 1000.0));
-            return Problem.of(HttpStatus.TOO_MANY_REQUESTS, "RATE_LIMITED", null,
-                    "too many resumes for this tenant, retry in " + seconds + " s").response(path)
+            return Problem.of(
+                            HttpStatus.TOO_MANY_REQUESTS,
+                            "RATE_LIMITED",
+                            null,
+                            "too many resumes for this tenant, retry in " + seconds + " s")
+                    .response(path)
                     .header(HttpHeaders.RETRY_AFTER, Long.toString(seconds));
         }
         try {
             return resumes.resume(ref, authentication.getName(), "api")
                     .<HttpResponse<?>>map(groups -> HttpResponse.ok(new ResumeResponse(ref, groups)))
-                    .orElseGet(() -> Problem.of(HttpStatus.CONFLICT, "MUST_BE_RECLAIMED", "name",
-                            ref.key() + " is not reclaimed").response(path));
+                    .orElseGet(() -> Problem.of(
+                                    HttpStatus.CONFLICT, "MUST_BE_RECLAIMED", "name", ref.key() + " is not reclaimed")
+                            .response(path));
         } catch (WorkloadNotFoundException e) {
             return notFound(ref, path);
         } catch (KubernetesClientException | IllegalArgumentException e) {
             // The API server's message stays in our log and the ReclaimFailed event, not in the answer.
-            return Problem.of(HttpStatus.SERVICE_UNAVAILABLE, "KUBERNETES_API", null,
-                    "the resume of " + ref.key() + " could not be applied, retry later").response(path);
+            return Problem.of(
+                            HttpStatus.SERVICE_UNAVAILABLE,
+                            "KUBERNETES_API",
+                            null,
+                            "the resume of " + ref.key() + " could not be applied, retry later")
+                    .response(path);
         }
     }
 
@@ -101,7 +119,8 @@ public class ResumeController {
     }
 
     private static HttpResponse<?> notFound(WorkloadRef ref, String path) {
-        return Problem.of(HttpStatus.NOT_FOUND, "WORKLOAD_EXISTS", "name", ref.key() + " not found").response(path);
+        return Problem.of(HttpStatus.NOT_FOUND, "WORKLOAD_EXISTS", "name", ref.key() + " not found")
+                .response(path);
     }
 
     static Optional<String> canonicalKind(String kind) {

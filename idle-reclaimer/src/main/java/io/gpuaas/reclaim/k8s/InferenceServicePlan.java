@@ -17,8 +17,7 @@ import java.util.Map;
  */
 public final class InferenceServicePlan {
 
-    private InferenceServicePlan() {
-    }
+    private InferenceServicePlan() {}
 
     /** Raw mode ({@code RawDeployment}, or {@code Standard} in newer KServe) has no Knative scale-to-zero. */
     public static boolean rawMode(InferenceService isvc) {
@@ -26,31 +25,38 @@ public final class InferenceServicePlan {
         return "RawDeployment".equalsIgnoreCase(mode) || "Standard".equalsIgnoreCase(mode);
     }
 
-    public static ScalePlan reclaimServerless(InferenceService isvc, ReclaimedState previous, String actionId,
-                                              Instant now) {
+    public static ScalePlan reclaimServerless(
+            InferenceService isvc, ReclaimedState previous, String actionId, Instant now) {
         Predictor predictor = predictor(isvc);
-        GroupState before = previous != null && !previous.groups().isEmpty() ? previous.groups().getFirst()
+        GroupState before = previous != null && !previous.groups().isEmpty()
+                ? previous.groups().getFirst()
                 : new GroupState(Owner.PREDICTOR, null, predictor.getMinReplicas(), null);
         predictor.setMinReplicas(0);
         ReclaimedState state = new ReclaimedState(actionId, now, ReclaimedState.SERVERLESS, List.of(before), null);
-        return new ScalePlan(List.of(new ScaledGroup(Owner.PREDICTOR, null, before.minReplicas(), 0)), state,
+        return new ScalePlan(
+                List.of(new ScaledGroup(Owner.PREDICTOR, null, before.minReplicas(), 0)),
+                state,
                 "InferenceService predictor minReplicas to 0");
     }
 
-    public static ScalePlan reclaimByStop(InferenceService isvc, ReclaimedState previous, String actionId,
-                                          Instant now) {
+    public static ScalePlan reclaimByStop(
+            InferenceService isvc, ReclaimedState previous, String actionId, Instant now) {
         Map<String, String> annotations = KubeResources.mutableAnnotations(isvc);
         String previousStop = previous != null ? previous.previousStop() : annotations.get(KubeResources.KSERVE_STOP);
         annotations.put(KubeResources.KSERVE_STOP, "true");
-        GroupState before = new GroupState(Owner.PREDICTOR, null, predictor(isvc).getMinReplicas(), null);
+        GroupState before =
+                new GroupState(Owner.PREDICTOR, null, predictor(isvc).getMinReplicas(), null);
         ReclaimedState state = new ReclaimedState(actionId, now, ReclaimedState.STOP, List.of(before), previousStop);
-        return new ScalePlan(List.of(new ScaledGroup(Owner.PREDICTOR, null, before.minReplicas(), 0)), state,
+        return new ScalePlan(
+                List.of(new ScaledGroup(Owner.PREDICTOR, null, before.minReplicas(), 0)),
+                state,
                 "InferenceService stopped (" + KubeResources.KSERVE_STOP + ")");
     }
 
     /** Restores what {@link #reclaimServerless} or {@link #reclaimByStop} changed on the InferenceService. */
     public static ScalePlan resume(InferenceService isvc, ReclaimedState state) {
-        GroupState before = state.groups().isEmpty() ? new GroupState(Owner.PREDICTOR, null, null, null)
+        GroupState before = state.groups().isEmpty()
+                ? new GroupState(Owner.PREDICTOR, null, null, null)
                 : state.groups().getFirst();
         int restored = before.minReplicas() == null ? 1 : before.minReplicas();
         switch (state.strategy()) {
@@ -68,7 +74,9 @@ public final class InferenceServicePlan {
                 restored = before.replicas() == null ? 1 : before.replicas();
             }
         }
-        return new ScalePlan(List.of(new ScaledGroup(Owner.PREDICTOR, 0, 0, restored)), state,
+        return new ScalePlan(
+                List.of(new ScaledGroup(Owner.PREDICTOR, 0, 0, restored)),
+                state,
                 "InferenceService predictor restored");
     }
 

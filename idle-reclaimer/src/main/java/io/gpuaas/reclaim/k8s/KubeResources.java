@@ -22,8 +22,7 @@ public final class KubeResources {
     public static final String KSERVE_DEPLOYMENT_MODE = "serving.kserve.io/deploymentMode";
     public static final String KSERVE_STOP = "serving.kserve.io/stop";
 
-    private KubeResources() {
-    }
+    private KubeResources() {}
 
     /** The typed class of a kind as a {@code WorkloadRef} names it. */
     public static Class<? extends HasMetadata> type(String kind) {

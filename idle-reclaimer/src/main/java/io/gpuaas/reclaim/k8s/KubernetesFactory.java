@@ -37,14 +37,15 @@ public class KubernetesFactory {
 
     @Singleton
     @Bean(preDestroy = "close")
-    WorkloadDirectory workloadDirectory(KubernetesClient client, PolicyResolver policies, ResumeRequests resumes,
-                                        ReclaimerSettings settings) {
-        return new WorkloadDirectory(client, policies, resumes::request, settings.informerResync().toMillis());
+    WorkloadDirectory workloadDirectory(
+            KubernetesClient client, PolicyResolver policies, ResumeRequests resumes, ReclaimerSettings settings) {
+        return new WorkloadDirectory(
+                client, policies, resumes::request, settings.informerResync().toMillis());
     }
 
     @Singleton
     WorkerScaler workerScaler(KubernetesClient client, PodOwnerIndex owners, ReclaimerSettings settings) {
-        return new WorkerScaler(client, owners, settings.rawStrategy(), settings.allowKueueNonElastic(),
-                Clock.systemUTC());
+        return new WorkerScaler(
+                client, owners, settings.rawStrategy(), settings.allowKueueNonElastic(), Clock.systemUTC());
     }
 }

@@ -31,6 +31,7 @@ public class KubernetesHealthIndicator implements HealthIndicator {
         boolean watching = directory.watching();
         HealthStatus status = synced && watching ? HealthStatus.UP : HealthStatus.DOWN;
         return Publishers.just(HealthResult.builder("kubernetes", status)
-                .details(Map.of("synced", synced, "watching", watching)).build());
+                .details(Map.of("synced", synced, "watching", watching))
+                .build());
     }
 }

@@ -19,8 +19,7 @@ public final class OwnerResolver {
     public static final String KSERVE_ISVC = "serving.kserve.io/inferenceservice";
     public static final String COMPONENT = "component";
 
-    private OwnerResolver() {
-    }
+    private OwnerResolver() {}
 
     public static Optional<Owner> ownerOf(Pod pod) {
         Map<String, String> labels = pod.getMetadata().getLabels();
@@ -33,13 +32,13 @@ public final class OwnerResolver {
         // Head pods run the Ray control plane and are never scaled to zero: only workers count.
         if (cluster != null && "worker".equals(labels.get(RAY_NODE_TYPE))) {
             String group = labels.getOrDefault(RAY_GROUP, "");
-            return Optional.of(new Owner(new WorkloadRef(namespace, Owner.RAY_CLUSTER, cluster), group, started,
-                    gpus(pod)));
+            return Optional.of(
+                    new Owner(new WorkloadRef(namespace, Owner.RAY_CLUSTER, cluster), group, started, gpus(pod)));
         }
         String isvc = labels.get(KSERVE_ISVC);
         if (isvc != null && Owner.PREDICTOR.equals(labels.get(COMPONENT))) {
-            return Optional.of(new Owner(new WorkloadRef(namespace, Owner.INFERENCE_SERVICE, isvc), Owner.PREDICTOR,
-                    started, gpus(pod)));
+            return Optional.of(new Owner(
+                    new WorkloadRef(namespace, Owner.INFERENCE_SERVICE, isvc), Owner.PREDICTOR, started, gpus(pod)));
         }
         return Optional.empty();
     }
@@ -55,8 +54,10 @@ public final class OwnerResolver {
             if (resources == null) {
                 continue;
             }
-            Map<String, Quantity> amounts = resources.getLimits() != null && !resources.getLimits().isEmpty()
-                    ? resources.getLimits() : resources.getRequests();
+            Map<String, Quantity> amounts =
+                    resources.getLimits() != null && !resources.getLimits().isEmpty()
+                            ? resources.getLimits()
+                            : resources.getRequests();
             if (amounts == null) {
                 continue;
             }

@@ -23,13 +23,18 @@ public final class PodOwnerIndex implements OwnerLookup, AutoCloseable {
     private final Map<String, Owner> owners = new ConcurrentHashMap<>();
     /** The same, grouped by workload: pod name → owner. Read on every evaluation, so no scan of all pods. */
     private final Map<WorkloadRef, Map<String, Owner>> byWorkload = new ConcurrentHashMap<>();
+
     private final List<SharedIndexInformer<Pod>> informers = new ArrayList<>();
 
     public PodOwnerIndex(KubernetesClient client, long resyncMillis) {
         Handler handler = new Handler();
-        informers.add(client.pods().inAnyNamespace().withLabel(OwnerResolver.RAY_NODE_TYPE, "worker")
+        informers.add(client.pods()
+                .inAnyNamespace()
+                .withLabel(OwnerResolver.RAY_NODE_TYPE, "worker")
                 .inform(handler, resyncMillis));
-        informers.add(client.pods().inAnyNamespace().withLabel(OwnerResolver.COMPONENT, Owner.PREDICTOR)
+        informers.add(client.pods()
+                .inAnyNamespace()
+                .withLabel(OwnerResolver.COMPONENT, Owner.PREDICTOR)
                 .inform(handler, resyncMillis));
     }
 
@@ -67,7 +72,9 @@ public final class PodOwnerIndex implements OwnerLookup, AutoCloseable {
         if (previous != null && !previous.workload().equals(owner.workload())) {
             removeFromWorkload(previous.workload(), pod);
         }
-        byWorkload.computeIfAbsent(owner.workload(), w -> new ConcurrentHashMap<>()).put(pod, owner);
+        byWorkload
+                .computeIfAbsent(owner.workload(), w -> new ConcurrentHashMap<>())
+                .put(pod, owner);
     }
 
     private synchronized void remove(String namespace, String pod) {

@@ -20,17 +20,20 @@ import java.util.function.Function;
  */
 public final class RayClusterPlan {
 
-    private RayClusterPlan() {
-    }
+    private RayClusterPlan() {}
 
     /**
      * @param gpuGroups    the worker groups whose GPUs were found idle (CPU-only groups are left alone)
      * @param podsOfGroup  current pods of a group
      * @param previous     state already on the object from an earlier reclaim: its values are the ones to restore
      */
-    public static ScalePlan reclaim(RayCluster cluster, Set<String> gpuGroups,
-                                    Function<String, List<String>> podsOfGroup, ReclaimedState previous,
-                                    String actionId, Instant now) {
+    public static ScalePlan reclaim(
+            RayCluster cluster,
+            Set<String> gpuGroups,
+            Function<String, List<String>> podsOfGroup,
+            ReclaimedState previous,
+            String actionId,
+            Instant now) {
         boolean autoscaling = cluster.getSpec() != null
                 && Boolean.TRUE.equals(cluster.getSpec().getEnableInTreeAutoscaling());
         List<GroupState> states = new ArrayList<>();
@@ -73,12 +76,12 @@ public final class RayClusterPlan {
             ScaleStrategy strategy = group.getScaleStrategy();
             if (strategy != null) {
                 strategy.setWorkersToDelete(before.workersToDelete());
-                if (before.workersToDelete() == null && strategy.getAdditionalProperties().isEmpty()) {
+                if (before.workersToDelete() == null
+                        && strategy.getAdditionalProperties().isEmpty()) {
                     group.setScaleStrategy(null);
                 }
             }
-            changed.add(new ScaledGroup(before.group(), current, 0,
-                    before.replicas() == null ? 0 : before.replicas()));
+            changed.add(new ScaledGroup(before.group(), current, 0, before.replicas() == null ? 0 : before.replicas()));
         }
         return new ScalePlan(changed, state, "RayCluster worker groups restored");
     }
@@ -94,12 +97,16 @@ public final class RayClusterPlan {
         if (state == null) {
             return null;
         }
-        return state.groups().stream().filter(g -> g.group().equals(group)).findFirst().orElse(null);
+        return state.groups().stream()
+                .filter(g -> g.group().equals(group))
+                .findFirst()
+                .orElse(null);
     }
 
     private static List<String> workersToDelete(WorkerGroupSpecs group) {
         ScaleStrategy strategy = group.getScaleStrategy();
-        return strategy == null || strategy.getWorkersToDelete() == null ? null
+        return strategy == null || strategy.getWorkersToDelete() == null
+                ? null
                 : new ArrayList<>(strategy.getWorkersToDelete());
     }
 }

@@ -16,8 +16,8 @@ import java.util.List;
  * @param groups        previous values per worker group (or the single {@code predictor})
  * @param previousStop  previous value of {@code serving.kserve.io/stop}, null when it was absent
  */
-public record ReclaimedState(String actionId, Instant reclaimedAt, String strategy, List<GroupState> groups,
-                             String previousStop) {
+public record ReclaimedState(
+        String actionId, Instant reclaimedAt, String strategy, List<GroupState> groups, String previousStop) {
 
     public static final String RAY = "ray-worker-groups";
     public static final String SERVERLESS = "serverless-min-replicas";
@@ -27,8 +27,7 @@ public record ReclaimedState(String actionId, Instant reclaimedAt, String strate
     /**
      * Previous values of one scaled unit; null means the field was absent and is removed again on resume.
      */
-    public record GroupState(String group, Integer replicas, Integer minReplicas, List<String> workersToDelete) {
-    }
+    public record GroupState(String group, Integer replicas, Integer minReplicas, List<String> workersToDelete) {}
 
     public String toJson() {
         try {

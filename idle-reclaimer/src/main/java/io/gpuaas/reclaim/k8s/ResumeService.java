@@ -22,8 +22,8 @@ public class ResumeService {
     private final ReclaimerMetrics metrics;
     private final Clock clock = Clock.systemUTC();
 
-    public ResumeService(WorkerScaler scaler, WorkloadDirectory directory, ReclaimEventPublisher events,
-                         ReclaimerMetrics metrics) {
+    public ResumeService(
+            WorkerScaler scaler, WorkloadDirectory directory, ReclaimEventPublisher events, ReclaimerMetrics metrics) {
         this.scaler = scaler;
         this.directory = directory;
         this.events = events;
@@ -50,8 +50,8 @@ public class ResumeService {
             groups = scaler.resume(ref);
         } catch (KubernetesClientException | IllegalArgumentException e) {
             metrics.failed("RESUME_FAILED");
-            events.publish(new ReclaimEvent.ReclaimFailed(ref, tenant, "RESUME_FAILED",
-                    ref.key() + ": " + e.getMessage(), clock.instant()));
+            events.publish(new ReclaimEvent.ReclaimFailed(
+                    ref, tenant, "RESUME_FAILED", ref.key() + ": " + e.getMessage(), clock.instant()));
             throw e;
         }
         if (groups == null) {

@@ -11,14 +11,11 @@ public sealed interface ScaleOutcome {
      *
      * @param alreadyApplied the object already carried this action (a retry after a restart): nothing was written
      */
-    record Applied(List<ScaledGroup> groups, String action, boolean alreadyApplied) implements ScaleOutcome {
-    }
+    record Applied(List<ScaledGroup> groups, String action, boolean alreadyApplied) implements ScaleOutcome {}
 
     /** Deliberately left alone, with a machine-readable reason. */
-    record Skipped(String reason, String message) implements ScaleOutcome {
-    }
+    record Skipped(String reason, String message) implements ScaleOutcome {}
 
     /** Could not be done; nothing was half-applied. */
-    record Failed(String reason, String message) implements ScaleOutcome {
-    }
+    record Failed(String reason, String message) implements ScaleOutcome {}
 }

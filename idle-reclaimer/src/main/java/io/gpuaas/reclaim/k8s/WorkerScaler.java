@@ -24,7 +24,10 @@ import java.util.Set;
 public final class WorkerScaler {
 
     /** How a raw-mode InferenceService is taken to zero. */
-    public enum RawStrategy { STOP_ANNOTATION, DEPLOYMENT }
+    public enum RawStrategy {
+        STOP_ANNOTATION,
+        DEPLOYMENT
+    }
 
     private static final int ATTEMPTS = 3;
 
@@ -34,8 +37,12 @@ public final class WorkerScaler {
     private final boolean allowKueueNonElastic;
     private final Clock clock;
 
-    public WorkerScaler(KubernetesClient client, OwnerLookup owners, RawStrategy rawStrategy,
-                        boolean allowKueueNonElastic, Clock clock) {
+    public WorkerScaler(
+            KubernetesClient client,
+            OwnerLookup owners,
+            RawStrategy rawStrategy,
+            boolean allowKueueNonElastic,
+            Clock clock) {
         this.client = client;
         this.owners = owners;
         this.rawStrategy = rawStrategy;
@@ -85,7 +92,8 @@ public final class WorkerScaler {
         if (dryRun) {
             return new ScaleOutcome.Applied(plan.groups(), plan.action(), false);
         }
-        KubeResources.mutableAnnotations(object).put(KubeResources.RECLAIMED_STATE, plan.state().toJson());
+        KubeResources.mutableAnnotations(object)
+                .put(KubeResources.RECLAIMED_STATE, plan.state().toJson());
         update(object);
         ensureDeploymentScaled(ref, plan.state());
         return new ScaleOutcome.Applied(plan.groups(), plan.action(), false);
@@ -94,9 +102,11 @@ public final class WorkerScaler {
     /** A RayCluster the reclaimer must not touch: Kueue would requeue it, or it is suspended already. */
     private ScaleOutcome.Skipped leftAlone(WorkloadRef ref, RayCluster cluster) {
         if (kueueNonElastic(cluster) && !allowKueueNonElastic) {
-            return new ScaleOutcome.Skipped("KUEUE_NON_ELASTIC", "Kueue would suspend and requeue " + ref.key()
-                    + " (label " + KubeResources.KUEUE_QUEUE_LABEL + " without " + KubeResources.KUEUE_ELASTIC
-                    + "=true), losing its admission; left running");
+            return new ScaleOutcome.Skipped(
+                    "KUEUE_NON_ELASTIC",
+                    "Kueue would suspend and requeue " + ref.key()
+                            + " (label " + KubeResources.KUEUE_QUEUE_LABEL + " without " + KubeResources.KUEUE_ELASTIC
+                            + "=true), losing its admission; left running");
         }
         if (cluster.getSpec() != null && Boolean.TRUE.equals(cluster.getSpec().getSuspend())) {
             return new ScaleOutcome.Skipped("SUSPENDED", ref.key() + " is suspended");
@@ -104,19 +114,19 @@ public final class WorkerScaler {
         return null;
     }
 
-    private ScalePlan plan(WorkloadRef ref, HasMetadata object, Set<String> gpuGroups, ReclaimedState previous,
-                           String actionId) {
+    private ScalePlan plan(
+            WorkloadRef ref, HasMetadata object, Set<String> gpuGroups, ReclaimedState previous, String actionId) {
         var now = clock.instant();
         return switch (object) {
             case RayCluster cluster ->
-                    RayClusterPlan.reclaim(cluster, gpuGroups, g -> owners.podsOf(ref, g), previous, actionId, now);
+                RayClusterPlan.reclaim(cluster, gpuGroups, g -> owners.podsOf(ref, g), previous, actionId, now);
             case InferenceService isvc -> planInferenceService(ref, isvc, previous, actionId, now);
             default -> throw new IllegalArgumentException("not a reclaimable kind: " + ref.kind());
         };
     }
 
-    private ScalePlan planInferenceService(WorkloadRef ref, InferenceService isvc, ReclaimedState previous,
-                                           String actionId, Instant now) {
+    private ScalePlan planInferenceService(
+            WorkloadRef ref, InferenceService isvc, ReclaimedState previous, String actionId, Instant now) {
         if (!InferenceServicePlan.rawMode(isvc)) {
             return InferenceServicePlan.reclaimServerless(isvc, previous, actionId, now);
         }
@@ -127,10 +137,14 @@ public final class WorkerScaler {
         if (deployment == null) {
             return new ScalePlan(List.of(), null, "no Deployment " + ref.name() + "-predictor");
         }
-        ReclaimedState.GroupState before = previous != null ? previous.groups().getFirst()
-                : new ReclaimedState.GroupState(Owner.PREDICTOR, deployment.getSpec().getReplicas(), null, null);
+        ReclaimedState.GroupState before = previous != null
+                ? previous.groups().getFirst()
+                : new ReclaimedState.GroupState(
+                        Owner.PREDICTOR, deployment.getSpec().getReplicas(), null, null);
         ReclaimedState state = new ReclaimedState(actionId, now, ReclaimedState.DEPLOYMENT, List.of(before), null);
-        return new ScalePlan(List.of(new ScaledGroup(Owner.PREDICTOR, before.replicas(), null, 0)), state,
+        return new ScalePlan(
+                List.of(new ScaledGroup(Owner.PREDICTOR, before.replicas(), null, 0)),
+                state,
                 "Deployment " + ref.name() + "-predictor to 0");
     }
 
@@ -161,11 +175,12 @@ public final class WorkerScaler {
             return null;
         }
         ReclaimedState state = ReclaimedState.parse(stored);
-        ScalePlan plan = switch (object) {
-            case RayCluster cluster -> RayClusterPlan.resume(cluster, state);
-            case InferenceService isvc -> InferenceServicePlan.resume(isvc, state);
-            default -> throw new IllegalArgumentException("not a reclaimable kind: " + ref.kind());
-        };
+        ScalePlan plan =
+                switch (object) {
+                    case RayCluster cluster -> RayClusterPlan.resume(cluster, state);
+                    case InferenceService isvc -> InferenceServicePlan.resume(isvc, state);
+                    default -> throw new IllegalArgumentException("not a reclaimable kind: " + ref.kind());
+                };
         if (ReclaimedState.DEPLOYMENT.equals(state.strategy())) {
             // Scale first: the stored value must stay on the object until the Deployment has it back.
             Integer replicas = state.groups().getFirst().replicas();
@@ -183,14 +198,15 @@ public final class WorkerScaler {
         if (!labels.containsKey(KubeResources.KUEUE_QUEUE_LABEL)) {
             return false;
         }
-        String elastic = KubeResources.annotations(object).getOrDefault(KubeResources.KUEUE_ELASTIC,
-                labels.get(KubeResources.KUEUE_ELASTIC));
+        String elastic = KubeResources.annotations(object)
+                .getOrDefault(KubeResources.KUEUE_ELASTIC, labels.get(KubeResources.KUEUE_ELASTIC));
         return !"true".equalsIgnoreCase(elastic);
     }
 
     private static List<ScaledGroup> groupsOf(ReclaimedState state) {
         return state.groups().stream()
-                .map(g -> new ScaledGroup(g.group(), g.replicas(), g.minReplicas(), 0)).toList();
+                .map(g -> new ScaledGroup(g.group(), g.replicas(), g.minReplicas(), 0))
+                .toList();
     }
 
     private void ensureDeploymentScaled(WorkloadRef ref, ReclaimedState state) {
@@ -200,11 +216,18 @@ public final class WorkerScaler {
     }
 
     private Deployment predictorDeployment(WorkloadRef ref) {
-        return client.apps().deployments().inNamespace(ref.namespace()).withName(ref.name() + "-predictor").get();
+        return client.apps()
+                .deployments()
+                .inNamespace(ref.namespace())
+                .withName(ref.name() + "-predictor")
+                .get();
     }
 
     private void scaleDeployment(WorkloadRef ref, int replicas) {
-        client.apps().deployments().inNamespace(ref.namespace()).withName(ref.name() + "-predictor")
+        client.apps()
+                .deployments()
+                .inNamespace(ref.namespace())
+                .withName(ref.name() + "-predictor")
                 .edit(d -> {
                     d.getSpec().setReplicas(replicas);
                     return d;
@@ -212,7 +235,9 @@ public final class WorkerScaler {
     }
 
     private HasMetadata get(WorkloadRef ref) {
-        return client.resources(KubeResources.type(ref.kind())).inNamespace(ref.namespace()).withName(ref.name())
+        return client.resources(KubeResources.type(ref.kind()))
+                .inNamespace(ref.namespace())
+                .withName(ref.name())
                 .get();
     }
 

@@ -34,8 +34,11 @@ public final class WorkloadDirectory implements WorkloadLookup, AutoCloseable {
     private final SharedIndexInformer<Namespace> namespaceInformer;
     private final List<SharedIndexInformer<? extends HasMetadata>> workloadInformers;
 
-    public WorkloadDirectory(KubernetesClient client, PolicyResolver policies, Consumer<WorkloadRef> resumeRequested,
-                             long resyncMillis) {
+    public WorkloadDirectory(
+            KubernetesClient client,
+            PolicyResolver policies,
+            Consumer<WorkloadRef> resumeRequested,
+            long resyncMillis) {
         this.policies = policies;
         this.resumeRequested = resumeRequested;
         this.namespaceInformer = client.namespaces().inform(new NamespaceHandler(), resyncMillis);
@@ -68,10 +71,16 @@ public final class WorkloadDirectory implements WorkloadLookup, AutoCloseable {
     private void refresh(WorkloadRef ref, HasMetadata object) {
         Namespace ns = namespaces.get(ref.namespace());
         Map<String, String> nsAnnotations = ns == null || ns.getMetadata().getAnnotations() == null
-                ? Map.of() : ns.getMetadata().getAnnotations();
+                ? Map.of()
+                : ns.getMetadata().getAnnotations();
         Map<String, String> annotations = KubeResources.annotations(object);
-        infos.put(ref, new WorkloadInfo(ref, tenantOf(ref.namespace()),
-                policies.resolve(nsAnnotations, annotations), resumedAt(annotations.get(KubeResources.RESUMED_AT))));
+        infos.put(
+                ref,
+                new WorkloadInfo(
+                        ref,
+                        tenantOf(ref.namespace()),
+                        policies.resolve(nsAnnotations, annotations),
+                        resumedAt(annotations.get(KubeResources.RESUMED_AT))));
     }
 
     private static long resumedAt(String value) {
@@ -86,7 +95,8 @@ public final class WorkloadDirectory implements WorkloadLookup, AutoCloseable {
     }
 
     private static WorkloadRef refOf(HasMetadata r) {
-        return new WorkloadRef(r.getMetadata().getNamespace(), r.getKind(), r.getMetadata().getName());
+        return new WorkloadRef(
+                r.getMetadata().getNamespace(), r.getKind(), r.getMetadata().getName());
     }
 
     @Override

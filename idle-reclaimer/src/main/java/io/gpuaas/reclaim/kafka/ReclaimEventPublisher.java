@@ -25,19 +25,24 @@ public class ReclaimEventPublisher implements AutoCloseable {
     private final String topic;
 
     public ReclaimEventPublisher(KafkaClients clients) {
-        this.producer = new KafkaProducer<>(clients.producerConfig("idle-reclaimer-events"), new StringSerializer(),
+        this.producer = new KafkaProducer<>(
+                clients.producerConfig("idle-reclaimer-events"),
+                new StringSerializer(),
                 Topics.RECLAIM_EVENTS.valueSerde().serializer());
         this.topic = clients.topic(Topics.RECLAIM_EVENTS);
     }
 
     public void publish(ReclaimEvent event) {
         try {
-            producer.send(new ProducerRecord<>(topic, event.workload().key(), event)).get(10, TimeUnit.SECONDS);
+            producer.send(new ProducerRecord<>(topic, event.workload().key(), event))
+                    .get(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted publishing " + event.workload().key(), e);
+            throw new IllegalStateException(
+                    "interrupted publishing " + event.workload().key(), e);
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("could not publish event of " + event.workload().key(), e);
+            throw new IllegalStateException(
+                    "could not publish event of " + event.workload().key(), e);
         }
     }
 

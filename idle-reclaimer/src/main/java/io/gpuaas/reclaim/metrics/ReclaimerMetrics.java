@@ -30,34 +30,67 @@ public final class ReclaimerMetrics {
     private final Map<String, CounterDataPoint> sampleOutcomes;
 
     public ReclaimerMetrics(PrometheusRegistry registry) {
-        samples = Counter.builder().name("gpuaas_reclaim_samples_total")
-                .help("GPU samples read, by what became of them").labelNames("result").register(registry);
-        sampleOutcomes = Map.of("attributed", samples.labelValues("attributed"),
-                "unattributed", samples.labelValues("unattributed"),
-                "not_reclaimable", samples.labelValues("not_reclaimable"),
-                "unknown_workload", samples.labelValues("unknown_workload"));
-        windowSamples = Counter.builder().name("gpuaas_reclaim_window_samples_total")
-                .help("Attributed samples applied to a workload's windows").register(registry);
-        idleDetected = Counter.builder().name("gpuaas_reclaim_idle_detected_total")
-                .help("Idle windows closed on a workload").labelNames("kind", "mode").register(registry);
-        reclaims = Counter.builder().name("gpuaas_reclaim_reclaims_total")
-                .help("Workloads scaled to zero").labelNames("kind", "outcome").register(registry);
-        skipped = Counter.builder().name("gpuaas_reclaim_skipped_total")
-                .help("Idle workloads deliberately left running").labelNames("reason").register(registry);
-        failed = Counter.builder().name("gpuaas_reclaim_failed_total")
-                .help("Reclaims or resumes that failed").labelNames("reason").register(registry);
-        resumed = Counter.builder().name("gpuaas_reclaim_resumed_total")
-                .help("Reclaimed workloads restored").labelNames("kind", "trigger").register(registry);
-        gpusFreed = Counter.builder().name("gpuaas_reclaim_gpus_freed_total")
-                .help("GPU devices (GPUs or MIG instances) released by reclaims").register(registry);
-        invalidAnnotations = Counter.builder().name("gpuaas_reclaim_invalid_policy_annotations_total")
-                .help("Policy annotation values that could not be read and were ignored").register(registry);
-        workloadIdle = Gauge.builder().name("gpuaas_reclaim_workload_idle")
+        samples = Counter.builder()
+                .name("gpuaas_reclaim_samples_total")
+                .help("GPU samples read, by what became of them")
+                .labelNames("result")
+                .register(registry);
+        sampleOutcomes = Map.of(
+                "attributed",
+                samples.labelValues("attributed"),
+                "unattributed",
+                samples.labelValues("unattributed"),
+                "not_reclaimable",
+                samples.labelValues("not_reclaimable"),
+                "unknown_workload",
+                samples.labelValues("unknown_workload"));
+        windowSamples = Counter.builder()
+                .name("gpuaas_reclaim_window_samples_total")
+                .help("Attributed samples applied to a workload's windows")
+                .register(registry);
+        idleDetected = Counter.builder()
+                .name("gpuaas_reclaim_idle_detected_total")
+                .help("Idle windows closed on a workload")
+                .labelNames("kind", "mode")
+                .register(registry);
+        reclaims = Counter.builder()
+                .name("gpuaas_reclaim_reclaims_total")
+                .help("Workloads scaled to zero")
+                .labelNames("kind", "outcome")
+                .register(registry);
+        skipped = Counter.builder()
+                .name("gpuaas_reclaim_skipped_total")
+                .help("Idle workloads deliberately left running")
+                .labelNames("reason")
+                .register(registry);
+        failed = Counter.builder()
+                .name("gpuaas_reclaim_failed_total")
+                .help("Reclaims or resumes that failed")
+                .labelNames("reason")
+                .register(registry);
+        resumed = Counter.builder()
+                .name("gpuaas_reclaim_resumed_total")
+                .help("Reclaimed workloads restored")
+                .labelNames("kind", "trigger")
+                .register(registry);
+        gpusFreed = Counter.builder()
+                .name("gpuaas_reclaim_gpus_freed_total")
+                .help("GPU devices (GPUs or MIG instances) released by reclaims")
+                .register(registry);
+        invalidAnnotations = Counter.builder()
+                .name("gpuaas_reclaim_invalid_policy_annotations_total")
+                .help("Policy annotation values that could not be read and were ignored")
+                .register(registry);
+        workloadIdle = Gauge.builder()
+                .name("gpuaas_reclaim_workload_idle")
                 .help("1 while a workload's GPUs are idle (reported or reclaimed)")
-                .labelNames("namespace", "kind", "name").register(registry);
-        closeToPatch = Histogram.builder().name("gpuaas_reclaim_window_close_to_patch_seconds")
+                .labelNames("namespace", "kind", "name")
+                .register(registry);
+        closeToPatch = Histogram.builder()
+                .name("gpuaas_reclaim_window_close_to_patch_seconds")
                 .help("From the sample that closed an idle window to the scale-down written")
-                .classicUpperBounds(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10).register(registry);
+                .classicUpperBounds(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
+                .register(registry);
     }
 
     /** Counts one sample by what became of it; the usual outcomes skip the per-call label lookup. */

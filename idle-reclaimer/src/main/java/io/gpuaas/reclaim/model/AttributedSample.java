@@ -8,6 +8,11 @@ import io.gpuaas.events.reclaim.WorkloadRef;
  *
  * @param utilization busy ratio, null when the exporter had none
  */
-public record AttributedSample(WorkloadRef workload, String device, String pod, String group, long timeMillis,
-                               Double utilization, long podStartMillis) {
-}
+public record AttributedSample(
+        WorkloadRef workload,
+        String device,
+        String pod,
+        String group,
+        long timeMillis,
+        Double utilization,
+        long podStartMillis) {}

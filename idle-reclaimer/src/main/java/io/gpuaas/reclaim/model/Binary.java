@@ -21,8 +21,7 @@ public final class Binary {
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
 
-    private Binary() {
-    }
+    private Binary() {}
 
     /** A growable output buffer. */
     public static final class Writer {

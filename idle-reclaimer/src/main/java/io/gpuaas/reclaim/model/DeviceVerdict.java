@@ -10,8 +10,8 @@ package io.gpuaas.reclaim.model;
  * @param windowStart    first instant of the judged window
  * @param idleMillis     time since the first idle sample after the last busy one
  */
-public record DeviceVerdict(Reason reason, int samples, int slots, double maxUtilization, long windowStart,
-                            long idleMillis) {
+public record DeviceVerdict(
+        Reason reason, int samples, int slots, double maxUtilization, long windowStart, long idleMillis) {
 
     public enum Reason {
         /** Every sample of the window at or under the threshold, with enough of them, after the warm-up. */

@@ -13,8 +13,13 @@ import java.time.Duration;
  * @param warmUp         grace after a pod starts or the workload resumes; samples in it never count as idle
  * @param reclaimEnabled false when the workload or namespace opted out with {@code gpuaas.io/reclaim: "false"}
  */
-public record IdlePolicy(double threshold, Duration window, Duration sampleInterval, double minCoverage,
-                         Duration warmUp, boolean reclaimEnabled) {
+public record IdlePolicy(
+        double threshold,
+        Duration window,
+        Duration sampleInterval,
+        double minCoverage,
+        Duration warmUp,
+        boolean reclaimEnabled) {
 
     public static final double DEFAULT_THRESHOLD = 0.05;
     public static final Duration DEFAULT_WINDOW = Duration.ofMinutes(15);
@@ -30,7 +35,8 @@ public record IdlePolicy(double threshold, Duration window, Duration sampleInter
             throw new IllegalArgumentException("sampleInterval must be positive, got " + sampleInterval);
         }
         if (window.compareTo(sampleInterval) < 0) {
-            throw new IllegalArgumentException("window " + window + " is shorter than the sample interval " + sampleInterval);
+            throw new IllegalArgumentException(
+                    "window " + window + " is shorter than the sample interval " + sampleInterval);
         }
         if (minCoverage <= 0 || minCoverage > 1) {
             throw new IllegalArgumentException("minCoverage must be in (0,1], got " + minCoverage);
@@ -42,7 +48,8 @@ public record IdlePolicy(double threshold, Duration window, Duration sampleInter
 
     /** The documented defaults: 0.05, 15 min, 1 s samples, 90% coverage, 10 min warm-up. */
     public static IdlePolicy defaults() {
-        return new IdlePolicy(DEFAULT_THRESHOLD, DEFAULT_WINDOW, DEFAULT_INTERVAL, DEFAULT_COVERAGE, DEFAULT_WARM_UP, true);
+        return new IdlePolicy(
+                DEFAULT_THRESHOLD, DEFAULT_WINDOW, DEFAULT_INTERVAL, DEFAULT_COVERAGE, DEFAULT_WARM_UP, true);
     }
 
     /** Number of sample slots in one window. */

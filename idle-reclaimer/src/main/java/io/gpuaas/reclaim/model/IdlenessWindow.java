@@ -27,8 +27,14 @@ public final class IdlenessWindow {
         this(slotMillis, slots, new long[(slots + 63) / 64], EMPTY, EMPTY, EMPTY, 0.0);
     }
 
-    IdlenessWindow(long slotMillis, int slots, long[] bits, long headSlot, long lastBadMillis, long runStartMillis,
-                   double runMax) {
+    IdlenessWindow(
+            long slotMillis,
+            int slots,
+            long[] bits,
+            long headSlot,
+            long lastBadMillis,
+            long runStartMillis,
+            double runMax) {
         if (slotMillis <= 0 || slots <= 0) {
             throw new IllegalArgumentException("slotMillis and slots must be positive");
         }

@@ -51,7 +51,8 @@ public final class PolicyResolver {
         if (window != null) {
             Duration d = parseDuration(window);
             result = d == null || d.isZero() || d.compareTo(result.sampleInterval()) < 0
-                    ? reject(result, WINDOW, window) : result.withWindow(d);
+                    ? reject(result, WINDOW, window)
+                    : result.withWindow(d);
         }
         String warmUp = annotations.get(WARM_UP);
         if (warmUp != null) {
@@ -75,7 +76,8 @@ public final class PolicyResolver {
     static Double parseRatio(String text) {
         try {
             String t = text.trim();
-            double v = t.endsWith("%") ? Double.parseDouble(t.substring(0, t.length() - 1).trim()) / 100.0
+            double v = t.endsWith("%")
+                    ? Double.parseDouble(t.substring(0, t.length() - 1).trim()) / 100.0
                     : Double.parseDouble(t);
             return v >= 0 && v <= 1 && !Double.isNaN(v) ? v : null;
         } catch (NumberFormatException e) {

@@ -9,5 +9,4 @@ import io.gpuaas.events.reclaim.WorkloadRef;
  * @param policy          the policy after namespace and workload annotation overrides
  * @param resumedAtMillis last resume ({@code gpuaas.io/resumed-at}), 0 when never
  */
-public record WorkloadInfo(WorkloadRef workload, String tenant, IdlePolicy policy, long resumedAtMillis) {
-}
+public record WorkloadInfo(WorkloadRef workload, String tenant, IdlePolicy policy, long resumedAtMillis) {}

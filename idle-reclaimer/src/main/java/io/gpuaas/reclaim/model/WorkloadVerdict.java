@@ -11,8 +11,14 @@ package io.gpuaas.reclaim.model;
  * @param idleMillis     how long the whole workload has been idle (the least idle device)
  * @param reason         the reason of the first device that is not idle, or IDLE
  */
-public record WorkloadVerdict(boolean idle, int devices, double coverage, double maxUtilization, long windowStart,
-                              long idleMillis, DeviceVerdict.Reason reason) {
+public record WorkloadVerdict(
+        boolean idle,
+        int devices,
+        double coverage,
+        double maxUtilization,
+        long windowStart,
+        long idleMillis,
+        DeviceVerdict.Reason reason) {
 
     public static WorkloadVerdict noDevices(long now) {
         return new WorkloadVerdict(false, 0, 0.0, 0.0, now, 0, DeviceVerdict.Reason.LOW_COVERAGE);

@@ -31,8 +31,13 @@ public final class WorkloadWindows {
         this(new LinkedHashMap<>(), Phase.ACTIVE, null, 0L, IdlenessWindow.EMPTY, NEVER);
     }
 
-    WorkloadWindows(Map<String, DeviceState> devices, Phase phase, String actionId, long phaseSinceMillis,
-                    long lastSampleMillis, long retryAtMillis) {
+    WorkloadWindows(
+            Map<String, DeviceState> devices,
+            Phase phase,
+            String actionId,
+            long phaseSinceMillis,
+            long lastSampleMillis,
+            long retryAtMillis) {
         this.devices = devices;
         this.phase = phase;
         this.actionId = actionId;
@@ -53,9 +58,14 @@ public final class WorkloadWindows {
     public boolean accept(AttributedSample sample, IdlePolicy policy) {
         DeviceState device = devices.get(sample.device());
         long slotMillis = policy.sampleInterval().toMillis();
-        if (device == null || device.window().slotMillis() != slotMillis || device.window().slots() != policy.slots()) {
+        if (device == null
+                || device.window().slotMillis() != slotMillis
+                || device.window().slots() != policy.slots()) {
             // A new device, or the policy's window changed: start this device over rather than reinterpret its bits.
-            device = new DeviceState(new IdlenessWindow(slotMillis, policy.slots()), sample.pod(), sample.group(),
+            device = new DeviceState(
+                    new IdlenessWindow(slotMillis, policy.slots()),
+                    sample.pod(),
+                    sample.group(),
                     sample.podStartMillis());
             devices.put(sample.device(), device);
         } else if (!sample.pod().equals(device.pod()) || sample.podStartMillis() != device.podStartMillis()) {
@@ -99,8 +109,8 @@ public final class WorkloadWindows {
             }
         }
         boolean idle = reason == DeviceVerdict.Reason.IDLE;
-        return new WorkloadVerdict(idle, devices.size(), (double) seen / expected, max, windowStart,
-                idle ? idleMillis : 0, reason);
+        return new WorkloadVerdict(
+                idle, devices.size(), (double) seen / expected, max, windowStart, idle ? idleMillis : 0, reason);
     }
 
     /**

@@ -16,8 +16,7 @@ public final class WorkloadWindowsCodec {
     /** Fixed bytes of one device besides its strings and bit words. */
     private static final int DEVICE_FIXED = 8 + WINDOW_FIXED;
 
-    private WorkloadWindowsCodec() {
-    }
+    private WorkloadWindowsCodec() {}
 
     public static byte[] encode(WorkloadWindows state) {
         Binary.Writer out = new Binary.Writer(capacity(state));
@@ -43,7 +42,11 @@ public final class WorkloadWindowsCodec {
         int bytes = 64 + (state.actionId() == null ? 0 : state.actionId().length());
         for (Map.Entry<String, DeviceState> e : state.devices().entrySet()) {
             DeviceState d = e.getValue();
-            bytes += 6 + e.getKey().length() + d.pod().length() + d.group().length() + DEVICE_FIXED
+            bytes += 6
+                    + e.getKey().length()
+                    + d.pod().length()
+                    + d.group().length()
+                    + DEVICE_FIXED
                     + 8 * d.window().bits().length;
         }
         return bytes;
@@ -115,7 +118,7 @@ public final class WorkloadWindowsCodec {
         for (int i = 0; i < bits.length; i++) {
             bits[i] = in.readLong();
         }
-        return new DeviceState(new IdlenessWindow(slotMillis, slots, bits, head, lastBad, runStart, runMax),
-                pod, group, podStart);
+        return new DeviceState(
+                new IdlenessWindow(slotMillis, slots, bits, head, lastBad, runStart, runMax), pod, group, podStart);
     }
 }

@@ -26,8 +26,13 @@ public final class AttributedSampleSerde implements Serde<AttributedSample> {
     }
 
     static byte[] write(AttributedSample s) {
-        Binary.Writer out = new Binary.Writer(64 + s.workload().namespace().length() + s.workload().kind().length()
-                + s.workload().name().length() + s.device().length() + s.pod().length() + s.group().length());
+        Binary.Writer out = new Binary.Writer(64
+                + s.workload().namespace().length()
+                + s.workload().kind().length()
+                + s.workload().name().length()
+                + s.device().length()
+                + s.pod().length()
+                + s.group().length());
         out.writeByte(VERSION);
         out.writeUTF(s.workload().namespace());
         out.writeUTF(s.workload().kind());
@@ -53,7 +58,7 @@ public final class AttributedSampleSerde implements Serde<AttributedSample> {
         long time = in.readLong();
         double utilization = in.readDouble();
         long podStart = in.readLong();
-        return new AttributedSample(ref, device, pod, group, time, Double.isNaN(utilization) ? null : utilization,
-                podStart);
+        return new AttributedSample(
+                ref, device, pod, group, time, Double.isNaN(utilization) ? null : utilization, podStart);
     }
 }

@@ -7,10 +7,8 @@ import io.gpuaas.events.reclaim.ReclaimIntent;
 public sealed interface Decision {
 
     /** Something decided in the stream itself: idleness found, an opted-out workload left alone. */
-    record Report(ReclaimEvent event) implements Decision {
-    }
+    record Report(ReclaimEvent event) implements Decision {}
 
     /** Work for the applier, which talks to the API server outside the stream's transaction. */
-    record Intent(ReclaimIntent intent) implements Decision {
-    }
+    record Intent(ReclaimIntent intent) implements Decision {}
 }

@@ -35,11 +35,16 @@ public final class IdlenessProcessor implements Processor<String, AttributedSamp
      * an aborted transaction or a migration the windows come from the store again.
      */
     private final Map<String, WorkloadWindows> live = new HashMap<>();
+
     private ProcessorContext<String, Decision> context;
     private KeyValueStore<String, WorkloadWindows> store;
 
-    public IdlenessProcessor(String storeName, WorkloadLookup workloads, OwnerLookup owners, ReclaimDecider decider,
-                             ReclaimerMetrics metrics) {
+    public IdlenessProcessor(
+            String storeName,
+            WorkloadLookup workloads,
+            OwnerLookup owners,
+            ReclaimDecider decider,
+            ReclaimerMetrics metrics) {
         this.storeName = storeName;
         this.workloads = workloads;
         this.owners = owners;
@@ -96,7 +101,8 @@ public final class IdlenessProcessor implements Processor<String, AttributedSamp
 
     private void evaluate(WorkloadRef ref, WorkloadInfo info, WorkloadWindows state, long now, long timestamp) {
         state.retainDevices((device, d) -> owners.ownerOf(ref.namespace(), d.pod())
-                .map(o -> o.workload().equals(ref)).orElse(false));
+                .map(o -> o.workload().equals(ref))
+                .orElse(false));
         WorkloadVerdict verdict = state.evaluate(now, info.policy(), info.resumedAtMillis());
         if (!verdict.idle() || state.missingDevices(owners.gpusPerPod(ref))) {
             return;

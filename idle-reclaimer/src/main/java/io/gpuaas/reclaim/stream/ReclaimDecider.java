@@ -40,14 +40,22 @@ public final class ReclaimDecider {
      * @param sampleMillis time of the sample that closed the window
      * @return what to publish, in order
      */
-    public List<Decision> decide(WorkloadRef ref, WorkloadInfo info, WorkloadWindows state, WorkloadVerdict v,
-                                 long sampleMillis) {
+    public List<Decision> decide(
+            WorkloadRef ref, WorkloadInfo info, WorkloadWindows state, WorkloadVerdict v, long sampleMillis) {
         List<Decision> out = new ArrayList<>();
         String tenant = info.tenant();
         if (state.phase() == WorkloadWindows.Phase.ACTIVE) {
-            out.add(new Decision.Report(new ReclaimEvent.IdleDetected(ref, tenant, v.devices(),
-                    Instant.ofEpochMilli(v.windowStart()), info.policy().window().toSeconds(),
-                    info.policy().threshold(), v.maxUtilization(), v.coverage(), mode.label(), clock.instant())));
+            out.add(new Decision.Report(new ReclaimEvent.IdleDetected(
+                    ref,
+                    tenant,
+                    v.devices(),
+                    Instant.ofEpochMilli(v.windowStart()),
+                    info.policy().window().toSeconds(),
+                    info.policy().threshold(),
+                    v.maxUtilization(),
+                    v.coverage(),
+                    mode.label(),
+                    clock.instant())));
             metrics.idleDetected(ref, mode.label());
         }
         if (mode == Mode.KEDA) {
@@ -56,14 +64,22 @@ public final class ReclaimDecider {
         }
         if (!info.policy().reclaimEnabled()) {
             metrics.skipped("OPTED_OUT");
-            out.add(new Decision.Report(new ReclaimEvent.ReclaimSkipped(ref, tenant, "OPTED_OUT",
-                    ref.key() + " opted out with gpuaas.io/reclaim", clock.instant())));
+            out.add(new Decision.Report(new ReclaimEvent.ReclaimSkipped(
+                    ref, tenant, "OPTED_OUT", ref.key() + " opted out with gpuaas.io/reclaim", clock.instant())));
             state.markReported(sampleMillis, WorkloadWindows.NEVER);
             return out;
         }
         String windowId = windowId(ref, v.windowStart());
-        out.add(new Decision.Intent(new ReclaimIntent.ReclaimRequested(ref, windowId, tenant, groups(state),
-                v.devices(), v.idleMillis() / 1000, dryRun, Instant.ofEpochMilli(sampleMillis), clock.instant())));
+        out.add(new Decision.Intent(new ReclaimIntent.ReclaimRequested(
+                ref,
+                windowId,
+                tenant,
+                groups(state),
+                v.devices(),
+                v.idleMillis() / 1000,
+                dryRun,
+                Instant.ofEpochMilli(sampleMillis),
+                clock.instant())));
         if (dryRun) {
             // Nothing will be written: no resume will follow, so the episode ends here as a report.
             state.markReported(sampleMillis, WorkloadWindows.NEVER);

@@ -24,17 +24,22 @@ public final class ReclaimPipeline {
      */
     public static final int DEFAULT_STREAM_THREADS = 2;
 
-    private ReclaimPipeline() {
-    }
+    private ReclaimPipeline() {}
 
     /**
      * @param streamsConfig exactly-once Streams settings (application id, bootstrap servers...)
      * @param stateDir      local state directory; windows are restored from the changelog when it is empty
      * @param deadLetters   where unreadable samples go (original bytes and reason) while the partition moves on
      */
-    public static KafkaStreams create(Map<String, Object> streamsConfig, String topicPrefix, Path stateDir,
-                                      OwnerLookup owners, WorkloadLookup workloads, ReclaimDecider decider,
-                                      ReclaimerMetrics metrics, DeadLetterPublisher deadLetters) {
+    public static KafkaStreams create(
+            Map<String, Object> streamsConfig,
+            String topicPrefix,
+            Path stateDir,
+            OwnerLookup owners,
+            WorkloadLookup workloads,
+            ReclaimDecider decider,
+            ReclaimerMetrics metrics,
+            DeadLetterPublisher deadLetters) {
         Properties props = new Properties();
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, DEFAULT_STREAM_THREADS);
         props.putAll(streamsConfig);
@@ -42,8 +47,8 @@ public final class ReclaimPipeline {
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterDeserializationHandler.class);
         props.put(DeadLetterDeserializationHandler.PUBLISHER_CONFIG, deadLetters);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        KafkaStreams streams = new KafkaStreams(
-                ReclaimTopology.build(topicPrefix, owners, workloads, decider, metrics), props);
+        KafkaStreams streams =
+                new KafkaStreams(ReclaimTopology.build(topicPrefix, owners, workloads, decider, metrics), props);
         streams.setUncaughtExceptionHandler(e -> {
             LOG.error("reclaim stream thread failed; replacing it", e);
             return StreamThreadExceptionResponse.REPLACE_THREAD;

@@ -34,17 +34,28 @@ public class ReclaimStreams {
     private final WorkloadDirectory directory;
     private final Duration syncTimeout;
 
-    public ReclaimStreams(KafkaClients clients, ReclaimerSettings settings, PodOwnerIndex owners,
-                          WorkloadDirectory directory, ReclaimerMetrics metrics,
-                          PrometheusRegistry registry, @Value("${gpuaas.reclaimer.state-dir:}") String stateDir)
+    public ReclaimStreams(
+            KafkaClients clients,
+            ReclaimerSettings settings,
+            PodOwnerIndex owners,
+            WorkloadDirectory directory,
+            ReclaimerMetrics metrics,
+            PrometheusRegistry registry,
+            @Value("${gpuaas.reclaimer.state-dir:}") String stateDir)
             throws java.io.IOException {
         this.owners = owners;
         this.directory = directory;
         this.syncTimeout = settings.informerSyncTimeout();
         ReclaimDecider decider = new ReclaimDecider(settings.mode(), settings.dryRun(), metrics, Clock.systemUTC());
         Path dir = stateDir.isBlank() ? Files.createTempDirectory("idle-reclaimer-") : Path.of(stateDir);
-        streams = ReclaimPipeline.create(clients.streamsConfig(settings.applicationId()),
-                clients.settings().topicPrefix(), dir, owners, directory, decider, metrics,
+        streams = ReclaimPipeline.create(
+                clients.streamsConfig(settings.applicationId()),
+                clients.settings().topicPrefix(),
+                dir,
+                owners,
+                directory,
+                decider,
+                metrics,
                 clients.deadLetterPublisher(settings.applicationId(), registry));
         LOG.info("idle-reclaimer: mode={} dryRun={} settings={}", settings.mode(), settings.dryRun(), settings);
     }

@@ -28,25 +28,35 @@ public final class ReclaimTopology {
     public static final String STORE = "workload-windows";
     public static final String REPARTITION = "samples-by-workload";
 
-    private ReclaimTopology() {
-    }
+    private ReclaimTopology() {}
 
-    public static Topology build(String topicPrefix, OwnerLookup owners, WorkloadLookup workloads,
-                                 ReclaimDecider decider, ReclaimerMetrics metrics) {
+    public static Topology build(
+            String topicPrefix,
+            OwnerLookup owners,
+            WorkloadLookup workloads,
+            ReclaimDecider decider,
+            ReclaimerMetrics metrics) {
         StreamsBuilder builder = new StreamsBuilder();
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(STORE), Serdes.String(),
-                new WorkloadWindowsSerde()).withCachingEnabled());
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                        Stores.inMemoryKeyValueStore(STORE), Serdes.String(), new WorkloadWindowsSerde())
+                .withCachingEnabled());
         SampleAttributor attributor = new SampleAttributor(owners, metrics);
-        KStream<String, Decision> decisions = builder.stream(Topics.GPU_SAMPLES.name(topicPrefix),
+        KStream<String, Decision> decisions = builder.stream(
+                        Topics.GPU_SAMPLES.name(topicPrefix),
                         Consumed.with(Serdes.String(), EventSerdes.valueSerde(Topics.GPU_SAMPLES)))
                 .process(() -> new AttributionProcessor(attributor), Named.as("attribute"))
-                .repartition(Repartitioned.with(Serdes.String(), new AttributedSampleSerde()).withName(REPARTITION))
+                .repartition(Repartitioned.with(Serdes.String(), new AttributedSampleSerde())
+                        .withName(REPARTITION))
                 .process(() -> new IdlenessProcessor(STORE, workloads, owners, decider, metrics), STORE);
-        decisions.flatMapValues(ReclaimTopology::events, Named.as("events"))
-                .to(Topics.RECLAIM_EVENTS.name(topicPrefix),
+        decisions
+                .flatMapValues(ReclaimTopology::events, Named.as("events"))
+                .to(
+                        Topics.RECLAIM_EVENTS.name(topicPrefix),
                         Produced.with(Serdes.String(), Topics.RECLAIM_EVENTS.valueSerde()));
-        decisions.flatMapValues(ReclaimTopology::intents, Named.as("intents"))
-                .to(Topics.RECLAIM_INTENTS.name(topicPrefix),
+        decisions
+                .flatMapValues(ReclaimTopology::intents, Named.as("intents"))
+                .to(
+                        Topics.RECLAIM_INTENTS.name(topicPrefix),
                         Produced.with(Serdes.String(), Topics.RECLAIM_INTENTS.valueSerde()));
         return builder.build();
     }

@@ -43,7 +43,15 @@ public final class SampleAttributor {
         }
         Owner o = owner.get();
         metrics.sample("attributed");
-        return KeyValue.pair(o.workload().key(), new AttributedSample(o.workload(), sample.deviceKey(),
-                sample.pod(), o.group(), sample.time().toEpochMilli(), sample.utilization(), o.podStartMillis()));
+        return KeyValue.pair(
+                o.workload().key(),
+                new AttributedSample(
+                        o.workload(),
+                        sample.deviceKey(),
+                        sample.pod(),
+                        o.group(),
+                        sample.time().toEpochMilli(),
+                        sample.utilization(),
+                        o.podStartMillis()));
     }
 }

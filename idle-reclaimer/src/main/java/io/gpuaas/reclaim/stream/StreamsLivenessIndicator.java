@@ -24,7 +24,10 @@ public class StreamsLivenessIndicator implements HealthIndicator {
     public Publisher<HealthResult> getResult() {
         KafkaStreams.State state = streams.state();
         HealthStatus status = state == KafkaStreams.State.ERROR || state == KafkaStreams.State.PENDING_ERROR
-                ? HealthStatus.DOWN : HealthStatus.UP;
-        return Publishers.just(HealthResult.builder("reclaimStreams", status).details(streams.details()).build());
+                ? HealthStatus.DOWN
+                : HealthStatus.UP;
+        return Publishers.just(HealthResult.builder("reclaimStreams", status)
+                .details(streams.details())
+                .build());
     }
 }

@@ -21,8 +21,8 @@ class PendingIntentsTest {
     }
 
     private static ReclaimIntent.ReclaimRequested request(int i) {
-        return new ReclaimIntent.ReclaimRequested(ref(i), ref(i).key() + "@w", "team-a", List.of("predictor"), 1,
-                60, false, T, T);
+        return new ReclaimIntent.ReclaimRequested(
+                ref(i), ref(i).key() + "@w", "team-a", List.of("predictor"), 1, 60, false, T, T);
     }
 
     private static ReclaimEvent done(int i) {
@@ -54,12 +54,14 @@ class PendingIntentsTest {
 
     @Test
     void shouldSkipWhatThePreviousOwnerFinishedWhenAPartitionMoves() {
-        OffsetAndMetadata committed = readAndFinish(5, 0, 2, 4).drain().offsets().get(P0);
+        OffsetAndMetadata committed =
+                readAndFinish(5, 0, 2, 4).drain().offsets().get(P0);
         PendingIntents next = new PendingIntents();
         next.assigned(P0, committed);
 
         List<Boolean> applied = List.of(11, 12, 13, 14, 15).stream()
-                .map(offset -> next.read(P0, offset, request(offset - 10))).toList();
+                .map(offset -> next.read(P0, offset, request(offset - 10)))
+                .toList();
 
         assertThat(applied).containsExactly(true, false, true, false, true);
         assertThat(next.workloads()).containsExactlyInAnyOrder(ref(1), ref(3), ref(5));
@@ -67,7 +69,8 @@ class PendingIntentsTest {
 
     @Test
     void shouldKeepWhatThePreviousOwnerLeftOpenWhenCommittingBeforeReadingIt() {
-        OffsetAndMetadata committed = readAndFinish(5, 0, 2, 4).drain().offsets().get(P0);
+        OffsetAndMetadata committed =
+                readAndFinish(5, 0, 2, 4).drain().offsets().get(P0);
         PendingIntents next = new PendingIntents();
         next.assigned(P0, committed);
         next.read(P0, 11, request(1));
@@ -106,7 +109,8 @@ class PendingIntentsTest {
     @Test
     void shouldFitTheCommitMetadataOfAFullPartitionInWhatABrokerAccepts() {
         int[] everyOther = java.util.stream.IntStream.range(0, 2 * PendingIntents.MAX_OPEN)
-                .filter(i -> i % 2 == 1).toArray();
+                .filter(i -> i % 2 == 1)
+                .toArray();
         PendingIntents pending = readAndFinish(2 * PendingIntents.MAX_OPEN, everyOther);
 
         // offset.metadata.max.bytes defaults to 4096.

@@ -46,16 +46,32 @@ class ReclaimApplierTest {
     }
 
     private ReclaimApplier applier(int perMinute, Mode mode, boolean dryRun) {
-        return new ReclaimApplier(pending, (ref, groups, windowId, dry) -> {
-            writes.add(windowId + (dry ? " dry" : ""));
-            return outcomes.isEmpty() ? APPLIED : outcomes.poll();
-        }, new ActionRateLimiter(perMinute, now::get), mode, dryRun,
-                new ReclaimerMetrics(new PrometheusRegistry()), CLOCK, Duration.ofSeconds(30), () -> true);
+        return new ReclaimApplier(
+                pending,
+                (ref, groups, windowId, dry) -> {
+                    writes.add(windowId + (dry ? " dry" : ""));
+                    return outcomes.isEmpty() ? APPLIED : outcomes.poll();
+                },
+                new ActionRateLimiter(perMinute, now::get),
+                mode,
+                dryRun,
+                new ReclaimerMetrics(new PrometheusRegistry()),
+                CLOCK,
+                Duration.ofSeconds(30),
+                () -> true);
     }
 
     private static ReclaimIntent.ReclaimRequested request(WorkloadRef ref, String window, boolean dryRun) {
-        return new ReclaimIntent.ReclaimRequested(ref, ref.key() + "@" + window, "team-a", List.of("predictor"), 1,
-                900, dryRun, Instant.parse("2025-12-31T23:59:00Z"), CLOCK.instant());
+        return new ReclaimIntent.ReclaimRequested(
+                ref,
+                ref.key() + "@" + window,
+                "team-a",
+                List.of("predictor"),
+                1,
+                900,
+                dryRun,
+                Instant.parse("2025-12-31T23:59:00Z"),
+                CLOCK.instant());
     }
 
     private void read(long offset, ReclaimIntent intent) {
@@ -104,9 +120,14 @@ class ReclaimApplierTest {
 
         assertThat(waiting).isEqualTo(Outcome.requeueAfter(Duration.ofMinutes(1)));
         PendingIntents.Batch first = pending.drain();
-        assertThat(first.events()).filteredOn(ReclaimEvent.ReclaimSkipped.class::isInstance).singleElement()
-                .satisfies(e -> assertThat(((ReclaimEvent.ReclaimSkipped) e).reason()).isEqualTo("RATE_LIMITED"));
-        assertThat(first.offsets().get(P0).offset()).as("the waiting intent is not committed").isEqualTo(1);
+        assertThat(first.events())
+                .filteredOn(ReclaimEvent.ReclaimSkipped.class::isInstance)
+                .singleElement()
+                .satisfies(e ->
+                        assertThat(((ReclaimEvent.ReclaimSkipped) e).reason()).isEqualTo("RATE_LIMITED"));
+        assertThat(first.offsets().get(P0).offset())
+                .as("the waiting intent is not committed")
+                .isEqualTo(1);
 
         now.set(60_000);
         assertThat(applier.reconcile(CHAT)).isEqualTo(Outcome.done());
@@ -125,11 +146,12 @@ class ReclaimApplierTest {
         Outcome second = applier.reconcile(CHAT);
         Outcome third = applier.reconcile(CHAT);
 
-        assertThat(List.of(first, second)).allSatisfy(o -> assertThat(o).isInstanceOfSatisfying(
-                Outcome.RequeueAfter.class, r -> assertThat(r.delay()).isBetween(Duration.ofMillis(500),
-                        Duration.ofSeconds(30))));
+        assertThat(List.of(first, second)).allSatisfy(o -> assertThat(o)
+                .isInstanceOfSatisfying(Outcome.RequeueAfter.class, r -> assertThat(r.delay())
+                        .isBetween(Duration.ofMillis(500), Duration.ofSeconds(30))));
         assertThat(third).isEqualTo(Outcome.done());
-        assertThat(pending.drain().events()).extracting(e -> e.getClass().getSimpleName())
+        assertThat(pending.drain().events())
+                .extracting(e -> e.getClass().getSimpleName())
                 .containsExactly("ReclaimFailed", "Reclaimed");
         assertThat(writes).hasSize(3).allMatch(w -> w.equals("team-a/InferenceService/chat@w1"));
     }
@@ -142,8 +164,10 @@ class ReclaimApplierTest {
         assertThat(applier.reconcile(CHAT)).isEqualTo(Outcome.done());
 
         PendingIntents.Batch batch = pending.drain();
-        assertThat(batch.events()).singleElement().isInstanceOfSatisfying(ReclaimEvent.ReclaimFailed.class,
-                f -> assertThat(f.reason()).isEqualTo("NOT_FOUND"));
+        assertThat(batch.events())
+                .singleElement()
+                .isInstanceOfSatisfying(ReclaimEvent.ReclaimFailed.class, f -> assertThat(f.reason())
+                        .isEqualTo("NOT_FOUND"));
         assertThat(batch.offsets().get(P0).offset()).isEqualTo(1);
     }
 
@@ -159,8 +183,10 @@ class ReclaimApplierTest {
         applier.reconcile(CHAT);
 
         assertThat(writes).containsExactly("team-a/RayCluster/train@w0");
-        assertThat(pending.drain().events()).last().isInstanceOfSatisfying(ReclaimEvent.ReclaimSkipped.class,
-                s -> assertThat(s.reason()).isEqualTo("BUSY_AGAIN"));
+        assertThat(pending.drain().events())
+                .last()
+                .isInstanceOfSatisfying(ReclaimEvent.ReclaimSkipped.class, s -> assertThat(s.reason())
+                        .isEqualTo("BUSY_AGAIN"));
     }
 
     @Test

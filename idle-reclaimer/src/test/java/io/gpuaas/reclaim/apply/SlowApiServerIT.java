@@ -60,22 +60,40 @@ class SlowApiServerIT {
     }
 
     private static void createWorkloads() {
-        harness.client.resources(RayCluster.class).inNamespace(NS)
-                .resource(Fixtures.rayCluster(NS, "slow", false, Map.of(), new Group("gpu", 1, 1))).create();
-        harness.client.pods().inNamespace(NS).resource(Fixtures.rayWorker(NS, "slow", "gpu", "slow-worker-0", 1))
+        harness.client
+                .resources(RayCluster.class)
+                .inNamespace(NS)
+                .resource(Fixtures.rayCluster(NS, "slow", false, Map.of(), new Group("gpu", 1, 1)))
+                .create();
+        harness.client
+                .pods()
+                .inNamespace(NS)
+                .resource(Fixtures.rayWorker(NS, "slow", "gpu", "slow-worker-0", 1))
                 .create();
         for (String name : QUICK) {
-            harness.client.resources(InferenceService.class).inNamespace(NS)
-                    .resource(Fixtures.inferenceService(NS, name, 1, Map.of())).create();
-            harness.client.pods().inNamespace(NS)
-                    .resource(Fixtures.predictor(NS, name, name + "-predictor-0", "nvidia.com/gpu", 1)).create();
+            harness.client
+                    .resources(InferenceService.class)
+                    .inNamespace(NS)
+                    .resource(Fixtures.inferenceService(NS, name, 1, Map.of()))
+                    .create();
+            harness.client
+                    .pods()
+                    .inNamespace(NS)
+                    .resource(Fixtures.predictor(NS, name, name + "-predictor-0", "nvidia.com/gpu", 1))
+                    .create();
         }
-        await().atMost(Duration.ofSeconds(10)).until(() ->
-                harness.directory.find(new WorkloadRef(NS, "RayCluster", "slow")).isPresent()
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> harness.directory
+                                .find(new WorkloadRef(NS, "RayCluster", "slow"))
+                                .isPresent()
                         && harness.owners.ownerOf(NS, "slow-worker-0").isPresent()
-                        && QUICK.stream().allMatch(q -> harness.directory.find(
-                                new WorkloadRef(NS, "InferenceService", q)).isPresent()
-                        && harness.owners.ownerOf(NS, q + "-predictor-0").isPresent()));
+                        && QUICK.stream()
+                                .allMatch(q -> harness.directory
+                                                .find(new WorkloadRef(NS, "InferenceService", q))
+                                                .isPresent()
+                                        && harness.owners
+                                                .ownerOf(NS, q + "-predictor-0")
+                                                .isPresent()));
     }
 
     private static boolean reclaimed(String key) {
@@ -83,8 +101,11 @@ class SlowApiServerIT {
     }
 
     private static boolean updateHanging() {
-        var cluster = harness.client.resources(RayCluster.class).inNamespace(NS)
-                .withName("slow").get();
+        var cluster = harness.client
+                .resources(RayCluster.class)
+                .inNamespace(NS)
+                .withName("slow")
+                .get();
         return KubeResources.annotations(cluster).containsKey(KubeResources.RECLAIMED_STATE) && !reclaimed(SLOW);
     }
 
@@ -93,21 +114,26 @@ class SlowApiServerIT {
         createWorkloads();
         try (ScaleWrites writes = ScaleWrites.watch(harness.client, RayCluster.class, NS)) {
             api.delayResponses("PUT", "/rayclusters/slow", HANG);
-            harness.send(Samples.startingSoon(INTERVAL).run(new Device("node-s", "GPU-slow", null, NS,
-                    "slow-worker-0"), 0, 12, 0.0));
+            harness.send(Samples.startingSoon(INTERVAL)
+                    .run(new Device("node-s", "GPU-slow", null, NS, "slow-worker-0"), 0, 12, 0.0));
             // The API server has taken the update (the object carries the window id); its answer has not come.
             await().atMost(Duration.ofSeconds(20)).until(SlowApiServerIT::updateHanging);
 
             Samples later = Samples.startingSoon(INTERVAL);
             for (String name : QUICK) {
-                harness.send(later.run(new Device("node-q", "GPU-" + name, null, NS, name + "-predictor-0"), 0, 12,
-                        0.0));
+                harness.send(
+                        later.run(new Device("node-q", "GPU-" + name, null, NS, name + "-predictor-0"), 0, 12, 0.0));
             }
 
-            await().atMost(HANG).until(() -> QUICK.stream().map(q -> NS + "/InferenceService/" + q)
-                    .allMatch(q -> !harness.eventsOf(q, ReclaimEvent.IdleDetected.class).isEmpty()
-                            && !harness.intentsOf(q).isEmpty() && reclaimed(q)));
-            assertThat(reclaimed(SLOW)).as("the slow update still hangs while the others were applied").isFalse();
+            await().atMost(HANG).until(() -> QUICK.stream()
+                    .map(q -> NS + "/InferenceService/" + q)
+                    .allMatch(q -> !harness.eventsOf(q, ReclaimEvent.IdleDetected.class)
+                                    .isEmpty()
+                            && !harness.intentsOf(q).isEmpty()
+                            && reclaimed(q)));
+            assertThat(reclaimed(SLOW))
+                    .as("the slow update still hangs while the others were applied")
+                    .isFalse();
 
             await().atMost(Duration.ofSeconds(30)).until(() -> reclaimed(SLOW));
             String window = harness.intentsOf(SLOW).getFirst().windowId();

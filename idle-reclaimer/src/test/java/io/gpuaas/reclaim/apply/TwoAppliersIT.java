@@ -37,8 +37,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith({KafkaBrokerExtension.class, KubernetesApiExtension.class})
 class TwoAppliersIT {
 
-    static final IdlePolicy POLICY = new IdlePolicy(0.05, Duration.ofSeconds(2), Duration.ofMillis(200), 0.9,
-            Duration.ZERO, true);
+    static final IdlePolicy POLICY =
+            new IdlePolicy(0.05, Duration.ofSeconds(2), Duration.ofMillis(200), 0.9, Duration.ZERO, true);
     static final String NS = "team-pair";
     static final int WORKLOADS = 12;
 
@@ -64,18 +64,29 @@ class TwoAppliersIT {
 
     private static ReclaimIntent.ReclaimRequested request(int i) {
         Instant closed = Instant.now();
-        return new ReclaimIntent.ReclaimRequested(ref(i), ref(i).key() + "@" + closed.minusSeconds(2), "team-pair",
-                List.of("predictor"), 1, 2, false, closed, closed);
+        return new ReclaimIntent.ReclaimRequested(
+                ref(i),
+                ref(i).key() + "@" + closed.minusSeconds(2),
+                "team-pair",
+                List.of("predictor"),
+                1,
+                2,
+                false,
+                closed,
+                closed);
     }
 
     @Test
     void shouldApplyEveryIntentOnceWhenTwoAppliersShareThem() throws Exception {
         for (int i = 0; i < WORKLOADS; i++) {
-            harness.client.resources(InferenceService.class).inNamespace(NS)
-                    .resource(Fixtures.inferenceService(NS, ref(i).name(), 1, Map.of())).create();
+            harness.client
+                    .resources(InferenceService.class)
+                    .inNamespace(NS)
+                    .resource(Fixtures.inferenceService(NS, ref(i).name(), 1, Map.of()))
+                    .create();
         }
-        List<ReclaimIntent.ReclaimRequested> intents = IntStream.range(0, WORKLOADS).mapToObj(TwoAppliersIT::request)
-                .toList();
+        List<ReclaimIntent.ReclaimRequested> intents =
+                IntStream.range(0, WORKLOADS).mapToObj(TwoAppliersIT::request).toList();
         List<String> appliedBySecond = new CopyOnWriteArrayList<>();
         IntentApplier second = harness.newApplier((ref, groups, windowId, dry) -> {
             appliedBySecond.add(windowId);
@@ -89,18 +100,29 @@ class TwoAppliersIT {
             second.start();
 
             await().atMost(Duration.ofSeconds(60)).until(() -> intents.stream()
-                    .allMatch(r -> !harness.eventsOf(r.workload().key(), ReclaimEvent.Reclaimed.class).isEmpty()));
-            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(6)).untilAsserted(() ->
-                    assertThat(intents).allSatisfy(r -> assertThat(harness.eventsOf(r.workload().key()))
-                            .as(r.workload().key()).singleElement().isInstanceOf(ReclaimEvent.Reclaimed.class)));
+                    .allMatch(r -> !harness.eventsOf(r.workload().key(), ReclaimEvent.Reclaimed.class)
+                            .isEmpty()));
+            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(6)).untilAsserted(() -> assertThat(intents)
+                    .allSatisfy(r -> assertThat(harness.eventsOf(r.workload().key()))
+                            .as(r.workload().key())
+                            .singleElement()
+                            .isInstanceOf(ReclaimEvent.Reclaimed.class)));
             for (ReclaimIntent.ReclaimRequested r : intents) {
-                var isvc = harness.client.resources(InferenceService.class).inNamespace(NS)
-                        .withName(r.workload().name()).get();
+                var isvc = harness.client
+                        .resources(InferenceService.class)
+                        .inNamespace(NS)
+                        .withName(r.workload().name())
+                        .get();
                 assertThat(ReclaimedState.parse(KubeResources.annotations(isvc).get(KubeResources.RECLAIMED_STATE))
-                        .actionId()).isEqualTo(r.windowId());
-                assertThat(writes.of(r.windowId())).as("writes of " + r.windowId()).isEqualTo(1);
+                                .actionId())
+                        .isEqualTo(r.windowId());
+                assertThat(writes.of(r.windowId()))
+                        .as("writes of " + r.windowId())
+                        .isEqualTo(1);
             }
-            assertThat(appliedBySecond).as("the second applier took over part of the intents").isNotEmpty();
+            assertThat(appliedBySecond)
+                    .as("the second applier took over part of the intents")
+                    .isNotEmpty();
         } finally {
             api.clearDelays();
             second.stop(Duration.ofSeconds(10));

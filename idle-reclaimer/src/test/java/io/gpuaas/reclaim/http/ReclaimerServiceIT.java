@@ -73,26 +73,42 @@ class ReclaimerServiceIT {
         }
         client = api.newClient();
         client.namespaces().resource(Fixtures.namespace(NS, "team-a")).create();
-        client.resources(InferenceService.class).inNamespace(NS)
-                .resource(Fixtures.inferenceService(NS, "chat", 2, Map.of())).create();
-        client.pods().inNamespace(NS).resource(Fixtures.predictor(NS, "chat", "chat-predictor-0", "nvidia.com/gpu", 1))
+        client.resources(InferenceService.class)
+                .inNamespace(NS)
+                .resource(Fixtures.inferenceService(NS, "chat", 2, Map.of()))
+                .create();
+        client.pods()
+                .inNamespace(NS)
+                .resource(Fixtures.predictor(NS, "chat", "chat-predictor-0", "nvidia.com/gpu", 1))
                 .create();
         var jwks = JWT.writeJwks(Files.createTempFile("jwks", ".json"));
         String applicationId = broker.uniqueGroupId("idle-reclaimer-svc");
         Map<String, Object> props = new HashMap<>(Map.of(
-                "micronaut.server.port", -1,
-                "gpuaas.kafka.topic-prefix", prefix,
-                "gpuaas.security.jwks-path", jwks.toString(),
-                "gpuaas.reclaimer.application-id", applicationId,
-                "gpuaas.reclaimer.policy.window", "2s",
-                "gpuaas.reclaimer.policy.sample-interval", "200ms",
-                "gpuaas.reclaimer.policy.warm-up", "0s"));
-        props.putAll(broker.serviceProperties(IDLE_RECLAIMER.userName(),
-                KafkaAccess.acls(IDLE_RECLAIMER, prefix, applicationId)));
-        context = ApplicationContext.builder().singletons(client).properties(props).start();
+                "micronaut.server.port",
+                -1,
+                "gpuaas.kafka.topic-prefix",
+                prefix,
+                "gpuaas.security.jwks-path",
+                jwks.toString(),
+                "gpuaas.reclaimer.application-id",
+                applicationId,
+                "gpuaas.reclaimer.policy.window",
+                "2s",
+                "gpuaas.reclaimer.policy.sample-interval",
+                "200ms",
+                "gpuaas.reclaimer.policy.warm-up",
+                "0s"));
+        props.putAll(broker.serviceProperties(
+                IDLE_RECLAIMER.userName(), KafkaAccess.acls(IDLE_RECLAIMER, prefix, applicationId)));
+        context = ApplicationContext.builder()
+                .singletons(client)
+                .properties(props)
+                .start();
         server = context.getBean(EmbeddedServer.class).start();
-        producer = new KafkaProducer<>(broker.clientProperties(),
-                new StringSerializer(), Topics.GPU_SAMPLES.valueSerde().serializer());
+        producer = new KafkaProducer<>(
+                broker.clientProperties(),
+                new StringSerializer(),
+                Topics.GPU_SAMPLES.valueSerde().serializer());
         reader = Thread.ofVirtual().start(() -> readEvents(broker));
     }
 
@@ -109,10 +125,13 @@ class ReclaimerServiceIT {
     private static void readEvents(KafkaBroker broker) {
         Map<String, Object> config = broker.clientProperties();
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        try (var consumer = new KafkaConsumer<>(config, new StringDeserializer(),
+        try (var consumer = new KafkaConsumer<>(
+                config,
+                new StringDeserializer(),
                 Topics.RECLAIM_EVENTS.valueSerde().deserializer())) {
             var partitions = consumer.partitionsFor(Topics.RECLAIM_EVENTS.name(prefix)).stream()
-                    .map(p -> new org.apache.kafka.common.TopicPartition(p.topic(), p.partition())).toList();
+                    .map(p -> new org.apache.kafka.common.TopicPartition(p.topic(), p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             while (reading) {
@@ -136,43 +155,54 @@ class ReclaimerServiceIT {
 
     private static Integer minReplicas() {
         InferenceService isvc = client.resources(InferenceService.class)
-                .inNamespace(NS).withName("chat").get();
+                .inNamespace(NS)
+                .withName("chat")
+                .get();
         return isvc.getSpec().getPredictor().getMinReplicas();
     }
 
     @Test
     void shouldReclaimIdleSamplesAndLetOnlyTheOwningTenantResume() throws Exception {
-        await().atMost(Duration.ofSeconds(60)).until(() -> send("GET", "/health/readiness", null).statusCode() == 200);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> send("GET", "/health/readiness", null).statusCode() == 200);
         Device gpu = new Device("node-1", "GPU-svc", null, NS, "chat-predictor-0");
         Samples s = Samples.startingSoon(INTERVAL);
         List<ProducerRecord<String, GpuSampleEvent>> records = new ArrayList<>();
-        s.run(gpu, 0, 12, 0.0).forEach(x -> records.add(new ProducerRecord<>(Topics.GPU_SAMPLES.name(prefix),
-                x.deviceKey(), x)));
+        s.run(gpu, 0, 12, 0.0)
+                .forEach(x -> records.add(new ProducerRecord<>(Topics.GPU_SAMPLES.name(prefix), x.deviceKey(), x)));
         records.forEach(producer::send);
         producer.flush();
 
         await().atMost(Duration.ofSeconds(30)).until(() -> Integer.valueOf(0).equals(minReplicas()));
-        assertThat(send("POST", "/api/v1/workloads/team-a/InferenceService/chat/resume", null).statusCode())
+        assertThat(send("POST", "/api/v1/workloads/team-a/InferenceService/chat/resume", null)
+                        .statusCode())
                 .isEqualTo(401);
-        HttpResponse<String> stranger = send("POST", "/api/v1/workloads/team-a/InferenceService/chat/resume",
+        HttpResponse<String> stranger = send(
+                "POST",
+                "/api/v1/workloads/team-a/InferenceService/chat/resume",
                 token("team-b", List.of("team-b"), List.of()));
         assertThat(stranger.statusCode()).isEqualTo(404);
         assertThat(stranger.headers().firstValue("content-type")).hasValue("application/problem+json");
         assertThat(minReplicas()).isZero();
 
-        HttpResponse<String> owner = send("POST", "/api/v1/workloads/team-a/inferenceservices/chat/resume",
+        HttpResponse<String> owner = send(
+                "POST",
+                "/api/v1/workloads/team-a/inferenceservices/chat/resume",
                 token("team-a", List.of("team-a", "team-a-dev"), List.of()));
 
         assertThat(owner.statusCode()).isEqualTo(200);
         assertThat(owner.body()).contains("\"group\":\"predictor\"");
         assertThat(minReplicas()).isEqualTo(2);
-        await().atMost(Duration.ofSeconds(10)).until(() -> EVENTS.stream().anyMatch(
-                e -> e instanceof ReclaimEvent.Resumed r && r.requestedBy().equals("team-a-user")));
+        await().atMost(Duration.ofSeconds(10)).until(() -> EVENTS.stream()
+                .anyMatch(e ->
+                        e instanceof ReclaimEvent.Resumed r && r.requestedBy().equals("team-a-user")));
         // Reclaimed comes from the Streams pipeline's transaction, Resumed from the HTTP path's producer: either may
         // reach the test's reader first.
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(EVENTS).anyMatch(
-                e -> e instanceof ReclaimEvent.Reclaimed r && r.gpusFreed() == 1 && !r.dryRun()));
-        HttpResponse<String> again = send("POST", "/api/v1/workloads/team-a/InferenceService/chat/resume",
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(EVENTS)
+                .anyMatch(e -> e instanceof ReclaimEvent.Reclaimed r && r.gpusFreed() == 1 && !r.dryRun()));
+        HttpResponse<String> again = send(
+                "POST",
+                "/api/v1/workloads/team-a/InferenceService/chat/resume",
                 token("admin", List.of(), List.of("admin")));
         assertThat(again.statusCode()).isEqualTo(409);
         assertThat(again.body()).contains("MUST_BE_RECLAIMED");
@@ -180,8 +210,8 @@ class ReclaimerServiceIT {
 
     @Test
     void shouldRejectAnUnknownKindWithAProblem() throws Exception {
-        HttpResponse<String> response = send("POST", "/api/v1/workloads/team-a/Deployment/chat/resume",
-                token("admin", List.of(), List.of("admin")));
+        HttpResponse<String> response = send(
+                "POST", "/api/v1/workloads/team-a/Deployment/chat/resume", token("admin", List.of(), List.of("admin")));
 
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(response.body()).contains("\"field\":\"kind\"");
@@ -189,7 +219,8 @@ class ReclaimerServiceIT {
 
     @Test
     void shouldReportReadinessAndMetrics() throws Exception {
-        await().atMost(Duration.ofSeconds(60)).until(() -> send("GET", "/health/readiness", null).statusCode() == 200);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> send("GET", "/health/readiness", null).statusCode() == 200);
 
         // Details (which checks, their state) are for the metrics or admin role only.
         HttpResponse<String> readiness = send("GET", "/health/readiness", token("ops", List.of(), List.of("metrics")));
@@ -198,7 +229,9 @@ class ReclaimerServiceIT {
         assertThat(readiness.body()).contains("kubernetes", "reclaimStreams", "kafka");
         assertThat(send("GET", "/health/liveness", null).statusCode()).isEqualTo(200);
         assertThat(metrics.statusCode()).isEqualTo(200);
-        assertThat(metrics.body()).contains("# TYPE gpuaas_reclaim_window_samples_total counter",
-                "# TYPE gpuaas_reclaim_window_close_to_patch_seconds histogram");
+        assertThat(metrics.body())
+                .contains(
+                        "# TYPE gpuaas_reclaim_window_samples_total counter",
+                        "# TYPE gpuaas_reclaim_window_close_to_patch_seconds histogram");
     }
 }

@@ -72,23 +72,36 @@ class ResumeEdgeIT {
         for (String ns : List.of("team-a", "team-b")) {
             client.namespaces().resource(Fixtures.namespace(ns, ns)).create();
         }
-        client.resources(InferenceService.class).inNamespace("team-b")
-                .resource(Fixtures.inferenceService("team-b", "demo-llm", 2, Map.of())).create();
-        client.resources(InferenceService.class).inNamespace("team-a")
-                .resource(Fixtures.inferenceService("team-a", "chat", 2, Map.of())).create();
+        client.resources(InferenceService.class)
+                .inNamespace("team-b")
+                .resource(Fixtures.inferenceService("team-b", "demo-llm", 2, Map.of()))
+                .create();
+        client.resources(InferenceService.class)
+                .inNamespace("team-a")
+                .resource(Fixtures.inferenceService("team-a", "chat", 2, Map.of()))
+                .create();
         var jwks = JWT.writeJwks(Files.createTempFile("jwks", ".json"));
         String applicationId = broker.uniqueGroupId("idle-reclaimer-edge");
         Map<String, Object> props = new HashMap<>(Map.of(
-                "micronaut.server.port", -1,
-                "gpuaas.kafka.topic-prefix", prefix,
-                "gpuaas.security.jwks-path", jwks.toString(),
-                "gpuaas.reclaimer.application-id", applicationId,
-                "gpuaas.reclaimer.resume.burst", 3,
-                "gpuaas.reclaimer.resume.requests-per-second", 0.01));
+                "micronaut.server.port",
+                -1,
+                "gpuaas.kafka.topic-prefix",
+                prefix,
+                "gpuaas.security.jwks-path",
+                jwks.toString(),
+                "gpuaas.reclaimer.application-id",
+                applicationId,
+                "gpuaas.reclaimer.resume.burst",
+                3,
+                "gpuaas.reclaimer.resume.requests-per-second",
+                0.01));
         // The service authenticates as idle-reclaimer with exactly its ACLs, as in production.
-        props.putAll(broker.serviceProperties(IDLE_RECLAIMER.userName(),
-                KafkaAccess.acls(IDLE_RECLAIMER, prefix, applicationId)));
-        context = ApplicationContext.builder().singletons(client).properties(props).start();
+        props.putAll(broker.serviceProperties(
+                IDLE_RECLAIMER.userName(), KafkaAccess.acls(IDLE_RECLAIMER, prefix, applicationId)));
+        context = ApplicationContext.builder()
+                .singletons(client)
+                .properties(props)
+                .start();
         server = context.getBean(EmbeddedServer.class).start();
         reader = Thread.ofVirtual().start(() -> readEvents(broker));
         // "No ReclaimFailed was published" means something only once the reader is really reading.
@@ -111,26 +124,35 @@ class ResumeEdgeIT {
         drainApiRequests();
 
         Map<String, String> crafted = Map.of(
-                "/api/v1/workloads/team-a/InferenceService/..%2F..%2Fteam-b%2Finferenceservices%2Fdemo-llm/resume", "name",
-                "/api/v1/workloads/team-a/InferenceService/a%20b/resume", "name",
-                "/api/v1/workloads/team-a/InferenceService/a%0d%0ab/resume", "name",
-                "/api/v1/workloads/team-a/InferenceService/Chat/resume", "name",
-                "/api/v1/workloads/team-a/InferenceService/" + "a".repeat(254) + "/resume", "name",
-                "/api/v1/workloads/..%2Fteam-b/InferenceService/demo-llm/resume", "namespace",
-                "/api/v1/workloads/Team-A/InferenceService/chat/resume", "namespace");
+                "/api/v1/workloads/team-a/InferenceService/..%2F..%2Fteam-b%2Finferenceservices%2Fdemo-llm/resume",
+                "name",
+                "/api/v1/workloads/team-a/InferenceService/a%20b/resume",
+                "name",
+                "/api/v1/workloads/team-a/InferenceService/a%0d%0ab/resume",
+                "name",
+                "/api/v1/workloads/team-a/InferenceService/Chat/resume",
+                "name",
+                "/api/v1/workloads/team-a/InferenceService/" + "a".repeat(254) + "/resume",
+                "name",
+                "/api/v1/workloads/..%2Fteam-b/InferenceService/demo-llm/resume",
+                "namespace",
+                "/api/v1/workloads/Team-A/InferenceService/chat/resume",
+                "namespace");
         for (Map.Entry<String, String> path : crafted.entrySet()) {
             for (String token : List.of(owner, admin)) {
                 HttpResponse<String> response = post(path.getKey(), token);
                 assertThat(response.statusCode()).as(path.getKey()).isEqualTo(400);
                 assertThat(response.headers().firstValue("content-type")).hasValue("application/problem+json");
-                assertThat(response.body()).contains("\"field\":\"" + path.getValue() + "\"", "DNS1123")
+                assertThat(response.body())
+                        .contains("\"field\":\"" + path.getValue() + "\"", "DNS1123")
                         .doesNotContainPattern("(?i)java\\.|fabric8|exception");
             }
         }
 
         Thread.sleep(1_000);
         assertThat(EVENTS).as("no ReclaimFailed for bad input").noneMatch(e -> e instanceof ReclaimEvent.ReclaimFailed);
-        assertThat(drainApiRequests()).as("requests that reached the API server")
+        assertThat(drainApiRequests())
+                .as("requests that reached the API server")
                 .noneMatch(p -> p.contains("inferenceservices") || p.contains("demo-llm"));
     }
 
@@ -146,12 +168,14 @@ class ResumeEdgeIT {
 
         assertThat(statuses).containsExactly(409, 409, 409, 429);
         assertThat(last.headers().firstValue("content-type")).hasValue("application/problem+json");
-        assertThat(last.headers().firstValue("Retry-After")).hasValueSatisfying(
-                s -> assertThat(Long.parseLong(s)).isPositive());
+        assertThat(last.headers().firstValue("Retry-After"))
+                .hasValueSatisfying(s -> assertThat(Long.parseLong(s)).isPositive());
         assertThat(last.body()).contains("\"rule\":\"RATE_LIMITED\"");
         String other = JWT.token("carol", "team-other", List.of("team-a"), List.of(), Duration.ofMinutes(5));
-        assertThat(post("/api/v1/workloads/team-a/InferenceService/chat/resume", other).statusCode())
-                .as("another tenant keeps its own bucket").isEqualTo(409);
+        assertThat(post("/api/v1/workloads/team-a/InferenceService/chat/resume", other)
+                        .statusCode())
+                .as("another tenant keeps its own bucket")
+                .isEqualTo(409);
     }
 
     @Test
@@ -178,10 +202,13 @@ class ResumeEdgeIT {
     private static void readEvents(KafkaBroker broker) {
         Map<String, Object> config = broker.clientProperties();
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        try (var consumer = new KafkaConsumer<>(config, new StringDeserializer(),
+        try (var consumer = new KafkaConsumer<>(
+                config,
+                new StringDeserializer(),
                 Topics.RECLAIM_EVENTS.valueSerde().deserializer())) {
             var partitions = consumer.partitionsFor(Topics.RECLAIM_EVENTS.name(prefix)).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             partitions.forEach(consumer::position);

@@ -29,8 +29,8 @@ class InferenceServicePlanTest {
 
     @Test
     void shouldStopARawDeploymentAndRestoreThePreviousStopValue() {
-        InferenceService isvc = Fixtures.inferenceService("ns", "chat", 1,
-                Map.of(KubeResources.KSERVE_DEPLOYMENT_MODE, "RawDeployment"));
+        InferenceService isvc = Fixtures.inferenceService(
+                "ns", "chat", 1, Map.of(KubeResources.KSERVE_DEPLOYMENT_MODE, "RawDeployment"));
         assertThat(InferenceServicePlan.rawMode(isvc)).isTrue();
 
         ScalePlan plan = InferenceServicePlan.reclaimByStop(isvc, null, "a1", NOW);

@@ -35,8 +35,16 @@ class OwnerResolverTest {
     @Test
     void shouldIgnoreRayHeadsAndUnlabelledPods() {
         Pod head = new PodBuilder(Fixtures.rayWorker("team-a", "train", "headgroup", "train-head", 0))
-                .editMetadata().addToLabels("ray.io/node-type", "head").endMetadata().build();
-        Pod plain = new PodBuilder().withNewMetadata().withNamespace("team-a").withName("x").endMetadata().build();
+                .editMetadata()
+                .addToLabels("ray.io/node-type", "head")
+                .endMetadata()
+                .build();
+        Pod plain = new PodBuilder()
+                .withNewMetadata()
+                .withNamespace("team-a")
+                .withName("x")
+                .endMetadata()
+                .build();
 
         assertThat(OwnerResolver.ownerOf(head)).isEmpty();
         assertThat(OwnerResolver.ownerOf(plain)).isEmpty();

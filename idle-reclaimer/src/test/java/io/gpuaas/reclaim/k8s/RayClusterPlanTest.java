@@ -21,15 +21,20 @@ class RayClusterPlanTest {
 
     @Test
     void shouldScaleOnlyGpuGroupsToZeroAndRememberTheirValues() {
-        RayCluster cluster = Fixtures.rayCluster("ns", "rc", false, Map.of(),
-                new Group("gpu", 3, null), new Group("cpu", 2, 1));
+        RayCluster cluster =
+                Fixtures.rayCluster("ns", "rc", false, Map.of(), new Group("gpu", 3, null), new Group("cpu", 2, 1));
 
         ScalePlan plan = RayClusterPlan.reclaim(cluster, Set.of("gpu"), g -> List.of("w1"), null, "a1", NOW);
 
         assertThat(plan.groups()).containsExactly(new ScaledGroup("gpu", 3, null, 0));
-        assertThat(group(cluster, "gpu")).extracting(WorkerGroupSpecs::getReplicas, WorkerGroupSpecs::getMinReplicas,
-                WorkerGroupSpecs::getScaleStrategy).containsExactly(0, 0, null);
-        assertThat(group(cluster, "cpu")).extracting(WorkerGroupSpecs::getReplicas, WorkerGroupSpecs::getMinReplicas)
+        assertThat(group(cluster, "gpu"))
+                .extracting(
+                        WorkerGroupSpecs::getReplicas,
+                        WorkerGroupSpecs::getMinReplicas,
+                        WorkerGroupSpecs::getScaleStrategy)
+                .containsExactly(0, 0, null);
+        assertThat(group(cluster, "cpu"))
+                .extracting(WorkerGroupSpecs::getReplicas, WorkerGroupSpecs::getMinReplicas)
                 .containsExactly(2, 1);
         assertThat(plan.state().groups()).containsExactly(new ReclaimedState.GroupState("gpu", 3, null, null));
     }
@@ -40,7 +45,8 @@ class RayClusterPlanTest {
 
         RayClusterPlan.reclaim(cluster, Set.of("gpu"), g -> List.of("w1", "w2"), null, "a1", NOW);
 
-        assertThat(group(cluster, "gpu").getScaleStrategy().getWorkersToDelete()).containsExactly("w1", "w2");
+        assertThat(group(cluster, "gpu").getScaleStrategy().getWorkersToDelete())
+                .containsExactly("w1", "w2");
     }
 
     @Test
@@ -50,8 +56,12 @@ class RayClusterPlanTest {
 
         RayClusterPlan.resume(cluster, ReclaimedState.parse(reclaim.state().toJson()));
 
-        assertThat(group(cluster, "gpu")).extracting(WorkerGroupSpecs::getReplicas, WorkerGroupSpecs::getMinReplicas,
-                WorkerGroupSpecs::getScaleStrategy).containsExactly(4, null, null);
+        assertThat(group(cluster, "gpu"))
+                .extracting(
+                        WorkerGroupSpecs::getReplicas,
+                        WorkerGroupSpecs::getMinReplicas,
+                        WorkerGroupSpecs::getScaleStrategy)
+                .containsExactly(4, null, null);
     }
 
     @Test
@@ -73,7 +83,8 @@ class RayClusterPlanTest {
     @Test
     void shouldKeepTheOriginalValuesWhenReclaimedAgainBeforeAResume() {
         RayCluster cluster = Fixtures.rayCluster("ns", "rc", false, Map.of(), new Group("gpu", 2, 1));
-        ReclaimedState first = RayClusterPlan.reclaim(cluster, Set.of("gpu"), g -> List.of(), null, "a1", NOW).state();
+        ReclaimedState first = RayClusterPlan.reclaim(cluster, Set.of("gpu"), g -> List.of(), null, "a1", NOW)
+                .state();
 
         ScalePlan second = RayClusterPlan.reclaim(cluster, Set.of("gpu"), g -> List.of(), first, "a2", NOW);
 

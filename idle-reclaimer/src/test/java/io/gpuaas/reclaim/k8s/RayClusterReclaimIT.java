@@ -51,23 +51,36 @@ class RayClusterReclaimIT {
     }
 
     private static List<Device> createCluster(String name, Map<String, String> labels, String... workers) {
-        harness.client.resources(RayCluster.class).inNamespace(NS)
-                .resource(Fixtures.rayCluster(NS, name, true, labels, new Group("gpu", 2, 1),
-                        new Group("cpu", 3, null))).create();
+        harness.client
+                .resources(RayCluster.class)
+                .inNamespace(NS)
+                .resource(
+                        Fixtures.rayCluster(NS, name, true, labels, new Group("gpu", 2, 1), new Group("cpu", 3, null)))
+                .create();
         List<Device> devices = new ArrayList<>();
         for (String worker : workers) {
-            harness.client.pods().inNamespace(NS).resource(Fixtures.rayWorker(NS, name, "gpu", worker, 2)).create();
+            harness.client
+                    .pods()
+                    .inNamespace(NS)
+                    .resource(Fixtures.rayWorker(NS, name, "gpu", worker, 2))
+                    .create();
             devices.add(new Device("node-" + worker, "GPU-" + worker + "-0", null, NS, worker));
             devices.add(new Device("node-" + worker, "GPU-" + worker + "-1", null, NS, worker));
         }
         WorkloadRef ref = new WorkloadRef(NS, "RayCluster", name);
-        await().atMost(Duration.ofSeconds(10)).until(() -> harness.directory.find(ref).isPresent()
-                && List.of(workers).stream().allMatch(w -> harness.owners.ownerOf(NS, w).isPresent()));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> harness.directory.find(ref).isPresent()
+                        && List.of(workers).stream()
+                                .allMatch(w -> harness.owners.ownerOf(NS, w).isPresent()));
         return devices;
     }
 
     private static RayCluster cluster(String name) {
-        return harness.client.resources(RayCluster.class).inNamespace(NS).withName(name).get();
+        return harness.client
+                .resources(RayCluster.class)
+                .inNamespace(NS)
+                .withName(name)
+                .get();
     }
 
     /** Every device idle for slots 0..to, except {@code busy} at {@code busySlot}. */
@@ -89,48 +102,68 @@ class RayClusterReclaimIT {
 
         harness.send(fleet(s, devices, 24, devices.get(3), 6));
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> !harness.eventsOf(key, ReclaimEvent.Reclaimed.class).isEmpty());
-        ReclaimEvent.IdleDetected idle = harness.eventsOf(key, ReclaimEvent.IdleDetected.class).getFirst();
-        assertThat(idle.idleSince()).as("the window starts after the busy sample").isAfterOrEqualTo(s.at(7));
-        ReclaimEvent.Reclaimed reclaimed = harness.eventsOf(key, ReclaimEvent.Reclaimed.class).getFirst();
+        await().atMost(Duration.ofSeconds(20)).until(() -> !harness.eventsOf(key, ReclaimEvent.Reclaimed.class)
+                .isEmpty());
+        ReclaimEvent.IdleDetected idle =
+                harness.eventsOf(key, ReclaimEvent.IdleDetected.class).getFirst();
+        assertThat(idle.idleSince())
+                .as("the window starts after the busy sample")
+                .isAfterOrEqualTo(s.at(7));
+        ReclaimEvent.Reclaimed reclaimed =
+                harness.eventsOf(key, ReclaimEvent.Reclaimed.class).getFirst();
         assertThat(reclaimed.gpusFreed()).isEqualTo(4);
         assertThat(reclaimed.groups()).containsExactly(new ReclaimEvent.ScaledGroup("gpu", 2, 1, 0));
         assertThat(reclaimed.tenant()).isEqualTo("team-b");
         RayCluster scaled = cluster("train");
-        assertThat(group(scaled, "gpu")).extracting(WorkerGroupSpecs::getReplicas, WorkerGroupSpecs::getMinReplicas)
+        assertThat(group(scaled, "gpu"))
+                .extracting(WorkerGroupSpecs::getReplicas, WorkerGroupSpecs::getMinReplicas)
                 .containsExactly(0, 0);
         assertThat(group(scaled, "gpu").getScaleStrategy().getWorkersToDelete())
                 .containsExactly("train-worker-a", "train-worker-b");
-        assertThat(group(scaled, "cpu").getReplicas()).as("CPU-only groups are not ours").isEqualTo(3);
+        assertThat(group(scaled, "cpu").getReplicas())
+                .as("CPU-only groups are not ours")
+                .isEqualTo(3);
 
-        harness.client.resources(RayCluster.class).inNamespace(NS).withName("train")
+        harness.client
+                .resources(RayCluster.class)
+                .inNamespace(NS)
+                .withName("train")
                 .edit(c -> {
                     c.getMetadata().getAnnotations().put(KubeResources.RESUME, "true");
                     return c;
                 });
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> !harness.eventsOf(key, ReclaimEvent.Resumed.class).isEmpty());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> !harness.eventsOf(key, ReclaimEvent.Resumed.class).isEmpty());
         RayCluster resumed = cluster("train");
-        assertThat(group(resumed, "gpu")).extracting(WorkerGroupSpecs::getReplicas, WorkerGroupSpecs::getMinReplicas,
-                WorkerGroupSpecs::getScaleStrategy).containsExactly(2, 1, null);
-        assertThat(KubeResources.annotations(resumed)).doesNotContainKeys(KubeResources.RECLAIMED_STATE,
-                KubeResources.RESUME).containsKey(KubeResources.RESUMED_AT);
+        assertThat(group(resumed, "gpu"))
+                .extracting(
+                        WorkerGroupSpecs::getReplicas,
+                        WorkerGroupSpecs::getMinReplicas,
+                        WorkerGroupSpecs::getScaleStrategy)
+                .containsExactly(2, 1, null);
+        assertThat(KubeResources.annotations(resumed))
+                .doesNotContainKeys(KubeResources.RECLAIMED_STATE, KubeResources.RESUME)
+                .containsKey(KubeResources.RESUMED_AT);
         assertThat(harness.eventsOf(key, ReclaimEvent.Resumed.class).getFirst().groups())
                 .containsExactly(new ReclaimEvent.ScaledGroup("gpu", 0, 0, 2));
     }
 
     @Test
     void shouldSkipAKueueManagedClusterThatIsNotElastic() {
-        List<Device> devices = createCluster("queued", Map.of(KubeResources.KUEUE_QUEUE_LABEL, "gpuaas"),
-                "queued-worker-a");
+        List<Device> devices =
+                createCluster("queued", Map.of(KubeResources.KUEUE_QUEUE_LABEL, "gpuaas"), "queued-worker-a");
         Samples s = Samples.startingSoon(INTERVAL);
         String key = NS + "/RayCluster/queued";
         String before = cluster("queued").getMetadata().getResourceVersion();
 
         harness.send(fleet(s, devices, 12, null, -1));
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> !harness.eventsOf(key, ReclaimEvent.ReclaimSkipped.class).isEmpty());
-        assertThat(harness.eventsOf(key, ReclaimEvent.ReclaimSkipped.class).getFirst().reason())
+        await().atMost(Duration.ofSeconds(20)).until(() -> !harness.eventsOf(key, ReclaimEvent.ReclaimSkipped.class)
+                .isEmpty());
+        assertThat(harness.eventsOf(key, ReclaimEvent.ReclaimSkipped.class)
+                        .getFirst()
+                        .reason())
                 .isEqualTo("KUEUE_NON_ELASTIC");
         assertThat(cluster("queued").getMetadata().getResourceVersion()).isEqualTo(before);
     }

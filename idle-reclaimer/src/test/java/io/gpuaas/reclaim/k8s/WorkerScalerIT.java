@@ -49,37 +49,79 @@ class WorkerScalerIT {
     };
 
     private static Deployment deployment(String name, int replicas) {
-        return new DeploymentBuilder().withNewMetadata().withNamespace(NS).withName(name).endMetadata()
-                .withNewSpec().withReplicas(replicas).withNewSelector().addToMatchLabels("app", name).endSelector()
-                .withNewTemplate().withNewMetadata().addToLabels("app", name).endMetadata().withNewSpec()
-                .addNewContainer().withName("kserve-container").withImage("vllm").endContainer().endSpec()
-                .endTemplate().endSpec().build();
+        return new DeploymentBuilder()
+                .withNewMetadata()
+                .withNamespace(NS)
+                .withName(name)
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(replicas)
+                .withNewSelector()
+                .addToMatchLabels("app", name)
+                .endSelector()
+                .withNewTemplate()
+                .withNewMetadata()
+                .addToLabels("app", name)
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("kserve-container")
+                .withImage("vllm")
+                .endContainer()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build();
     }
 
     private static int replicas(KubernetesClient client, String name) {
-        return client.apps().deployments().inNamespace(NS).withName(name).get().getSpec().getReplicas();
+        return client.apps()
+                .deployments()
+                .inNamespace(NS)
+                .withName(name)
+                .get()
+                .getSpec()
+                .getReplicas();
     }
 
     @Test
     void shouldScaleARawPredictorDeploymentToZeroOnceAndRestoreItsReplicas(KubernetesClient client) {
-        client.resources(InferenceService.class).inNamespace(NS).resource(
-                Fixtures.inferenceService(NS, "raw", 1, Map.of(KubeResources.KSERVE_DEPLOYMENT_MODE, "RawDeployment")))
+        client.resources(InferenceService.class)
+                .inNamespace(NS)
+                .resource(Fixtures.inferenceService(
+                        NS, "raw", 1, Map.of(KubeResources.KSERVE_DEPLOYMENT_MODE, "RawDeployment")))
                 .create();
-        client.apps().deployments().inNamespace(NS).resource(deployment("raw-predictor", 3)).create();
-        WorkerScaler scaler = new WorkerScaler(client, NO_PODS, WorkerScaler.RawStrategy.DEPLOYMENT, false,
-                Clock.systemUTC());
+        client.apps()
+                .deployments()
+                .inNamespace(NS)
+                .resource(deployment("raw-predictor", 3))
+                .create();
+        WorkerScaler scaler =
+                new WorkerScaler(client, NO_PODS, WorkerScaler.RawStrategy.DEPLOYMENT, false, Clock.systemUTC());
         WorkloadRef ref = new WorkloadRef(NS, "InferenceService", "raw");
 
         ScaleOutcome first = scaler.reclaim(ref, Set.of("predictor"), "raw@1", false);
-        String version = client.resources(InferenceService.class).inNamespace(NS).withName("raw").get()
-                .getMetadata().getResourceVersion();
+        String version = client.resources(InferenceService.class)
+                .inNamespace(NS)
+                .withName("raw")
+                .get()
+                .getMetadata()
+                .getResourceVersion();
         ScaleOutcome retry = scaler.reclaim(ref, Set.of("predictor"), "raw@1", false);
 
-        assertThat(first).isEqualTo(new ScaleOutcome.Applied(List.of(new ScaledGroup("predictor", 3, null, 0)),
-                "Deployment raw-predictor to 0", false));
-        assertThat(retry).isInstanceOfSatisfying(ScaleOutcome.Applied.class, a -> assertThat(a.alreadyApplied()).isTrue());
-        assertThat(client.resources(InferenceService.class).inNamespace(NS).withName("raw").get().getMetadata()
-                .getResourceVersion()).as("a retry writes nothing").isEqualTo(version);
+        assertThat(first)
+                .isEqualTo(new ScaleOutcome.Applied(
+                        List.of(new ScaledGroup("predictor", 3, null, 0)), "Deployment raw-predictor to 0", false));
+        assertThat(retry).isInstanceOfSatisfying(ScaleOutcome.Applied.class, a -> assertThat(a.alreadyApplied())
+                .isTrue());
+        assertThat(client.resources(InferenceService.class)
+                        .inNamespace(NS)
+                        .withName("raw")
+                        .get()
+                        .getMetadata()
+                        .getResourceVersion())
+                .as("a retry writes nothing")
+                .isEqualTo(version);
         assertThat(replicas(client, "raw-predictor")).isZero();
 
         List<ScaledGroup> restored = scaler.resume(ref);
@@ -91,13 +133,20 @@ class WorkerScalerIT {
 
     @Test
     void shouldReclaimAnElasticKueueClusterInPlace(KubernetesClient client) {
-        client.resources(RayCluster.class).inNamespace(NS).resource(
-                Fixtures.rayCluster(NS, "elastic", false, Map.of(KubeResources.KUEUE_QUEUE_LABEL, "gpuaas",
-                        KubeResources.KUEUE_ELASTIC, "true"), new Fixtures.Group("gpu", 2, 1))).create();
-        WorkerScaler scaler = new WorkerScaler(client, NO_PODS, WorkerScaler.RawStrategy.STOP_ANNOTATION, false,
-                Clock.systemUTC());
+        client.resources(RayCluster.class)
+                .inNamespace(NS)
+                .resource(Fixtures.rayCluster(
+                        NS,
+                        "elastic",
+                        false,
+                        Map.of(KubeResources.KUEUE_QUEUE_LABEL, "gpuaas", KubeResources.KUEUE_ELASTIC, "true"),
+                        new Fixtures.Group("gpu", 2, 1)))
+                .create();
+        WorkerScaler scaler =
+                new WorkerScaler(client, NO_PODS, WorkerScaler.RawStrategy.STOP_ANNOTATION, false, Clock.systemUTC());
 
-        ScaleOutcome outcome = scaler.reclaim(new WorkloadRef(NS, "RayCluster", "elastic"), Set.of("gpu"), "e@1", false);
+        ScaleOutcome outcome =
+                scaler.reclaim(new WorkloadRef(NS, "RayCluster", "elastic"), Set.of("gpu"), "e@1", false);
 
         assertThat(outcome).isInstanceOf(ScaleOutcome.Applied.class);
     }
@@ -137,12 +186,15 @@ class WorkerScalerIT {
 
     /** The object as the API server holds it, without going through the typed classes. */
     private static GenericKubernetesResource raw(KubernetesClient client, Class<? extends HasMetadata> type) {
-        return client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(type)).inNamespace(NS)
-                .withName("unmodelled").get();
+        return client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(type))
+                .inNamespace(NS)
+                .withName("unmodelled")
+                .get();
     }
 
     private static void createRaw(KubernetesClient client, Class<? extends HasMetadata> type, String yaml) {
-        client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(type)).inNamespace(NS)
+        client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(type))
+                .inNamespace(NS)
                 .resource(client.getKubernetesSerialization().unmarshal(yaml, GenericKubernetesResource.class))
                 .create();
     }
@@ -151,20 +203,24 @@ class WorkerScalerIT {
     void shouldGiveBackARayClusterExactlyAsItWasWhenResumedKeepingFieldsGpuaasDoesNotModel(KubernetesClient client) {
         createRaw(client, RayCluster.class, UNMODELLED_RAY);
         Object before = raw(client, RayCluster.class).get("spec");
-        WorkerScaler scaler = new WorkerScaler(client, NO_PODS, WorkerScaler.RawStrategy.STOP_ANNOTATION, false,
-                Clock.systemUTC());
+        WorkerScaler scaler =
+                new WorkerScaler(client, NO_PODS, WorkerScaler.RawStrategy.STOP_ANNOTATION, false, Clock.systemUTC());
         WorkloadRef ref = new WorkloadRef(NS, "RayCluster", "unmodelled");
 
         assertThat(scaler.reclaim(ref, Set.of("gpu"), "u@1", false)).isInstanceOf(ScaleOutcome.Applied.class);
         GenericKubernetesResource reclaimed = raw(client, RayCluster.class);
-        assertThat(reclaimed.<Object>get("spec", "autoscalerOptions", "idleTimeoutSeconds")).isEqualTo(60);
-        assertThat(reclaimed.<Object>get("spec", "workerGroupSpecs", 0, "idleTimeoutSeconds")).isEqualTo(30);
-        assertThat(reclaimed.<Object>get("spec", "workerGroupSpecs", 0, "replicas")).isEqualTo(0);
+        assertThat(reclaimed.<Object>get("spec", "autoscalerOptions", "idleTimeoutSeconds"))
+                .isEqualTo(60);
+        assertThat(reclaimed.<Object>get("spec", "workerGroupSpecs", 0, "idleTimeoutSeconds"))
+                .isEqualTo(30);
+        assertThat(reclaimed.<Object>get("spec", "workerGroupSpecs", 0, "replicas"))
+                .isEqualTo(0);
         assertThat(scaler.resume(ref)).isNotNull();
 
         GenericKubernetesResource resumed = raw(client, RayCluster.class);
-        assertThat(resumed.<Object>get("spec")).as("replicas back, minReplicas and scaleStrategy absent again, "
-                + "the unmodelled fields untouched").isEqualTo(before);
+        assertThat(resumed.<Object>get("spec"))
+                .as("replicas back, minReplicas and scaleStrategy absent again, " + "the unmodelled fields untouched")
+                .isEqualTo(before);
         assertThat(resumed.getMetadata().getLabels()).containsEntry("team", "b");
     }
 
@@ -173,8 +229,8 @@ class WorkerScalerIT {
             KubernetesClient client) {
         createRaw(client, InferenceService.class, UNMODELLED_ISVC);
         Object before = raw(client, InferenceService.class).get("spec");
-        WorkerScaler scaler = new WorkerScaler(client, NO_PODS, WorkerScaler.RawStrategy.STOP_ANNOTATION, false,
-                Clock.systemUTC());
+        WorkerScaler scaler =
+                new WorkerScaler(client, NO_PODS, WorkerScaler.RawStrategy.STOP_ANNOTATION, false, Clock.systemUTC());
         WorkloadRef ref = new WorkloadRef(NS, "InferenceService", "unmodelled");
 
         assertThat(scaler.reclaim(ref, Set.of("predictor"), "u@1", false)).isInstanceOf(ScaleOutcome.Applied.class);
@@ -185,6 +241,7 @@ class WorkerScalerIT {
         assertThat(scaler.resume(ref)).isNotNull();
 
         assertThat(raw(client, InferenceService.class).<Object>get("spec"))
-                .as("minReplicas absent again, the unmodelled fields untouched").isEqualTo(before);
+                .as("minReplicas absent again, the unmodelled fields untouched")
+                .isEqualTo(before);
     }
 }

@@ -15,8 +15,14 @@ import org.junit.jupiter.api.Test;
  */
 class BinaryTest {
 
-    private static final List<String> STRINGS = List.of("", "team-a/InferenceService/chat", "node-1/GPU-a/3",
-            "caf\u00e9", "nul\u0000l", "\u20ac\uD83D\uDE00", "x".repeat(300));
+    private static final List<String> STRINGS = List.of(
+            "",
+            "team-a/InferenceService/chat",
+            "node-1/GPU-a/3",
+            "caf\u00e9",
+            "nul\u0000l",
+            "\u20ac\uD83D\uDE00",
+            "x".repeat(300));
 
     private static byte[] viaDataOutput(String s, long l, double d, int i, int sh) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -98,7 +104,12 @@ class BinaryTest {
         assertThat(decoded.phase()).isEqualTo(WorkloadWindows.Phase.RECLAIMED);
         assertThat(decoded.actionId()).isEqualTo("team-a/InferenceService/chat@2026-11-22T15:00:00Z");
         assertThat(decoded.devices().get("node-1/GPU-a").pod()).isEqualTo("chat-predictor-0");
-        assertThat(decoded.devices().get("node-1/GPU-a").window().verdictAt(2_000, 0, 1).samples()).isEqualTo(3);
+        assertThat(decoded.devices()
+                        .get("node-1/GPU-a")
+                        .window()
+                        .verdictAt(2_000, 0, 1)
+                        .samples())
+                .isEqualTo(3);
         assertThat(WorkloadWindowsCodec.encode(decoded)).isEqualTo(old);
     }
 }

@@ -118,11 +118,12 @@ class IdlenessWindowTest {
             for (int i = 0; i < 5_000; i++) {
                 // Mostly forward, sometimes late, sometimes a jump: the paths a real feed takes.
                 long base = head == Long.MIN_VALUE ? 0 : head;
-                long slot = base + switch (random.nextInt(10)) {
-                    case 0 -> -random.nextInt(slots + 5);
-                    case 1 -> random.nextInt(2 * slots);
-                    default -> random.nextInt(3);
-                };
+                long slot = base
+                        + switch (random.nextInt(10)) {
+                            case 0 -> -random.nextInt(slots + 5);
+                            case 1 -> random.nextInt(2 * slots);
+                            default -> random.nextInt(3);
+                        };
                 head = Math.max(head, slot);
                 if (slot > head - slots) {
                     kept.add(slot);
@@ -130,9 +131,12 @@ class IdlenessWindowTest {
                 ring.record(slot * 1_000, 0.0, THRESHOLD);
                 long now = head - random.nextInt(slots + 2);
                 long top = Math.max(head, now);
-                long expected = now < top - slots + 1 ? 0 : kept.subSet(top - slots + 1, true, now, true).size();
+                long expected = now < top - slots + 1
+                        ? 0
+                        : kept.subSet(top - slots + 1, true, now, true).size();
 
-                assertThat(ring.verdictAt(now * 1_000, 0, slots).samples()).as("slots %d step %d", slots, i)
+                assertThat(ring.verdictAt(now * 1_000, 0, slots).samples())
+                        .as("slots %d step %d", slots, i)
                         .isEqualTo((int) expected);
                 head = top;
                 kept.headSet(head - slots + 1).clear();

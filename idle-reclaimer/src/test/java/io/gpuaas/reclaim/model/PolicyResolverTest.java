@@ -37,15 +37,21 @@ class PolicyResolverTest {
 
     @Test
     void shouldOptOutOnAnythingButTrue() {
-        assertThat(resolver.resolve(Map.of(PolicyResolver.RECLAIM, "false"), Map.of()).reclaimEnabled()).isFalse();
-        assertThat(resolver.resolve(Map.of(), Map.of(PolicyResolver.RECLAIM, "flase")).reclaimEnabled()).isFalse();
+        assertThat(resolver.resolve(Map.of(PolicyResolver.RECLAIM, "false"), Map.of())
+                        .reclaimEnabled())
+                .isFalse();
+        assertThat(resolver.resolve(Map.of(), Map.of(PolicyResolver.RECLAIM, "flase"))
+                        .reclaimEnabled())
+                .isFalse();
         assertThat(resolver.resolve(Map.of(PolicyResolver.RECLAIM, "false"), Map.of(PolicyResolver.RECLAIM, "true"))
-                .reclaimEnabled()).isTrue();
+                        .reclaimEnabled())
+                .isTrue();
     }
 
     @Test
     void shouldKeepTheDefaultAndReportWhenAValueIsMalformed() {
-        IdlePolicy policy = resolver.resolve(Map.of(),
+        IdlePolicy policy = resolver.resolve(
+                Map.of(),
                 Map.of(PolicyResolver.THRESHOLD, "150%", PolicyResolver.WINDOW, "soon", PolicyResolver.WARM_UP, "-5m"));
 
         assertThat(policy).isEqualTo(IdlePolicy.defaults());
@@ -54,6 +60,8 @@ class PolicyResolverTest {
 
     @Test
     void shouldAcceptAZeroWarmUp() {
-        assertThat(resolver.resolve(Map.of(), Map.of(PolicyResolver.WARM_UP, "0s")).warmUp()).isZero();
+        assertThat(resolver.resolve(Map.of(), Map.of(PolicyResolver.WARM_UP, "0s"))
+                        .warmUp())
+                .isZero();
     }
 }

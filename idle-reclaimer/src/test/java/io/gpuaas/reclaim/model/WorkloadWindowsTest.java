@@ -9,14 +9,15 @@ import org.junit.jupiter.api.Test;
 class WorkloadWindowsTest {
 
     private static final WorkloadRef RAY = new WorkloadRef("team-a", Owner.RAY_CLUSTER, "train");
-    private static final IdlePolicy POLICY = new IdlePolicy(0.05, Duration.ofSeconds(10), Duration.ofSeconds(1),
-            0.9, Duration.ZERO, true);
+    private static final IdlePolicy POLICY =
+            new IdlePolicy(0.05, Duration.ofSeconds(10), Duration.ofSeconds(1), 0.9, Duration.ZERO, true);
 
     private final WorkloadWindows state = new WorkloadWindows();
 
     private void feed(String device, long from, long to, Double utilization) {
         for (long s = from; s <= to; s++) {
-            state.accept(new AttributedSample(RAY, device, "train-worker-" + device, "gpu", s * 1_000, utilization, 0),
+            state.accept(
+                    new AttributedSample(RAY, device, "train-worker-" + device, "gpu", s * 1_000, utilization, 0),
                     POLICY);
         }
     }
@@ -75,9 +76,12 @@ class WorkloadWindowsTest {
     void shouldWaitForTheWarmUpAfterAResume() {
         feed("node1/GPU-a", 0, 30, 0.0);
 
-        assertThat(state.evaluate(30_000, POLICY.withWarmUp(Duration.ofSeconds(5)), 20_000).reason())
+        assertThat(state.evaluate(30_000, POLICY.withWarmUp(Duration.ofSeconds(5)), 20_000)
+                        .reason())
                 .isEqualTo(DeviceVerdict.Reason.WARM_UP);
-        assertThat(state.evaluate(30_000, POLICY.withWarmUp(Duration.ofSeconds(5)), 10_000).idle()).isTrue();
+        assertThat(state.evaluate(30_000, POLICY.withWarmUp(Duration.ofSeconds(5)), 10_000)
+                        .idle())
+                .isTrue();
     }
 
     @Test
@@ -106,8 +110,8 @@ class WorkloadWindowsTest {
         feed("node1/GPU-a", 0, 9, 0.0);
         IdlePolicy longer = POLICY.withWindow(Duration.ofSeconds(20));
 
-        state.accept(new AttributedSample(RAY, "node1/GPU-a", "train-worker-node1/GPU-a", "gpu", 10_000, 0.0, 0),
-                longer);
+        state.accept(
+                new AttributedSample(RAY, "node1/GPU-a", "train-worker-node1/GPU-a", "gpu", 10_000, 0.0, 0), longer);
 
         assertThat(state.evaluate(10_000, longer, 0).idle()).isFalse();
     }
@@ -119,10 +123,10 @@ class WorkloadWindowsTest {
         state.markReported(8_000, WorkloadWindows.NEVER);
 
         WorkloadWindows restored = WorkloadWindowsCodec.decode(WorkloadWindowsCodec.encode(state));
-        restored.accept(new AttributedSample(RAY, "node1/GPU-a", "train-worker-node1/GPU-a", "gpu", 9_000, 0.0, 0),
-                POLICY);
-        restored.accept(new AttributedSample(RAY, "node1/GPU-b/3", "train-worker-node1/GPU-b/3", "gpu", 9_000, 0.0, 0),
-                POLICY);
+        restored.accept(
+                new AttributedSample(RAY, "node1/GPU-a", "train-worker-node1/GPU-a", "gpu", 9_000, 0.0, 0), POLICY);
+        restored.accept(
+                new AttributedSample(RAY, "node1/GPU-b/3", "train-worker-node1/GPU-b/3", "gpu", 9_000, 0.0, 0), POLICY);
 
         assertThat(restored.phase()).isEqualTo(WorkloadWindows.Phase.REPORTED);
         assertThat(restored.evaluate(9_000, POLICY, 0).idle()).isTrue();
@@ -135,8 +139,14 @@ class WorkloadWindowsTest {
         java.util.Random random = new java.util.Random(3);
         for (int i = 0; i < 400; i++) {
             String device = "node1/GPU-" + random.nextInt(4);
-            AttributedSample sample = new AttributedSample(RAY, device, "train-worker-" + device, "gpu",
-                    (i / 4) * 1_000L + random.nextInt(3) * 1_000L, random.nextInt(10) == 0 ? 0.7 : 0.0, 0);
+            AttributedSample sample = new AttributedSample(
+                    RAY,
+                    device,
+                    "train-worker-" + device,
+                    "gpu",
+                    (i / 4) * 1_000L + random.nextInt(3) * 1_000L,
+                    random.nextInt(10) == 0 ? 0.7 : 0.0,
+                    0);
             state.accept(sample, POLICY);
             written.accept(sample, POLICY);
             if (i % 7 == 0) {

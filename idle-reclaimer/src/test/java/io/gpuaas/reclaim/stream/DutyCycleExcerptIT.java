@@ -43,8 +43,8 @@ class DutyCycleExcerptIT {
 
     static final int WINDOW = 15;
     static final double THRESHOLD = 0.05;
-    static final IdlePolicy POLICY = new IdlePolicy(THRESHOLD, Duration.ofMinutes(WINDOW), Duration.ofMinutes(1), 0.9,
-            Duration.ZERO, true);
+    static final IdlePolicy POLICY =
+            new IdlePolicy(THRESHOLD, Duration.ofMinutes(WINDOW), Duration.ofMinutes(1), 0.9, Duration.ZERO, true);
     static final String NS = "trace";
 
     static ReclaimerHarness harness;
@@ -57,14 +57,22 @@ class DutyCycleExcerptIT {
         api.client().namespaces().resource(Fixtures.namespace(NS, "trace")).create();
         harness = new ReclaimerHarness(broker, api, POLICY, Mode.DIRECT, false);
         for (String pod : trace.keySet()) {
-            harness.client.resources(InferenceService.class).inNamespace(NS)
-                    .resource(Fixtures.inferenceService(NS, name(pod), 1, Map.of())).create();
-            harness.client.pods().inNamespace(NS)
-                    .resource(Fixtures.predictor(NS, name(pod), name(pod) + "-0", "nvidia.com/gpu", 1)).create();
+            harness.client
+                    .resources(InferenceService.class)
+                    .inNamespace(NS)
+                    .resource(Fixtures.inferenceService(NS, name(pod), 1, Map.of()))
+                    .create();
+            harness.client
+                    .pods()
+                    .inNamespace(NS)
+                    .resource(Fixtures.predictor(NS, name(pod), name(pod) + "-0", "nvidia.com/gpu", 1))
+                    .create();
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> trace.keySet().stream().allMatch(p ->
-                harness.owners.ownerOf(NS, name(p) + "-0").isPresent()
-                        && harness.directory.find(new WorkloadRef(NS, "InferenceService", name(p))).isPresent()));
+        await().atMost(Duration.ofSeconds(10)).until(() -> trace.keySet().stream()
+                .allMatch(p -> harness.owners.ownerOf(NS, name(p) + "-0").isPresent()
+                        && harness.directory
+                                .find(new WorkloadRef(NS, "InferenceService", name(p)))
+                                .isPresent()));
     }
 
     @AfterAll
@@ -78,13 +86,14 @@ class DutyCycleExcerptIT {
 
     static Map<String, TreeMap<Integer, Double>> load() throws Exception {
         List<String[]> rows = new ArrayList<>();
-        try (var in = new BufferedReader(new InputStreamReader(DutyCycleExcerptIT.class.getResourceAsStream(
-                "/trace/gpu-duty-cycle-excerpt.csv"), StandardCharsets.UTF_8))) {
+        try (var in = new BufferedReader(new InputStreamReader(
+                DutyCycleExcerptIT.class.getResourceAsStream("/trace/gpu-duty-cycle-excerpt.csv"),
+                StandardCharsets.UTF_8))) {
             in.readLine();
             in.lines().forEach(l -> rows.add(l.split(",")));
         }
-        TreeSet<Double> stamps = rows.stream().map(r -> Double.parseDouble(r[1]))
-                .collect(Collectors.toCollection(TreeSet::new));
+        TreeSet<Double> stamps =
+                rows.stream().map(r -> Double.parseDouble(r[1])).collect(Collectors.toCollection(TreeSet::new));
         List<Double> ordered = new ArrayList<>(stamps);
         Map<String, TreeMap<Integer, Double>> byPod = new TreeMap<>();
         for (String[] r : rows) {
@@ -107,7 +116,9 @@ class DutyCycleExcerptIT {
                     continue;
                 }
                 var window = series.subMap(e.getKey() - WINDOW + 1, true, e.getKey(), true);
-                if (!busy && window.size() >= required && window.values().stream().allMatch(u -> u <= THRESHOLD)) {
+                if (!busy
+                        && window.size() >= required
+                        && window.values().stream().allMatch(u -> u <= THRESHOLD)) {
                     out.add(name(pod) + "@" + e.getKey());
                     reclaimed = true;
                 }
@@ -121,16 +132,23 @@ class DutyCycleExcerptIT {
         // A window may not reach back before its pod was created: start the trace a window after now.
         long t0 = (System.currentTimeMillis() / 60_000 + WINDOW + 2) * 60_000;
         List<GpuSample> samples = new ArrayList<>();
-        trace.forEach((pod, series) -> series.forEach((minute, u) -> samples.add(Fixtures.sample("node-" + name(pod),
-                "GPU-" + pod, null, NS, name(pod) + "-0", Instant.ofEpochMilli(t0 + minute * 60_000L), u))));
+        trace.forEach((pod, series) -> series.forEach((minute, u) -> samples.add(Fixtures.sample(
+                "node-" + name(pod),
+                "GPU-" + pod,
+                null,
+                NS,
+                name(pod) + "-0",
+                Instant.ofEpochMilli(t0 + minute * 60_000L),
+                u))));
         samples.sort(Comparator.comparing(GpuSample::time));
         Set<String> expected = oracle();
 
         harness.send(samples);
 
-        await().atMost(Duration.ofSeconds(60)).until(() -> trace.entrySet().stream().allMatch(e ->
-                harness.windows(NS + "/InferenceService/" + name(e.getKey()))
-                        .map(w -> w.lastSampleMillis() == t0 + e.getValue().lastKey() * 60_000L).orElse(false)));
+        await().atMost(Duration.ofSeconds(60)).until(() -> trace.entrySet().stream()
+                .allMatch(e -> harness.windows(NS + "/InferenceService/" + name(e.getKey()))
+                        .map(w -> w.lastSampleMillis() == t0 + e.getValue().lastKey() * 60_000L)
+                        .orElse(false)));
         // The last events commit with the last samples: give the reader one commit interval to see them.
         await().atMost(Duration.ofSeconds(10)).until(() -> pipeline(t0).size() >= expected.size());
         assertThat(expected).hasSizeGreaterThanOrEqualTo(4);
@@ -140,8 +158,8 @@ class DutyCycleExcerptIT {
     private static Set<String> pipeline(long t0) {
         Set<String> reclaims = new TreeSet<>();
         for (String pod : trace.keySet()) {
-            for (ReclaimEvent.IdleDetected idle : harness.eventsOf(NS + "/InferenceService/" + name(pod),
-                    ReclaimEvent.IdleDetected.class)) {
+            for (ReclaimEvent.IdleDetected idle :
+                    harness.eventsOf(NS + "/InferenceService/" + name(pod), ReclaimEvent.IdleDetected.class)) {
                 long minute = (idle.idleSince().toEpochMilli() - t0) / 60_000 + WINDOW - 1;
                 reclaims.add(name(pod) + "@" + minute);
             }

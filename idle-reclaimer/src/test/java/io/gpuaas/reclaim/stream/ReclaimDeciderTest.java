@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 class ReclaimDeciderTest {
 
     private static final WorkloadRef REF = new WorkloadRef("team-a", "InferenceService", "chat");
-    private static final WorkloadVerdict IDLE = new WorkloadVerdict(true, 2, 1.0, 0.01, 1_000, 60_000,
-            DeviceVerdict.Reason.IDLE);
+    private static final WorkloadVerdict IDLE =
+            new WorkloadVerdict(true, 2, 1.0, 0.01, 1_000, 60_000, DeviceVerdict.Reason.IDLE);
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
     private static final String WINDOW = "team-a/InferenceService/chat@1970-01-01T00:00:01Z";
 
@@ -45,19 +45,23 @@ class ReclaimDeciderTest {
     }
 
     private static List<ReclaimIntent> intents(List<Decision> decisions) {
-        return decisions.stream().<ReclaimIntent>mapMulti((d, out) -> {
-            if (d instanceof Decision.Intent intent) {
-                out.accept(intent.intent());
-            }
-        }).toList();
+        return decisions.stream()
+                .<ReclaimIntent>mapMulti((d, out) -> {
+                    if (d instanceof Decision.Intent intent) {
+                        out.accept(intent.intent());
+                    }
+                })
+                .toList();
     }
 
     private static List<ReclaimEvent> events(List<Decision> decisions) {
-        return decisions.stream().<ReclaimEvent>mapMulti((d, out) -> {
-            if (d instanceof Decision.Report report) {
-                out.accept(report.event());
-            }
-        }).toList();
+        return decisions.stream()
+                .<ReclaimEvent>mapMulti((d, out) -> {
+                    if (d instanceof Decision.Report report) {
+                        out.accept(report.event());
+                    }
+                })
+                .toList();
     }
 
     @Test
@@ -67,11 +71,23 @@ class ReclaimDeciderTest {
         List<Decision> decisions = decider(Mode.DIRECT, false).decide(REF, info(true), state, IDLE, 5_000);
 
         assertThat(events(decisions)).singleElement().isInstanceOf(ReclaimEvent.IdleDetected.class);
-        assertThat(intents(decisions)).singleElement().isEqualTo(new ReclaimIntent.ReclaimRequested(REF, WINDOW,
-                "team-a", List.of("predictor"), 2, 60, false, Instant.ofEpochMilli(5_000), CLOCK.instant()));
+        assertThat(intents(decisions))
+                .singleElement()
+                .isEqualTo(new ReclaimIntent.ReclaimRequested(
+                        REF,
+                        WINDOW,
+                        "team-a",
+                        List.of("predictor"),
+                        2,
+                        60,
+                        false,
+                        Instant.ofEpochMilli(5_000),
+                        CLOCK.instant()));
         assertThat(state.phase()).isEqualTo(WorkloadWindows.Phase.RECLAIMED);
         assertThat(state.actionId()).isEqualTo(WINDOW);
-        assertThat(state.awaitingDecision(Long.MAX_VALUE - 1)).as("one request per idle episode").isFalse();
+        assertThat(state.awaitingDecision(Long.MAX_VALUE - 1))
+                .as("one request per idle episode")
+                .isFalse();
     }
 
     @Test
@@ -79,23 +95,27 @@ class ReclaimDeciderTest {
         List<Decision> first = decider(Mode.DIRECT, false).decide(REF, info(true), state(), IDLE, 5_000);
         List<Decision> replay = decider(Mode.DIRECT, false).decide(REF, info(true), state(), IDLE, 5_000);
 
-        assertThat(intents(replay)).extracting(ReclaimIntent::windowId)
-                .isEqualTo(intents(first).stream().map(ReclaimIntent::windowId).toList()).containsExactly(WINDOW);
+        assertThat(intents(replay))
+                .extracting(ReclaimIntent::windowId)
+                .isEqualTo(intents(first).stream().map(ReclaimIntent::windowId).toList())
+                .containsExactly(WINDOW);
     }
 
     @Test
     void shouldOnlyReportInKedaModeAndWhenOptedOut() {
         WorkloadWindows keda = state();
-        assertThat(decider(Mode.KEDA, false).decide(REF, info(true), keda, IDLE, 5_000)).singleElement()
-                .isInstanceOfSatisfying(Decision.Report.class,
-                        r -> assertThat(r.event()).isInstanceOf(ReclaimEvent.IdleDetected.class));
+        assertThat(decider(Mode.KEDA, false).decide(REF, info(true), keda, IDLE, 5_000))
+                .singleElement()
+                .isInstanceOfSatisfying(Decision.Report.class, r -> assertThat(r.event())
+                        .isInstanceOf(ReclaimEvent.IdleDetected.class));
 
         WorkloadWindows optedOut = state();
         List<Decision> decisions = decider(Mode.DIRECT, false).decide(REF, info(false), optedOut, IDLE, 5_000);
 
         assertThat(intents(decisions)).isEmpty();
-        assertThat(events(decisions)).last().isInstanceOfSatisfying(ReclaimEvent.ReclaimSkipped.class,
-                s -> assertThat(s.reason()).isEqualTo("OPTED_OUT"));
+        assertThat(events(decisions)).last().isInstanceOfSatisfying(ReclaimEvent.ReclaimSkipped.class, s -> assertThat(
+                        s.reason())
+                .isEqualTo("OPTED_OUT"));
         assertThat(optedOut.awaitingDecision(Long.MAX_VALUE - 1)).isFalse();
     }
 
@@ -105,8 +125,10 @@ class ReclaimDeciderTest {
 
         List<Decision> decisions = decider(Mode.DIRECT, true).decide(REF, info(true), state, IDLE, 5_000);
 
-        assertThat(intents(decisions)).singleElement().isInstanceOfSatisfying(ReclaimIntent.ReclaimRequested.class,
-                r -> assertThat(r.dryRun()).isTrue());
+        assertThat(intents(decisions))
+                .singleElement()
+                .isInstanceOfSatisfying(ReclaimIntent.ReclaimRequested.class, r -> assertThat(r.dryRun())
+                        .isTrue());
         assertThat(state.phase()).isEqualTo(WorkloadWindows.Phase.REPORTED);
     }
 
@@ -123,7 +145,7 @@ class ReclaimDeciderTest {
 
     @Test
     void shouldWithdrawTheRequestedWindowWhenAsked() {
-        assertThat(decider(Mode.DIRECT, false).withdraw(REF, WINDOW)).isEqualTo(new Decision.Intent(
-                new ReclaimIntent.ReclaimWithdrawn(REF, WINDOW, CLOCK.instant())));
+        assertThat(decider(Mode.DIRECT, false).withdraw(REF, WINDOW))
+                .isEqualTo(new Decision.Intent(new ReclaimIntent.ReclaimWithdrawn(REF, WINDOW, CLOCK.instant())));
     }
 }

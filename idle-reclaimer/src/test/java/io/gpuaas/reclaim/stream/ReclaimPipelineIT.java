@@ -59,28 +59,41 @@ class ReclaimPipelineIT {
     }
 
     private static void createIsvc(String name, Integer minReplicas, String resource, int count, String... pods) {
-        harness.client.resources(InferenceService.class).inNamespace(NS)
-                .resource(Fixtures.inferenceService(NS, name, minReplicas, Map.of())).create();
+        harness.client
+                .resources(InferenceService.class)
+                .inNamespace(NS)
+                .resource(Fixtures.inferenceService(NS, name, minReplicas, Map.of()))
+                .create();
         for (String pod : pods) {
-            harness.client.pods().inNamespace(NS).resource(Fixtures.predictor(NS, name, pod, resource, count))
+            harness.client
+                    .pods()
+                    .inNamespace(NS)
+                    .resource(Fixtures.predictor(NS, name, pod, resource, count))
                     .create();
         }
         awaitKnown("InferenceService", name, pods);
     }
 
     static void awaitKnown(String kind, String name, String... pods) {
-        await().atMost(Duration.ofSeconds(10)).until(() ->
-                harness.directory.find(new io.gpuaas.events.reclaim.WorkloadRef(NS, kind, name)).isPresent()
-                        && java.util.Arrays.stream(pods).allMatch(p -> harness.owners.ownerOf(NS, p).isPresent()));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> harness.directory
+                                .find(new io.gpuaas.events.reclaim.WorkloadRef(NS, kind, name))
+                                .isPresent()
+                        && java.util.Arrays.stream(pods)
+                                .allMatch(p -> harness.owners.ownerOf(NS, p).isPresent()));
     }
 
     private static InferenceService isvc(String name) {
-        return harness.client.resources(InferenceService.class).inNamespace(NS)
-                .withName(name).get();
+        return harness.client
+                .resources(InferenceService.class)
+                .inNamespace(NS)
+                .withName(name)
+                .get();
     }
 
     private static ReclaimEvent.IdleDetected awaitIdle(String key) {
-        await().atMost(Duration.ofSeconds(20)).until(() -> !harness.eventsOf(key, ReclaimEvent.Reclaimed.class).isEmpty());
+        await().atMost(Duration.ofSeconds(20)).until(() -> !harness.eventsOf(key, ReclaimEvent.Reclaimed.class)
+                .isEmpty());
         return harness.eventsOf(key, ReclaimEvent.IdleDetected.class).getFirst();
     }
 
@@ -99,10 +112,12 @@ class ReclaimPipelineIT {
         assertThat(idle.idleSince()).isEqualTo(s.at(9));
         assertThat(idle.maxUtilization()).isLessThanOrEqualTo(0.05);
         InferenceService reclaimed = isvc("chat");
-        assertThat(reclaimed.getSpec().getPredictor().getMinReplicas())
-                .isZero();
+        assertThat(reclaimed.getSpec().getPredictor().getMinReplicas()).isZero();
         assertThat(ReclaimedState.parse(KubeResources.annotations(reclaimed).get(KubeResources.RECLAIMED_STATE))
-                .groups().getFirst().minReplicas()).isEqualTo(1);
+                        .groups()
+                        .getFirst()
+                        .minReplicas())
+                .isEqualTo(1);
     }
 
     @Test
@@ -127,16 +142,19 @@ class ReclaimPipelineIT {
         harness.send(s.run(silent, 0, 3, 0.0));
         harness.send(s.run(live, 0, 30, 0.0));
         await().atMost(Duration.ofSeconds(10)).until(() -> harness.windows(NS + "/InferenceService/pair")
-                .map(w -> w.lastSampleMillis() == s.at(30).toEpochMilli()).orElse(false));
+                .map(w -> w.lastSampleMillis() == s.at(30).toEpochMilli())
+                .orElse(false));
         assertThat(harness.eventsOf(NS + "/InferenceService/pair")).isEmpty();
 
         // Only once the silent pod is gone may the live device's window decide alone.
         harness.client.pods().inNamespace(NS).withName("pair-predictor-1").delete();
-        await().atMost(Duration.ofSeconds(10)).until(() -> harness.owners.ownerOf(NS, "pair-predictor-1").isEmpty());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> harness.owners.ownerOf(NS, "pair-predictor-1").isEmpty());
         harness.send(s.one(live, 31, 0.0));
 
         ReclaimEvent.IdleDetected idle = awaitIdle(NS + "/InferenceService/pair");
-        assertThat(harness.eventsOf(NS + "/InferenceService/pair", ReclaimEvent.IdleDetected.class)).hasSize(1);
+        assertThat(harness.eventsOf(NS + "/InferenceService/pair", ReclaimEvent.IdleDetected.class))
+                .hasSize(1);
         assertThat(idle.idleSince()).isEqualTo(s.at(22));
         assertThat(idle.devices()).isEqualTo(1);
     }
@@ -156,10 +174,13 @@ class ReclaimPipelineIT {
         harness.send(samples);
 
         ReclaimEvent.IdleDetected idle = awaitIdle(NS + "/InferenceService/embed");
-        assertThat(idle.idleSince()).as("the window starts after the busy slice's sample").isAfterOrEqualTo(s.at(6));
+        assertThat(idle.idleSince())
+                .as("the window starts after the busy slice's sample")
+                .isAfterOrEqualTo(s.at(6));
         assertThat(idle.devices()).isEqualTo(2);
-        ReclaimEvent.Reclaimed reclaimed = harness.eventsOf(NS + "/InferenceService/embed",
-                ReclaimEvent.Reclaimed.class).getFirst();
+        ReclaimEvent.Reclaimed reclaimed = harness.eventsOf(
+                        NS + "/InferenceService/embed", ReclaimEvent.Reclaimed.class)
+                .getFirst();
         assertThat(reclaimed.gpusFreed()).isEqualTo(2);
         assertThat(isvc("embed").getSpec().getPredictor().getMinReplicas()).isZero();
     }
@@ -173,7 +194,8 @@ class ReclaimPipelineIT {
         try (ScaleWrites writes = ScaleWrites.watch(harness.client, InferenceService.class, NS)) {
             harness.send(s.run(gpu, 0, 5, 0.0));
             await().atMost(Duration.ofSeconds(10)).until(() -> harness.windows(key)
-                    .map(w -> w.lastSampleMillis() == s.at(5).toEpochMilli()).orElse(false));
+                    .map(w -> w.lastSampleMillis() == s.at(5).toEpochMilli())
+                    .orElse(false));
 
             harness.restart();
             harness.send(s.run(gpu, 6, 12, 0.0));
@@ -185,20 +207,30 @@ class ReclaimPipelineIT {
             harness.send(s.one(gpu, 21, 0.9));
             harness.send(s.run(gpu, 22, 32, 0.0));
 
-            await().atMost(Duration.ofSeconds(20)).until(() -> harness.eventsOf(key, ReclaimEvent.Reclaimed.class)
-                    .size() >= 2);
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() ->
+                            harness.eventsOf(key, ReclaimEvent.Reclaimed.class).size() >= 2);
             List<ReclaimEvent.IdleDetected> idles = harness.eventsOf(key, ReclaimEvent.IdleDetected.class);
             assertThat(idles).extracting(ReclaimEvent.IdleDetected::idleSince).containsExactly(s.at(-1), s.at(22));
             harness.restart();
-            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).untilAsserted(() ->
-                    assertThat(harness.eventsOf(key, ReclaimEvent.Reclaimed.class))
-                            .as("one Reclaimed per idle episode").hasSize(2));
-            assertThat(harness.intentsOf(key)).filteredOn(ReclaimIntent.ReclaimRequested.class::isInstance)
-                    .extracting(ReclaimIntent::windowId).hasSize(2).doesNotHaveDuplicates()
-                    .allSatisfy(window -> assertThat(writes.of(window)).as(window).isEqualTo(1));
-            assertThat(ReclaimedState.parse(KubeResources.annotations(isvc("restart"))
-                    .get(KubeResources.RECLAIMED_STATE)).groups().getFirst().minReplicas())
-                    .as("the values to restore are the original ones").isEqualTo(1);
+            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+                            harness.eventsOf(key, ReclaimEvent.Reclaimed.class))
+                    .as("one Reclaimed per idle episode")
+                    .hasSize(2));
+            assertThat(harness.intentsOf(key))
+                    .filteredOn(ReclaimIntent.ReclaimRequested.class::isInstance)
+                    .extracting(ReclaimIntent::windowId)
+                    .hasSize(2)
+                    .doesNotHaveDuplicates()
+                    .allSatisfy(
+                            window -> assertThat(writes.of(window)).as(window).isEqualTo(1));
+            assertThat(ReclaimedState.parse(
+                                    KubeResources.annotations(isvc("restart")).get(KubeResources.RECLAIMED_STATE))
+                            .groups()
+                            .getFirst()
+                            .minReplicas())
+                    .as("the values to restore are the original ones")
+                    .isEqualTo(1);
         }
     }
 }

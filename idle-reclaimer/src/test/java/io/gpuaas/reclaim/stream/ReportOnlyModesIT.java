@@ -49,19 +49,29 @@ class ReportOnlyModesIT {
     }
 
     private static InferenceService create(ReclaimerHarness harness, String name) {
-        InferenceService isvc = harness.client.resources(InferenceService.class)
-                .inNamespace(NS).resource(Fixtures.inferenceService(NS, name, 1, Map.of())).create();
-        harness.client.pods().inNamespace(NS)
-                .resource(Fixtures.predictor(NS, name, name + "-predictor-0", "nvidia.com/gpu", 1)).create();
+        InferenceService isvc = harness.client
+                .resources(InferenceService.class)
+                .inNamespace(NS)
+                .resource(Fixtures.inferenceService(NS, name, 1, Map.of()))
+                .create();
+        harness.client
+                .pods()
+                .inNamespace(NS)
+                .resource(Fixtures.predictor(NS, name, name + "-predictor-0", "nvidia.com/gpu", 1))
+                .create();
         WorkloadRef ref = new WorkloadRef(NS, "InferenceService", name);
-        await().atMost(Duration.ofSeconds(10)).until(() -> harness.directory.find(ref).isPresent()
-                && harness.owners.ownerOf(NS, name + "-predictor-0").isPresent());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> harness.directory.find(ref).isPresent()
+                        && harness.owners.ownerOf(NS, name + "-predictor-0").isPresent());
         return isvc;
     }
 
     private static InferenceService current(ReclaimerHarness harness, String name) {
-        return harness.client.resources(InferenceService.class).inNamespace(NS)
-                .withName(name).get();
+        return harness.client
+                .resources(InferenceService.class)
+                .inNamespace(NS)
+                .withName(name)
+                .get();
     }
 
     @Test
@@ -72,8 +82,10 @@ class ReportOnlyModesIT {
 
         dryRun.send(s.run(new Device("node-9", "GPU-dry", null, NS, "dry-predictor-0"), 0, 12, 0.0));
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> !dryRun.eventsOf(key, ReclaimEvent.Reclaimed.class).isEmpty());
-        ReclaimEvent.Reclaimed reclaimed = dryRun.eventsOf(key, ReclaimEvent.Reclaimed.class).getFirst();
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> !dryRun.eventsOf(key, ReclaimEvent.Reclaimed.class).isEmpty());
+        ReclaimEvent.Reclaimed reclaimed =
+                dryRun.eventsOf(key, ReclaimEvent.Reclaimed.class).getFirst();
         assertThat(reclaimed.dryRun()).isTrue();
         assertThat(reclaimed.groups()).containsExactly(new ReclaimEvent.ScaledGroup("predictor", null, 1, 0));
         InferenceService after = current(dryRun, "dry");
@@ -89,8 +101,12 @@ class ReportOnlyModesIT {
 
         keda.send(s.run(new Device("node-9", "GPU-keda", null, NS, "keda-predictor-0"), 0, 12, 0.0));
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> !keda.eventsOf(key, ReclaimEvent.IdleDetected.class).isEmpty());
-        assertThat(keda.eventsOf(key, ReclaimEvent.IdleDetected.class).getFirst().mode()).isEqualTo("keda");
+        await().atMost(Duration.ofSeconds(20)).until(() -> !keda.eventsOf(key, ReclaimEvent.IdleDetected.class)
+                .isEmpty());
+        assertThat(keda.eventsOf(key, ReclaimEvent.IdleDetected.class)
+                        .getFirst()
+                        .mode())
+                .isEqualTo("keda");
         assertThat(keda.eventsOf(key)).noneMatch(e -> e instanceof ReclaimEvent.Reclaimed);
         assertThat(current(keda, "keda").getMetadata().getResourceVersion()).isEqualTo(before);
     }

@@ -41,21 +41,49 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith({KafkaBrokerExtension.class, KubernetesApiExtension.class})
 class UntrustedSamplesIT {
 
-    static final IdlePolicy POLICY = new IdlePolicy(0.05, Duration.ofSeconds(2), Duration.ofMillis(200), 0.9,
-            Duration.ZERO, true);
+    static final IdlePolicy POLICY =
+            new IdlePolicy(0.05, Duration.ofSeconds(2), Duration.ofMillis(200), 0.9, Duration.ZERO, true);
     static final String DEVICE = "node-untrusted/GPU-untrusted";
 
     @Test
     void shouldDeadLetterATombstoneAndAnOutOfRangeSampleAndReadTheNextGoodOneWhenTheyShareAPartition(
             KafkaBroker broker, KubernetesApi api) throws Exception {
         try (ReclaimerHarness harness = new ReclaimerHarness(broker, api, POLICY, Mode.DIRECT, false);
-             KafkaProducer<byte[], byte[]> raw = new KafkaProducer<>(broker.clientProperties(),
-                     new ByteArraySerializer(), new ByteArraySerializer())) {
+                KafkaProducer<byte[], byte[]> raw = new KafkaProducer<>(
+                        broker.clientProperties(), new ByteArraySerializer(), new ByteArraySerializer())) {
             String topic = Topics.GPU_SAMPLES.name(harness.prefix);
-            GpuSample good = new GpuSample(Instant.now(), "node-untrusted", "GPU-untrusted", 0, "NVIDIA H200", null,
-                    null, null, null, null, 0.3, "GR_ENGINE_ACTIVE", 10.0, 20.0, 100.0);
-            GpuSample negative = new GpuSample(good.time(), good.hostname(), good.uuid(), 0, "NVIDIA H200", null,
-                    null, null, null, null, -5.0, "GR_ENGINE_ACTIVE", 10.0, 20.0, 100.0);
+            GpuSample good = new GpuSample(
+                    Instant.now(),
+                    "node-untrusted",
+                    "GPU-untrusted",
+                    0,
+                    "NVIDIA H200",
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    0.3,
+                    "GR_ENGINE_ACTIVE",
+                    10.0,
+                    20.0,
+                    100.0);
+            GpuSample negative = new GpuSample(
+                    good.time(),
+                    good.hostname(),
+                    good.uuid(),
+                    0,
+                    "NVIDIA H200",
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    -5.0,
+                    "GR_ENGINE_ACTIVE",
+                    10.0,
+                    20.0,
+                    100.0);
             RecordHeaders headers = new RecordHeaders();
             byte[] body = Topics.GPU_SAMPLES.valueSerde().serializer().serialize(topic, headers, negative);
             byte[] key = DEVICE.getBytes(StandardCharsets.UTF_8);
@@ -64,12 +92,13 @@ class UntrustedSamplesIT {
             raw.send(new ProducerRecord<>(topic, null, key, body, headers)).get();
             harness.send(good);
 
-            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-                    assertThat(count(harness.registry(), "gpuaas_reclaim_samples", "result", "unattributed"))
-                            .isEqualTo(1.0));
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(
+                            count(harness.registry(), "gpuaas_reclaim_samples", "result", "unattributed"))
+                    .isEqualTo(1.0));
             List<ConsumerRecord<byte[], byte[]>> letters = deadLetters(broker, harness.prefix, topic, 2);
             assertThat(letters).allSatisfy(letter -> assertThat(letter.key()).isEqualTo(key));
-            assertThat(letters).extracting(letter -> header(letter, DeadLetterPublisher.REASON))
+            assertThat(letters)
+                    .extracting(letter -> header(letter, DeadLetterPublisher.REASON))
                     .containsExactly("TOMBSTONE", "SCHEMA_VIOLATION");
             assertThat(header(letters.get(1), DeadLetterPublisher.ERROR)).contains("utilization");
             assertThat(letters.get(1).value()).isEqualTo(body);
@@ -81,11 +110,12 @@ class UntrustedSamplesIT {
     /** The first {@code n} dead letters read from {@code source}, in the order they were written. */
     static List<ConsumerRecord<byte[], byte[]>> deadLetters(KafkaBroker broker, String prefix, String source, int n) {
         List<ConsumerRecord<byte[], byte[]>> letters = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(broker.clientProperties(),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
+                broker.clientProperties(), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             String topic = Topics.DEAD_LETTER.name(prefix);
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+                    .map(p -> new TopicPartition(topic, p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             await().atMost(Duration.ofSeconds(30)).until(() -> {
@@ -97,7 +127,8 @@ class UntrustedSamplesIT {
                 return letters.size() >= n;
             });
         }
-        letters.sort((a, b) -> Long.compare(Long.parseLong(header(a, DeadLetterPublisher.OFFSET)),
+        letters.sort((a, b) -> Long.compare(
+                Long.parseLong(header(a, DeadLetterPublisher.OFFSET)),
                 Long.parseLong(header(b, DeadLetterPublisher.OFFSET))));
         return letters;
     }
@@ -109,10 +140,12 @@ class UntrustedSamplesIT {
 
     static double count(PrometheusRegistry registry, String counter, String label, String value) {
         for (MetricSnapshot snapshot : registry.scrape()) {
-            if (snapshot instanceof CounterSnapshot c && c.getMetadata().getName().equals(counter)) {
+            if (snapshot instanceof CounterSnapshot c
+                    && c.getMetadata().getName().equals(counter)) {
                 return c.getDataPoints().stream()
                         .filter(p -> value.equals(p.getLabels().get(label)))
-                        .mapToDouble(CounterSnapshot.CounterDataPointSnapshot::getValue).sum();
+                        .mapToDouble(CounterSnapshot.CounterDataPointSnapshot::getValue)
+                        .sum();
             }
         }
         return 0;

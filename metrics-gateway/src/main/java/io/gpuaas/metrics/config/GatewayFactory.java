@@ -57,9 +57,14 @@ public class GatewayFactory {
     }
 
     @Singleton
-    MetricsGatewayMetrics metricsGatewayMetrics(QueueDepth queues, TenantUsage usage, BookedUnits bookings,
-                                                ReclaimState reclaims, ScrapeHealth scrapes,
-                                                PublishCounters publishing, Clock clock) {
+    MetricsGatewayMetrics metricsGatewayMetrics(
+            QueueDepth queues,
+            TenantUsage usage,
+            BookedUnits bookings,
+            ReclaimState reclaims,
+            ScrapeHealth scrapes,
+            PublishCounters publishing,
+            Clock clock) {
         return new MetricsGatewayMetrics(queues, usage, bookings, reclaims, scrapes, publishing, clock);
     }
 }

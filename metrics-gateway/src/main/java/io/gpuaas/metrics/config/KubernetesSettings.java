@@ -13,5 +13,4 @@ import io.micronaut.core.bind.annotation.Bindable;
 @ConfigurationProperties("gpuaas.metrics-gateway.kubernetes")
 public record KubernetesSettings(
         @Bindable(defaultValue = "true") boolean enabled,
-        @Bindable(defaultValue = "gpuaas.io/tenant") String tenantLabel) {
-}
+        @Bindable(defaultValue = "gpuaas.io/tenant") String tenantLabel) {}

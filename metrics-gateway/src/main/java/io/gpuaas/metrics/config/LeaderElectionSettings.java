@@ -27,11 +27,12 @@ public record LeaderElectionSettings(
         @Nullable String identity,
         @Bindable(defaultValue = "15s") Duration leaseDuration,
         @Bindable(defaultValue = "10s") Duration renewDeadline,
-        @Bindable(defaultValue = "2s") Duration retryPeriod) implements LeaseSettings {
+        @Bindable(defaultValue = "2s") Duration retryPeriod)
+        implements LeaseSettings {
 
     /** The same Lease with the election off: what a replica without Kubernetes runs with. */
     public LeaderElectionSettings withoutElection() {
-        return new LeaderElectionSettings(false, leaseName, namespace, identity, leaseDuration, renewDeadline,
-                retryPeriod);
+        return new LeaderElectionSettings(
+                false, leaseName, namespace, identity, leaseDuration, renewDeadline, retryPeriod);
     }
 }

@@ -23,7 +23,7 @@ public record ProjectionSettings(
 
     /** The defaults above, for code wired by hand. */
     public static ProjectionSettings defaults() {
-        return new ProjectionSettings(Duration.ofMillis(500), Duration.ofSeconds(30), 5, Duration.ofSeconds(5),
-                Duration.ofSeconds(10));
+        return new ProjectionSettings(
+                Duration.ofMillis(500), Duration.ofSeconds(30), 5, Duration.ofSeconds(5), Duration.ofSeconds(10));
     }
 }

@@ -26,13 +26,17 @@ public record ScrapeSettings(
         @Bindable(defaultValue = "3s") Duration timeout,
         @Bindable(defaultValue = "60s") Duration maxBackoff,
         @Bindable(defaultValue = "true") boolean discovery,
-        @Bindable(defaultValue = "app.kubernetes.io/name=dcgm-exporter") String discoverySelector,
+
+        @Bindable(defaultValue = "app.kubernetes.io/name=dcgm-exporter")
+        String discoverySelector,
+
         @Nullable String discoveryNamespace,
         @Bindable(defaultValue = "9400") int discoveryPort,
         @Bindable(defaultValue = "/metrics") String discoveryPath) {
 
     public ScrapeSettings {
-        targets = targets == null ? List.of()
+        targets = targets == null
+                ? List.of()
                 : targets.stream().map(String::trim).filter(t -> !t.isEmpty()).toList();
     }
 }

@@ -25,6 +25,7 @@ public record UsageSettings(
         @Bindable(defaultValue = "30s") Duration maxGap,
         @Bindable(defaultValue = "1m") Duration rollupWindow,
         @Bindable(defaultValue = "true") boolean rollups,
+
         @Nullable @MapFormat(transformation = MapFormat.MapTransformation.FLAT, keyFormat = StringConvention.RAW)
         Map<String, String> namespaceTenants) {
 

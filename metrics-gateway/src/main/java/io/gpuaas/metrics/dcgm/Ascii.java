@@ -5,8 +5,7 @@ import java.nio.charset.StandardCharsets;
 /** Byte-level helpers for the ASCII parts of the Prometheus text format; no allocation on the hot path. */
 final class Ascii {
 
-    private Ascii() {
-    }
+    private Ascii() {}
 
     /** Upper-case ASCII bytes of {@code s}, the form {@link #equalsIgnoreCase} compares against. */
     static byte[] bytes(String s) {

@@ -18,8 +18,7 @@ final class ByteScan {
     private static final long QUOTES = ONES * '"';
     private static final long BACKSLASHES = ONES * '\\';
 
-    private ByteScan() {
-    }
+    private ByteScan() {}
 
     /** The index of the first {@code \n} in {@code text[from, to)}, or {@code to}. */
     static int newline(byte[] text, int from, int to) {

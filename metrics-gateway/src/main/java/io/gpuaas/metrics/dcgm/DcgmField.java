@@ -16,9 +16,9 @@ enum DcgmField {
     FB_FREE(1.0, "DCGM_FI_DEV_FB_FREE", "DCGM_FB_FREE"),
     POWER_USAGE(1.0, "DCGM_FI_DEV_POWER_USAGE", "DCGM_POWER_USAGE");
 
-
     /** Multiplier from the exporter's unit to the GpuSample unit (percent to ratio for GPU_UTIL). */
     final double scale;
+
     private final byte[][] names;
 
     DcgmField(double scale, String... names) {

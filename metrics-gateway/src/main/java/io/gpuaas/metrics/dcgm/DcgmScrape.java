@@ -10,5 +10,4 @@ import java.util.List;
  * @param lines    sample lines read (comments and blank lines excluded)
  * @param badLines sample lines skipped because they are not valid Prometheus text
  */
-public record DcgmScrape(List<GpuSample> samples, int lines, int badLines) {
-}
+public record DcgmScrape(List<GpuSample> samples, int lines, int badLines) {}

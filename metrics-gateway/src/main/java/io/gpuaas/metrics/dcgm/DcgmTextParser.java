@@ -22,6 +22,7 @@ public final class DcgmTextParser {
     private final String[] decoded = new String[DcgmLabel.COUNT];
     /** The line each label slot was last filled on: slots of older lines read as absent, so no per-line reset. */
     private final int[] filledOn = new int[DcgmLabel.COUNT];
+
     private int lines;
     private int badLines;
 
@@ -199,8 +200,8 @@ public final class DcgmTextParser {
             return; // not a per-device series (e.g. an exporter self-metric): valid, but nothing to attribute
         }
         String hostname = label(DcgmLabel.HOSTNAME, text);
-        DeviceTable.Device device = devices.find(hostname == null ? fallbackHostname : hostname, uuid,
-                label(DcgmLabel.GPU_INSTANCE_ID, text));
+        DeviceTable.Device device = devices.find(
+                hostname == null ? fallbackHostname : hostname, uuid, label(DcgmLabel.GPU_INSTANCE_ID, text));
         if (device.gpu == null) {
             device.gpu = label(DcgmLabel.GPU, text);
         }

@@ -65,7 +65,8 @@ final class DeviceTable {
         }
 
         boolean is(String otherHostname, String otherUuid, String otherGpuInstanceId) {
-            return uuid.equals(otherUuid) && Objects.equals(hostname, otherHostname)
+            return uuid.equals(otherUuid)
+                    && Objects.equals(hostname, otherHostname)
                     && Objects.equals(gpuInstanceId, otherGpuInstanceId);
         }
 
@@ -87,9 +88,22 @@ final class DeviceTable {
                 source = "GPU_UTIL";
                 utilization = ratio(values[DcgmField.GPU_UTIL.ordinal()]);
             }
-            return new GpuSample(time, hostname, uuid, gpuIndex(), modelName, gpuInstanceId, migProfile, namespace,
-                    pod, container, utilization, utilization == null ? null : source,
-                    value(DcgmField.FB_USED), value(DcgmField.FB_FREE), value(DcgmField.POWER_USAGE));
+            return new GpuSample(
+                    time,
+                    hostname,
+                    uuid,
+                    gpuIndex(),
+                    modelName,
+                    gpuInstanceId,
+                    migProfile,
+                    namespace,
+                    pod,
+                    container,
+                    utilization,
+                    utilization == null ? null : source,
+                    value(DcgmField.FB_USED),
+                    value(DcgmField.FB_FREE),
+                    value(DcgmField.POWER_USAGE));
         }
 
         /**

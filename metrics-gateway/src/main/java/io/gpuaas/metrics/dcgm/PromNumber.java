@@ -26,8 +26,7 @@ final class PromNumber {
         }
     }
 
-    private PromNumber() {
-    }
+    private PromNumber() {}
 
     static boolean isInvalid(double value) {
         return Double.doubleToRawLongBits(value) == Double.doubleToRawLongBits(INVALID);

@@ -9,9 +9,9 @@ import io.gpuaas.kit.security.CallerResolver;
 import io.gpuaas.metrics.metrics.MetricsGatewayMetrics;
 import io.gpuaas.metrics.projection.QueueDepth;
 import io.gpuaas.metrics.projection.ReclaimState;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
-import io.micronaut.http.HttpRequest;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.security.annotation.Secured;
@@ -62,11 +62,17 @@ public class KedaController {
     }
 
     @Get("/workloads/{namespace}/{kind}/{name}")
-    public HttpResponse<?> workload(String namespace, String kind, String name, Authentication caller,
-                                    HttpRequest<?> request) {
+    public HttpResponse<?> workload(
+            String namespace, String kind, String name, Authentication caller, HttpRequest<?> request) {
         Optional<Problem> bad = KubernetesNames.label("namespace", namespace)
-                .or(() -> KINDS.contains(kind) ? Optional.empty() : Optional.of(Problem.of(HttpStatus.BAD_REQUEST,
-                        "RECLAIMABLE_KIND", "kind", "kind must be one of " + KINDS).with("allowed", KINDS)))
+                .or(() -> KINDS.contains(kind)
+                        ? Optional.empty()
+                        : Optional.of(Problem.of(
+                                        HttpStatus.BAD_REQUEST,
+                                        "RECLAIMABLE_KIND",
+                                        "kind",
+                                        "kind must be one of " + KINDS)
+                                .with("allowed", KINDS)))
                 .or(() -> KubernetesNames.subdomain("name", name));
         if (bad.isPresent()) {
             return bad.get().response(request.getPath());
@@ -76,8 +82,14 @@ public class KedaController {
         }
         WorkloadRef ref = new WorkloadRef(namespace, kind, name);
         return HttpResponse.ok(reclaims.workload(ref)
-                .map(s -> new WorkloadMetric(namespace, kind, name, s.idle() ? 1 : 0, s.idle() ? 0 : 1,
-                        s.since() == null ? null : s.since().toString(), true))
+                .map(s -> new WorkloadMetric(
+                        namespace,
+                        kind,
+                        name,
+                        s.idle() ? 1 : 0,
+                        s.idle() ? 0 : 1,
+                        s.since() == null ? null : s.since().toString(),
+                        true))
                 .orElse(new WorkloadMetric(namespace, kind, name, 0, 1, null, false)));
     }
 
@@ -86,24 +98,40 @@ public class KedaController {
     }
 
     private static HttpResponse<?> forbidden(String namespace, String path) {
-        return Problem.of(HttpStatus.FORBIDDEN, "NAMESPACE_NOT_OWNED", "namespace",
-                "namespace " + namespace + " is not one of the caller's namespaces").response(path);
+        return Problem.of(
+                        HttpStatus.FORBIDDEN,
+                        "NAMESPACE_NOT_OWNED",
+                        "namespace",
+                        "namespace " + namespace + " is not one of the caller's namespaces")
+                .response(path);
     }
 
     /** Queue depth of one LocalQueue; {@code pendingGpus} sums the GPU resources of pending workloads. */
-    public record QueueMetric(String namespace, String localQueue, String clusterQueue, int pendingWorkloads,
-                              double pendingGpus, int admittedWorkloads, boolean known) {
+    public record QueueMetric(
+            String namespace,
+            String localQueue,
+            String clusterQueue,
+            int pendingWorkloads,
+            double pendingGpus,
+            int admittedWorkloads,
+            boolean known) {
 
         static QueueMetric of(QueueState q) {
             double gpus = MetricsGatewayMetrics.gpuDemand(q.pendingDemand()).values().stream()
-                    .mapToDouble(Double::doubleValue).sum();
-            return new QueueMetric(q.namespace(), q.localQueue(), q.clusterQueue(), q.pendingWorkloads(), gpus,
-                    q.admittedWorkloads(), true);
+                    .mapToDouble(Double::doubleValue)
+                    .sum();
+            return new QueueMetric(
+                    q.namespace(),
+                    q.localQueue(),
+                    q.clusterQueue(),
+                    q.pendingWorkloads(),
+                    gpus,
+                    q.admittedWorkloads(),
+                    true);
         }
     }
 
     /** The idleness signal of one workload: {@code idle} 1 while reclaimable, {@code active} its complement. */
-    public record WorkloadMetric(String namespace, String kind, String name, int idle, int active, String since,
-                                 boolean known) {
-    }
+    public record WorkloadMetric(
+            String namespace, String kind, String name, int idle, int active, String since, boolean known) {}
 }

@@ -24,8 +24,13 @@ public final class DcgmExporterDiscovery extends InformerComponent<Pod> {
     private final int port;
     private final String path;
 
-    public DcgmExporterDiscovery(KubernetesClient client, String namespace, String selector, int port, String path,
-                                 ScrapeScheduler scheduler) {
+    public DcgmExporterDiscovery(
+            KubernetesClient client,
+            String namespace,
+            String selector,
+            int port,
+            String path,
+            ScrapeScheduler scheduler) {
         super("exporter-discovery", StartOrder.DISCOVERY, informer(client, namespace, selector));
         this.scheduler = scheduler;
         this.port = port;
@@ -68,12 +73,15 @@ public final class DcgmExporterDiscovery extends InformerComponent<Pod> {
 
     /** The exporter of a running pod with an IP; null while it is pending, terminating or gone. */
     static ScrapeTarget targetOf(Pod pod, int port, String path) {
-        if (pod.getStatus() == null || !"Running".equals(pod.getStatus().getPhase())
-                || pod.getStatus().getPodIP() == null || pod.getMetadata().getDeletionTimestamp() != null) {
+        if (pod.getStatus() == null
+                || !"Running".equals(pod.getStatus().getPhase())
+                || pod.getStatus().getPodIP() == null
+                || pod.getMetadata().getDeletionTimestamp() != null) {
             return null;
         }
         String ip = pod.getStatus().getPodIP();
         String host = ip.contains(":") ? "[" + ip + "]" : ip;
-        return new ScrapeTarget(URI.create("http://" + host + ":" + port + path), pod.getSpec().getNodeName(), ORIGIN);
+        return new ScrapeTarget(
+                URI.create("http://" + host + ":" + port + path), pod.getSpec().getNodeName(), ORIGIN);
     }
 }

@@ -13,12 +13,15 @@ import io.gpuaas.metrics.projection.TenantDirectory;
 public final class TenantNamespaceWatcher extends InformerComponent<Namespace> {
 
     public TenantNamespaceWatcher(KubernetesClient client, String tenantLabel, TenantDirectory directory) {
-        super("tenant-namespaces", StartOrder.TENANT_NAMESPACES,
+        super(
+                "tenant-namespaces",
+                StartOrder.TENANT_NAMESPACES,
                 client.namespaces().withLabel(tenantLabel).runnableInformer(0));
         informer.addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Namespace ns) {
-                directory.labelled(ns.getMetadata().getName(), ns.getMetadata().getLabels().get(tenantLabel));
+                directory.labelled(
+                        ns.getMetadata().getName(), ns.getMetadata().getLabels().get(tenantLabel));
             }
 
             @Override

@@ -30,8 +30,8 @@ public final class GpuSamplePublisher implements SampleSink, AutoCloseable {
     private final PublishCounters counters;
     private final Callback callback;
 
-    public GpuSamplePublisher(Producer<byte[], byte[]> producer, String topic, GpuSampleCodec codec,
-                              PublishCounters counters) {
+    public GpuSamplePublisher(
+            Producer<byte[], byte[]> producer, String topic, GpuSampleCodec codec, PublishCounters counters) {
         this.producer = producer;
         this.topic = topic;
         this.codec = codec;

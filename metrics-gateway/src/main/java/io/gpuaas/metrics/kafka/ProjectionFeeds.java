@@ -44,8 +44,12 @@ public final class ProjectionFeeds {
      * @param consumers   a new byte-array consumer without a group, given its client id
      * @param hook        called before every record is applied; null for none (production)
      */
-    public ProjectionFeeds(Function<String, Consumer<byte[], byte[]>> consumers, String prefix,
-                           DeadLetterPublisher deadLetters, ProjectionSettings settings, ProjectionHook hook) {
+    public ProjectionFeeds(
+            Function<String, Consumer<byte[], byte[]>> consumers,
+            String prefix,
+            DeadLetterPublisher deadLetters,
+            ProjectionSettings settings,
+            ProjectionHook hook) {
         this.consumers = consumers;
         this.prefix = prefix;
         this.deadLetters = deadLetters;
@@ -55,14 +59,22 @@ public final class ProjectionFeeds {
 
     public TopicReplica stateFeed(QueueDepth queues, BookedUnits bookings, ReclaimState reclaims) {
         return builder(STATE_FEED)
-                .follow(Topics.QUOTA_STATE, StartAt.BEGINNING, hooked(Topics.QUOTA_STATE,
-                        (key, state) -> queues.apply(key, switch (state) {
-                            case null -> null;
-                            case QueueState queue -> queue;
-                        })))
+                .follow(
+                        Topics.QUOTA_STATE,
+                        StartAt.BEGINNING,
+                        hooked(
+                                Topics.QUOTA_STATE,
+                                (key, state) -> queues.apply(
+                                        key,
+                                        switch (state) {
+                                            case null -> null;
+                                            case QueueState queue -> queue;
+                                        })))
                 .follow(Topics.BOOKINGS, StartAt.BEGINNING, hooked(Topics.BOOKINGS, bookings::apply))
                 // Not compacted: a null there is dead-lettered by the replica and never reaches the projection.
-                .follow(Topics.RECLAIM_EVENTS, StartAt.BEGINNING,
+                .follow(
+                        Topics.RECLAIM_EVENTS,
+                        StartAt.BEGINNING,
                         hooked(Topics.RECLAIM_EVENTS, (key, event) -> reclaims.apply(event)))
                 .build();
     }

@@ -1,12 +1,12 @@
 package io.gpuaas.metrics.kafka;
 
 import io.gpuaas.events.tenant.TenantUtilization;
+import io.gpuaas.events.tenant.TenantUtilizationEvent;
 import io.gpuaas.kit.k8s.LeaderDuty;
 import io.gpuaas.kit.runtime.ComponentHealth;
 import io.gpuaas.kit.runtime.ComponentHealth.State;
 import io.gpuaas.kit.runtime.ServiceComponent;
 import io.gpuaas.metrics.StartOrder;
-import io.gpuaas.events.tenant.TenantUtilizationEvent;
 import io.gpuaas.metrics.projection.BookedUnits;
 import io.gpuaas.metrics.projection.TenantUsage;
 import java.time.Clock;
@@ -50,8 +50,13 @@ public final class RollupPublisher implements ServiceComponent, LeaderDuty, Auto
     private ScheduledFuture<?> schedule;
     private volatile State state = State.STARTING;
 
-    public RollupPublisher(TenantUsage usage, BookedUnits bookings, Producer<String, TenantUtilizationEvent> producer,
-                           String topic, Duration window, Clock clock) {
+    public RollupPublisher(
+            TenantUsage usage,
+            BookedUnits bookings,
+            Producer<String, TenantUtilizationEvent> producer,
+            String topic,
+            Duration window,
+            Clock clock) {
         this.usage = usage;
         this.bookings = bookings;
         this.producer = producer;
@@ -72,7 +77,8 @@ public final class RollupPublisher implements ServiceComponent, LeaderDuty, Auto
 
     @Override
     public synchronized ComponentHealth health() {
-        String detail = schedule != null ? "every " + window + " to " + topic
+        String detail = schedule != null
+                ? "every " + window + " to " + topic
                 : "standing by: another replica publishes to " + topic;
         return new ComponentHealth(state, true, detail, 0);
     }
@@ -112,7 +118,7 @@ public final class RollupPublisher implements ServiceComponent, LeaderDuty, Auto
         current.cancel(false);
         try {
             // A window being sent right now finishes first: the partial one must start where it ended.
-            timer.submit(() -> { }).get(IN_FLIGHT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            timer.submit(() -> {}).get(IN_FLIGHT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {

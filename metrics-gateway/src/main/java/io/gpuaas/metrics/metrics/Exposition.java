@@ -37,7 +37,12 @@ public final class Exposition {
         }
         out.append("# HELP ").append(typeName).append(' ');
         escape(help, false);
-        out.append('\n').append("# TYPE ").append(typeName).append(' ').append(type).append('\n');
+        out.append('\n')
+                .append("# TYPE ")
+                .append(typeName)
+                .append(' ')
+                .append(type)
+                .append('\n');
         return new Family(sampleName, labelNames);
     }
 

@@ -16,11 +16,9 @@ import java.util.TreeMap;
 public final class ReclaimState {
 
     /** A workload's idleness as KEDA and /metrics see it. */
-    public record Idleness(boolean idle, Instant since) {
-    }
+    public record Idleness(boolean idle, Instant since) {}
 
-    private record Saving(int gpus, Instant since) {
-    }
+    private record Saving(int gpus, Instant since) {}
 
     private final Map<WorkloadRef, Idleness> idleness = new HashMap<>();
     private final Map<WorkloadRef, Saving> open = new HashMap<>();
@@ -59,7 +57,8 @@ public final class ReclaimState {
     private void closeSaving(WorkloadRef ref, Instant at) {
         Saving saving = open.remove(ref);
         if (saving != null && at.isAfter(saving.since())) {
-            closedSavedSeconds += saving.gpus() * Duration.between(saving.since(), at).toMillis() / 1000.0;
+            closedSavedSeconds +=
+                    saving.gpus() * Duration.between(saving.since(), at).toMillis() / 1000.0;
         }
     }
 
@@ -69,8 +68,7 @@ public final class ReclaimState {
 
     /** Every workload the reclaimer has spoken about, sorted for stable output. */
     public synchronized Map<WorkloadRef, Idleness> workloads() {
-        Map<WorkloadRef, Idleness> sorted = new TreeMap<>(
-                java.util.Comparator.comparing(WorkloadRef::key));
+        Map<WorkloadRef, Idleness> sorted = new TreeMap<>(java.util.Comparator.comparing(WorkloadRef::key));
         sorted.putAll(idleness);
         return sorted;
     }

@@ -20,8 +20,7 @@ import java.util.TreeMap;
 public final class TenantUsage {
 
     /** Gauges and counters of one tenant at scrape time. */
-    public record TenantGauges(int allocated, double meanUtilization, double busySeconds, double idleSeconds) {
-    }
+    public record TenantGauges(int allocated, double meanUtilization, double busySeconds, double idleSeconds) {}
 
     private static final class Device {
         String tenant;
@@ -106,13 +105,13 @@ public final class TenantUsage {
         }
         Map<String, TenantGauges> result = new TreeMap<>();
         totals.forEach((tenant, t) -> result.put(tenant, gauges(tenant, counts, utilization, t)));
-        counts.keySet().forEach(tenant -> result.computeIfAbsent(tenant,
-                k -> gauges(k, counts, utilization, new double[2])));
+        counts.keySet()
+                .forEach(tenant -> result.computeIfAbsent(tenant, k -> gauges(k, counts, utilization, new double[2])));
         return result;
     }
 
-    private static TenantGauges gauges(String tenant, Map<String, int[]> counts, Map<String, double[]> utilization,
-                                       double[] total) {
+    private static TenantGauges gauges(
+            String tenant, Map<String, int[]> counts, Map<String, double[]> utilization, double[] total) {
         int allocated = counts.containsKey(tenant) ? counts.get(tenant)[0] : 0;
         double[] u = utilization.get(tenant);
         double mean = u == null ? Double.NaN : u[0] / u[1];
@@ -134,7 +133,13 @@ public final class TenantUsage {
         List<TenantUtilization> rollups = new ArrayList<>();
         Map<String, Window> all = new TreeMap<>(closed);
         booked.keySet().forEach(tenant -> all.putIfAbsent(tenant, new Window()));
-        all.forEach((tenant, w) -> rollups.add(new TenantUtilization(tenant, start, end, w.allocated, w.busy, w.idle,
+        all.forEach((tenant, w) -> rollups.add(new TenantUtilization(
+                tenant,
+                start,
+                end,
+                w.allocated,
+                w.busy,
+                w.idle,
                 w.utilizationSeconds == 0 ? 0 : w.utilizationWeighted / w.utilizationSeconds,
                 booked.getOrDefault(tenant, Map.of()))));
         return rollups;

@@ -11,11 +11,9 @@ public interface SampleSink extends AutoCloseable {
     void publish(ScrapeTarget target, List<GpuSample> samples);
 
     /** Sends what is buffered, and waits for it; called when this replica stops leading. */
-    default void flush() {
-    }
+    default void flush() {}
 
     /** Sends what is buffered; called once the scheduler's loops have ended. */
     @Override
-    default void close() {
-    }
+    default void close() {}
 }

@@ -17,8 +17,13 @@ public final class ScrapeHealth {
      * @param failuresTotal    failed scrapes since the target appeared
      * @param consecutiveFails failures since the last success (drives the backoff)
      */
-    public record TargetHealth(boolean up, double durationSeconds, int samples, long badLinesTotal,
-                               long failuresTotal, int consecutiveFails) {
+    public record TargetHealth(
+            boolean up,
+            double durationSeconds,
+            int samples,
+            long badLinesTotal,
+            long failuresTotal,
+            int consecutiveFails) {
         static final TargetHealth NEW = new TargetHealth(false, 0, 0, 0, 0, 0);
     }
 
@@ -36,7 +41,12 @@ public final class ScrapeHealth {
     public TargetHealth failed(ScrapeTarget target, double seconds) {
         return targets.compute(target.label(), (k, h) -> {
             TargetHealth old = h == null ? TargetHealth.NEW : h;
-            return new TargetHealth(false, seconds, old.samples(), old.badLinesTotal(), old.failuresTotal() + 1,
+            return new TargetHealth(
+                    false,
+                    seconds,
+                    old.samples(),
+                    old.badLinesTotal(),
+                    old.failuresTotal() + 1,
                     old.consecutiveFails() + 1);
         });
     }

@@ -48,7 +48,10 @@ public final class ScrapeScheduler implements ServiceComponent, LeaderDuty, Auto
         this.sink = sink;
         this.health = health;
         this.clock = clock;
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
+        this.http = HttpClient.newBuilder()
+                .connectTimeout(timeout)
+                .version(HttpClient.Version.HTTP_1_1)
+                .build();
     }
 
     @Override
@@ -75,7 +78,8 @@ public final class ScrapeScheduler implements ServiceComponent, LeaderDuty, Auto
     @Override
     public synchronized ComponentHealth health() {
         State state = closed ? State.STOPPED : started ? State.RUNNING : State.STARTING;
-        String detail = leading ? "scraping " + running.size() + " targets"
+        String detail = leading
+                ? "scraping " + running.size() + " targets"
                 : "standing by: another replica scrapes (" + wanted().size() + " targets known)";
         return new ComponentHealth(state, true, detail, 0);
     }
@@ -147,7 +151,8 @@ public final class ScrapeScheduler implements ServiceComponent, LeaderDuty, Auto
     private void loop(TargetScraper scraper) {
         try {
             // Spread the first scrapes over one interval so a thousand exporters are not hit in the same instant.
-            Thread.sleep(ThreadLocalRandom.current().nextLong(Math.max(1, backoff.interval().toMillis() / 2)));
+            Thread.sleep(ThreadLocalRandom.current()
+                    .nextLong(Math.max(1, backoff.interval().toMillis() / 2)));
             while (!Thread.currentThread().isInterrupted()) {
                 long start = System.nanoTime();
                 ScrapeHealth.TargetHealth after = scraper.scrapeOnce();

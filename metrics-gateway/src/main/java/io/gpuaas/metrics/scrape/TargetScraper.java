@@ -31,8 +31,8 @@ final class TargetScraper {
     private final Clock clock;
     private final DcgmTextParser parser = new DcgmTextParser();
 
-    TargetScraper(ScrapeTarget target, HttpClient http, Duration timeout, SampleSink sink, ScrapeHealth health,
-                  Clock clock) {
+    TargetScraper(
+            ScrapeTarget target, HttpClient http, Duration timeout, SampleSink sink, ScrapeHealth health, Clock clock) {
         this.target = target;
         this.http = http;
         this.timeout = timeout;
@@ -59,10 +59,14 @@ final class TargetScraper {
     }
 
     private byte[] fetch() throws IOException, InterruptedException, ExecutionException, TimeoutException {
-        HttpRequest request = HttpRequest.newBuilder(target.url()).timeout(timeout)
-                .header("Accept", "text/plain;version=0.0.4").GET().build();
+        HttpRequest request = HttpRequest.newBuilder(target.url())
+                .timeout(timeout)
+                .header("Accept", "text/plain;version=0.0.4")
+                .GET()
+                .build();
         // request.timeout() only bounds the headers; the future bounds a body that trickles in too.
-        CompletableFuture<HttpResponse<byte[]>> pending = http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray());
+        CompletableFuture<HttpResponse<byte[]>> pending =
+                http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray());
         try {
             HttpResponse<byte[]> response = pending.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (response.statusCode() != 200) {
@@ -80,6 +84,8 @@ final class TargetScraper {
 
     private static String describe(Exception e) {
         Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-        return cause instanceof TimeoutException ? "timed out" : cause.getClass().getSimpleName() + ": " + cause.getMessage();
+        return cause instanceof TimeoutException
+                ? "timed out"
+                : cause.getClass().getSimpleName() + ": " + cause.getMessage();
     }
 }

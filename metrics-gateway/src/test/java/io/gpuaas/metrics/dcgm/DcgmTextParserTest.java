@@ -43,8 +43,8 @@ class DcgmTextParserTest {
 
         assertThat(scrape.badLines()).isZero();
         assertThat(scrape.samples()).hasSize(8);
-        Map<Integer, GpuSample> byIndex = scrape.samples().stream()
-                .collect(Collectors.toMap(GpuSample::gpuIndex, Function.identity()));
+        Map<Integer, GpuSample> byIndex =
+                scrape.samples().stream().collect(Collectors.toMap(GpuSample::gpuIndex, Function.identity()));
         GpuSample vllm = byIndex.get(0);
         assertThat(vllm.pod()).isEqualTo("vllm-agg-0-vllmdecodeworker-s65j5");
         assertThat(vllm.namespace()).isEqualTo("dynamo-workload");
@@ -115,8 +115,8 @@ class DcgmTextParserTest {
                 DCGM_FI_DEV_GPU_TEMP{gpu="0",UUID="GPU-other",Hostname="n1"} 31
                 """, NOW);
 
-        Map<String, GpuSample> byKey = scrape.samples().stream()
-                .collect(Collectors.toMap(GpuSample::deviceKey, Function.identity()));
+        Map<String, GpuSample> byKey =
+                scrape.samples().stream().collect(Collectors.toMap(GpuSample::deviceKey, Function.identity()));
         assertThat(byKey).containsOnlyKeys("n1/GPU-h200/9", "n1/GPU-h200/2", "n1/GPU-h200");
         assertThat(byKey.get("n1/GPU-h200/9")).satisfies(s -> {
             assertThat(s.migProfile()).isEqualTo("1g.18gb");
@@ -127,7 +127,8 @@ class DcgmTextParserTest {
         });
         assertThat(byKey.get("n1/GPU-h200/2").namespace()).isEqualTo("team-b");
         assertThat(byKey.get("n1/GPU-h200").utilization())
-                .as("the parent GPU reports no utilization under MIG: unknown, never idle").isNull();
+                .as("the parent GPU reports no utilization under MIG: unknown, never idle")
+                .isNull();
         assertThat(byKey.get("n1/GPU-h200").powerWatts()).isEqualTo(310.5);
     }
 
@@ -167,8 +168,12 @@ class DcgmTextParserTest {
         assertThat(scrape.samples()).singleElement().satisfies(s -> {
             assertThat(s.powerWatts()).isEqualTo(150.0);
             assertThat(s.memoryFreeMiB()).isEqualTo(7000.0);
-            assertThat(s.memoryUsedMiB()).as("an infinite reading is no reading").isNull();
-            assertThat(s.utilization()).as("NaN and -Inf must never read as an idle GPU").isNull();
+            assertThat(s.memoryUsedMiB())
+                    .as("an infinite reading is no reading")
+                    .isNull();
+            assertThat(s.utilization())
+                    .as("NaN and -Inf must never read as an idle GPU")
+                    .isNull();
             assertThat(s.utilizationSource()).isNull();
         });
     }
@@ -226,7 +231,10 @@ class DcgmTextParserTest {
 
         DcgmScrape second = parser.parse("DCGM_FI_DEV_GPU_UTIL{UUID=\"GPU-x\",Hostname=\"h\"} 1\n", NOW);
 
-        assertThat(second.samples()).singleElement().extracting(GpuSample::deviceKey).isEqualTo("h/GPU-x");
+        assertThat(second.samples())
+                .singleElement()
+                .extracting(GpuSample::deviceKey)
+                .isEqualTo("h/GPU-x");
     }
 
     private DcgmScrape parseResource(String name) throws IOException {

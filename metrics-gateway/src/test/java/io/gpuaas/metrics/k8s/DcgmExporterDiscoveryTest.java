@@ -20,19 +20,32 @@ class DcgmExporterDiscoveryTest {
 
     @Test
     void shouldBracketIpv6AddressesWhenBuildingTheUrl() {
-        assertThat(DcgmExporterDiscovery.targetOf(pod("Running", "fd00::12"), 9400, "/metrics").url())
+        assertThat(DcgmExporterDiscovery.targetOf(pod("Running", "fd00::12"), 9400, "/metrics")
+                        .url())
                 .hasToString("http://[fd00::12]:9400/metrics");
     }
 
     @Test
     void shouldSkipThePodWhenItIsPendingOrHasNoIp() {
-        assertThat(DcgmExporterDiscovery.targetOf(pod("Pending", "10.1.2.3"), 9400, "/metrics")).isNull();
-        assertThat(DcgmExporterDiscovery.targetOf(pod("Running", null), 9400, "/metrics")).isNull();
+        assertThat(DcgmExporterDiscovery.targetOf(pod("Pending", "10.1.2.3"), 9400, "/metrics"))
+                .isNull();
+        assertThat(DcgmExporterDiscovery.targetOf(pod("Running", null), 9400, "/metrics"))
+                .isNull();
     }
 
     private static Pod pod(String phase, String ip) {
-        return new PodBuilder().withNewMetadata().withName("dcgm-exporter-x").withNamespace("gpu-operator").endMetadata()
-                .withNewSpec().withNodeName("gpu-node-7").endSpec()
-                .withNewStatus().withPhase(phase).withPodIP(ip).endStatus().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName("dcgm-exporter-x")
+                .withNamespace("gpu-operator")
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName("gpu-node-7")
+                .endSpec()
+                .withNewStatus()
+                .withPhase(phase)
+                .withPodIP(ip)
+                .endStatus()
+                .build();
     }
 }

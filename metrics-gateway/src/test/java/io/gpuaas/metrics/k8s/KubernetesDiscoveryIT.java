@@ -34,25 +34,43 @@ class KubernetesDiscoveryIT {
     void shouldScrapeAnExporterPodWhenItRunsAndStopWhenItIsDeleted(KubernetesClient client) throws Exception {
         HttpServer exporter = exporter();
         List<GpuSample> published = new CopyOnWriteArrayList<>();
-        try (ScrapeScheduler scheduler = new ScrapeScheduler(new Backoff(Duration.ofMillis(200), Duration.ofSeconds(1)),
-                Duration.ofSeconds(1), (target, samples) -> published.addAll(samples), new ScrapeHealth(),
-                Clock.systemUTC());
-             DcgmExporterDiscovery discovery = new DcgmExporterDiscovery(client, "gpu-operator",
-                     "app.kubernetes.io/name=dcgm-exporter", exporter.getAddress().getPort(), "/metrics", scheduler)) {
+        try (ScrapeScheduler scheduler = new ScrapeScheduler(
+                        new Backoff(Duration.ofMillis(200), Duration.ofSeconds(1)),
+                        Duration.ofSeconds(1),
+                        (target, samples) -> published.addAll(samples),
+                        new ScrapeHealth(),
+                        Clock.systemUTC());
+                DcgmExporterDiscovery discovery = new DcgmExporterDiscovery(
+                        client,
+                        "gpu-operator",
+                        "app.kubernetes.io/name=dcgm-exporter",
+                        exporter.getAddress().getPort(),
+                        "/metrics",
+                        scheduler)) {
             scheduler.start();
             scheduler.lead();
             discovery.start();
             client.pods().inNamespace("gpu-operator").resource(pod("Pending")).create();
-            Pod running = client.pods().inNamespace("gpu-operator").withName("dcgm-exporter-abc")
-                    .edit(p -> new PodBuilder(p).editStatus().withPhase("Running").withPodIP("127.0.0.1").endStatus()
+            Pod running = client.pods()
+                    .inNamespace("gpu-operator")
+                    .withName("dcgm-exporter-abc")
+                    .edit(p -> new PodBuilder(p)
+                            .editStatus()
+                            .withPhase("Running")
+                            .withPodIP("127.0.0.1")
+                            .endStatus()
                             .build());
             assertThat(running.getStatus().getPhase()).isEqualTo("Running");
 
             await().atMost(Duration.ofSeconds(10)).until(() -> !published.isEmpty());
             assertThat(published.getFirst().modelName()).isEqualTo("Tesla T4");
 
-            client.pods().inNamespace("gpu-operator").withName("dcgm-exporter-abc").delete();
-            await().atMost(Duration.ofSeconds(10)).until(() -> scheduler.targets().isEmpty());
+            client.pods()
+                    .inNamespace("gpu-operator")
+                    .withName("dcgm-exporter-abc")
+                    .delete();
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> scheduler.targets().isEmpty());
         } finally {
             exporter.stop(0);
         }
@@ -67,8 +85,14 @@ class KubernetesDiscoveryIT {
             assertThat(watcher.health().state()).isEqualTo(State.STARTING);
             watcher.start();
             await().atMost(Duration.ofSeconds(10)).until(() -> watcher.health().ready());
-            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("team-a-dev")
-                    .addToLabels("gpuaas.io/tenant", "team-a").endMetadata().build()).create();
+            client.namespaces()
+                    .resource(new NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName("team-a-dev")
+                            .addToLabels("gpuaas.io/tenant", "team-a")
+                            .endMetadata()
+                            .build())
+                    .create();
 
             await().atMost(Duration.ofSeconds(10)).until(() -> "team-a".equals(directory.tenantOf("team-a-dev")));
             assertThat(directory.tenantOf("legacy")).isEqualTo("team-old");
@@ -80,11 +104,23 @@ class KubernetesDiscoveryIT {
     }
 
     private static Pod pod(String phase) {
-        return new PodBuilder().withNewMetadata().withName("dcgm-exporter-abc").withNamespace("gpu-operator")
-                .addToLabels("app.kubernetes.io/name", "dcgm-exporter").endMetadata()
-                .withNewSpec().withNodeName("gpu-node-1").addNewContainer().withName("exporter")
-                .withImage("nvcr.io/nvidia/k8s/dcgm-exporter").endContainer().endSpec()
-                .withNewStatus().withPhase(phase).endStatus().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName("dcgm-exporter-abc")
+                .withNamespace("gpu-operator")
+                .addToLabels("app.kubernetes.io/name", "dcgm-exporter")
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName("gpu-node-1")
+                .addNewContainer()
+                .withName("exporter")
+                .withImage("nvcr.io/nvidia/k8s/dcgm-exporter")
+                .endContainer()
+                .endSpec()
+                .withNewStatus()
+                .withPhase(phase)
+                .endStatus()
+                .build();
     }
 
     private static HttpServer exporter() throws Exception {

@@ -16,13 +16,12 @@ final class Intercepted {
         Object call(Method method, Object[] args);
     }
 
-    private Intercepted() {
-    }
+    private Intercepted() {}
 
     @SuppressWarnings("unchecked")
     static Consumer<byte[], byte[]> consumer(Consumer<byte[], byte[]> real, Answer answer) {
-        return (Consumer<byte[], byte[]>) Proxy.newProxyInstance(Consumer.class.getClassLoader(),
-                new Class<?>[] {Consumer.class}, (proxy, method, args) -> {
+        return (Consumer<byte[], byte[]>) Proxy.newProxyInstance(
+                Consumer.class.getClassLoader(), new Class<?>[] {Consumer.class}, (proxy, method, args) -> {
                     Object instead = answer.call(method, args);
                     if (instead != PROCEED) {
                         return instead;

@@ -58,8 +58,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ProjectionFeedsIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
-    private static final ProjectionSettings FAST = new ProjectionSettings(Duration.ofMillis(200),
-            Duration.ofSeconds(2), 5, Duration.ofSeconds(1), Duration.ofSeconds(5));
+    private static final ProjectionSettings FAST = new ProjectionSettings(
+            Duration.ofMillis(200), Duration.ofSeconds(2), 5, Duration.ofSeconds(1), Duration.ofSeconds(5));
 
     private KafkaBroker broker;
     private KafkaClients clients;
@@ -93,7 +93,10 @@ class ProjectionFeedsIT {
     }
 
     /** How the first metadata lookup of gpuaas.bookings went wrong on a loaded machine (decision 0008). */
-    enum LateLookup { TOPIC_NOT_FOUND_YET, TIMED_OUT }
+    enum LateLookup {
+        TOPIC_NOT_FOUND_YET,
+        TIMED_OUT
+    }
 
     @ParameterizedTest
     @EnumSource(LateLookup.class)
@@ -102,16 +105,19 @@ class ProjectionFeedsIT {
         send(Topics.QUOTA_STATE, "lq/team-a/gpuaas", queue("gpuaas"));
         String bookingsTopic = Topics.BOOKINGS.name(prefix);
         AtomicInteger lookups = new AtomicInteger();
-        start(clientId -> Intercepted.consumer(KafkaFactory.projectionConsumer(clients, clientId), (method, args) -> {
-            if (method.getName().equals("partitionsFor") && bookingsTopic.equals(args[0])
-                    && lookups.getAndIncrement() == 0) {
-                if (late == LateLookup.TIMED_OUT) {
-                    throw new TimeoutException("metadata of " + bookingsTopic + " (injected by the test)");
-                }
-                return List.of();
-            }
-            return Intercepted.PROCEED;
-        }), null);
+        start(
+                clientId -> Intercepted.consumer(KafkaFactory.projectionConsumer(clients, clientId), (method, args) -> {
+                    if (method.getName().equals("partitionsFor")
+                            && bookingsTopic.equals(args[0])
+                            && lookups.getAndIncrement() == 0) {
+                        if (late == LateLookup.TIMED_OUT) {
+                            throw new TimeoutException("metadata of " + bookingsTopic + " (injected by the test)");
+                        }
+                        return List.of();
+                    }
+                    return Intercepted.PROCEED;
+                }),
+                null);
 
         await().atMost(WAIT).untilAsserted(() -> {
             assertThat(lookups).hasValueGreaterThan(1);
@@ -129,7 +135,8 @@ class ProjectionFeedsIT {
         clients.close();
         clients = gateway(broker, prefix);
         start(clientId -> KafkaFactory.projectionConsumer(clients, clientId), null);
-        await().during(Duration.ofSeconds(1)).atMost(WAIT)
+        await().during(Duration.ofSeconds(1))
+                .atMost(WAIT)
                 .until(() -> stateFeed.health().alive() && !stateFeed.health().ready());
 
         try (Admin admin = broker.admin()) {
@@ -138,14 +145,15 @@ class ProjectionFeedsIT {
         send(Topics.BOOKINGS, "b-late", booking("b-late"));
 
         await().atMost(WAIT).untilAsserted(() -> assertThat(bookedH200()).isEqualTo(1));
-        await().atMost(WAIT).until(() -> stateFeed.health().ready() && sampleFeed.health().ready());
+        await().atMost(WAIT)
+                .until(() -> stateFeed.health().ready() && sampleFeed.health().ready());
     }
 
     @Test
     void shouldDeadLetterAPoisonRecordAndApplyTheRecordsBehindItWhenTheFirstDeadLetterWritesFail() throws Exception {
         String topic = Topics.QUOTA_STATE.name(prefix);
-        long poison = sendRaw(new ProducerRecord<>(topic, 0, "lq/x/poison".getBytes(StandardCharsets.UTF_8),
-                "{}".getBytes(StandardCharsets.UTF_8)));
+        long poison = sendRaw(new ProducerRecord<>(
+                topic, 0, "lq/x/poison".getBytes(StandardCharsets.UTF_8), "{}".getBytes(StandardCharsets.UTF_8)));
         send(Topics.QUOTA_STATE, 0, "lq/team-a/after", queue("after"));
         deadLetterProducer.failures.set(2);
 
@@ -154,7 +162,10 @@ class ProjectionFeedsIT {
         await().atMost(WAIT).untilAsserted(() -> {
             assertThat(queues.localQueue("team-a", "after")).isPresent();
             assertThat(deadLetterProducer.history()).singleElement().satisfies(letter -> assertThat(new String(
-                    letter.headers().lastHeader(DeadLetterPublisher.OFFSET).value(), StandardCharsets.UTF_8))
+                            letter.headers()
+                                    .lastHeader(DeadLetterPublisher.OFFSET)
+                                    .value(),
+                            StandardCharsets.UTF_8))
                     .isEqualTo(Long.toString(poison)));
         });
         assertThat(deadLetterProducer.failures).hasNegativeValue();
@@ -165,18 +176,22 @@ class ProjectionFeedsIT {
     @Test
     void shouldKeepFollowingTheTopicsWhenAPollFails() {
         AtomicInteger polls = new AtomicInteger();
-        start(clientId -> Intercepted.consumer(KafkaFactory.projectionConsumer(clients, clientId), (method, args) -> {
-            if (method.getName().equals("poll") && clientId.endsWith(ProjectionFeeds.STATE_FEED)
-                    && polls.incrementAndGet() == 3) {
-                throw new KafkaException("poll failure injected by the test");
-            }
-            return Intercepted.PROCEED;
-        }), null);
+        start(
+                clientId -> Intercepted.consumer(KafkaFactory.projectionConsumer(clients, clientId), (method, args) -> {
+                    if (method.getName().equals("poll")
+                            && clientId.endsWith(ProjectionFeeds.STATE_FEED)
+                            && polls.incrementAndGet() == 3) {
+                        throw new KafkaException("poll failure injected by the test");
+                    }
+                    return Intercepted.PROCEED;
+                }),
+                null);
         await().atMost(WAIT).until(() -> polls.get() > 3);
 
         send(Topics.QUOTA_STATE, "lq/team-a/later", queue("later"));
 
-        await().atMost(WAIT).untilAsserted(() -> assertThat(queues.localQueue("team-a", "later")).isPresent());
+        await().atMost(WAIT).untilAsserted(() -> assertThat(queues.localQueue("team-a", "later"))
+                .isPresent());
         assertThat(stateFeed.health().restarts()).isPositive();
         await().atMost(WAIT).until(() -> stateFeed.health().ready());
     }
@@ -188,7 +203,8 @@ class ProjectionFeedsIT {
                 throw new StackOverflowError("injected by the test");
             }
         });
-        await().atMost(WAIT).until(() -> stateFeed.health().ready() && sampleFeed.health().ready());
+        await().atMost(WAIT)
+                .until(() -> stateFeed.health().ready() && sampleFeed.health().ready());
 
         send(Topics.QUOTA_STATE, "lq/team-a/fatal", queue("fatal"));
 
@@ -214,8 +230,8 @@ class ProjectionFeedsIT {
     }
 
     private void start(Function<String, Consumer<byte[], byte[]>> consumers, ProjectionHook hook) {
-        DeadLetterPublisher deadLetters = new DeadLetterPublisher(deadLetterProducer, Topics.DEAD_LETTER.name(prefix),
-                "metrics-gateway", new PrometheusRegistry());
+        DeadLetterPublisher deadLetters = new DeadLetterPublisher(
+                deadLetterProducer, Topics.DEAD_LETTER.name(prefix), "metrics-gateway", new PrometheusRegistry());
         ProjectionFeeds feeds = new ProjectionFeeds(consumers, prefix, deadLetters, FAST, hook);
         stateFeed = feeds.stateFeed(queues, bookings, new ReclaimState());
         sampleFeed = feeds.sampleFeed(usage);
@@ -234,7 +250,9 @@ class ProjectionFeedsIT {
 
     /** The projections run as metrics-gateway with exactly its ACLs; the test writes their input as the super user. */
     private static KafkaClients gateway(KafkaBroker broker, String prefix) {
-        return new KafkaClients(new KafkaSettings(broker.bootstrapServers(), prefix,
+        return new KafkaClients(new KafkaSettings(
+                broker.bootstrapServers(),
+                prefix,
                 broker.serviceCredentials(METRICS_GATEWAY.userName(), KafkaAccess.acls(METRICS_GATEWAY, prefix))));
     }
 
@@ -243,35 +261,78 @@ class ProjectionFeedsIT {
     }
 
     private <V> void send(TopicSpec<String, V> topic, Integer partition, String key, V value) {
-        try (KafkaProducer<String, V> producer = new KafkaProducer<>(broker.clientProperties(),
-                topic.keySerde().serializer(), topic.valueSerde().serializer())) {
-            producer.send(new ProducerRecord<>(topic.name(prefix), partition, key, value)).get();
+        try (KafkaProducer<String, V> producer = new KafkaProducer<>(
+                broker.clientProperties(),
+                topic.keySerde().serializer(),
+                topic.valueSerde().serializer())) {
+            producer.send(new ProducerRecord<>(topic.name(prefix), partition, key, value))
+                    .get();
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
     }
 
     private long sendRaw(ProducerRecord<byte[], byte[]> record) throws Exception {
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(broker.clientProperties(),
-                new ByteArraySerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(broker.clientProperties(), new ByteArraySerializer(), new ByteArraySerializer())) {
             return producer.send(record).get().offset();
         }
     }
 
     private static Booking booking(String id) {
         Instant now = Instant.now();
-        return new Booking(id, "team-a", "team-a", "h200", "h200", "nvidia.com/gpu", 1, now.minusSeconds(60),
-                now.plusSeconds(3600), null, BookingState.ACTIVE, "alice", now, now, 1);
+        return new Booking(
+                id,
+                "team-a",
+                "team-a",
+                "h200",
+                "h200",
+                "nvidia.com/gpu",
+                1,
+                now.minusSeconds(60),
+                now.plusSeconds(3600),
+                null,
+                BookingState.ACTIVE,
+                "alice",
+                now,
+                now,
+                1);
     }
 
     private static QueueState queue(String name) {
-        return new QueueState(QueueState.Kind.LOCAL_QUEUE, "gpuaas-team-a", "team-a", name, "gpuaas-pool",
-                "team-a", Map.of(), Map.of(), Map.of(), 1, 0, 0,
-                Map.of("nvidia.com/gpu", BigDecimal.ONE), Instant.now());
+        return new QueueState(
+                QueueState.Kind.LOCAL_QUEUE,
+                "gpuaas-team-a",
+                "team-a",
+                name,
+                "gpuaas-pool",
+                "team-a",
+                Map.of(),
+                Map.of(),
+                Map.of(),
+                1,
+                0,
+                0,
+                Map.of("nvidia.com/gpu", BigDecimal.ONE),
+                Instant.now());
     }
 
     private static GpuSample sample(String uuid) {
-        return new GpuSample(Instant.now(), "n1", uuid, 0, "NVIDIA H200", null, null, "team-a", "worker-" + uuid,
-                "main", 0.5, "GR_ENGINE_ACTIVE", 100.0, 100.0, 300.0);
+        return new GpuSample(
+                Instant.now(),
+                "n1",
+                uuid,
+                0,
+                "NVIDIA H200",
+                null,
+                null,
+                "team-a",
+                "worker-" + uuid,
+                "main",
+                0.5,
+                "GR_ENGINE_ACTIVE",
+                100.0,
+                100.0,
+                300.0);
     }
 }

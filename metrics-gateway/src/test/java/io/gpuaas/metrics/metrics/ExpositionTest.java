@@ -34,7 +34,10 @@ class ExpositionTest {
     @Test
     void shouldWriteSpecialValuesWhenTheyAreNotFinite() {
         Exposition out = new Exposition(false, 3);
-        out.gauge("v", "v", "k").add(Double.NaN, "a").add(Double.POSITIVE_INFINITY, "b").add(1e20, "c");
+        out.gauge("v", "v", "k")
+                .add(Double.NaN, "a")
+                .add(Double.POSITIVE_INFINITY, "b")
+                .add(1e20, "c");
 
         assertThat(text(out)).contains("v{k=\"a\"} NaN", "v{k=\"b\"} +Inf", "v{k=\"c\"} 1.0E20");
         assertThat(out.series()).isEqualTo(3);

@@ -28,37 +28,103 @@ class MetricsGatewayMetricsTest {
     private final QueueDepth queues = new QueueDepth(tenants);
     private final TenantUsage usage = new TenantUsage(tenants, 0.05, Duration.ofSeconds(30), Duration.ofSeconds(30));
     private final ReclaimState reclaims = new ReclaimState();
-    private final MetricsGatewayMetrics metrics = new MetricsGatewayMetrics(queues, usage, new BookedUnits(),
-            reclaims, new ScrapeHealth(), new PublishCounters(), Clock.fixed(NOW, ZoneOffset.UTC));
+    private final MetricsGatewayMetrics metrics = new MetricsGatewayMetrics(
+            queues,
+            usage,
+            new BookedUnits(),
+            reclaims,
+            new ScrapeHealth(),
+            new PublishCounters(),
+            Clock.fixed(NOW, ZoneOffset.UTC));
 
     @Test
     void shouldSeparateClusterQueueTotalsFromLocalQueuesWhenBothAreKnown() {
-        queues.apply("cq/gpuaas-team-a", new QueueState(QueueState.Kind.CLUSTER_QUEUE, "gpuaas-team-a", null, null,
-                "gpuaas-pool", "team-a", Map.of(), Map.of(), Map.of(), 5, 2, 3,
-                Map.of("nvidia.com/gpu", BigDecimal.valueOf(9)), NOW));
-        queues.apply("lq/team-a/gpuaas", new QueueState(QueueState.Kind.LOCAL_QUEUE, "gpuaas-team-a", "team-a",
-                "gpuaas", "gpuaas-pool", "team-a", Map.of(), Map.of(), Map.of(), 4, 0, 1,
-                Map.of("nvidia.com/gpu", BigDecimal.valueOf(8)), NOW));
+        queues.apply(
+                "cq/gpuaas-team-a",
+                new QueueState(
+                        QueueState.Kind.CLUSTER_QUEUE,
+                        "gpuaas-team-a",
+                        null,
+                        null,
+                        "gpuaas-pool",
+                        "team-a",
+                        Map.of(),
+                        Map.of(),
+                        Map.of(),
+                        5,
+                        2,
+                        3,
+                        Map.of("nvidia.com/gpu", BigDecimal.valueOf(9)),
+                        NOW));
+        queues.apply(
+                "lq/team-a/gpuaas",
+                new QueueState(
+                        QueueState.Kind.LOCAL_QUEUE,
+                        "gpuaas-team-a",
+                        "team-a",
+                        "gpuaas",
+                        "gpuaas-pool",
+                        "team-a",
+                        Map.of(),
+                        Map.of(),
+                        Map.of(),
+                        4,
+                        0,
+                        1,
+                        Map.of("nvidia.com/gpu", BigDecimal.valueOf(8)),
+                        NOW));
 
         String text = render();
 
-        assertThat(text).contains(
-                "gpuaas_cluster_queue_pending_workloads{cluster_queue=\"gpuaas-team-a\"} 7.0",
-                "gpuaas_cluster_queue_pending_gpus{cluster_queue=\"gpuaas-team-a\",resource=\"nvidia.com/gpu\"} 9.0",
-                "gpuaas_queue_pending_workloads{cluster_queue=\"gpuaas-team-a\",local_queue=\"gpuaas\",namespace=\"team-a\"} 4.0");
+        assertThat(text)
+                .contains(
+                        "gpuaas_cluster_queue_pending_workloads{cluster_queue=\"gpuaas-team-a\"} 7.0",
+                        "gpuaas_cluster_queue_pending_gpus{cluster_queue=\"gpuaas-team-a\",resource=\"nvidia.com/gpu\"} 9.0",
+                        "gpuaas_queue_pending_workloads{cluster_queue=\"gpuaas-team-a\",local_queue=\"gpuaas\",namespace=\"team-a\"} 4.0");
     }
 
     @Test
     void shouldLabelTenantSeriesByTenantOnlyWhenPodsHoldGpus() {
-        queues.apply("lq/team-a/gpuaas", new QueueState(QueueState.Kind.LOCAL_QUEUE, "gpuaas-team-a", "team-a",
-                "gpuaas", null, "team-a", Map.of(), Map.of(), Map.of(), 0, 0, 0, Map.of(), NOW));
-        usage.apply(new GpuSample(NOW.minusSeconds(1), "n1", "GPU-1", 0, "H200", null, null, "team-a", "secret-pod-name",
-                "main", 0.3, "GR_ENGINE_ACTIVE", 1.0, 1.0, 1.0));
+        queues.apply(
+                "lq/team-a/gpuaas",
+                new QueueState(
+                        QueueState.Kind.LOCAL_QUEUE,
+                        "gpuaas-team-a",
+                        "team-a",
+                        "gpuaas",
+                        null,
+                        "team-a",
+                        Map.of(),
+                        Map.of(),
+                        Map.of(),
+                        0,
+                        0,
+                        0,
+                        Map.of(),
+                        NOW));
+        usage.apply(new GpuSample(
+                NOW.minusSeconds(1),
+                "n1",
+                "GPU-1",
+                0,
+                "H200",
+                null,
+                null,
+                "team-a",
+                "secret-pod-name",
+                "main",
+                0.3,
+                "GR_ENGINE_ACTIVE",
+                1.0,
+                1.0,
+                1.0));
 
         String text = render();
 
-        assertThat(text).contains("gpuaas_tenant_gpu_allocated{tenant=\"team-a\"} 1.0",
-                "gpuaas_tenant_gpu_utilization_ratio{tenant=\"team-a\"} 0.3");
+        assertThat(text)
+                .contains(
+                        "gpuaas_tenant_gpu_allocated{tenant=\"team-a\"} 1.0",
+                        "gpuaas_tenant_gpu_utilization_ratio{tenant=\"team-a\"} 0.3");
         assertThat(text).doesNotContain("secret-pod-name", "GPU-1");
     }
 
@@ -67,8 +133,10 @@ class MetricsGatewayMetricsTest {
         WorkloadRef ref = new WorkloadRef("team-b", "RayCluster", "sweep");
         reclaims.apply(new ReclaimEvent.IdleDetected(ref, "team-b", 1, NOW, 900, 0.05, 0.0, 1.0, "keda", NOW));
 
-        assertThat(render()).contains("gpuaas_workload_idle{kind=\"RayCluster\",name=\"sweep\",namespace=\"team-b\"} 1.0",
-                "gpuaas_reclaimed_workers_total 0.0");
+        assertThat(render())
+                .contains(
+                        "gpuaas_workload_idle{kind=\"RayCluster\",name=\"sweep\",namespace=\"team-b\"} 1.0",
+                        "gpuaas_reclaimed_workers_total 0.0");
     }
 
     private String render() {

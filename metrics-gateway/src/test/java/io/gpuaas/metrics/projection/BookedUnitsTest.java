@@ -33,7 +33,21 @@ class BookedUnitsTest {
     }
 
     private static Booking booking(String id, String pool, int units, int from, int to, BookingState state) {
-        return new Booking(id, "team-a", "team-a", pool, pool, "nvidia.com/gpu", units, T0.plusSeconds(from),
-                T0.plusSeconds(to), null, state, "alice", T0, T0, 1);
+        return new Booking(
+                id,
+                "team-a",
+                "team-a",
+                pool,
+                pool,
+                "nvidia.com/gpu",
+                units,
+                T0.plusSeconds(from),
+                T0.plusSeconds(to),
+                null,
+                state,
+                "alice",
+                T0,
+                T0,
+                1);
     }
 }

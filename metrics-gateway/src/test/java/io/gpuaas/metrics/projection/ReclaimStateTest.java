@@ -16,17 +16,19 @@ class ReclaimStateTest {
 
     @Test
     void shouldCountWorkersAndAccrueSavedGpuSecondsWhileAReclaimedWorkloadStaysAtZero() {
-        state.apply(new ReclaimEvent.IdleDetected(RAY, "team-a", 4, T0.minusSeconds(900), 900, 0.05, 0.0, 1.0,
-                "direct", T0));
+        state.apply(new ReclaimEvent.IdleDetected(
+                RAY, "team-a", 4, T0.minusSeconds(900), 900, 0.05, 0.0, 1.0, "direct", T0));
         state.apply(reclaimed(T0, false));
 
-        assertThat(state.workload(RAY)).hasValueSatisfying(i -> assertThat(i.idle()).isTrue());
+        assertThat(state.workload(RAY))
+                .hasValueSatisfying(i -> assertThat(i.idle()).isTrue());
         assertThat(state.reclaimedWorkers()).isEqualTo(3);
         assertThat(state.gpuSecondsSaved(T0.plusSeconds(100))).isEqualTo(400.0);
 
         state.apply(new ReclaimEvent.Resumed(RAY, "team-a", List.of(), "alice", T0.plusSeconds(150)));
 
-        assertThat(state.workload(RAY)).hasValueSatisfying(i -> assertThat(i.idle()).isFalse());
+        assertThat(state.workload(RAY))
+                .hasValueSatisfying(i -> assertThat(i.idle()).isFalse());
         assertThat(state.gpuSecondsSaved(T0.plusSeconds(10_000))).isEqualTo(600.0);
     }
 
@@ -44,11 +46,19 @@ class ReclaimStateTest {
         state.apply(new ReclaimEvent.ReclaimSkipped(RAY, "team-a", "OPTED_OUT", "annotation", T0.plusSeconds(1)));
 
         assertThat(state.workloads()).containsOnlyKeys(RAY);
-        assertThat(state.workload(RAY)).hasValueSatisfying(i -> assertThat(i.idle()).isFalse());
+        assertThat(state.workload(RAY))
+                .hasValueSatisfying(i -> assertThat(i.idle()).isFalse());
     }
 
     private static ReclaimEvent.Reclaimed reclaimed(Instant at, boolean dryRun) {
-        return new ReclaimEvent.Reclaimed(RAY, "team-a", List.of(new ReclaimEvent.ScaledGroup("gpu-workers", 3, 1, 0)),
-                4, 900, "RayCluster worker groups to 0", dryRun, at);
+        return new ReclaimEvent.Reclaimed(
+                RAY,
+                "team-a",
+                List.of(new ReclaimEvent.ScaledGroup("gpu-workers", 3, 1, 0)),
+                4,
+                900,
+                "RayCluster worker groups to 0",
+                dryRun,
+                at);
     }
 }

@@ -47,7 +47,8 @@ class TenantUsageTest {
         usage.apply(sample("gpu-1", "team-a", 0, 0.0));
         usage.apply(sample("gpu-1", "team-a", 600, 0.0));
 
-        assertThat(usage.gauges(T0.plusSeconds(600)).get("team-a").idleSeconds()).isEqualTo(10.0);
+        assertThat(usage.gauges(T0.plusSeconds(600)).get("team-a").idleSeconds())
+                .isEqualTo(10.0);
     }
 
     @Test
@@ -84,8 +85,8 @@ class TenantUsageTest {
         usage.apply(sample("gpu-1", "team-a", 6, 0.0));
         usage.apply(sample("gpu-1", "team-a", 8, 0.0));
 
-        List<TenantUtilization> rollups = usage.rollup(T0, T0.plusSeconds(60),
-                Map.of("team-a", Map.of("h200", 2), "team-c", Map.of("h200-mig-1g.18gb", 7)));
+        List<TenantUtilization> rollups = usage.rollup(
+                T0, T0.plusSeconds(60), Map.of("team-a", Map.of("h200", 2), "team-c", Map.of("h200-mig-1g.18gb", 7)));
 
         assertThat(rollups).extracting(TenantUtilization::tenant).containsExactly("team-a", "team-c");
         TenantUtilization a = rollups.getFirst();
@@ -95,12 +96,26 @@ class TenantUsageTest {
         assertThat(a.meanUtilization()).isCloseTo(0.75, within(1e-9));
         assertThat(a.bookedUnits()).containsEntry("h200", 2);
         assertThat(rollups.get(1).allocatedGpuSeconds()).isZero();
-        assertThat(usage.rollup(T0.plusSeconds(60), T0.plusSeconds(120), Map.of())).isEmpty();
+        assertThat(usage.rollup(T0.plusSeconds(60), T0.plusSeconds(120), Map.of()))
+                .isEmpty();
     }
 
     private static GpuSample sample(String uuid, String namespace, int second, Double utilization) {
-        return new GpuSample(T0.plusSeconds(second), "node-1", uuid, 0, "NVIDIA H200", null, null, namespace,
-                "pod-" + namespace, "main", utilization, utilization == null ? null : "GR_ENGINE_ACTIVE",
-                1.0, 1.0, 100.0);
+        return new GpuSample(
+                T0.plusSeconds(second),
+                "node-1",
+                uuid,
+                0,
+                "NVIDIA H200",
+                null,
+                null,
+                namespace,
+                "pod-" + namespace,
+                "main",
+                utilization,
+                utilization == null ? null : "GR_ENGINE_ACTIVE",
+                1.0,
+                1.0,
+                100.0);
     }
 }

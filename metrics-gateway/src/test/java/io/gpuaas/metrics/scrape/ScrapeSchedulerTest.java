@@ -50,7 +50,9 @@ class ScrapeSchedulerTest {
         SampleSink sink = new SampleSink() {
             @Override
             public void publish(ScrapeTarget target, List<GpuSample> samples) {
-                published.computeIfAbsent(target.label(), k -> new AtomicInteger()).addAndGet(samples.size());
+                published
+                        .computeIfAbsent(target.label(), k -> new AtomicInteger())
+                        .addAndGet(samples.size());
             }
 
             @Override
@@ -63,8 +65,12 @@ class ScrapeSchedulerTest {
                 sinkClosed.incrementAndGet();
             }
         };
-        scheduler = new ScrapeScheduler(new Backoff(Duration.ofMillis(100), Duration.ofSeconds(2)),
-                Duration.ofMillis(300), sink, health, Clock.systemUTC());
+        scheduler = new ScrapeScheduler(
+                new Backoff(Duration.ofMillis(100), Duration.ofSeconds(2)),
+                Duration.ofMillis(300),
+                sink,
+                health,
+                Clock.systemUTC());
     }
 
     @AfterEach
@@ -95,7 +101,9 @@ class ScrapeSchedulerTest {
     void shouldScrapeOnlyWhileLeadingAndFlushTheSinkWhenSteppingDown() {
         scheduler.start();
         scheduler.setTargets("config", Set.of(target("/fast")));
-        assertThat(scheduler.targets()).as("a follower knows its targets but scrapes none").isEmpty();
+        assertThat(scheduler.targets())
+                .as("a follower knows its targets but scrapes none")
+                .isEmpty();
         assertThat(scheduler.health().ready()).as("a follower is ready").isTrue();
         assertThat(scheduler.health().detail()).contains("standing by", "1 targets known");
 
@@ -149,7 +157,9 @@ class ScrapeSchedulerTest {
     }
 
     private long failures() {
-        return health.targets().values().stream().mapToLong(ScrapeHealth.TargetHealth::failuresTotal).sum();
+        return health.targets().values().stream()
+                .mapToLong(ScrapeHealth.TargetHealth::failuresTotal)
+                .sum();
     }
 
     @Test
@@ -178,7 +188,8 @@ class ScrapeSchedulerTest {
     }
 
     private ScrapeTarget target(String path) {
-        return ScrapeTarget.configured("http://127.0.0.1:" + exporters.getAddress().getPort() + path);
+        return ScrapeTarget.configured(
+                "http://127.0.0.1:" + exporters.getAddress().getPort() + path);
     }
 
     private String key(String path) {

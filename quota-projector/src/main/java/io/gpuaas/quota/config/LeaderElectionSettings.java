@@ -26,15 +26,28 @@ public record LeaderElectionSettings(
         @Nullable String identity,
         @Bindable(defaultValue = "15s") Duration leaseDuration,
         @Bindable(defaultValue = "10s") Duration renewDeadline,
-        @Bindable(defaultValue = "2s") Duration retryPeriod) implements LeaseSettings {
+        @Bindable(defaultValue = "2s") Duration retryPeriod)
+        implements LeaseSettings {
 
     public static LeaderElectionSettings defaults() {
-        return new LeaderElectionSettings(true, "gpuaas-quota-projector", null, null, Duration.ofSeconds(15),
-                Duration.ofSeconds(10), Duration.ofSeconds(2));
+        return new LeaderElectionSettings(
+                true,
+                "gpuaas-quota-projector",
+                null,
+                null,
+                Duration.ofSeconds(15),
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(2));
     }
 
     public static LeaderElectionSettings disabled() {
-        return new LeaderElectionSettings(false, "gpuaas-quota-projector", null, null, Duration.ofSeconds(15),
-                Duration.ofSeconds(10), Duration.ofSeconds(2));
+        return new LeaderElectionSettings(
+                false,
+                "gpuaas-quota-projector",
+                null,
+                null,
+                Duration.ofSeconds(15),
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(2));
     }
 }

@@ -29,10 +29,12 @@ public record QuotaSettings(
 
     /** The defaults, for code built without the container (tests, benchmarks). */
     public static QuotaSettings defaults() {
-        return new QuotaSettings("gpuaas-pool", "gpuaas", true, true, Duration.ofMinutes(10), 8, Duration.ofMinutes(10));
+        return new QuotaSettings(
+                "gpuaas-pool", "gpuaas", true, true, Duration.ofMinutes(10), 8, Duration.ofMinutes(10));
     }
 
     public QuotaSettings withDrainTimeout(Duration timeout) {
-        return new QuotaSettings(cohortName, localQueueName, allowBorrowing, hardwareProfiles, timeout, writers, resync);
+        return new QuotaSettings(
+                cohortName, localQueueName, allowBorrowing, hardwareProfiles, timeout, writers, resync);
     }
 }

@@ -24,8 +24,7 @@ final class BoundaryLag {
     /** Boundaries still being applied that are remembered; older ones are dropped (a loop stuck on a key). */
     private static final int LIMIT = 256;
 
-    private record Pending(Instant boundary, long generation, Set<ObjectRef> keys) {
-    }
+    private record Pending(Instant boundary, long generation, Set<ObjectRef> keys) {}
 
     private final Clock clock;
     private final QuotaProjectorMetrics metrics;

@@ -12,11 +12,11 @@ import io.gpuaas.kube.kueue.v1beta2.LocalQueue;
 import io.gpuaas.kube.kueue.v1beta2.Workload;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -112,8 +112,8 @@ public final class ClusterCache implements ServiceComponent {
     /** Starts the informers and waits until each has listed its kind once; closes them again if that fails. */
     private synchronized void sync() {
         hardwareProfiles = hardwareProfilesWanted && hardwareProfileCrdInstalled();
-        List<Kind> kinds = new ArrayList<>(List.of(Kind.NAMESPACE, Kind.COHORT, Kind.CLUSTER_QUEUE, Kind.LOCAL_QUEUE,
-                Kind.WORKLOAD));
+        List<Kind> kinds = new ArrayList<>(
+                List.of(Kind.NAMESPACE, Kind.COHORT, Kind.CLUSTER_QUEUE, Kind.LOCAL_QUEUE, Kind.WORKLOAD));
         if (hardwareProfiles) {
             kinds.add(Kind.HARDWARE_PROFILE);
         }
@@ -135,8 +135,12 @@ public final class ClusterCache implements ServiceComponent {
     /** Whether the CRD exists; creating HardwareProfiles on a cluster without OpenShift AI would only fail. */
     private boolean hardwareProfileCrdInstalled() {
         try {
-            boolean installed = client.apiextensions().v1().customResourceDefinitions()
-                    .withName(Kind.HARDWARE_PROFILE.crdName()).get() != null;
+            boolean installed = client.apiextensions()
+                            .v1()
+                            .customResourceDefinitions()
+                            .withName(Kind.HARDWARE_PROFILE.crdName())
+                            .get()
+                    != null;
             LOG.info("HardwareProfile CRD {}", installed ? "installed: profiles are rendered" : "absent: no profiles");
             return installed;
         } catch (KubernetesClientException e) {
@@ -169,17 +173,25 @@ public final class ClusterCache implements ServiceComponent {
             return new ComponentHealth(State.STOPPED, synced(), "stopped", attempts);
         }
         if (!synced()) {
-            return new ComponentHealth(attempts == 0 ? State.STARTING : State.RECOVERING, false,
-                    attempts == 0 ? "listing " + (informers.isEmpty() ? "kinds" : informers.keySet())
-                            : "sync failed " + attempts + "x: " + failure, attempts);
+            return new ComponentHealth(
+                    attempts == 0 ? State.STARTING : State.RECOVERING,
+                    false,
+                    attempts == 0
+                            ? "listing " + (informers.isEmpty() ? "kinds" : informers.keySet())
+                            : "sync failed " + attempts + "x: " + failure,
+                    attempts);
         }
         List<Kind> stopped = informers.entrySet().stream()
-                .filter(e -> e.getValue().stopped().toCompletableFuture().isDone()).map(Map.Entry::getKey).toList();
+                .filter(e -> e.getValue().stopped().toCompletableFuture().isDone())
+                .map(Map.Entry::getKey)
+                .toList();
         if (!stopped.isEmpty()) {
             return new ComponentHealth(State.DEAD, true, "informers stopped: " + stopped, attempts);
         }
         List<Kind> reconnecting = informers.entrySet().stream()
-                .filter(e -> !e.getValue().isWatching()).map(Map.Entry::getKey).toList();
+                .filter(e -> !e.getValue().isWatching())
+                .map(Map.Entry::getKey)
+                .toList();
         return reconnecting.isEmpty()
                 ? new ComponentHealth(State.RUNNING, true, "watching " + informers.keySet(), attempts)
                 : new ComponentHealth(State.RECOVERING, true, "watches reconnecting: " + reconnecting, attempts);
@@ -208,15 +220,23 @@ public final class ClusterCache implements ServiceComponent {
     }
 
     private SharedIndexInformer<? extends HasMetadata> informer(Kind kind) {
-        SharedIndexInformer<? extends HasMetadata> informer = switch (kind) {
-            case NAMESPACE -> client.namespaces().withLabel(Labels.TENANT).runnableInformer(resync.toMillis());
-            case HARDWARE_PROFILE, LOCAL_QUEUE, WORKLOAD ->
-                    client.resources(kind.type()).inAnyNamespace().runnableInformer(resync.toMillis());
-            case COHORT, CLUSTER_QUEUE -> client.resources(kind.type()).runnableInformer(resync.toMillis());
-        };
+        SharedIndexInformer<? extends HasMetadata> informer =
+                switch (kind) {
+                    case NAMESPACE ->
+                        client.namespaces().withLabel(Labels.TENANT).runnableInformer(resync.toMillis());
+                    case HARDWARE_PROFILE, LOCAL_QUEUE, WORKLOAD ->
+                        client.resources(kind.type()).inAnyNamespace().runnableInformer(resync.toMillis());
+                    case COHORT, CLUSTER_QUEUE -> client.resources(kind.type()).runnableInformer(resync.toMillis());
+                };
         if (kind == Kind.WORKLOAD) {
-            index(informer, Workload.class, Map.of(BY_CLUSTER_QUEUE, Workloads::admittedClusterQueue,
-                    BY_LOCAL_QUEUE, Workloads::localQueueKey));
+            index(
+                    informer,
+                    Workload.class,
+                    Map.of(
+                            BY_CLUSTER_QUEUE,
+                            Workloads::admittedClusterQueue,
+                            BY_LOCAL_QUEUE,
+                            Workloads::localQueueKey));
         }
         if (kind == Kind.LOCAL_QUEUE) {
             index(informer, LocalQueue.class, Map.of(BY_TARGET, QueueStates::target));
@@ -227,11 +247,11 @@ public final class ClusterCache implements ServiceComponent {
 
     /** Adds one index per entry: the object's key under it, none when the function gives null. */
     @SuppressWarnings("unchecked")
-    private static <T extends HasMetadata> void index(SharedIndexInformer<? extends HasMetadata> informer, Class<T> type,
-                                                      Map<String, Function<T, String>> keys) {
+    private static <T extends HasMetadata> void index(
+            SharedIndexInformer<? extends HasMetadata> informer, Class<T> type, Map<String, Function<T, String>> keys) {
         Map<String, Function<T, List<String>>> indexers = new java.util.HashMap<>();
-        keys.forEach((name, key) -> indexers.put(name, o -> Optional.ofNullable(key.apply(o)).map(List::of)
-                .orElse(List.of())));
+        keys.forEach((name, key) -> indexers.put(
+                name, o -> Optional.ofNullable(key.apply(o)).map(List::of).orElse(List.of())));
         ((SharedIndexInformer<T>) informer).addIndexers(indexers);
     }
 
@@ -276,8 +296,11 @@ public final class ClusterCache implements ServiceComponent {
 
     private <T extends HasMetadata> List<T> indexed(Kind kind, Class<T> type, String index, String value) {
         SharedIndexInformer<? extends HasMetadata> informer = informers.get(kind);
-        return informer == null ? List.of() : informer.getIndexer().byIndex(index, value).stream()
-                .map(type::cast).toList();
+        return informer == null
+                ? List.of()
+                : informer.getIndexer().byIndex(index, value).stream()
+                        .map(type::cast)
+                        .toList();
     }
 
     /** The objects of {@code kind} this projector owns. */

@@ -21,7 +21,14 @@ import java.util.function.Function;
 public final class ClusterQueueWriter {
 
     /** What a write did. */
-    public enum Outcome { UNCHANGED, CREATED, UPDATED, DELETED, FOREIGN, GONE }
+    public enum Outcome {
+        UNCHANGED,
+        CREATED,
+        UPDATED,
+        DELETED,
+        FOREIGN,
+        GONE
+    }
 
     private static final int ATTEMPTS = 4;
     private static final int CONFLICT = 409;
@@ -37,8 +44,8 @@ public final class ClusterQueueWriter {
         void conflict(Kind kind);
     }
 
-    public ClusterQueueWriter(KubernetesClient client, Function<ObjectRef, Optional<HasMetadata>> cache,
-                              ConflictCounter conflicts) {
+    public ClusterQueueWriter(
+            KubernetesClient client, Function<ObjectRef, Optional<HasMetadata>> cache, ConflictCounter conflicts) {
         this.client = client;
         this.cache = cache;
         this.conflicts = conflicts;
@@ -101,9 +108,13 @@ public final class ClusterQueueWriter {
     /** Whether {@code object} is the very version this writer last wrote at {@code ref}. */
     public boolean wrote(ObjectRef ref, HasMetadata object) {
         HasMetadata mine = written.get(ref);
-        return mine != null && object != null
-                && Objects.equals(mine.getMetadata().getUid(), object.getMetadata().getUid())
-                && Objects.equals(mine.getMetadata().getResourceVersion(), object.getMetadata().getResourceVersion());
+        return mine != null
+                && object != null
+                && Objects.equals(
+                        mine.getMetadata().getUid(), object.getMetadata().getUid())
+                && Objects.equals(
+                        mine.getMetadata().getResourceVersion(),
+                        object.getMetadata().getResourceVersion());
     }
 
     /** Forgets its own writes (a new term starts from the cache). */
@@ -143,13 +154,15 @@ public final class ClusterQueueWriter {
     /** Whether {@code actual} already holds every label, annotation and spec field of {@code desired}. */
     boolean matches(HasMetadata actual, HasMetadata desired) {
         KubernetesSerialization json = client.getKubernetesSerialization();
-        return SpecMatcher.covers(actual.getMetadata().getLabels(), desired.getMetadata().getLabels())
+        return SpecMatcher.covers(
+                        actual.getMetadata().getLabels(), desired.getMetadata().getLabels())
                 && drainMarkMatches(actual, desired)
                 && SpecMatcher.covers(spec(json, actual), spec(json, desired));
     }
 
     private static boolean drainMarkMatches(HasMetadata actual, HasMetadata desired) {
-        return Objects.equals(Ownership.annotation(actual, Labels.DRAIN_STARTED),
+        return Objects.equals(
+                Ownership.annotation(actual, Labels.DRAIN_STARTED),
                 Ownership.annotation(desired, Labels.DRAIN_STARTED));
     }
 
@@ -163,7 +176,8 @@ public final class ClusterQueueWriter {
         Map<String, Object> tree = json.convertValue(actual, Map.class);
         tree.put("spec", overlay(tree.get("spec"), spec(json, desired)));
         HasMetadata copy = json.convertValue(tree, actual.getClass());
-        Map<String, String> labels = new LinkedHashMap<>(Optional.ofNullable(copy.getMetadata().getLabels()).orElse(Map.of()));
+        Map<String, String> labels = new LinkedHashMap<>(
+                Optional.ofNullable(copy.getMetadata().getLabels()).orElse(Map.of()));
         labels.putAll(desired.getMetadata().getLabels());
         copy.getMetadata().setLabels(labels);
         Map<String, String> annotations = new LinkedHashMap<>(
@@ -192,7 +206,8 @@ public final class ClusterQueueWriter {
 
     private Resource<? extends HasMetadata> resource(ObjectRef ref) {
         var operation = client.resources(ref.kind().type());
-        return ref.namespace() == null ? operation.withName(ref.name())
+        return ref.namespace() == null
+                ? operation.withName(ref.name())
                 : operation.inNamespace(ref.namespace()).withName(ref.name());
     }
 }

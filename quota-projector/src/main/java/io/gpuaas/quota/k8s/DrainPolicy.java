@@ -15,20 +15,16 @@ import java.time.format.DateTimeParseException;
 public final class DrainPolicy {
 
     /** The decision for one ClusterQueue. */
-    public sealed interface Decision permits MarkDraining, Delete, Wait {
-    }
+    public sealed interface Decision permits MarkDraining, Delete, Wait {}
 
     /** Stop the queue and remember since when. */
-    public record MarkDraining(Instant since) implements Decision {
-    }
+    public record MarkDraining(Instant since) implements Decision {}
 
     /** Delete the queue; {@code reason} is {@code drained} or {@code timeout}. */
-    public record Delete(String reason) implements Decision {
-    }
+    public record Delete(String reason) implements Decision {}
 
     /** Look again at {@code until} at the latest (a Workload change may bring it earlier). */
-    public record Wait(Instant until) implements Decision {
-    }
+    public record Wait(Instant until) implements Decision {}
 
     private final Duration timeout;
 

@@ -21,17 +21,20 @@ public final class InvariantCheck {
         }
     }
 
-    private InvariantCheck() {
-    }
+    private InvariantCheck() {}
 
-    public static SortedMap<FlavorResource, Cell> check(Map<FlavorResource, Long> capacity, HasMetadata cohort,
-                                                      Collection<? extends HasMetadata> tenantQueues) {
+    public static SortedMap<FlavorResource, Cell> check(
+            Map<FlavorResource, Long> capacity, HasMetadata cohort, Collection<? extends HasMetadata> tenantQueues) {
         Map<FlavorResource, BigDecimal> cohortQuota = cohort == null ? Map.of() : NominalQuota.of(cohort);
         Map<FlavorResource, BigDecimal> tenantSum = new TreeMap<>();
         tenantQueues.forEach(q -> NominalQuota.of(q).forEach((cell, v) -> tenantSum.merge(cell, v, BigDecimal::add)));
         SortedMap<FlavorResource, Cell> cells = new TreeMap<>();
-        capacity.forEach((cell, physical) -> cells.put(cell, new Cell(physical,
-                cohortQuota.getOrDefault(cell, BigDecimal.ZERO), tenantSum.getOrDefault(cell, BigDecimal.ZERO))));
+        capacity.forEach((cell, physical) -> cells.put(
+                cell,
+                new Cell(
+                        physical,
+                        cohortQuota.getOrDefault(cell, BigDecimal.ZERO),
+                        tenantSum.getOrDefault(cell, BigDecimal.ZERO))));
         return cells;
     }
 }

@@ -18,7 +18,8 @@ public class KubernetesFactory {
 
     @Singleton
     PoolCatalog poolCatalog(@Nullable @Property(name = "gpuaas.pools-file") String poolsFile) {
-        PoolCatalog catalog = PoolCatalog.load(Optional.ofNullable(poolsFile).filter(s -> !s.isBlank()).map(Path::of));
+        PoolCatalog catalog = PoolCatalog.load(
+                Optional.ofNullable(poolsFile).filter(s -> !s.isBlank()).map(Path::of));
         LOG.info("pools: {}", catalog.pools());
         return catalog;
     }

@@ -97,7 +97,9 @@ public final class KueueManifests {
     ClusterQueue clusterQueue(String tenant, SortedMap<FlavorResource, Long> nominal, String stopPolicy) {
         ClusterQueueSpec spec = new ClusterQueueSpec();
         spec.setCohortName(settings.cohortName());
-        spec.setNamespaceSelector(new LabelSelectorBuilder().addToMatchLabels(Labels.TENANT, tenant).build());
+        spec.setNamespaceSelector(new LabelSelectorBuilder()
+                .addToMatchLabels(Labels.TENANT, tenant)
+                .build());
         spec.setPreemption(preemption());
         spec.setQueueingStrategy("BestEffortFIFO");
         spec.setStopPolicy(stopPolicy);
@@ -145,8 +147,12 @@ public final class KueueManifests {
             spec.setScheduling(scheduling);
             HardwareProfile profile = new HardwareProfile();
             profile.setMetadata(metadata(namespace, "gpuaas-" + flavor, tenant.tenant()));
-            profile.getMetadata().setAnnotations(Map.of("opendatahub.io/display-name", "Booked " + flavor,
-                    "opendatahub.io/description", "GPU capacity booked through gpuaas for " + tenant.tenant()));
+            profile.getMetadata()
+                    .setAnnotations(Map.of(
+                            "opendatahub.io/display-name",
+                            "Booked " + flavor,
+                            "opendatahub.io/description",
+                            "GPU capacity booked through gpuaas for " + tenant.tenant()));
             profile.setSpec(spec);
             profiles.add(profile);
         });
@@ -170,7 +176,11 @@ public final class KueueManifests {
         if (tenant != null) {
             labels.put(Labels.TENANT, tenant);
         }
-        return new ObjectMetaBuilder().withName(name).withNamespace(namespace).withLabels(labels).build();
+        return new ObjectMetaBuilder()
+                .withName(name)
+                .withNamespace(namespace)
+                .withLabels(labels)
+                .build();
     }
 
     private static void put(Map<ObjectRef, HasMetadata> objects, Kind kind, HasMetadata object) {

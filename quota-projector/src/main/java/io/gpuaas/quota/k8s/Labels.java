@@ -8,8 +8,8 @@ public final class Labels {
     public static final String TENANT = "gpuaas.io/tenant";
     /** When draining of a ClusterQueue began; the drain timeout counts from here. */
     public static final String DRAIN_STARTED = "gpuaas.io/drain-started";
+
     public static final String QUEUE_NAME = "kueue.x-k8s.io/queue-name";
 
-    private Labels() {
-    }
+    private Labels() {}
 }

@@ -8,8 +8,8 @@ package io.gpuaas.quota.k8s;
  * @param allowBorrowing   whether tenant queues may borrow unreserved or idle capacity from the cohort
  * @param hardwareProfiles whether to render OpenShift AI HardwareProfiles (only when that CRD is installed)
  */
-public record ManifestSettings(String cohortName, String localQueueName, boolean allowBorrowing,
-                               boolean hardwareProfiles) {
+public record ManifestSettings(
+        String cohortName, String localQueueName, boolean allowBorrowing, boolean hardwareProfiles) {
 
     public ManifestSettings withHardwareProfiles(boolean enabled) {
         return new ManifestSettings(cohortName, localQueueName, allowBorrowing, enabled);

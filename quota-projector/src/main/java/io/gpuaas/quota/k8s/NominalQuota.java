@@ -17,14 +17,15 @@ import java.util.TreeMap;
 /** {@code spec.resourceGroups[].flavors[].resources[].nominalQuota} of a Cohort or ClusterQueue, per cell. */
 public final class NominalQuota {
 
-    private NominalQuota() {
-    }
+    private NominalQuota() {}
 
     /** The nominal quota of a Cohort or ClusterQueue; empty for anything else. */
     public static SortedMap<FlavorResource, BigDecimal> of(HasMetadata object) {
         return switch (object) {
-            case ClusterQueue queue -> queue.getSpec() == null ? new TreeMap<>() : of(queue.getSpec().getResourceGroups());
-            case Cohort cohort -> cohort.getSpec() == null ? new TreeMap<>() : of(cohort.getSpec().getResourceGroups());
+            case ClusterQueue queue ->
+                queue.getSpec() == null ? new TreeMap<>() : of(queue.getSpec().getResourceGroups());
+            case Cohort cohort ->
+                cohort.getSpec() == null ? new TreeMap<>() : of(cohort.getSpec().getResourceGroups());
             case null, default -> new TreeMap<>();
         };
     }
@@ -33,10 +34,13 @@ public final class NominalQuota {
         SortedMap<FlavorResource, BigDecimal> quota = new TreeMap<>();
         for (ResourceGroups group : groups == null ? List.<ResourceGroups>of() : groups) {
             for (Flavors flavor : group.getFlavors() == null ? List.<Flavors>of() : group.getFlavors()) {
-                for (Resources resource : flavor.getResources() == null ? List.<Resources>of() : flavor.getResources()) {
+                for (Resources resource :
+                        flavor.getResources() == null ? List.<Resources>of() : flavor.getResources()) {
                     if (resource.getNominalQuota() != null) {
-                        quota.merge(new FlavorResource(flavor.getName(), resource.getName()),
-                                quantity(resource.getNominalQuota()), BigDecimal::add);
+                        quota.merge(
+                                new FlavorResource(flavor.getName(), resource.getName()),
+                                quantity(resource.getNominalQuota()),
+                                BigDecimal::add);
                     }
                 }
             }

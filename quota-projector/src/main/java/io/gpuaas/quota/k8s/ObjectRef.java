@@ -6,7 +6,9 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 public record ObjectRef(Kind kind, String namespace, String name) implements Comparable<ObjectRef> {
 
     public static ObjectRef of(Kind kind, HasMetadata object) {
-        return new ObjectRef(kind, kind.namespaced() ? object.getMetadata().getNamespace() : null,
+        return new ObjectRef(
+                kind,
+                kind.namespaced() ? object.getMetadata().getNamespace() : null,
                 object.getMetadata().getName());
     }
 

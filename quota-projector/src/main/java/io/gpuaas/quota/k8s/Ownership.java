@@ -6,20 +6,21 @@ import java.util.Map;
 /** Whether an object belongs to the projector: only those carry {@code app.kubernetes.io/managed-by=gpuaas}. */
 public final class Ownership {
 
-    private Ownership() {
-    }
+    private Ownership() {}
 
     public static boolean owned(HasMetadata object) {
         return object != null && Labels.MANAGED_BY_VALUE.equals(label(object, Labels.MANAGED_BY));
     }
 
     public static String label(HasMetadata object, String key) {
-        Map<String, String> labels = object.getMetadata() == null ? null : object.getMetadata().getLabels();
+        Map<String, String> labels =
+                object.getMetadata() == null ? null : object.getMetadata().getLabels();
         return labels == null ? null : labels.get(key);
     }
 
     public static String annotation(HasMetadata object, String key) {
-        Map<String, String> annotations = object.getMetadata() == null ? null : object.getMetadata().getAnnotations();
+        Map<String, String> annotations =
+                object.getMetadata() == null ? null : object.getMetadata().getAnnotations();
         return annotations == null ? null : annotations.get(key);
     }
 }

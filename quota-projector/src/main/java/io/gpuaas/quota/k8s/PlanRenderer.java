@@ -19,8 +19,7 @@ import java.util.TreeSet;
 final class PlanRenderer {
 
     /** The desired objects of a plan and the keys that differ from the previous plan's. */
-    record Rendered(Map<ObjectRef, HasMetadata> desired, Set<ObjectRef> changed) {
-    }
+    record Rendered(Map<ObjectRef, HasMetadata> desired, Set<ObjectRef> changed) {}
 
     private final KueueManifests manifests;
     private Map<String, TenantQueue> tenants = Map.of();
@@ -51,7 +50,9 @@ final class PlanRenderer {
             Map<ObjectRef, HasMetadata> objects = manifests.renderTenant(quota.cells(), tenant);
             changed.addAll(objects.keySet());
             if (previous != null) {
-                previous.keySet().stream().filter(ref -> !objects.containsKey(ref)).forEach(changed::add);
+                previous.keySet().stream()
+                        .filter(ref -> !objects.containsKey(ref))
+                        .forEach(changed::add);
             }
             nextByTenant.put(tenant.tenant(), objects);
         }

@@ -13,8 +13,8 @@ import java.util.TreeMap;
  * One plan as the writers see it: the desired quota, its rendered objects, how it was rendered, and its generation
  * (plans of one term count up, so a reconcile knows which plan it applied).
  */
-record PlanSnapshot(long generation, DesiredQuota quota, Map<ObjectRef, HasMetadata> desired,
-                    KueueManifests manifests) {
+record PlanSnapshot(
+        long generation, DesiredQuota quota, Map<ObjectRef, HasMetadata> desired, KueueManifests manifests) {
 
     /** The reference of the shared Cohort. */
     ObjectRef cohort() {

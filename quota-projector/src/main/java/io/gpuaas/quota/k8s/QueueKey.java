@@ -19,7 +19,8 @@ public record QueueKey(QueueState.Kind kind, String clusterQueue, String namespa
     }
 
     public ObjectRef ref() {
-        return kind == QueueState.Kind.CLUSTER_QUEUE ? new ObjectRef(Kind.CLUSTER_QUEUE, null, clusterQueue)
+        return kind == QueueState.Kind.CLUSTER_QUEUE
+                ? new ObjectRef(Kind.CLUSTER_QUEUE, null, clusterQueue)
                 : new ObjectRef(Kind.LOCAL_QUEUE, namespace, localQueue);
     }
 }

@@ -28,12 +28,10 @@ import java.util.function.Consumer;
 final class QuotaBudget {
 
     /** What an object may be written with now; {@code complete} when every cell got what the plan wants. */
-    record Grant(SortedMap<FlavorResource, Long> cells, boolean complete) {
-    }
+    record Grant(SortedMap<FlavorResource, Long> cells, boolean complete) {}
 
     /** What the cluster holds for one object; a tombstone after our own delete ignores late notifications. */
-    private record Held(String uid, long version, boolean deleted, Map<FlavorResource, Long> cells) {
-    }
+    private record Held(String uid, long version, boolean deleted, Map<FlavorResource, Long> cells) {}
 
     private final String cohortName;
     private final Consumer<ObjectRef> wake;
@@ -66,7 +64,8 @@ final class QuotaBudget {
             Held current = observed.get(ref);
             String uid = object.getMetadata().getUid();
             long version = ClusterQueueWriter.version(object);
-            if (current != null && Objects.equals(current.uid(), uid)
+            if (current != null
+                    && Objects.equals(current.uid(), uid)
                     && (current.deleted() || version < current.version())) {
                 return; // older than what we know: our own write overtook the watch
             }
@@ -81,7 +80,9 @@ final class QuotaBudget {
         List<ObjectRef> freed;
         synchronized (this) {
             Held current = observed.get(ref);
-            if (current == null || last != null && !Objects.equals(current.uid(), last.getMetadata().getUid())) {
+            if (current == null
+                    || last != null
+                            && !Objects.equals(current.uid(), last.getMetadata().getUid())) {
                 return; // a newer object lives under this name
             }
             freed = update(ref, () -> observed.remove(ref));
@@ -105,8 +106,11 @@ final class QuotaBudget {
      *
      * @param partial whether a cell may grow part of the way (the Cohort) or only all of it (a ClusterQueue)
      */
-    synchronized Grant reserve(ObjectRef ref, SortedMap<FlavorResource, Long> wanted,
-                               SortedMap<FlavorResource, Long> capacity, boolean partial) {
+    synchronized Grant reserve(
+            ObjectRef ref,
+            SortedMap<FlavorResource, Long> wanted,
+            SortedMap<FlavorResource, Long> capacity,
+            boolean partial) {
         Map<FlavorResource, Long> now = effective(ref);
         SortedMap<FlavorResource, Long> granted = new TreeMap<>();
         boolean complete = true;
@@ -151,7 +155,8 @@ final class QuotaBudget {
     }
 
     private boolean holdsQuota(ObjectRef ref, HasMetadata object) {
-        return ref.kind() == Kind.COHORT ? ref.name().equals(cohortName)
+        return ref.kind() == Kind.COHORT
+                ? ref.name().equals(cohortName)
                 : ref.kind() == Kind.CLUSTER_QUEUE && Ownership.owned(object);
     }
 

@@ -41,9 +41,16 @@ public final class QuotaLoops {
     private final ReconcileLoop<ObjectRef> writes;
     private final QuotaProjectorMetrics metrics;
 
-    public QuotaLoops(KubernetesClient client, ClusterCache cache, BookingSource bookings, PoolCatalog catalog,
-                      QuotaSettings settings, WriterGate gate, Clock clock, QuotaProjectorMetrics metrics,
-                      int startOrder) {
+    public QuotaLoops(
+            KubernetesClient client,
+            ClusterCache cache,
+            BookingSource bookings,
+            PoolCatalog catalog,
+            QuotaSettings settings,
+            WriterGate gate,
+            Clock clock,
+            QuotaProjectorMetrics metrics,
+            int startOrder) {
         this.cache = cache;
         this.settings = settings;
         this.gate = gate;
@@ -52,16 +59,29 @@ public final class QuotaLoops {
         this.lag = new BoundaryLag(clock, metrics);
         this.budget = new QuotaBudget(settings.cohortName(), this::enqueue);
         this.planner = new QuotaPlanner(cache, bookings, catalog, clock, metrics, lag, this::enqueue);
-        this.reconciler = new QuotaReconciler(cache, writer, planner::current, budget,
-                new Teardown(cache, writer, new DrainPolicy(settings.drainTimeout()), clock, metrics), lag, metrics);
+        this.reconciler = new QuotaReconciler(
+                cache,
+                writer,
+                planner::current,
+                budget,
+                new Teardown(cache, writer, new DrainPolicy(settings.drainTimeout()), clock, metrics),
+                lag,
+                metrics);
         this.plans = ReconcileLoop.<String>builder("quota-planner", key -> gated(planner::plan))
-                .backoff(BACKOFF_INITIAL, BACKOFF_MAX).failureThreshold(FAILURE_THRESHOLD)
+                .backoff(BACKOFF_INITIAL, BACKOFF_MAX)
+                .failureThreshold(FAILURE_THRESHOLD)
                 .resync(settings.resync(), () -> List.of(QuotaPlanner.KEY))
-                .metrics(metrics.registry()).startOrder(startOrder).build();
+                .metrics(metrics.registry())
+                .startOrder(startOrder)
+                .build();
         this.writes = ReconcileLoop.<ObjectRef>builder("quota-writer", ref -> gated(() -> reconciler.reconcile(ref)))
-                .workers(settings.writers()).backoff(BACKOFF_INITIAL, BACKOFF_MAX).failureThreshold(FAILURE_THRESHOLD)
+                .workers(settings.writers())
+                .backoff(BACKOFF_INITIAL, BACKOFF_MAX)
+                .failureThreshold(FAILURE_THRESHOLD)
                 .resync(settings.resync(), this::allKeys)
-                .metrics(metrics.registry()).startOrder(startOrder).build();
+                .metrics(metrics.registry())
+                .startOrder(startOrder)
+                .build();
     }
 
     /** The two loops, as lifecycle components. */
@@ -77,8 +97,11 @@ public final class QuotaLoops {
     /** A term begins (the gate is open): forget the last term's writes, plan, and compare every object once. */
     public void takeover() {
         writer.forget();
-        planner.takeover(new KueueManifests(new ManifestSettings(settings.cohortName(), settings.localQueueName(),
-                settings.allowBorrowing(), cache.hardwareProfiles())));
+        planner.takeover(new KueueManifests(new ManifestSettings(
+                settings.cohortName(),
+                settings.localQueueName(),
+                settings.allowBorrowing(),
+                cache.hardwareProfiles())));
         requestPlan();
     }
 

@@ -33,8 +33,8 @@ final class QuotaPlanner {
     static final String KEY = "plan";
 
     private static final Logger LOG = LoggerFactory.getLogger(QuotaPlanner.class);
-    private static final List<Kind> OWNED_KINDS = List.of(Kind.COHORT, Kind.CLUSTER_QUEUE, Kind.LOCAL_QUEUE,
-            Kind.HARDWARE_PROFILE);
+    private static final List<Kind> OWNED_KINDS =
+            List.of(Kind.COHORT, Kind.CLUSTER_QUEUE, Kind.LOCAL_QUEUE, Kind.HARDWARE_PROFILE);
 
     private final ClusterCache cache;
     private final BookingSource bookings;
@@ -52,8 +52,14 @@ final class QuotaPlanner {
     private boolean sweep;
     private Instant armed;
 
-    QuotaPlanner(ClusterCache cache, BookingSource bookings, PoolCatalog catalog, Clock clock,
-                 QuotaProjectorMetrics metrics, BoundaryLag lag, Consumer<ObjectRef> writes) {
+    QuotaPlanner(
+            ClusterCache cache,
+            BookingSource bookings,
+            PoolCatalog catalog,
+            Clock clock,
+            QuotaProjectorMetrics metrics,
+            BoundaryLag lag,
+            Consumer<ObjectRef> writes) {
         this.cache = cache;
         this.bookings = bookings;
         this.catalog = catalog;
@@ -105,8 +111,13 @@ final class QuotaPlanner {
         if (armed != null && !now.isBefore(armed)) {
             lag.boundary(armed, snapshot.generation(), keys);
         }
-        LOG.debug("plan {} at {}: {} objects for {} tenants, {} to reconcile", snapshot.generation(), now,
-                snapshot.desired().size(), quota.tenants().size(), keys.size());
+        LOG.debug(
+                "plan {} at {}: {} objects for {} tenants, {} to reconcile",
+                snapshot.generation(),
+                now,
+                snapshot.desired().size(),
+                quota.tenants().size(),
+                keys.size());
         keys.forEach(writes);
         Optional<Instant> next = QuotaPlan.nextBoundary(known, now);
         armed = next.orElse(null);

@@ -36,8 +36,14 @@ final class QuotaReconciler {
     private final BoundaryLag lag;
     private final QuotaProjectorMetrics metrics;
 
-    QuotaReconciler(ClusterCache cache, ClusterQueueWriter writer, Supplier<PlanSnapshot> plans, QuotaBudget budget,
-                    Teardown teardown, BoundaryLag lag, QuotaProjectorMetrics metrics) {
+    QuotaReconciler(
+            ClusterCache cache,
+            ClusterQueueWriter writer,
+            Supplier<PlanSnapshot> plans,
+            QuotaBudget budget,
+            Teardown teardown,
+            BoundaryLag lag,
+            QuotaProjectorMetrics metrics) {
         this.cache = cache;
         this.writer = writer;
         this.plans = plans;
@@ -75,7 +81,8 @@ final class QuotaReconciler {
         try {
             // A queue that must wait for room is not created empty first: that would cost a second write.
             if (grant.complete() || cohort || writer.known(ref) != null) {
-                metrics.write(ref.kind(), writer.apply(ref, grant.complete() ? wanted : plan.render(ref, grant.cells())));
+                metrics.write(
+                        ref.kind(), writer.apply(ref, grant.complete() ? wanted : plan.render(ref, grant.cells())));
             }
         } finally {
             budget.release(ref, writer.known(ref));
@@ -107,13 +114,16 @@ final class QuotaReconciler {
             case COHORT, CLUSTER_QUEUE, LOCAL_QUEUE, HARDWARE_PROFILE -> {
                 boolean echo = !change.deleted() && writer.wrote(change.ref(), change.after());
                 // The notification of our own write needs no reconcile: the object is exactly what we wrote.
-                if (!echo && (Ownership.owned(change.before()) || Ownership.owned(change.after())
-                        || plan != null && plan.desired().containsKey(change.ref()))) {
+                if (!echo
+                        && (Ownership.owned(change.before())
+                                || Ownership.owned(change.after())
+                                || plan != null && plan.desired().containsKey(change.ref()))) {
                     enqueue.accept(change.ref());
                 }
                 if (change.kind() == Kind.CLUSTER_QUEUE && change.deleted()) {
                     // Its LocalQueues waited for the drain to finish; now they can go.
-                    cache.localQueuesOf(change.ref().name()).forEach(lq -> enqueue.accept(ObjectRef.of(Kind.LOCAL_QUEUE, lq)));
+                    cache.localQueuesOf(change.ref().name())
+                            .forEach(lq -> enqueue.accept(ObjectRef.of(Kind.LOCAL_QUEUE, lq)));
                 }
             }
         }

@@ -17,16 +17,18 @@ import java.util.TreeMap;
  */
 final class ResourceGroups {
 
-    private ResourceGroups() {
-    }
+    private ResourceGroups() {}
 
     static List<io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.ResourceGroups> render(
             SortedMap<FlavorResource, Long> nominal, boolean noBorrowing) {
         Map<String, List<String>> resourcesByFlavor = new TreeMap<>();
-        nominal.keySet().forEach(c -> resourcesByFlavor.computeIfAbsent(c.flavor(), f -> new ArrayList<>()).add(c.resource()));
+        nominal.keySet().forEach(c -> resourcesByFlavor
+                .computeIfAbsent(c.flavor(), f -> new ArrayList<>())
+                .add(c.resource()));
         Map<List<String>, List<String>> flavorsByResources = new LinkedHashMap<>();
-        resourcesByFlavor.forEach((flavor, resources) ->
-                flavorsByResources.computeIfAbsent(resources, r -> new ArrayList<>()).add(flavor));
+        resourcesByFlavor.forEach((flavor, resources) -> flavorsByResources
+                .computeIfAbsent(resources, r -> new ArrayList<>())
+                .add(flavor));
         checkDisjoint(flavorsByResources);
         List<io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.ResourceGroups> groups = new ArrayList<>();
         flavorsByResources.forEach((covered, flavors) -> {
@@ -61,12 +63,15 @@ final class ResourceGroups {
 
     private static void checkDisjoint(Map<List<String>, List<String>> flavorsByResources) {
         Map<String, List<String>> groupOf = new TreeMap<>();
-        flavorsByResources.keySet().forEach(covered -> covered.forEach(resource -> {
-            List<String> previous = groupOf.put(resource, covered);
-            if (previous != null) {
-                throw new IllegalArgumentException("resource " + resource + " is covered by flavors with different"
-                        + " resource sets " + previous + " and " + covered + "; Kueue needs one resource group each");
-            }
-        }));
+        flavorsByResources
+                .keySet()
+                .forEach(covered -> covered.forEach(resource -> {
+                    List<String> previous = groupOf.put(resource, covered);
+                    if (previous != null) {
+                        throw new IllegalArgumentException(
+                                "resource " + resource + " is covered by flavors with different" + " resource sets "
+                                        + previous + " and " + covered + "; Kueue needs one resource group each");
+                    }
+                }));
     }
 }

@@ -13,16 +13,15 @@ import java.util.Map;
  */
 public final class SpecMatcher {
 
-    private SpecMatcher() {
-    }
+    private SpecMatcher() {}
 
     public static boolean covers(Object actual, Object desired) {
         if (desired == null || actual == null && isEmpty(desired)) {
             return true; // an empty list or object we render (a selector's matchExpressions) may come back absent
         }
         if (desired instanceof Map<?, ?> wanted) {
-            return actual instanceof Map<?, ?> have && wanted.entrySet().stream()
-                    .allMatch(e -> covers(have.get(e.getKey()), e.getValue()));
+            return actual instanceof Map<?, ?> have
+                    && wanted.entrySet().stream().allMatch(e -> covers(have.get(e.getKey()), e.getValue()));
         }
         if (desired instanceof List<?> wanted) {
             if (!(actual instanceof List<?> have) || have.size() != wanted.size()) {

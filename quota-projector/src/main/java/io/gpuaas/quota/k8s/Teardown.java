@@ -36,8 +36,12 @@ final class Teardown {
     private final Clock clock;
     private final QuotaProjectorMetrics metrics;
 
-    Teardown(ClusterCache cache, ClusterQueueWriter writer, DrainPolicy drain, Clock clock,
-             QuotaProjectorMetrics metrics) {
+    Teardown(
+            ClusterCache cache,
+            ClusterQueueWriter writer,
+            DrainPolicy drain,
+            Clock clock,
+            QuotaProjectorMetrics metrics) {
         this.cache = cache;
         this.writer = writer;
         this.drain = drain;
@@ -45,31 +49,34 @@ final class Teardown {
         this.metrics = metrics;
     }
 
-    Step retire(ObjectRef ref, HasMetadata actual, SortedMap<FlavorResource, Long> cells,
-                KueueManifests manifests) {
-        Step step = switch (ref.kind()) {
-            case CLUSTER_QUEUE -> drain(ref, (ClusterQueue) actual, cells, manifests);
-            case LOCAL_QUEUE -> deleteLocalQueueUnlessItsQueueDrains(ref, (LocalQueue) actual);
-            case HARDWARE_PROFILE -> Step.done(writer.delete(ref, actual));
-            default -> {
-                LOG.debug("{} is no longer desired; left alone", ref);
-                yield Step.done(Outcome.UNCHANGED);
-            }
-        };
+    Step retire(ObjectRef ref, HasMetadata actual, SortedMap<FlavorResource, Long> cells, KueueManifests manifests) {
+        Step step =
+                switch (ref.kind()) {
+                    case CLUSTER_QUEUE -> drain(ref, (ClusterQueue) actual, cells, manifests);
+                    case LOCAL_QUEUE -> deleteLocalQueueUnlessItsQueueDrains(ref, (LocalQueue) actual);
+                    case HARDWARE_PROFILE -> Step.done(writer.delete(ref, actual));
+                    default -> {
+                        LOG.debug("{} is no longer desired; left alone", ref);
+                        yield Step.done(Outcome.UNCHANGED);
+                    }
+                };
         metrics.write(ref.kind(), step.outcome());
         return step;
     }
 
-    private Step drain(ObjectRef ref, ClusterQueue clusterQueue, SortedMap<FlavorResource, Long> cells,
-                       KueueManifests manifests) {
+    private Step drain(
+            ObjectRef ref, ClusterQueue clusterQueue, SortedMap<FlavorResource, Long> cells, KueueManifests manifests) {
         Instant now = clock.instant();
         int holding = (int) cache.workloads(ClusterCache.BY_CLUSTER_QUEUE, ref.name()).stream()
-                .filter(w -> ref.name().equals(Workloads.admittedClusterQueue(w))).count();
+                .filter(w -> ref.name().equals(Workloads.admittedClusterQueue(w)))
+                .count();
         return switch (drain.decide(clusterQueue, now, holding)) {
             case DrainPolicy.MarkDraining mark -> {
                 String tenant = Ownership.label(clusterQueue, Labels.TENANT);
                 HasMetadata stopped = manifests.drainingClusterQueue(tenant, cells);
-                stopped.getMetadata().setAnnotations(Map.of(Labels.DRAIN_STARTED, mark.since().toString()));
+                stopped.getMetadata()
+                        .setAnnotations(
+                                Map.of(Labels.DRAIN_STARTED, mark.since().toString()));
                 Outcome outcome = writer.apply(ref, stopped);
                 LOG.info("{} has no active booking: draining since {}", ref, mark.since());
                 yield Step.done(outcome);
@@ -79,16 +86,22 @@ final class Teardown {
                 LOG.info("{} deleted ({})", ref, delete.reason());
                 yield Step.done(outcome);
             }
-            case DrainPolicy.Wait wait -> new Step(Outcome.UNCHANGED,
-                    Optional.of(Duration.between(now, wait.until()).isNegative() ? Duration.ZERO
-                            : Duration.between(now, wait.until())));
+            case DrainPolicy.Wait wait ->
+                new Step(
+                        Outcome.UNCHANGED,
+                        Optional.of(
+                                Duration.between(now, wait.until()).isNegative()
+                                        ? Duration.ZERO
+                                        : Duration.between(now, wait.until())));
         };
     }
 
     private Step deleteLocalQueueUnlessItsQueueDrains(ObjectRef ref, LocalQueue localQueue) {
         String target = QueueStates.target(localQueue);
-        boolean draining = target != null && cache.get(new ObjectRef(Kind.CLUSTER_QUEUE, null, target))
-                .filter(Ownership::owned).isPresent();
+        boolean draining = target != null
+                && cache.get(new ObjectRef(Kind.CLUSTER_QUEUE, null, target))
+                        .filter(Ownership::owned)
+                        .isPresent();
         // Workloads keep their LocalQueue while their ClusterQueue drains; the queue's deletion queues this again.
         return Step.done(draining ? Outcome.UNCHANGED : writer.delete(ref, localQueue));
     }

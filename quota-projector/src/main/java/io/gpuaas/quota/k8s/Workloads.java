@@ -24,8 +24,7 @@ import java.util.TreeMap;
 /** Reads Kueue v1beta2 Workloads: what they ask for, where they are admitted, their conditions and owner. */
 public final class Workloads {
 
-    private Workloads() {
-    }
+    private Workloads() {}
 
     /** The ClusterQueue holding quota for this Workload, or null when it holds none (pending or finished). */
     public static String admittedClusterQueue(Workload workload) {
@@ -56,11 +55,25 @@ public final class Workloads {
     public static WorkloadObserved snapshot(Workload workload, Instant now) {
         var meta = workload.getMetadata();
         WorkloadSpec spec = spec(workload);
-        String priorityClass = spec.getPriorityClassRef() == null ? null : spec.getPriorityClassRef().getName();
-        return new WorkloadObserved(meta.getNamespace(), meta.getName(), meta.getUid(), meta.getResourceVersion(),
-                spec.getQueueName(), clusterQueue(workload), spec.getPriority(), priorityClass,
-                !Boolean.FALSE.equals(spec.getActive()), null, conditions(workload), podSets(spec), admissions(workload),
-                owner(workload), now);
+        String priorityClass = spec.getPriorityClassRef() == null
+                ? null
+                : spec.getPriorityClassRef().getName();
+        return new WorkloadObserved(
+                meta.getNamespace(),
+                meta.getName(),
+                meta.getUid(),
+                meta.getResourceVersion(),
+                spec.getQueueName(),
+                clusterQueue(workload),
+                spec.getPriority(),
+                priorityClass,
+                !Boolean.FALSE.equals(spec.getActive()),
+                null,
+                conditions(workload),
+                podSets(spec),
+                admissions(workload),
+                owner(workload),
+                now);
     }
 
     public static List<Condition> conditions(Workload workload) {
@@ -68,24 +81,27 @@ public final class Workloads {
             return List.of();
         }
         return workload.getStatus().getConditions().stream()
-                .map(c -> new Condition(c.getType(), c.getStatus(), c.getReason(), c.getMessage(),
-                        time(c.getLastTransitionTime())))
+                .map(c -> new Condition(
+                        c.getType(), c.getStatus(), c.getReason(), c.getMessage(), time(c.getLastTransitionTime())))
                 .toList();
     }
 
     static List<PodSet> podSets(WorkloadSpec spec) {
         List<PodSets> podSets = spec.getPodSets() == null ? List.of() : spec.getPodSets();
         return podSets.stream()
-                .map(p -> new PodSet(p.getName(), p.getCount() == null ? 1 : p.getCount(),
-                        podRequests(p.getTemplate() == null ? null : p.getTemplate().getSpec())))
+                .map(p -> new PodSet(
+                        p.getName(),
+                        p.getCount() == null ? 1 : p.getCount(),
+                        podRequests(
+                                p.getTemplate() == null ? null : p.getTemplate().getSpec())))
                 .toList();
     }
 
     /** Per-pod requests: containers summed; a resource given only as a limit (as GPUs usually are) counts as requested. */
     static Map<String, String> podRequests(PodSpec podSpec) {
         Map<String, BigDecimal> sum = new TreeMap<>();
-        List<Container> containers = podSpec == null || podSpec.getContainers() == null ? List.of()
-                : podSpec.getContainers();
+        List<Container> containers =
+                podSpec == null || podSpec.getContainers() == null ? List.of() : podSpec.getContainers();
         for (Container container : containers) {
             Map<String, Quantity> merged = new TreeMap<>();
             Optional.ofNullable(container.getResources()).ifPresent(r -> {
@@ -95,14 +111,18 @@ public final class Workloads {
             merged.forEach((name, value) -> sum.merge(name, amount(value), BigDecimal::add));
         }
         Map<String, String> requests = new TreeMap<>();
-        sum.forEach((name, value) -> requests.put(name, value.stripTrailingZeros().toPlainString()));
+        sum.forEach(
+                (name, value) -> requests.put(name, value.stripTrailingZeros().toPlainString()));
         return requests;
     }
 
     static List<PodSetAdmission> admissions(Workload workload) {
         return admission(workload).map(Admission::getPodSetAssignments).orElse(List.of()).stream()
-                .map(a -> new PodSetAdmission(a.getName(), a.getCount() == null ? 0 : a.getCount(),
-                        a.getFlavors() == null ? Map.of() : new TreeMap<>(a.getFlavors()), usage(a.getResourceUsage())))
+                .map(a -> new PodSetAdmission(
+                        a.getName(),
+                        a.getCount() == null ? 0 : a.getCount(),
+                        a.getFlavors() == null ? Map.of() : new TreeMap<>(a.getFlavors()),
+                        usage(a.getResourceUsage())))
                 .toList();
     }
 
@@ -111,7 +131,10 @@ public final class Workloads {
         if (refs == null || refs.isEmpty()) {
             return null;
         }
-        OwnerReference ref = refs.stream().filter(r -> Boolean.TRUE.equals(r.getController())).findFirst().orElse(refs.get(0));
+        OwnerReference ref = refs.stream()
+                .filter(r -> Boolean.TRUE.equals(r.getController()))
+                .findFirst()
+                .orElse(refs.get(0));
         return new Owner(ref.getApiVersion(), ref.getKind(), ref.getName(), ref.getUid());
     }
 
@@ -122,8 +145,13 @@ public final class Workloads {
     private static Map<String, String> usage(Map<String, io.fabric8.kubernetes.api.model.IntOrString> usage) {
         Map<String, String> out = new TreeMap<>();
         if (usage != null) {
-            usage.forEach((resource, quantity) -> out.put(resource, quantity == null ? null
-                    : quantity.getIntVal() != null ? quantity.getIntVal().toString() : quantity.getStrVal()));
+            usage.forEach((resource, quantity) -> out.put(
+                    resource,
+                    quantity == null
+                            ? null
+                            : quantity.getIntVal() != null
+                                    ? quantity.getIntVal().toString()
+                                    : quantity.getStrVal()));
         }
         return out;
     }

@@ -39,13 +39,22 @@ public final class BookingTable implements BookingSource {
      * @param onChange called after every applied record (cheap: it only asks for a new plan)
      * @param decorate wraps the record handler; the identity in production (a test seam for handler faults)
      */
-    public BookingTable(KafkaClients kafka, DeadLetterPublisher deadLetters, Runnable onChange, Clock clock,
-                        QuotaProjectorMetrics metrics, UnaryOperator<RecordHandler<Booking>> decorate, int startOrder) {
+    public BookingTable(
+            KafkaClients kafka,
+            DeadLetterPublisher deadLetters,
+            Runnable onChange,
+            Clock clock,
+            QuotaProjectorMetrics metrics,
+            UnaryOperator<RecordHandler<Booking>> decorate,
+            int startOrder) {
         this.onChange = onChange;
         this.clock = clock;
         this.metrics = metrics;
-        this.replica = TopicReplica.builder("booking-table", () -> kafka.replicaConsumer("quota-projector-bookings"),
-                        kafka.settings().topicPrefix(), deadLetters)
+        this.replica = TopicReplica.builder(
+                        "booking-table",
+                        () -> kafka.replicaConsumer("quota-projector-bookings"),
+                        kafka.settings().topicPrefix(),
+                        deadLetters)
                 .follow(Topics.BOOKINGS, StartAt.BEGINNING, decorate.apply(this::apply))
                 .backoff(Duration.ofMillis(200), Duration.ofSeconds(5))
                 .handlerRetries(HANDLER_ATTEMPTS)

@@ -7,8 +7,8 @@ import io.gpuaas.quota.k8s.Change;
 import io.gpuaas.quota.k8s.ClusterCache;
 import io.gpuaas.quota.k8s.QueueKey;
 import io.gpuaas.quota.k8s.QueueStates;
-import io.gpuaas.quota.model.QueueStateProjection;
 import io.gpuaas.quota.metrics.QuotaProjectorMetrics;
+import io.gpuaas.quota.model.QueueStateProjection;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -40,8 +40,12 @@ public final class QueueStatePublisher implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
 
-    public QueueStatePublisher(Producer<String, QueueStateEvent> producer, String topic, ClusterCache cache, Clock clock,
-                               QuotaProjectorMetrics metrics) {
+    public QueueStatePublisher(
+            Producer<String, QueueStateEvent> producer,
+            String topic,
+            ClusterCache cache,
+            Clock clock,
+            QuotaProjectorMetrics metrics) {
         this.producer = producer;
         this.topic = topic;
         this.states = new QueueStates(cache);

@@ -12,7 +12,6 @@ import io.gpuaas.kit.runtime.TopicReplica;
 import io.gpuaas.kit.runtime.TopicReplica.StartAt;
 import io.gpuaas.kube.kueue.v1beta2.Workload;
 import io.gpuaas.quota.k8s.Change;
-import io.gpuaas.quota.k8s.Kind;
 import io.gpuaas.quota.k8s.Workloads;
 import io.gpuaas.quota.metrics.QuotaProjectorMetrics;
 import io.gpuaas.quota.model.TransitionLedger;
@@ -42,8 +41,12 @@ public final class WorkloadEventPublisher {
     private final Clock clock;
     private final QuotaProjectorMetrics metrics;
 
-    public WorkloadEventPublisher(Producer<String, WorkloadEvent> producer, String topic, TransitionLedger ledger,
-                                  Clock clock, QuotaProjectorMetrics metrics) {
+    public WorkloadEventPublisher(
+            Producer<String, WorkloadEvent> producer,
+            String topic,
+            TransitionLedger ledger,
+            Clock clock,
+            QuotaProjectorMetrics metrics) {
         this.producer = producer;
         this.topic = topic;
         this.ledger = ledger;
@@ -57,8 +60,11 @@ public final class WorkloadEventPublisher {
      * the end at the takeover, after everything the previous leader sent.
      */
     public static TopicReplica restoring(TransitionLedger ledger, KafkaClients kafka, DeadLetterPublisher deadLetters) {
-        return TopicReplica.builder("workload-ledger", () -> kafka.replicaConsumer("quota-projector-ledger"),
-                        kafka.settings().topicPrefix(), deadLetters)
+        return TopicReplica.builder(
+                        "workload-ledger",
+                        () -> kafka.replicaConsumer("quota-projector-ledger"),
+                        kafka.settings().topicPrefix(),
+                        deadLetters)
                 .follow(Topics.KUEUE_WORKLOADS, StartAt.BEGINNING, ledger::restore)
                 .backoff(Duration.ofMillis(200), Duration.ofSeconds(5))
                 .build();
@@ -68,12 +74,21 @@ public final class WorkloadEventPublisher {
         if (!(change.current() instanceof Workload workload)) {
             return;
         }
-        String key = WorkloadEvent.key(workload.getMetadata().getNamespace(), workload.getMetadata().getName());
+        String key = WorkloadEvent.key(
+                workload.getMetadata().getNamespace(), workload.getMetadata().getName());
         if (change.deleted()) {
             ledger.forget(key);
             WorkloadObserved last = Workloads.snapshot(workload, clock.instant());
-            send(key, new WorkloadDeleted(last.namespace(), last.name(), last.uid(), last.queueName(), last.clusterQueue(),
-                    clock.instant()), null);
+            send(
+                    key,
+                    new WorkloadDeleted(
+                            last.namespace(),
+                            last.name(),
+                            last.uid(),
+                            last.queueName(),
+                            last.clusterQueue(),
+                            clock.instant()),
+                    null);
             return;
         }
         WorkloadObserved snapshot = Workloads.snapshot(workload, clock.instant());
@@ -89,22 +104,27 @@ public final class WorkloadEventPublisher {
     /** Publishes deletions that happened while no replica was watching: known to the topic, absent from the cluster. */
     public void publishMissedDeletions(Collection<? extends HasMetadata> workloads) {
         Set<String> present = workloads.stream()
-                .map(w -> WorkloadEvent.key(w.getMetadata().getNamespace(), w.getMetadata().getName()))
+                .map(w -> WorkloadEvent.key(
+                        w.getMetadata().getNamespace(), w.getMetadata().getName()))
                 .collect(Collectors.toSet());
         for (Map.Entry<String, String> known : ledger.known().entrySet()) {
             if (!present.contains(known.getKey())) {
                 String[] parts = known.getKey().split("/", 2);
                 ledger.forget(known.getKey());
-                send(known.getKey(), new WorkloadDeleted(parts[0], parts[1], known.getValue(), null, null, clock.instant()), null);
+                send(
+                        known.getKey(),
+                        new WorkloadDeleted(parts[0], parts[1], known.getValue(), null, null, clock.instant()),
+                        null);
             }
         }
     }
 
     private void send(String key, WorkloadEvent event, Condition claimed) {
-        String type = switch (event) {
-            case WorkloadObserved o -> o.transition().type();
-            case WorkloadDeleted d -> "Deleted";
-        };
+        String type =
+                switch (event) {
+                    case WorkloadObserved o -> o.transition().type();
+                    case WorkloadDeleted d -> "Deleted";
+                };
         producer.send(new ProducerRecord<>(topic, key, event), (metadata, error) -> {
             if (error == null) {
                 metrics.workloadEvent(type);
@@ -118,8 +138,21 @@ public final class WorkloadEventPublisher {
     }
 
     static WorkloadObserved withTransition(WorkloadObserved s, Condition transition) {
-        return new WorkloadObserved(s.namespace(), s.name(), s.uid(), s.resourceVersion(), s.queueName(), s.clusterQueue(),
-                s.priority(), s.priorityClass(), s.active(), transition, s.conditions(), s.podSets(), s.admission(),
-                s.owner(), s.time());
+        return new WorkloadObserved(
+                s.namespace(),
+                s.name(),
+                s.uid(),
+                s.resourceVersion(),
+                s.queueName(),
+                s.clusterQueue(),
+                s.priority(),
+                s.priorityClass(),
+                s.active(),
+                transition,
+                s.conditions(),
+                s.podSets(),
+                s.admission(),
+                s.owner(),
+                s.time());
     }
 }

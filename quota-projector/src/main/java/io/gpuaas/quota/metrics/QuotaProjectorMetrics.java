@@ -34,43 +34,77 @@ public final class QuotaProjectorMetrics implements ClusterQueueWriter.ConflictC
 
     public QuotaProjectorMetrics(PrometheusRegistry registry) {
         this.registry = registry;
-        writes = Counter.builder().name("gpuaas_quota_writes_total")
+        writes = Counter.builder()
+                .name("gpuaas_quota_writes_total")
                 .help("Writes to Kueue objects by kind and outcome (unchanged means a reconcile found nothing to do)")
-                .labelNames("kind", "outcome").register(registry);
-        conflicts = Counter.builder().name("gpuaas_quota_write_conflicts_total")
-                .help("409 Conflict answers that made the writer re-read and retry").labelNames("kind").register(registry);
-        reconcileErrors = Counter.builder().name("gpuaas_quota_reconcile_errors_total")
-                .help("Reconciles that failed and were retried with backoff").labelNames("kind").register(registry);
-        planProblems = Gauge.builder().name("gpuaas_quota_plan_problems")
+                .labelNames("kind", "outcome")
+                .register(registry);
+        conflicts = Counter.builder()
+                .name("gpuaas_quota_write_conflicts_total")
+                .help("409 Conflict answers that made the writer re-read and retry")
+                .labelNames("kind")
+                .register(registry);
+        reconcileErrors = Counter.builder()
+                .name("gpuaas_quota_reconcile_errors_total")
+                .help("Reconciles that failed and were retried with backoff")
+                .labelNames("kind")
+                .register(registry);
+        planProblems = Gauge.builder()
+                .name("gpuaas_quota_plan_problems")
                 .help("Active bookings the last plan could not project (unknown pool, bad tenant, over capacity)")
                 .register(registry);
-        invariantOk = Gauge.builder().name("gpuaas_quota_invariant_ok")
+        invariantOk = Gauge.builder()
+                .name("gpuaas_quota_invariant_ok")
                 .help("1 when cohort nominal plus all tenant ClusterQueue nominal equals physical capacity, else 0")
-                .labelNames("flavor", "resource").register(registry);
-        capacity = Gauge.builder().name("gpuaas_quota_physical_capacity")
-                .help("Physical units per flavor and resource from the pool catalog").labelNames("flavor", "resource").register(registry);
-        cohortNominal = Gauge.builder().name("gpuaas_quota_cohort_nominal")
-                .help("The cohort's own nominal quota as found in the cluster").labelNames("flavor", "resource").register(registry);
-        tenantNominal = Gauge.builder().name("gpuaas_quota_tenant_nominal_sum")
+                .labelNames("flavor", "resource")
+                .register(registry);
+        capacity = Gauge.builder()
+                .name("gpuaas_quota_physical_capacity")
+                .help("Physical units per flavor and resource from the pool catalog")
+                .labelNames("flavor", "resource")
+                .register(registry);
+        cohortNominal = Gauge.builder()
+                .name("gpuaas_quota_cohort_nominal")
+                .help("The cohort's own nominal quota as found in the cluster")
+                .labelNames("flavor", "resource")
+                .register(registry);
+        tenantNominal = Gauge.builder()
+                .name("gpuaas_quota_tenant_nominal_sum")
                 .help("Nominal quota summed over the gpuaas tenant ClusterQueues as found in the cluster")
-                .labelNames("flavor", "resource").register(registry);
-        leader = Gauge.builder().name("gpuaas_quota_leader").help("1 while this replica holds the lease and writes")
+                .labelNames("flavor", "resource")
                 .register(registry);
-        bookings = Gauge.builder().name("gpuaas_quota_bookings_known").help("Bookings read from the bookings topic")
+        leader = Gauge.builder()
+                .name("gpuaas_quota_leader")
+                .help("1 while this replica holds the lease and writes")
                 .register(registry);
-        workloadEvents = Counter.builder().name("gpuaas_kueue_workload_events_total")
-                .help("Workload events published to the kueue-workloads topic").labelNames("type").register(registry);
-        duplicatesSuppressed = Counter.builder().name("gpuaas_kueue_workload_duplicates_suppressed_total")
+        bookings = Gauge.builder()
+                .name("gpuaas_quota_bookings_known")
+                .help("Bookings read from the bookings topic")
+                .register(registry);
+        workloadEvents = Counter.builder()
+                .name("gpuaas_kueue_workload_events_total")
+                .help("Workload events published to the kueue-workloads topic")
+                .labelNames("type")
+                .register(registry);
+        duplicatesSuppressed = Counter.builder()
+                .name("gpuaas_kueue_workload_duplicates_suppressed_total")
                 .help("Workload notifications (resyncs, restarts) that carried no new condition transition")
                 .register(registry);
-        queueStates = Counter.builder().name("gpuaas_quota_state_records_total")
-                .help("QueueState records published").labelNames("kind").register(registry);
-        queueStateLag = Histogram.builder().name("gpuaas_quota_state_lag_seconds")
+        queueStates = Counter.builder()
+                .name("gpuaas_quota_state_records_total")
+                .help("QueueState records published")
+                .labelNames("kind")
+                .register(registry);
+        queueStateLag = Histogram.builder()
+                .name("gpuaas_quota_state_lag_seconds")
                 .help("From the Workload change seen by the informer to its QueueState acknowledged by Kafka")
-                .classicUpperBounds(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5).register(registry);
-        boundaryLag = Histogram.builder().name("gpuaas_quota_boundary_lag_seconds")
+                .classicUpperBounds(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5)
+                .register(registry);
+        boundaryLag = Histogram.builder()
+                .name("gpuaas_quota_boundary_lag_seconds")
                 .help("From a booking window boundary to the moment every resulting write was done")
-                .classicUpperBounds(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5).register(registry);
+                .classicUpperBounds(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5)
+                .register(registry);
     }
 
     /** Where these series live; the service's reconcile loops register theirs there too. */

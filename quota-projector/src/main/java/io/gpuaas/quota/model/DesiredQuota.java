@@ -13,9 +13,12 @@ import java.util.SortedMap;
  * @param tenants        tenant id to its queue, only tenants with an active booking
  * @param problems       bookings that could not be projected (unknown pool, over capacity), for logs and metrics
  */
-public record DesiredQuota(Instant at, SortedMap<FlavorResource, Long> cells,
-                           SortedMap<FlavorResource, Long> cohortNominal, SortedMap<String, TenantQueue> tenants,
-                           List<String> problems) {
+public record DesiredQuota(
+        Instant at,
+        SortedMap<FlavorResource, Long> cells,
+        SortedMap<FlavorResource, Long> cohortNominal,
+        SortedMap<String, TenantQueue> tenants,
+        List<String> problems) {
 
     /** Sum of the tenant ClusterQueues' nominal quota on {@code cell}. */
     public long reserved(FlavorResource cell) {

@@ -11,6 +11,5 @@ public final class KueueConditions {
     /** Reason of {@code QuotaReserved=False} when Kueue cannot consider the Workload (missing or stopped queue). */
     public static final String INADMISSIBLE = "Inadmissible";
 
-    private KueueConditions() {
-    }
+    private KueueConditions() {}
 }

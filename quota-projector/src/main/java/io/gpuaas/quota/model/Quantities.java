@@ -6,8 +6,7 @@ import java.math.BigDecimal;
 /** Kubernetes quantity strings ("2", "500m", "16Gi") as numbers. */
 public final class Quantities {
 
-    private Quantities() {
-    }
+    private Quantities() {}
 
     public static BigDecimal parse(String quantity) {
         try {

@@ -17,16 +17,19 @@ import java.util.TreeMap;
  */
 public final class QueueStateProjection {
 
-    private QueueStateProjection() {
-    }
+    private QueueStateProjection() {}
 
     /** Who the queue is. */
-    public record QueueId(QueueState.Kind kind, String clusterQueue, String namespace, String localQueue,
-                          String cohort, String tenant) {
-    }
+    public record QueueId(
+            QueueState.Kind kind,
+            String clusterQueue,
+            String namespace,
+            String localQueue,
+            String cohort,
+            String tenant) {}
 
-    public static QueueState project(QueueId id, Map<FlavorResource, BigDecimal> nominal,
-                                     Collection<WorkloadObserved> workloads, Instant now) {
+    public static QueueState project(
+            QueueId id, Map<FlavorResource, BigDecimal> nominal, Collection<WorkloadObserved> workloads, Instant now) {
         Map<FlavorResource, BigDecimal> usage = new TreeMap<>();
         Map<String, BigDecimal> demand = new TreeMap<>();
         int admitted = 0;
@@ -58,8 +61,21 @@ public final class QueueStateProjection {
             });
         }
         Map<FlavorResource, BigDecimal> shownNominal = id.kind() == QueueState.Kind.CLUSTER_QUEUE ? nominal : Map.of();
-        return new QueueState(id.kind(), id.clusterQueue(), id.namespace(), id.localQueue(), id.cohort(), id.tenant(),
-                nest(shownNominal), nest(borrowed), nest(usage), pendingActive, inadmissible, admitted, demand, now);
+        return new QueueState(
+                id.kind(),
+                id.clusterQueue(),
+                id.namespace(),
+                id.localQueue(),
+                id.cohort(),
+                id.tenant(),
+                nest(shownNominal),
+                nest(borrowed),
+                nest(usage),
+                pendingActive,
+                inadmissible,
+                admitted,
+                demand,
+                now);
     }
 
     static boolean holdsQuota(WorkloadObserved workload) {
@@ -68,8 +84,10 @@ public final class QueueStateProjection {
 
     /** Kueue marks a Workload it cannot consider (missing or stopped queue) with reason Inadmissible. */
     static boolean inadmissible(WorkloadObserved workload) {
-        return workload.conditions().stream().anyMatch(c -> KueueConditions.QUOTA_RESERVED.equals(c.type())
-                && KueueConditions.FALSE.equals(c.status()) && KueueConditions.INADMISSIBLE.equals(c.reason()));
+        return workload.conditions().stream()
+                .anyMatch(c -> KueueConditions.QUOTA_RESERVED.equals(c.type())
+                        && KueueConditions.FALSE.equals(c.status())
+                        && KueueConditions.INADMISSIBLE.equals(c.reason()));
     }
 
     private static void addUsage(WorkloadObserved workload, Map<FlavorResource, BigDecimal> usage) {
@@ -85,14 +103,18 @@ public final class QueueStateProjection {
 
     private static void addDemand(WorkloadObserved workload, Map<String, BigDecimal> demand) {
         for (PodSet podSet : workload.podSets()) {
-            podSet.requests().forEach((resource, quantity) -> demand.merge(resource,
-                    Quantities.parse(quantity).multiply(BigDecimal.valueOf(podSet.count())), BigDecimal::add));
+            podSet.requests()
+                    .forEach((resource, quantity) -> demand.merge(
+                            resource,
+                            Quantities.parse(quantity).multiply(BigDecimal.valueOf(podSet.count())),
+                            BigDecimal::add));
         }
     }
 
     private static Map<String, Map<String, BigDecimal>> nest(Map<FlavorResource, BigDecimal> cells) {
         Map<String, Map<String, BigDecimal>> nested = new TreeMap<>();
-        cells.forEach((cell, value) -> nested.computeIfAbsent(cell.flavor(), f -> new TreeMap<>()).put(cell.resource(), value));
+        cells.forEach((cell, value) ->
+                nested.computeIfAbsent(cell.flavor(), f -> new TreeMap<>()).put(cell.resource(), value));
         return nested;
     }
 
@@ -102,8 +124,20 @@ public final class QueueStateProjection {
     }
 
     private static QueueState withTime(QueueState s, Instant t) {
-        return new QueueState(s.kind(), s.clusterQueue(), s.namespace(), s.localQueue(), s.cohort(), s.tenant(),
-                s.nominal(), s.borrowed(), s.admittedUsage(), s.pendingActive(), s.pendingInadmissible(),
-                s.admittedWorkloads(), s.pendingDemand(), t);
+        return new QueueState(
+                s.kind(),
+                s.clusterQueue(),
+                s.namespace(),
+                s.localQueue(),
+                s.cohort(),
+                s.tenant(),
+                s.nominal(),
+                s.borrowed(),
+                s.admittedUsage(),
+                s.pendingActive(),
+                s.pendingInadmissible(),
+                s.admittedWorkloads(),
+                s.pendingDemand(),
+                t);
     }
 }

@@ -28,8 +28,7 @@ public final class QuotaPlan {
     // A ClusterQueue name is a DNS-1123 subdomain; keeping tenants to labels also keeps label values valid.
     private static final Pattern TENANT = Pattern.compile("[a-z0-9]([-a-z0-9]{0,53}[a-z0-9])?");
 
-    private QuotaPlan() {
-    }
+    private QuotaPlan() {}
 
     public static String clusterQueueName(String tenant) {
         return CLUSTER_QUEUE_PREFIX + tenant;
@@ -42,8 +41,11 @@ public final class QuotaPlan {
      * @param catalog           the pools, giving the physical capacity per flavor and resource
      * @param tenantNamespaces  tenant to the namespaces labelled {@code gpuaas.io/tenant=<tenant>}
      */
-    public static DesiredQuota at(Instant at, Collection<Booking> bookings, PoolCatalog catalog,
-                                  Map<String, ? extends Set<String>> tenantNamespaces) {
+    public static DesiredQuota at(
+            Instant at,
+            Collection<Booking> bookings,
+            PoolCatalog catalog,
+            Map<String, ? extends Set<String>> tenantNamespaces) {
         SortedMap<FlavorResource, Long> capacity = capacities(catalog);
         SortedMap<String, Accumulator> byTenant = new TreeMap<>();
         List<String> problems = new ArrayList<>();
@@ -56,15 +58,20 @@ public final class QuotaPlan {
         byTenant.forEach((tenant, acc) -> tenants.put(tenant, acc.toQueue(tenant, tenantNamespaces.get(tenant))));
         SortedMap<FlavorResource, Long> cohort = new TreeMap<>();
         capacity.forEach((cell, physical) -> {
-            long reserved = tenants.values().stream().mapToLong(t -> t.nominal(cell)).sum();
+            long reserved =
+                    tenants.values().stream().mapToLong(t -> t.nominal(cell)).sum();
             if (reserved > physical) {
                 problems.add("over capacity on " + cell.flavor() + "/" + cell.resource() + ": reserved " + reserved
                         + " of " + physical);
             }
             cohort.put(cell, Math.max(0, physical - reserved));
         });
-        return new DesiredQuota(at, Collections.unmodifiableSortedMap(capacity), Collections.unmodifiableSortedMap(cohort),
-                Collections.unmodifiableSortedMap(tenants), List.copyOf(problems));
+        return new DesiredQuota(
+                at,
+                Collections.unmodifiableSortedMap(capacity),
+                Collections.unmodifiableSortedMap(cohort),
+                Collections.unmodifiableSortedMap(tenants),
+                List.copyOf(problems));
     }
 
     /** The first instant after {@code after} at which some booking holding capacity starts or ends. */
@@ -95,8 +102,11 @@ public final class QuotaPlan {
         return capacity;
     }
 
-    private static void accept(Booking booking, Map<FlavorResource, Long> capacity,
-                               Map<String, Accumulator> byTenant, List<String> problems) {
+    private static void accept(
+            Booking booking,
+            Map<FlavorResource, Long> capacity,
+            Map<String, Accumulator> byTenant,
+            List<String> problems) {
         FlavorResource cell = new FlavorResource(booking.flavor(), booking.resource());
         if (!capacity.containsKey(cell)) {
             problems.add("booking " + booking.id() + ": no pool for " + cell.flavor() + "/" + cell.resource());
@@ -121,7 +131,10 @@ public final class QuotaPlan {
             if (labelled != null) {
                 namespaces.addAll(labelled);
             }
-            return new TenantQueue(tenant, clusterQueueName(tenant), Collections.unmodifiableSortedMap(nominal),
+            return new TenantQueue(
+                    tenant,
+                    clusterQueueName(tenant),
+                    Collections.unmodifiableSortedMap(nominal),
                     Collections.unmodifiableSortedSet(namespaces));
         }
     }

@@ -13,8 +13,8 @@ import java.util.SortedSet;
  * @param nominal      active booked units per flavor and resource (only cells with units &gt; 0)
  * @param namespaces   the tenant's namespaces: labelled ones plus those its active bookings name
  */
-public record TenantQueue(String tenant, String clusterQueue, SortedMap<FlavorResource, Long> nominal,
-                          SortedSet<String> namespaces) {
+public record TenantQueue(
+        String tenant, String clusterQueue, SortedMap<FlavorResource, Long> nominal, SortedSet<String> namespaces) {
 
     public long nominal(FlavorResource cell) {
         return nominal.getOrDefault(cell, 0L);

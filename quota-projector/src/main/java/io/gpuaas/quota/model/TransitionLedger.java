@@ -27,8 +27,7 @@ public final class TransitionLedger {
         }
     }
 
-    private record Entry(String uid, Set<ConditionId> seen) {
-    }
+    private record Entry(String uid, Set<ConditionId> seen) {}
 
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
 
@@ -41,8 +40,10 @@ public final class TransitionLedger {
         // compute() makes claim atomic per key: the informer thread and a takeover replay may race on one Workload.
         entries.compute(key, (k, entry) -> {
             Set<ConditionId> known = entry != null && Objects.equals(entry.uid(), uid) ? entry.seen() : Set.of();
-            fresh.add(conditions.stream().filter(c -> !known.contains(ConditionId.of(c)))
-                    .sorted(Comparator.comparing(Condition::lastTransitionTime, Comparator.nullsFirst(Comparator.naturalOrder())))
+            fresh.add(conditions.stream()
+                    .filter(c -> !known.contains(ConditionId.of(c)))
+                    .sorted(Comparator.comparing(
+                            Condition::lastTransitionTime, Comparator.nullsFirst(Comparator.naturalOrder())))
                     .toList());
             return new Entry(uid, ids(conditions));
         });
@@ -81,7 +82,9 @@ public final class TransitionLedger {
 
     /** Key to uid of every Workload the topic says exists; used to publish deletions missed while down. */
     public Map<String, String> known() {
-        return entries.entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey, e -> String.valueOf(e.getValue().uid())));
+        return entries.entrySet().stream()
+                .collect(Collectors.toMap(
+                        Map.Entry::getKey, e -> String.valueOf(e.getValue().uid())));
     }
 
     public int size() {

@@ -4,8 +4,6 @@ import static io.gpuaas.events.KafkaPrincipal.QUOTA_PROJECTOR;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
-import io.gpuaas.kube.kueue.v1beta2.Cohort;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.KafkaAccess;
@@ -13,7 +11,7 @@ import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingState;
-import io.gpuaas.quota.k8s.Kind;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
 import io.gpuaas.testing.auth.TestJwt;
 import io.gpuaas.testing.k8s.KubernetesApi;
 import io.gpuaas.testing.k8s.KubernetesApiExtension;
@@ -64,15 +62,27 @@ class QuotaProjectorServiceIT {
             TopicAdmin.createAll(admin, prefix);
         }
         client = api.newClient();
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("team-a")
-                .addToLabels("gpuaas.io/tenant", "team-a").endMetadata().build()).create();
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName("team-a")
+                        .addToLabels("gpuaas.io/tenant", "team-a")
+                        .endMetadata()
+                        .build())
+                .create();
         var jwks = JWT.writeJwks(Files.createTempFile("jwks", ".json"));
         Map<String, Object> props = new HashMap<>(Map.of(
-                "micronaut.server.port", -1,
-                "gpuaas.kafka.topic-prefix", prefix,
-                "gpuaas.security.jwks-path", jwks.toString()));
+                "micronaut.server.port",
+                -1,
+                "gpuaas.kafka.topic-prefix",
+                prefix,
+                "gpuaas.security.jwks-path",
+                jwks.toString()));
         props.putAll(broker.serviceProperties(QUOTA_PROJECTOR.userName(), KafkaAccess.acls(QUOTA_PROJECTOR, prefix)));
-        context = ApplicationContext.builder().singletons(client).properties(props).start();
+        context = ApplicationContext.builder()
+                .singletons(client)
+                .properties(props)
+                .start();
         server = context.getBean(EmbeddedServer.class).start();
     }
 
@@ -85,32 +95,59 @@ class QuotaProjectorServiceIT {
 
     @Test
     void shouldBeReadyServeMetricsOnlyWithTokenAndProjectBookingWhenRunningAsService() throws Exception {
-        await().atMost(Duration.ofSeconds(60)).until(() -> get("/health/readiness", null).statusCode() == 200);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> get("/health/readiness", null).statusCode() == 200);
         assertThat(get("/health/liveness", null).statusCode()).isEqualTo(200);
         String sre = JWT.token("sre", "platform", List.of(), List.of("metrics"), Duration.ofMinutes(5));
-        assertThat(get("/health/readiness", sre).body()).contains("components", "kafka", "kube-cache",
-                "booking-table", "leader-duties", "quota-writer", "quota-planner", "quota-leadership");
-        assertThat(get("/health/readiness", null).body()).as("no details without the role")
+        assertThat(get("/health/readiness", sre).body())
+                .contains(
+                        "components",
+                        "kafka",
+                        "kube-cache",
+                        "booking-table",
+                        "leader-duties",
+                        "quota-writer",
+                        "quota-planner",
+                        "quota-leadership");
+        assertThat(get("/health/readiness", null).body())
+                .as("no details without the role")
                 .doesNotContain("components", "kafka");
         HttpResponse<String> beans = get("/beans", sre);
         assertThat(beans.statusCode()).as("management endpoints are off").isEqualTo(404);
         assertThat(beans.headers().firstValue("content-type")).hasValue("application/problem+json");
 
-        try (var producer = new KafkaProducer<>(kafka.clientProperties(),
-                new StringSerializer(), Topics.BOOKINGS.valueSerde().serializer())) {
-            Booking booking = new Booking("b-svc", "team-a", "team-a", "h200", "h200", "nvidia.com/gpu", 2,
-                    Instant.now(), Instant.now().plusSeconds(300), null, BookingState.ACTIVE, "alice", Instant.now(),
-                    Instant.now(), 1);
-            producer.send(new ProducerRecord<>(Topics.BOOKINGS.name(prefix), booking.id(), booking)).get();
+        try (var producer = new KafkaProducer<>(
+                kafka.clientProperties(),
+                new StringSerializer(),
+                Topics.BOOKINGS.valueSerde().serializer())) {
+            Booking booking = new Booking(
+                    "b-svc",
+                    "team-a",
+                    "team-a",
+                    "h200",
+                    "h200",
+                    "nvidia.com/gpu",
+                    2,
+                    Instant.now(),
+                    Instant.now().plusSeconds(300),
+                    null,
+                    BookingState.ACTIVE,
+                    "alice",
+                    Instant.now(),
+                    Instant.now(),
+                    1);
+            producer.send(new ProducerRecord<>(Topics.BOOKINGS.name(prefix), booking.id(), booking))
+                    .get();
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> clusterQueue("gpuaas-team-a") != null);
 
         assertThat(get("/metrics", null).statusCode()).isEqualTo(401);
         String metricsToken = JWT.token("prometheus", "platform", List.of(), List.of("metrics"), Duration.ofMinutes(5));
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(get("/metrics", metricsToken).body())
-                .contains("gpuaas_quota_invariant_ok{flavor=\"h200\",resource=\"nvidia.com/gpu\"} 1.0")
-                .contains("gpuaas_quota_tenant_nominal_sum{flavor=\"h200\",resource=\"nvidia.com/gpu\"} 2.0")
-                .contains("gpuaas_quota_leader 1.0"));
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(get("/metrics", metricsToken).body())
+                        .contains("gpuaas_quota_invariant_ok{flavor=\"h200\",resource=\"nvidia.com/gpu\"} 1.0")
+                        .contains("gpuaas_quota_tenant_nominal_sum{flavor=\"h200\",resource=\"nvidia.com/gpu\"} 2.0")
+                        .contains("gpuaas_quota_leader 1.0"));
     }
 
     private static ClusterQueue clusterQueue(String name) {

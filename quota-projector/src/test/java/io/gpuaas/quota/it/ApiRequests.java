@@ -30,14 +30,17 @@ final class ApiRequests {
         drain();
         return seen.subList(mark, seen.size()).stream()
                 .filter(r -> from(r, token) && !"GET".equals(r.getMethod()))
-                .map(RecordedRequest::getRequestLine).toList();
+                .map(RecordedRequest::getRequestLine)
+                .toList();
     }
 
     /** How many reads of a path containing {@code pathPart} were sent with {@code token} since {@code mark}. */
     synchronized long reads(String token, String pathPart, int mark) {
         drain();
         return seen.subList(mark, seen.size()).stream()
-                .filter(r -> from(r, token) && "GET".equals(r.getMethod()) && r.getPath().contains(pathPart))
+                .filter(r -> from(r, token)
+                        && "GET".equals(r.getMethod())
+                        && r.getPath().contains(pathPart))
                 .count();
     }
 

@@ -4,14 +4,14 @@ import static io.gpuaas.quota.it.QuotaLifecycleIT.nominal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
-import io.gpuaas.kube.kueue.v1beta2.Cohort;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.gpuaas.events.booking.Booking;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
+import io.gpuaas.kube.kueue.v1beta2.Cohort;
 import io.gpuaas.quota.QuotaProjector;
 import io.gpuaas.quota.config.LeaderElectionSettings;
 import io.gpuaas.quota.config.QuotaSettings;
@@ -56,7 +56,8 @@ class LeaderElectionIT {
     private static final LeaderElectionSettings ELECTION =
             new LeaderElectionSettings(true, LEASE_NAME, null, null, LEASE, RENEW_DEADLINE, RETRY);
     // fabric8 waits retryPeriod plus up to 1.2 × retryPeriod of jitter between attempts; 1 s for a busy 2-core box.
-    private static final Duration TAKEOVER = LEASE.plus(RETRY.multipliedBy(22).dividedBy(10)).plusSeconds(1);
+    private static final Duration TAKEOVER =
+            LEASE.plus(RETRY.multipliedBy(22).dividedBy(10)).plusSeconds(1);
     // A follower that meant to take over would have done so within this long.
     private static final Duration WATCH = TAKEOVER;
     private static final String TOKEN_A = "replica-a";
@@ -104,23 +105,39 @@ class LeaderElectionIT {
         replicaA = fixture.start(clientA, QuotaSettings.defaults(), ELECTION, registryA);
         await().atMost(Duration.ofSeconds(20)).until(replicaA::leading);
         identityA = holder().orElseThrow();
-        fixture.book("b-echo-h200", "echo", "h200", 2, Instant.now(), Instant.now().plusSeconds(600));
+        fixture.book(
+                "b-echo-h200", "echo", "h200", 2, Instant.now(), Instant.now().plusSeconds(600));
         await().atMost(Duration.ofSeconds(5)).until(() -> nominal(clusterQueue("echo"), H200) == 2);
 
         int mark = requests.mark();
         replicaB = fixture.start(clientB, QuotaSettings.defaults(), ELECTION, registryB);
         // B has read the bookings and synced its caches: a booking now reaches both replicas, and only A may apply it.
-        echoMig = fixture.book("b-echo-mig", "echo", "h200-mig-1g.18gb", 3, Instant.now(), Instant.now().plusSeconds(600));
+        echoMig = fixture.book(
+                "b-echo-mig",
+                "echo",
+                "h200-mig-1g.18gb",
+                3,
+                Instant.now(),
+                Instant.now().plusSeconds(600));
         await().atMost(Duration.ofSeconds(5)).until(() -> nominal(clusterQueue("echo"), MIG_1G) == 3);
-        await().during(WATCH).atMost(WATCH.multipliedBy(2))
+        await().during(WATCH)
+                .atMost(WATCH.multipliedBy(2))
                 .until(() -> identityA.equals(holder().orElse(null)) && replicaA.leading() && !replicaB.leading());
 
-        assertThat(requests.writes(TOKEN_B, mark)).as("API writes by the follower").isEmpty();
-        assertThat(requests.writes(TOKEN_A, mark)).as("API writes by the leader").isNotEmpty();
-        assertThat(requests.reads(TOKEN_B, "/leases/" + LEASE_NAME, mark)).as("the follower keeps campaigning").isPositive();
+        assertThat(requests.writes(TOKEN_B, mark))
+                .as("API writes by the follower")
+                .isEmpty();
+        assertThat(requests.writes(TOKEN_A, mark))
+                .as("API writes by the leader")
+                .isNotEmpty();
+        assertThat(requests.reads(TOKEN_B, "/leases/" + LEASE_NAME, mark))
+                .as("the follower keeps campaigning")
+                .isPositive();
         assertThat(Metrics.sum(registryA, "gpuaas_quota_leader")).isOne();
         assertThat(Metrics.sum(registryB, "gpuaas_quota_leader")).isZero();
-        assertThat(Metrics.sum(registryB, "gpuaas_quota_writes")).as("writer outcomes on the follower").isZero();
+        assertThat(Metrics.sum(registryB, "gpuaas_quota_writes"))
+                .as("writer outcomes on the follower")
+                .isZero();
         echoUid = clusterQueue("echo").getMetadata().getUid();
     }
 
@@ -133,14 +150,18 @@ class LeaderElectionIT {
         fixture.book("b-golf", "golf", "h200", 4, crash.plusMillis(500), crash.plusSeconds(600));
         fixture.cancel(echoMig);
 
-        await().atMost(TAKEOVER).pollInterval(Duration.ofMillis(25))
+        await().atMost(TAKEOVER)
+                .pollInterval(Duration.ofMillis(25))
                 .until(() -> holder().filter(h -> !h.equals(identityA)).isPresent());
         Duration takeover = Duration.between(crash, Instant.now());
         identityB = holder().orElseThrow();
         // A stepped down at its renew deadline, before its Lease expired: the two never write together.
-        assertThat(replicaA.leading()).as("crashed replica stepped down before the takeover").isFalse();
+        assertThat(replicaA.leading())
+                .as("crashed replica stepped down before the takeover")
+                .isFalse();
         await().atMost(Duration.ofSeconds(5)).until(replicaB::leading);
-        System.out.printf("leader crash -> Lease taken over by B in %d ms (lease %s, retry %s)%n",
+        System.out.printf(
+                "leader crash -> Lease taken over by B in %d ms (lease %s, retry %s)%n",
                 takeover.toMillis(), LEASE, RETRY);
 
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
@@ -151,7 +172,9 @@ class LeaderElectionIT {
             assertThat(nominal(cohort(), MIG_1G)).isEqualTo(14);
             assertOwnedObjects();
         });
-        assertThat(clusterQueue("echo").getMetadata().getUid()).as("echo's queue kept, not re-created").isEqualTo(echoUid);
+        assertThat(clusterQueue("echo").getMetadata().getUid())
+                .as("echo's queue kept, not re-created")
+                .isEqualTo(echoUid);
     }
 
     @Test
@@ -159,10 +182,15 @@ class LeaderElectionIT {
     void shouldRejoinAsFollowerWithoutFightingWhenCrashedReplicaComesBack() {
         int mark = requests.mark();
         proxyA.heal();
-        await().during(WATCH).atMost(WATCH.multipliedBy(2))
+        await().during(WATCH)
+                .atMost(WATCH.multipliedBy(2))
                 .until(() -> identityB.equals(holder().orElse(null)) && replicaB.leading() && !replicaA.leading());
-        assertThat(requests.writes(TOKEN_A, mark)).as("API writes by the returning replica").isEmpty();
-        assertThat(requests.reads(TOKEN_A, "/leases/" + LEASE_NAME, mark)).as("it campaigns again").isPositive();
+        assertThat(requests.writes(TOKEN_A, mark))
+                .as("API writes by the returning replica")
+                .isEmpty();
+        assertThat(requests.reads(TOKEN_A, "/leases/" + LEASE_NAME, mark))
+                .as("it campaigns again")
+                .isPositive();
     }
 
     @Test
@@ -171,22 +199,28 @@ class LeaderElectionIT {
         double createdBefore = Metrics.sum(registryA, "gpuaas_quota_writes", "outcome", "created");
         double updatedBefore = Metrics.sum(registryA, "gpuaas_quota_writes", "outcome", "updated");
         fixture.stop(replicaB);
-        // The returning replica is a real candidate: B released the Lease on shutdown, A takes it and finds nothing to fix.
+        // The returning replica is a real candidate: B released the Lease on shutdown, A takes it and finds nothing to
+        // fix.
         await().atMost(TAKEOVER).until(() -> identityA.equals(holder().orElse(null)) && replicaA.leading());
         await().atMost(Duration.ofSeconds(5))
                 .until(() -> Metrics.sum(registryA, "gpuaas_quota_writes", "outcome", "unchanged") > 0);
         assertThat(nominal(clusterQueue("golf"), H200)).isEqualTo(4);
         assertThat(nominal(cohort(), H200)).isEqualTo(2);
         assertOwnedObjects();
-        assertThat(Metrics.sum(registryA, "gpuaas_quota_writes", "outcome", "created")).isEqualTo(createdBefore);
-        assertThat(Metrics.sum(registryA, "gpuaas_quota_writes", "outcome", "updated")).isEqualTo(updatedBefore);
+        assertThat(Metrics.sum(registryA, "gpuaas_quota_writes", "outcome", "created"))
+                .isEqualTo(createdBefore);
+        assertThat(Metrics.sum(registryA, "gpuaas_quota_writes", "outcome", "updated"))
+                .isEqualTo(updatedBefore);
 
         // B's pod restarts (a new process, a new identity): it follows the current leader.
         int mark = requests.mark();
         QuotaProjector restarted = fixture.start(clientB, QuotaSettings.defaults(), ELECTION, new PrometheusRegistry());
-        await().during(WATCH).atMost(WATCH.multipliedBy(2))
+        await().during(WATCH)
+                .atMost(WATCH.multipliedBy(2))
                 .until(() -> identityA.equals(holder().orElse(null)) && replicaA.leading() && !restarted.leading());
-        assertThat(requests.writes(TOKEN_B, mark)).as("API writes by the restarted replica").isEmpty();
+        assertThat(requests.writes(TOKEN_B, mark))
+                .as("API writes by the restarted replica")
+                .isEmpty();
     }
 
     /** Exactly the objects the bookings call for, each once: no duplicate, none lost. */
@@ -199,19 +233,35 @@ class LeaderElectionIT {
     }
 
     private List<String> owned(Kind kind) {
-        return api.client().genericKubernetesResources(kind.context()).inAnyNamespace()
-                .withLabel(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE).list().getItems().stream()
-                .map(o -> Optional.ofNullable(o.getMetadata().getNamespace()).orElse("") + "/" + o.getMetadata().getName())
+        return api
+                .client()
+                .genericKubernetesResources(kind.context())
+                .inAnyNamespace()
+                .withLabel(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE)
+                .list()
+                .getItems()
+                .stream()
+                .map(o -> Optional.ofNullable(o.getMetadata().getNamespace()).orElse("") + "/"
+                        + o.getMetadata().getName())
                 .toList();
     }
 
     private Optional<String> holder() {
-        Lease lease = api.client().leases().inNamespace(KubernetesApi.DEFAULT_NAMESPACE).withName(LEASE_NAME).get();
-        return Optional.ofNullable(lease).map(l -> l.getSpec().getHolderIdentity()).filter(h -> !h.isEmpty());
+        Lease lease = api.client()
+                .leases()
+                .inNamespace(KubernetesApi.DEFAULT_NAMESPACE)
+                .withName(LEASE_NAME)
+                .get();
+        return Optional.ofNullable(lease)
+                .map(l -> l.getSpec().getHolderIdentity())
+                .filter(h -> !h.isEmpty());
     }
 
     private ClusterQueue clusterQueue(String tenant) {
-        return fixture.client.resources(ClusterQueue.class).withName("gpuaas-" + tenant).get();
+        return fixture.client
+                .resources(ClusterQueue.class)
+                .withName("gpuaas-" + tenant)
+                .get();
     }
 
     private Cohort cohort() {
@@ -220,7 +270,11 @@ class LeaderElectionIT {
 
     private KubernetesClient client(String url, String token) {
         return new KubernetesClientBuilder()
-                .withConfig(new ConfigBuilder(api.config()).withMasterUrl(url).withOauthToken(token).build())
-                .withHttpClientFactory(new JdkHttpClientFactory()).build();
+                .withConfig(new ConfigBuilder(api.config())
+                        .withMasterUrl(url)
+                        .withOauthToken(token)
+                        .build())
+                .withHttpClientFactory(new JdkHttpClientFactory())
+                .build();
     }
 }

@@ -7,8 +7,7 @@ import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 /** Reads counter and gauge values from a registry, as a scrape would. */
 final class Metrics {
 
-    private Metrics() {
-    }
+    private Metrics() {}
 
     /** Sum of every series of {@code name}, whatever its labels. */
     static double sum(PrometheusRegistry registry, String name) {
@@ -23,11 +22,15 @@ final class Metrics {
                 continue;
             }
             if (snapshot instanceof CounterSnapshot counter) {
-                total += counter.getDataPoints().stream().filter(d -> label == null || value.equals(d.getLabels().get(label)))
-                        .mapToDouble(CounterSnapshot.CounterDataPointSnapshot::getValue).sum();
+                total += counter.getDataPoints().stream()
+                        .filter(d -> label == null || value.equals(d.getLabels().get(label)))
+                        .mapToDouble(CounterSnapshot.CounterDataPointSnapshot::getValue)
+                        .sum();
             } else if (snapshot instanceof GaugeSnapshot gauge) {
-                total += gauge.getDataPoints().stream().filter(d -> label == null || value.equals(d.getLabels().get(label)))
-                        .mapToDouble(GaugeSnapshot.GaugeDataPointSnapshot::getValue).sum();
+                total += gauge.getDataPoints().stream()
+                        .filter(d -> label == null || value.equals(d.getLabels().get(label)))
+                        .mapToDouble(GaugeSnapshot.GaugeDataPointSnapshot::getValue)
+                        .sum();
             }
         }
         return total;

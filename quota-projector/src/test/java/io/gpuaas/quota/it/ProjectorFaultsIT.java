@@ -5,8 +5,6 @@ import static io.gpuaas.quota.it.QuotaLifecycleIT.nominal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
-import io.gpuaas.kube.kueue.v1beta2.Cohort;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.KafkaAccess;
@@ -14,8 +12,9 @@ import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingState;
+import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
+import io.gpuaas.kube.kueue.v1beta2.Cohort;
 import io.gpuaas.quota.QuotaProjector;
-import io.gpuaas.quota.k8s.Kind;
 import io.gpuaas.quota.model.FlavorResource;
 import io.gpuaas.testing.auth.TestJwt;
 import io.gpuaas.testing.k8s.KubernetesApi;
@@ -86,10 +85,18 @@ class ProjectorFaultsIT {
         }
         client = api.newClient();
         for (String tenant : List.of("alpha", "bravo", "charlie", "delta", "echo")) {
-            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(tenant)
-                    .addToLabels("gpuaas.io/tenant", tenant).endMetadata().build()).create();
+            client.namespaces()
+                    .resource(new NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName(tenant)
+                            .addToLabels("gpuaas.io/tenant", tenant)
+                            .endMetadata()
+                            .build())
+                    .create();
         }
-        bookings = new KafkaProducer<>(broker.clientProperties(), new StringSerializer(),
+        bookings = new KafkaProducer<>(
+                broker.clientProperties(),
+                new StringSerializer(),
                 Topics.BOOKINGS.valueSerde().serializer());
         // The seam: the booking table's handler, wrapped so the test can make it throw.
         QuotaProjector.Options options = new QuotaProjector.Options(Clock.systemUTC(), handler -> (key, booking) -> {
@@ -98,11 +105,18 @@ class ProjectorFaultsIT {
             }
             handler.apply(key, booking);
         });
-        Map<String, Object> props = new HashMap<>(Map.of("micronaut.server.port", -1,
-                "gpuaas.kafka.topic-prefix", prefix,
-                "gpuaas.security.jwks-path", JWT.writeJwks(Files.createTempFile("jwks", ".json")).toString()));
+        Map<String, Object> props = new HashMap<>(Map.of(
+                "micronaut.server.port",
+                -1,
+                "gpuaas.kafka.topic-prefix",
+                prefix,
+                "gpuaas.security.jwks-path",
+                JWT.writeJwks(Files.createTempFile("jwks", ".json")).toString()));
         props.putAll(broker.serviceProperties(QUOTA_PROJECTOR.userName(), acls()));
-        context = ApplicationContext.builder().singletons(client, options).properties(props).start();
+        context = ApplicationContext.builder()
+                .singletons(client, options)
+                .properties(props)
+                .start();
         server = context.getBean(EmbeddedServer.class).start();
         await().atMost(WAIT).until(() -> readiness() == 200);
     }
@@ -123,7 +137,9 @@ class ProjectorFaultsIT {
 
         await().atMost(WAIT).until(() -> readiness() == 503);
         assertThat(details()).contains("booking-table", "RECOVERING", "injected");
-        assertThat(clusterQueue("alpha")).as("the booking is not applied while the handler fails").isNull();
+        assertThat(clusterQueue("alpha"))
+                .as("the booking is not applied while the handler fails")
+                .isNull();
 
         handlerFails.set(false);
         await().atMost(WAIT).until(() -> readiness() == 200);
@@ -176,9 +192,24 @@ class ProjectorFaultsIT {
     }
 
     private void book(String id, String tenant, int gpus) throws Exception {
-        Booking booking = new Booking(id, tenant, tenant, "h200", "h200", "nvidia.com/gpu", gpus, Instant.now(),
-                Instant.now().plusSeconds(600), null, BookingState.CONFIRMED, "alice", Instant.now(), Instant.now(), 1);
-        bookings.send(new ProducerRecord<>(Topics.BOOKINGS.name(prefix), id, booking)).get(10, TimeUnit.SECONDS);
+        Booking booking = new Booking(
+                id,
+                tenant,
+                tenant,
+                "h200",
+                "h200",
+                "nvidia.com/gpu",
+                gpus,
+                Instant.now(),
+                Instant.now().plusSeconds(600),
+                null,
+                BookingState.CONFIRMED,
+                "alice",
+                Instant.now(),
+                Instant.now(),
+                1);
+        bookings.send(new ProducerRecord<>(Topics.BOOKINGS.name(prefix), id, booking))
+                .get(10, TimeUnit.SECONDS);
     }
 
     private ClusterQueue clusterQueue(String tenant) {

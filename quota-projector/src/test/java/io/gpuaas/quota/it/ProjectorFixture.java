@@ -56,9 +56,13 @@ final class ProjectorFixture implements AutoCloseable {
             TopicAdmin.createAll(admin, prefix);
         }
         // Projector replicas run as quota-projector with exactly its ACLs; the test's own clients are the super user's.
-        this.kafka = new KafkaClients(new KafkaSettings(broker.bootstrapServers(), prefix,
+        this.kafka = new KafkaClients(new KafkaSettings(
+                broker.bootstrapServers(),
+                prefix,
                 broker.serviceCredentials(QUOTA_PROJECTOR.userName(), KafkaAccess.acls(QUOTA_PROJECTOR, prefix))));
-        this.bookings = new KafkaProducer<>(broker.clientProperties(), new StringSerializer(),
+        this.bookings = new KafkaProducer<>(
+                broker.clientProperties(),
+                new StringSerializer(),
                 Topics.BOOKINGS.valueSerde().serializer());
     }
 
@@ -71,10 +75,14 @@ final class ProjectorFixture implements AutoCloseable {
      * A replica talking to the API server through its own {@code apiClient} (closed by the caller), returned once it
      * is ready: caches synced and the topics it replicates read to their end.
      */
-    QuotaProjector start(KubernetesClient apiClient, QuotaSettings settings, LeaderElectionSettings election,
-                         PrometheusRegistry registry) throws InterruptedException {
-        QuotaProjector projector = new QuotaProjector(apiClient, kafka, settings, election,
-                PoolCatalog.load(Optional.empty()), registry, Clock.systemUTC());
+    QuotaProjector start(
+            KubernetesClient apiClient,
+            QuotaSettings settings,
+            LeaderElectionSettings election,
+            PrometheusRegistry registry)
+            throws InterruptedException {
+        QuotaProjector projector = new QuotaProjector(
+                apiClient, kafka, settings, election, PoolCatalog.load(Optional.empty()), registry, Clock.systemUTC());
         projector.start();
         started.add(projector);
         await().atMost(Duration.ofSeconds(60)).until(projector::ready);
@@ -82,29 +90,68 @@ final class ProjectorFixture implements AutoCloseable {
     }
 
     void tenantNamespace(String namespace, String tenant) {
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace)
-                .addToLabels("gpuaas.io/tenant", tenant).endMetadata().build()).createOr(n -> n.update());
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(namespace)
+                        .addToLabels("gpuaas.io/tenant", tenant)
+                        .endMetadata()
+                        .build())
+                .createOr(n -> n.update());
     }
 
     Booking book(String id, String tenant, String pool, int quantity, Instant start, Instant end) throws Exception {
-        String resource = pool.equals("h200") ? "nvidia.com/gpu" : "nvidia.com/mig-" + pool.substring("h200-mig-".length());
-        Booking booking = new Booking(id, tenant, tenant, pool, pool, resource, quantity, start, end, null,
-                BookingState.CONFIRMED, "alice", Instant.now(), Instant.now(), 1);
-        bookings.send(new ProducerRecord<>(kafka.topic(Topics.BOOKINGS), id, booking)).get(10, TimeUnit.SECONDS);
+        String resource =
+                pool.equals("h200") ? "nvidia.com/gpu" : "nvidia.com/mig-" + pool.substring("h200-mig-".length());
+        Booking booking = new Booking(
+                id,
+                tenant,
+                tenant,
+                pool,
+                pool,
+                resource,
+                quantity,
+                start,
+                end,
+                null,
+                BookingState.CONFIRMED,
+                "alice",
+                Instant.now(),
+                Instant.now(),
+                1);
+        bookings.send(new ProducerRecord<>(kafka.topic(Topics.BOOKINGS), id, booking))
+                .get(10, TimeUnit.SECONDS);
         return booking;
     }
 
     /** Publishes {@code booking} as cancelled, as booking-service does when its owner cancels it. */
     void cancel(Booking booking) throws Exception {
-        Booking cancelled = new Booking(booking.id(), booking.tenant(), booking.namespace(), booking.pool(),
-                booking.flavor(), booking.resource(), booking.quantity(), booking.start(), booking.end(), booking.purpose(),
-                BookingState.CANCELLED, booking.createdBy(), booking.createdAt(), Instant.now(), booking.version() + 1);
-        bookings.send(new ProducerRecord<>(kafka.topic(Topics.BOOKINGS), booking.id(), cancelled)).get(10, TimeUnit.SECONDS);
+        Booking cancelled = new Booking(
+                booking.id(),
+                booking.tenant(),
+                booking.namespace(),
+                booking.pool(),
+                booking.flavor(),
+                booking.resource(),
+                booking.quantity(),
+                booking.start(),
+                booking.end(),
+                booking.purpose(),
+                BookingState.CANCELLED,
+                booking.createdBy(),
+                booking.createdAt(),
+                Instant.now(),
+                booking.version() + 1);
+        bookings.send(new ProducerRecord<>(kafka.topic(Topics.BOOKINGS), booking.id(), cancelled))
+                .get(10, TimeUnit.SECONDS);
     }
 
     Optional<HasMetadata> get(Kind kind, String namespace, String name) {
         var op = client.resources(kind.type());
-        return Optional.ofNullable(namespace == null ? op.withName(name).get() : op.inNamespace(namespace).withName(name).get());
+        return Optional.ofNullable(
+                namespace == null
+                        ? op.withName(name).get()
+                        : op.inNamespace(namespace).withName(name).get());
     }
 
     /** Every record on {@code topic} (full name) so far, as key and raw value. */
@@ -113,7 +160,8 @@ final class ProjectorFixture implements AutoCloseable {
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         try (var consumer = new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+                    .map(p -> new TopicPartition(topic, p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);

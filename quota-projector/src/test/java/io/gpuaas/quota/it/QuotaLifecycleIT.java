@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
 import io.gpuaas.kube.kueue.v1beta2.Cohort;
 import io.gpuaas.kube.kueue.v1beta2.LocalQueue;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.quota.QuotaProjector;
 import io.gpuaas.quota.config.LeaderElectionSettings;
 import io.gpuaas.quota.config.QuotaSettings;
@@ -27,8 +27,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -49,7 +49,8 @@ class QuotaLifecycleIT {
     @BeforeAll
     void start(KubernetesClient client, KafkaBroker broker) throws Exception {
         fixture = new ProjectorFixture(client, broker);
-        projector = fixture.start(QuotaSettings.defaults(), LeaderElectionSettings.defaults(), new PrometheusRegistry());
+        projector =
+                fixture.start(QuotaSettings.defaults(), LeaderElectionSettings.defaults(), new PrometheusRegistry());
         await().atMost(Duration.ofSeconds(20)).until(projector::leading);
     }
 
@@ -66,7 +67,9 @@ class QuotaLifecycleIT {
         fixture.book("b-alpha", "alpha", "h200", 3, start, end);
 
         await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> clusterQueue("alpha") == null);
-        await().atMost(Duration.ofSeconds(6)).pollInterval(Duration.ofMillis(50)).until(() -> nominal(clusterQueue("alpha"), H200) == 3);
+        await().atMost(Duration.ofSeconds(6))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> nominal(clusterQueue("alpha"), H200) == 3);
         Instant seen = Instant.now();
         // The target is 1 s (the benchmark measures it); 2 s leaves room for a cold JVM on a shared 2-core box.
         assertThat(Duration.between(start, seen)).isLessThan(Duration.ofSeconds(2));
@@ -75,15 +78,20 @@ class QuotaLifecycleIT {
         assertThat(clusterQueue("alpha").getSpec().getStopPolicy()).isEqualTo("None");
         assertThat(clusterQueue("alpha").getSpec().getNamespaceSelector().getMatchLabels())
                 .isEqualTo(Map.of("gpuaas.io/tenant", "alpha"));
-        assertThat(fixture.get(Kind.LOCAL_QUEUE, "alpha", "gpuaas")).get()
-                .satisfies(lq -> assertThat(((LocalQueue) lq).getSpec().getClusterQueue()).isEqualTo("gpuaas-alpha"));
+        assertThat(fixture.get(Kind.LOCAL_QUEUE, "alpha", "gpuaas")).get().satisfies(lq -> assertThat(
+                        ((LocalQueue) lq).getSpec().getClusterQueue())
+                .isEqualTo("gpuaas-alpha"));
         assertThat(fixture.get(Kind.HARDWARE_PROFILE, "alpha", "gpuaas-h200")).isPresent();
 
-        await().atMost(Duration.ofSeconds(8)).pollInterval(Duration.ofMillis(50)).until(() -> nominal(cohort(), H200) == 8);
+        await().atMost(Duration.ofSeconds(8))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> nominal(cohort(), H200) == 8);
         assertThat(Duration.between(end, Instant.now())).isLessThan(Duration.ofSeconds(2));
-        await().atMost(Duration.ofSeconds(5)).until(() -> clusterQueue("alpha") == null
-                && fixture.get(Kind.LOCAL_QUEUE, "alpha", "gpuaas").isEmpty()
-                && fixture.get(Kind.HARDWARE_PROFILE, "alpha", "gpuaas-h200").isEmpty());
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> clusterQueue("alpha") == null
+                        && fixture.get(Kind.LOCAL_QUEUE, "alpha", "gpuaas").isEmpty()
+                        && fixture.get(Kind.HARDWARE_PROFILE, "alpha", "gpuaas-h200")
+                                .isEmpty());
     }
 
     @Test
@@ -95,13 +103,15 @@ class QuotaLifecycleIT {
 
         await().atMost(Duration.ofSeconds(5)).until(() -> nominal(clusterQueue("bravo"), MIG_1G) == 2);
         await().atMost(Duration.ofSeconds(5)).until(() -> nominal(clusterQueue("bravo"), MIG_1G) == 5);
-        assertThat(nominal(cohort(), MIG_1G) + nominal(clusterQueue("bravo"), MIG_1G)).isEqualTo(14);
+        assertThat(nominal(cohort(), MIG_1G) + nominal(clusterQueue("bravo"), MIG_1G))
+                .isEqualTo(14);
     }
 
     @Test
     void shouldRestoreQuotaWhenObjectsAreEditedOrDeletedByHand() throws Exception {
         fixture.tenantNamespace("charlie", "charlie");
-        fixture.book("b-charlie", "charlie", "h200", 1, Instant.now(), Instant.now().plusSeconds(120));
+        fixture.book(
+                "b-charlie", "charlie", "h200", 1, Instant.now(), Instant.now().plusSeconds(120));
         await().atMost(Duration.ofSeconds(5)).until(() -> nominal(clusterQueue("charlie"), H200) == 1);
 
         fixture.client.resources(ClusterQueue.class).withName("gpuaas-charlie").edit(cq -> {
@@ -109,7 +119,11 @@ class QuotaLifecycleIT {
             cq.getSpec().setNamespaceSelector(null);
             return cq;
         });
-        fixture.client.resources(LocalQueue.class).inNamespace("charlie").withName("gpuaas").delete();
+        fixture.client
+                .resources(LocalQueue.class)
+                .inNamespace("charlie")
+                .withName("gpuaas")
+                .delete();
 
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
             assertThat(clusterQueue("charlie").getSpec().getStopPolicy()).isEqualTo("None");
@@ -128,14 +142,18 @@ class QuotaLifecycleIT {
         workloads.create("foxtrot", "train", 2);
         workloads.admit("foxtrot", "train", "gpuaas-foxtrot", 2);
 
-        await().atMost(Duration.ofSeconds(8)).until(() -> "HoldAndDrain".equals(clusterQueue("foxtrot").getSpec().getStopPolicy()));
+        await().atMost(Duration.ofSeconds(8)).until(() -> "HoldAndDrain"
+                .equals(clusterQueue("foxtrot").getSpec().getStopPolicy()));
         assertThat(nominal(clusterQueue("foxtrot"), H200)).isZero();
-        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2)).until(() -> clusterQueue("foxtrot") != null
-                && fixture.get(Kind.LOCAL_QUEUE, "foxtrot", "gpuaas").isPresent());
+        await().during(Duration.ofSeconds(1))
+                .atMost(Duration.ofSeconds(2))
+                .until(() -> clusterQueue("foxtrot") != null
+                        && fixture.get(Kind.LOCAL_QUEUE, "foxtrot", "gpuaas").isPresent());
 
         workloads.finish("foxtrot", "train");
-        await().atMost(Duration.ofSeconds(5)).until(() -> clusterQueue("foxtrot") == null
-                && fixture.get(Kind.LOCAL_QUEUE, "foxtrot", "gpuaas").isEmpty());
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> clusterQueue("foxtrot") == null
+                        && fixture.get(Kind.LOCAL_QUEUE, "foxtrot", "gpuaas").isEmpty());
     }
 
     @Test
@@ -152,18 +170,30 @@ class QuotaLifecycleIT {
         await().atMost(Duration.ofSeconds(20)).until(second::leading);
         Thread.sleep(1_500);
 
-        assertThat(clusterQueue("delta").getMetadata().getUid()).isEqualTo(before.getMetadata().getUid());
-        assertThat(clusterQueue("delta").getMetadata().getResourceVersion()).isEqualTo(before.getMetadata().getResourceVersion());
-        long ours = fixture.client.resources(ClusterQueue.class)
-                .withLabel("gpuaas.io/tenant", "delta").list().getItems().size();
+        assertThat(clusterQueue("delta").getMetadata().getUid())
+                .isEqualTo(before.getMetadata().getUid());
+        assertThat(clusterQueue("delta").getMetadata().getResourceVersion())
+                .isEqualTo(before.getMetadata().getResourceVersion());
+        long ours = fixture.client
+                .resources(ClusterQueue.class)
+                .withLabel("gpuaas.io/tenant", "delta")
+                .list()
+                .getItems()
+                .size();
         assertThat(ours).isEqualTo(1);
-        assertThat(Metrics.sum(registry, "gpuaas_quota_writes", "outcome", "created")).isZero();
-        assertThat(Metrics.sum(registry, "gpuaas_quota_writes", "outcome", "updated")).isZero();
-        assertThat(Metrics.sum(registry, "gpuaas_quota_writes", "outcome", "unchanged")).isPositive();
+        assertThat(Metrics.sum(registry, "gpuaas_quota_writes", "outcome", "created"))
+                .isZero();
+        assertThat(Metrics.sum(registry, "gpuaas_quota_writes", "outcome", "updated"))
+                .isZero();
+        assertThat(Metrics.sum(registry, "gpuaas_quota_writes", "outcome", "unchanged"))
+                .isPositive();
     }
 
     private ClusterQueue clusterQueue(String tenant) {
-        return fixture.client.resources(ClusterQueue.class).withName("gpuaas-" + tenant).get();
+        return fixture.client
+                .resources(ClusterQueue.class)
+                .withName("gpuaas-" + tenant)
+                .get();
     }
 
     private Cohort cohort() {
@@ -171,6 +201,10 @@ class QuotaLifecycleIT {
     }
 
     static long nominal(HasMetadata object, FlavorResource cell) {
-        return object == null ? -1 : NominalQuota.of(object).getOrDefault(cell, BigDecimal.valueOf(-1)).longValue();
+        return object == null
+                ? -1
+                : NominalQuota.of(object)
+                        .getOrDefault(cell, BigDecimal.valueOf(-1))
+                        .longValue();
     }
 }

@@ -45,27 +45,40 @@ class UntrustedRecordsIT {
     void shouldDeadLetterWhatItCannotTrustAndProjectTheNextBookingWhenItFollowsOnTheSameKey(
             KubernetesClient client, KafkaBroker broker) throws Exception {
         try (ProjectorFixture fixture = new ProjectorFixture(client, broker);
-             // Written as the super user: the poison lands on topics of two owners (quota-projector, booking-service).
-             KafkaProducer<byte[], byte[]> raw = new KafkaProducer<>(broker.clientProperties(),
-                     new ByteArraySerializer(), new ByteArraySerializer())) {
+                // Written as the super user: the poison lands on topics of two owners (quota-projector,
+                // booking-service).
+                KafkaProducer<byte[], byte[]> raw = new KafkaProducer<>(
+                        broker.clientProperties(), new ByteArraySerializer(), new ByteArraySerializer())) {
             String workloads = fixture.kafka.topic(Topics.KUEUE_WORKLOADS);
             String bookings = fixture.kafka.topic(Topics.BOOKINGS);
-            RecordMetadata nullWorkload = raw.send(new ProducerRecord<>(workloads, bytes("echo/train"), null)).get();
-            RecordMetadata brokenWorkload = raw.send(new ProducerRecord<>(workloads, null, bytes("echo/train"),
-                    bytes("{\"namespace\":\"echo\",\"name\":\"\"}"), typed(WorkloadEvent.WorkloadObserved.class)))
+            RecordMetadata nullWorkload = raw.send(new ProducerRecord<>(workloads, bytes("echo/train"), null))
                     .get();
-            RecordMetadata brokenBooking = raw.send(new ProducerRecord<>(bookings, null, bytes("b-echo"),
-                    bytes("{\"id\":\"b-echo\",\"state\":\"MAYBE\"}"), typed(Booking.class))).get();
-            RecordMetadata deletedBooking = raw.send(new ProducerRecord<>(bookings, bytes("b-echo"), null)).get();
+            RecordMetadata brokenWorkload = raw.send(new ProducerRecord<>(
+                            workloads,
+                            null,
+                            bytes("echo/train"),
+                            bytes("{\"namespace\":\"echo\",\"name\":\"\"}"),
+                            typed(WorkloadEvent.WorkloadObserved.class)))
+                    .get();
+            RecordMetadata brokenBooking = raw.send(new ProducerRecord<>(
+                            bookings,
+                            null,
+                            bytes("b-echo"),
+                            bytes("{\"id\":\"b-echo\",\"state\":\"MAYBE\"}"),
+                            typed(Booking.class)))
+                    .get();
+            RecordMetadata deletedBooking = raw.send(new ProducerRecord<>(bookings, bytes("b-echo"), null))
+                    .get();
             fixture.tenantNamespace("echo", "echo");
-            fixture.book("b-echo", "echo", "h200", 1, Instant.now(), Instant.now().plusSeconds(120));
+            fixture.book(
+                    "b-echo", "echo", "h200", 1, Instant.now(), Instant.now().plusSeconds(120));
 
-            QuotaProjector projector = fixture.start(QuotaSettings.defaults(), LeaderElectionSettings.defaults(),
-                    new PrometheusRegistry());
+            QuotaProjector projector = fixture.start(
+                    QuotaSettings.defaults(), LeaderElectionSettings.defaults(), new PrometheusRegistry());
 
             await().atMost(Duration.ofSeconds(30)).until(projector::leading);
-            await().atMost(Duration.ofSeconds(10))
-                    .until(() -> fixture.get(Kind.CLUSTER_QUEUE, null, "gpuaas-echo").isPresent());
+            await().atMost(Duration.ofSeconds(10)).until(() -> fixture.get(Kind.CLUSTER_QUEUE, null, "gpuaas-echo")
+                    .isPresent());
             String deadLetters = fixture.kafka.topic(Topics.DEAD_LETTER);
             List<ConsumerRecord<String, String>> letters = new ArrayList<>();
             await().atMost(Duration.ofSeconds(30)).until(() -> {
@@ -76,18 +89,22 @@ class UntrustedRecordsIT {
             assertLetter(letters, nullWorkload, "echo/train", "TOMBSTONE");
             assertLetter(letters, brokenWorkload, "echo/train", "SCHEMA_VIOLATION");
             assertLetter(letters, brokenBooking, "b-echo", "SCHEMA_VIOLATION");
-            assertThat(letters).as("a delete on the compacted bookings is no dead letter")
+            assertThat(letters)
+                    .as("a delete on the compacted bookings is no dead letter")
                     .noneMatch(letter -> from(letter, deletedBooking));
         }
     }
 
-    private static void assertLetter(List<ConsumerRecord<String, String>> letters, RecordMetadata original,
-                                     String key, String reason) {
-        assertThat(letters).filteredOn(letter -> from(letter, original)).isNotEmpty().allSatisfy(letter -> {
-            assertThat(letter.key()).isEqualTo(key);
-            assertThat(header(letter, DeadLetterPublisher.REASON)).isEqualTo(reason);
-            assertThat(header(letter, DeadLetterPublisher.GROUP)).isEqualTo("quota-projector");
-        });
+    private static void assertLetter(
+            List<ConsumerRecord<String, String>> letters, RecordMetadata original, String key, String reason) {
+        assertThat(letters)
+                .filteredOn(letter -> from(letter, original))
+                .isNotEmpty()
+                .allSatisfy(letter -> {
+                    assertThat(letter.key()).isEqualTo(key);
+                    assertThat(header(letter, DeadLetterPublisher.REASON)).isEqualTo(reason);
+                    assertThat(header(letter, DeadLetterPublisher.GROUP)).isEqualTo("quota-projector");
+                });
     }
 
     private static boolean from(ConsumerRecord<String, String> letter, RecordMetadata original) {

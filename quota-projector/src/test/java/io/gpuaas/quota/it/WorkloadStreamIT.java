@@ -36,8 +36,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class WorkloadStreamIT {
 
     // Informers resync every second here, so the test sees several resyncs.
-    private static final QuotaSettings FAST_RESYNC = new QuotaSettings("gpuaas-pool", "gpuaas", true, true,
-            Duration.ofMinutes(10), 2, Duration.ofSeconds(1));
+    private static final QuotaSettings FAST_RESYNC =
+            new QuotaSettings("gpuaas-pool", "gpuaas", true, true, Duration.ofMinutes(10), 2, Duration.ofSeconds(1));
 
     private ProjectorFixture fixture;
     private TestWorkloads workloads;
@@ -50,7 +50,8 @@ class WorkloadStreamIT {
         fixture.tenantNamespace("echo", "echo");
         fixture.book("b-echo", "echo", "h200", 4, Instant.now(), Instant.now().plusSeconds(600));
         projector = fixture.start(FAST_RESYNC, LeaderElectionSettings.disabled(), new PrometheusRegistry());
-        await().atMost(Duration.ofSeconds(10)).until(() -> fixture.get(Kind.LOCAL_QUEUE, "echo", "gpuaas").isPresent());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> fixture.get(Kind.LOCAL_QUEUE, "echo", "gpuaas").isPresent());
     }
 
     @AfterAll
@@ -59,27 +60,43 @@ class WorkloadStreamIT {
     }
 
     @Test
-    void shouldPublishEachTransitionOnceAndQueueStateWhenWorkloadIsAdmittedResyncedAndProjectorRestarts() throws Exception {
+    void shouldPublishEachTransitionOnceAndQueueStateWhenWorkloadIsAdmittedResyncedAndProjectorRestarts()
+            throws Exception {
         workloads.create("echo", "ray-1", 2);
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(queueState("lq/echo/gpuaas"))
-                .containsEntry("pendingActive", 1).containsEntry("pendingDemand", Map.of("cpu", 4, "nvidia.com/gpu", 2)));
+                .containsEntry("pendingActive", 1)
+                .containsEntry("pendingDemand", Map.of("cpu", 4, "nvidia.com/gpu", 2)));
 
         workloads.admit("echo", "ray-1", "gpuaas-echo", 2);
-        await().atMost(Duration.ofSeconds(5)).until(() -> transitions("echo/ray-1").size() == 2);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> transitions("echo/ray-1").size() == 2);
         Map<String, Object> admitted = transitions("echo/ray-1").get(1);
-        assertThat(admitted).containsEntry("clusterQueue", "gpuaas-echo").containsEntry("queueName", "gpuaas")
+        assertThat(admitted)
+                .containsEntry("clusterQueue", "gpuaas-echo")
+                .containsEntry("queueName", "gpuaas")
                 .containsEntry("priority", 100);
-        assertThat(List.of(field(transitions("echo/ray-1").get(0), "transition", "type"), field(admitted, "transition", "type")))
+        assertThat(List.of(
+                        field(transitions("echo/ray-1").get(0), "transition", "type"),
+                        field(admitted, "transition", "type")))
                 .containsExactlyInAnyOrder("QuotaReserved", "Admitted");
         assertThat(field(admitted, "owner", "kind")).isEqualTo("RayCluster");
         assertThat(admitted.get("podSets").toString()).contains("nvidia.com/gpu=1", "count=2");
         assertThat(admitted.get("admission").toString()).contains("nvidia.com/gpu=h200", "nvidia.com/gpu=2");
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(queueState("cq/gpuaas-echo"))
-                .containsEntry("admittedWorkloads", 1).containsEntry("pendingActive", 0)
+                .containsEntry("admittedWorkloads", 1)
+                .containsEntry("pendingActive", 0)
                 .containsEntry("admittedUsage", Map.of("h200", Map.of("nvidia.com/gpu", 2)))
-                .containsEntry("nominal", Map.of("h200", Map.of("nvidia.com/gpu", 4), "h200-mig-1g.18gb",
-                        Map.of("nvidia.com/mig-1g.18gb", 0), "h200-mig-2g.35gb", Map.of("nvidia.com/mig-2g.35gb", 0),
-                        "h200-mig-3g.71gb", Map.of("nvidia.com/mig-3g.71gb", 0))));
+                .containsEntry(
+                        "nominal",
+                        Map.of(
+                                "h200",
+                                Map.of("nvidia.com/gpu", 4),
+                                "h200-mig-1g.18gb",
+                                Map.of("nvidia.com/mig-1g.18gb", 0),
+                                "h200-mig-2g.35gb",
+                                Map.of("nvidia.com/mig-2g.35gb", 0),
+                                "h200-mig-3g.71gb",
+                                Map.of("nvidia.com/mig-3g.71gb", 0))));
 
         Thread.sleep(2_500);
         assertThat(transitions("echo/ray-1")).as("after resyncs").hasSize(2);
@@ -90,27 +107,39 @@ class WorkloadStreamIT {
         assertThat(transitions("echo/ray-1")).as("after a restart").hasSize(2);
 
         workloads.finish("echo", "ray-1");
-        await().atMost(Duration.ofSeconds(5)).until(() -> transitions("echo/ray-1").size() == 3);
-        assertThat(field(transitions("echo/ray-1").get(2), "transition", "type")).isEqualTo("Finished");
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> transitions("echo/ray-1").size() == 3);
+        assertThat(field(transitions("echo/ray-1").get(2), "transition", "type"))
+                .isEqualTo("Finished");
 
-        fixture.client.genericKubernetesResources(Kind.WORKLOAD.context()).inNamespace("echo").withName("ray-1").delete();
-        await().atMost(Duration.ofSeconds(5)).until(() -> records("echo/ray-1").stream()
-                .anyMatch(r -> "io.gpuaas.kueue.workload.deleted.v1".equals(CloudEvents.header(r.headers(), CloudEvents.TYPE))));
+        fixture.client
+                .genericKubernetesResources(Kind.WORKLOAD.context())
+                .inNamespace("echo")
+                .withName("ray-1")
+                .delete();
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> records("echo/ray-1").stream().anyMatch(r -> "io.gpuaas.kueue.workload.deleted.v1"
+                        .equals(CloudEvents.header(r.headers(), CloudEvents.TYPE))));
     }
 
     private List<ConsumerRecord<String, String>> records(String key) {
-        return fixture.records(fixture.kafka.topic(Topics.KUEUE_WORKLOADS)).stream().filter(r -> key.equals(r.key())).toList();
+        return fixture.records(fixture.kafka.topic(Topics.KUEUE_WORKLOADS)).stream()
+                .filter(r -> key.equals(r.key()))
+                .toList();
     }
 
     private List<Map<String, Object>> transitions(String key) {
         return records(key).stream()
-                .filter(r -> "io.gpuaas.kueue.workload.observed.v1".equals(CloudEvents.header(r.headers(), CloudEvents.TYPE)))
-                .map(r -> json(r.value())).toList();
+                .filter(r -> "io.gpuaas.kueue.workload.observed.v1"
+                        .equals(CloudEvents.header(r.headers(), CloudEvents.TYPE)))
+                .map(r -> json(r.value()))
+                .toList();
     }
 
     private Map<String, Object> queueState(String key) {
         List<ConsumerRecord<String, String>> states = fixture.records(fixture.kafka.topic(Topics.QUOTA_STATE)).stream()
-                .filter(r -> key.equals(r.key()) && r.value() != null).toList();
+                .filter(r -> key.equals(r.key()) && r.value() != null)
+                .toList();
         return states.isEmpty() ? Map.of() : json(states.get(states.size() - 1).value());
     }
 
@@ -120,7 +149,7 @@ class WorkloadStreamIT {
 
     private static Map<String, Object> json(String value) {
         try {
-            return Json.mapper().readValue(value, new TypeReference<>() { });
+            return Json.mapper().readValue(value, new TypeReference<>() {});
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

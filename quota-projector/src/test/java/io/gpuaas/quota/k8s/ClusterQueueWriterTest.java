@@ -21,8 +21,9 @@ class ClusterQueueWriterTest {
             new KueueManifests(new ManifestSettings("gpuaas-pool", "gpuaas", true, false));
     private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
-    private final KubernetesClient client = new KubernetesClientBuilder().withConfig(Config.empty()).build();
-    private final ClusterQueueWriter writer = new ClusterQueueWriter(client, ref -> Optional.empty(), kind -> { });
+    private final KubernetesClient client =
+            new KubernetesClientBuilder().withConfig(Config.empty()).build();
+    private final ClusterQueueWriter writer = new ClusterQueueWriter(client, ref -> Optional.empty(), kind -> {});
 
     @AfterEach
     void close() {
@@ -50,13 +51,15 @@ class ClusterQueueWriterTest {
         assertThat(NominalQuota.of(merged)).containsValue(java.math.BigDecimal.valueOf(5));
         assertThat(merged.getSpec().getAdditionalProperties()).containsKey("flavorFungibility");
         assertThat(merged.getMetadata().getAnnotations()).containsEntry("admin.example.com/note", "keep");
-        assertThat(merged.getMetadata().getResourceVersion()).as("the update is conditional").isEqualTo("7");
+        assertThat(merged.getMetadata().getResourceVersion())
+                .as("the update is conditional")
+                .isEqualTo("7");
         assertThat(writer.matches(merged, queue(5))).isTrue();
     }
 
     private static ClusterQueue queue(long gpus) {
-        return MANIFESTS.clusterQueue("team-a", new TreeMap<>(Map.of(new FlavorResource("h200", "nvidia.com/gpu"), gpus)),
-                "None");
+        return MANIFESTS.clusterQueue(
+                "team-a", new TreeMap<>(Map.of(new FlavorResource("h200", "nvidia.com/gpu"), gpus)), "None");
     }
 
     /** {@code written} as the API server hands it back: uid, resourceVersion, a status and defaulted spec fields. */
@@ -67,7 +70,7 @@ class ClusterQueueWriterTest {
         tree.put("status", Map.of("pendingWorkloads", 0));
         ((Map<String, Object>) tree.get("metadata")).putAll(Map.of("uid", "u-1", "resourceVersion", "7"));
         // Numbers come back as numbers where we wrote strings; the compare must not mind.
-        return JSON.unmarshal(JSON.asJson(tree).replace("\"nominalQuota\":\"3\"", "\"nominalQuota\":3"),
-                ClusterQueue.class);
+        return JSON.unmarshal(
+                JSON.asJson(tree).replace("\"nominalQuota\":\"3\"", "\"nominalQuota\":3"), ClusterQueue.class);
     }
 }

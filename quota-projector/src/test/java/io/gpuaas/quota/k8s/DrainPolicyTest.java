@@ -13,28 +13,29 @@ import org.junit.jupiter.api.Test;
 class DrainPolicyTest {
 
     private static final Instant NOW = Instant.parse("2026-11-22T12:00:00Z");
-    private static final KueueManifests MANIFESTS = new KueueManifests(new ManifestSettings("gpuaas-pool", "gpuaas", true, false));
+    private static final KueueManifests MANIFESTS =
+            new KueueManifests(new ManifestSettings("gpuaas-pool", "gpuaas", true, false));
     private static final DrainPolicy POLICY = new DrainPolicy(Duration.ofMinutes(10));
 
     private static ClusterQueue draining(Instant since) {
-        ClusterQueue cq = MANIFESTS.drainingClusterQueue("team-a",
-                new TreeMap<>(Map.of(new FlavorResource("h200", "nvidia.com/gpu"), 3L)));
+        ClusterQueue cq = MANIFESTS.drainingClusterQueue(
+                "team-a", new TreeMap<>(Map.of(new FlavorResource("h200", "nvidia.com/gpu"), 3L)));
         cq.getMetadata().setAnnotations(Map.of(Labels.DRAIN_STARTED, since.toString()));
         return cq;
     }
 
     @Test
     void shouldStopQueueFirstWhenItStillHoldsQuota() {
-        ClusterQueue active = MANIFESTS.clusterQueue("team-a",
-                new TreeMap<>(Map.of(new FlavorResource("h200", "nvidia.com/gpu"), 3L)), "None");
+        ClusterQueue active = MANIFESTS.clusterQueue(
+                "team-a", new TreeMap<>(Map.of(new FlavorResource("h200", "nvidia.com/gpu"), 3L)), "None");
 
         assertThat(POLICY.decide(active, NOW, 1)).isEqualTo(new DrainPolicy.MarkDraining(NOW));
     }
 
     @Test
     void shouldDeleteAtOnceWhenNoWorkloadHoldsQuota() {
-        ClusterQueue active = MANIFESTS.clusterQueue("team-a",
-                new TreeMap<>(Map.of(new FlavorResource("h200", "nvidia.com/gpu"), 3L)), "None");
+        ClusterQueue active = MANIFESTS.clusterQueue(
+                "team-a", new TreeMap<>(Map.of(new FlavorResource("h200", "nvidia.com/gpu"), 3L)), "None");
 
         assertThat(POLICY.decide(active, NOW, 0)).isEqualTo(new DrainPolicy.Delete("drained"));
         assertThat(POLICY.decide(draining(NOW.minusSeconds(5)), NOW, 0)).isEqualTo(new DrainPolicy.Delete("drained"));

@@ -7,11 +7,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
+import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
 import io.gpuaas.kube.kueue.v1beta2.ClusterQueueSpec;
 import io.gpuaas.kube.kueue.v1beta2.LocalQueue;
 import io.gpuaas.kube.odh.v1.HardwareProfile;
-import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.quota.model.DesiredQuota;
 import io.gpuaas.quota.model.FlavorResource;
 import io.gpuaas.quota.model.QuotaPlan;
@@ -27,7 +27,10 @@ class KueueManifestsTest {
     private static final PoolCatalog POOLS = PoolCatalog.load(Optional.empty());
 
     private static Map<ObjectRef, HasMetadata> render(boolean borrowing, boolean profiles) {
-        DesiredQuota quota = QuotaPlan.at(at(1), List.of(booking("b1", "team-a", "h200", 3, at(0), at(60))), POOLS,
+        DesiredQuota quota = QuotaPlan.at(
+                at(1),
+                List.of(booking("b1", "team-a", "h200", 3, at(0), at(60))),
+                POOLS,
                 Map.of("team-a", Set.of("team-a", "team-a-dev")));
         return new KueueManifests(new ManifestSettings("gpuaas-pool", "gpuaas", borrowing, profiles)).render(quota);
     }
@@ -41,7 +44,8 @@ class KueueManifestsTest {
         ClusterQueue cq = clusterQueue(render(true, false));
 
         assertThat(cq.getApiVersion()).isEqualTo("kueue.x-k8s.io/v1beta2");
-        assertThat(cq.getMetadata().getLabels()).containsEntry("app.kubernetes.io/managed-by", "gpuaas")
+        assertThat(cq.getMetadata().getLabels())
+                .containsEntry("app.kubernetes.io/managed-by", "gpuaas")
                 .containsEntry("gpuaas.io/tenant", "team-a");
         ClusterQueueSpec spec = cq.getSpec();
         assertThat(spec.getCohortName()).isEqualTo("gpuaas-pool");
@@ -60,15 +64,18 @@ class KueueManifestsTest {
                 });
             });
         });
-        assertThat(NominalQuota.of(cq)).containsEntry(new FlavorResource("h200-mig-2g.35gb", "nvidia.com/mig-2g.35gb"),
-                java.math.BigDecimal.ZERO);
+        assertThat(NominalQuota.of(cq))
+                .containsEntry(
+                        new FlavorResource("h200-mig-2g.35gb", "nvidia.com/mig-2g.35gb"), java.math.BigDecimal.ZERO);
     }
 
     @Test
     void shouldForbidBorrowingWhenBorrowingIsDisabled() {
         ClusterQueue cq = clusterQueue(render(false, false));
 
-        assertThat(cq.getSpec().getResourceGroups()).flatMap(g -> g.getFlavors()).flatMap(f -> f.getResources())
+        assertThat(cq.getSpec().getResourceGroups())
+                .flatMap(g -> g.getFlavors())
+                .flatMap(f -> f.getResources())
                 .allSatisfy(r -> assertThat(r.getBorrowingLimit()).isEqualTo(new IntOrString("0")));
     }
 
@@ -76,16 +83,20 @@ class KueueManifestsTest {
     void shouldRenderLocalQueuesAndProfilesInEveryTenantNamespaceWhenProfilesAreEnabled() {
         Map<ObjectRef, HasMetadata> objects = render(true, true);
 
-        assertThat(objects.keySet()).contains(new ObjectRef(Kind.LOCAL_QUEUE, "team-a", "gpuaas"),
-                new ObjectRef(Kind.LOCAL_QUEUE, "team-a-dev", "gpuaas"),
-                new ObjectRef(Kind.HARDWARE_PROFILE, "team-a-dev", "gpuaas-h200"),
-                new ObjectRef(Kind.COHORT, null, "gpuaas-pool"));
+        assertThat(objects.keySet())
+                .contains(
+                        new ObjectRef(Kind.LOCAL_QUEUE, "team-a", "gpuaas"),
+                        new ObjectRef(Kind.LOCAL_QUEUE, "team-a-dev", "gpuaas"),
+                        new ObjectRef(Kind.HARDWARE_PROFILE, "team-a-dev", "gpuaas-h200"),
+                        new ObjectRef(Kind.COHORT, null, "gpuaas-pool"));
         LocalQueue queue = (LocalQueue) objects.get(new ObjectRef(Kind.LOCAL_QUEUE, "team-a-dev", "gpuaas"));
         assertThat(queue.getSpec().getClusterQueue()).isEqualTo("gpuaas-team-a");
-        HardwareProfile profile = (HardwareProfile) objects.get(new ObjectRef(Kind.HARDWARE_PROFILE, "team-a", "gpuaas-h200"));
+        HardwareProfile profile =
+                (HardwareProfile) objects.get(new ObjectRef(Kind.HARDWARE_PROFILE, "team-a", "gpuaas-h200"));
         assertThat(profile.getApiVersion()).isEqualTo("infrastructure.opendatahub.io/v1");
         assertThat(profile.getSpec().getScheduling().getType()).isEqualTo("Queue");
-        assertThat(profile.getSpec().getScheduling().getKueue().getLocalQueueName()).isEqualTo("gpuaas");
+        assertThat(profile.getSpec().getScheduling().getKueue().getLocalQueueName())
+                .isEqualTo("gpuaas");
         assertThat(profile.getSpec().getIdentifiers()).singleElement().satisfies(id -> {
             assertThat(id.getIdentifier()).isEqualTo("nvidia.com/gpu");
             assertThat(id.getMaxCount()).isEqualTo(new IntOrString(3));

@@ -17,8 +17,8 @@ class PlanRendererTest {
     private static final PoolCatalog POOLS = PoolCatalog.load(Optional.empty());
     private static final ObjectRef COHORT = new ObjectRef(Kind.COHORT, null, "gpuaas-pool");
 
-    private final PlanRenderer renderer = new PlanRenderer(
-            new KueueManifests(new ManifestSettings("gpuaas-pool", "gpuaas", true, true)));
+    private final PlanRenderer renderer =
+            new PlanRenderer(new KueueManifests(new ManifestSettings("gpuaas-pool", "gpuaas", true, true)));
 
     private PlanRenderer.Rendered render(List<Booking> bookings) {
         return renderer.render(QuotaPlan.at(at(1), bookings, POOLS, Map.of()));
@@ -30,9 +30,14 @@ class PlanRendererTest {
         Booking bravo = booking("b2", "bravo", "h200", 1, at(0), at(60));
         assertThat(render(List.of(alpha, bravo)).changed()).hasSize(7);
 
-        assertThat(render(List.of(alpha, bravo)).changed()).as("the same plan again").isEmpty();
-        assertThat(render(List.of(booking("b1", "alpha", "h200", 4, at(0), at(60)), bravo)).changed())
-                .containsExactlyInAnyOrder(COHORT, new ObjectRef(Kind.CLUSTER_QUEUE, null, "gpuaas-alpha"),
+        assertThat(render(List.of(alpha, bravo)).changed())
+                .as("the same plan again")
+                .isEmpty();
+        assertThat(render(List.of(booking("b1", "alpha", "h200", 4, at(0), at(60)), bravo))
+                        .changed())
+                .containsExactlyInAnyOrder(
+                        COHORT,
+                        new ObjectRef(Kind.CLUSTER_QUEUE, null, "gpuaas-alpha"),
                         new ObjectRef(Kind.LOCAL_QUEUE, "alpha", "gpuaas"),
                         new ObjectRef(Kind.HARDWARE_PROFILE, "alpha", "gpuaas-h200"));
     }
@@ -44,9 +49,12 @@ class PlanRendererTest {
 
         PlanRenderer.Rendered ended = render(List.of());
 
-        assertThat(ended.changed()).containsExactlyInAnyOrder(COHORT,
-                new ObjectRef(Kind.CLUSTER_QUEUE, null, "gpuaas-alpha"), new ObjectRef(Kind.LOCAL_QUEUE, "alpha", "gpuaas"),
-                new ObjectRef(Kind.HARDWARE_PROFILE, "alpha", "gpuaas-h200"));
+        assertThat(ended.changed())
+                .containsExactlyInAnyOrder(
+                        COHORT,
+                        new ObjectRef(Kind.CLUSTER_QUEUE, null, "gpuaas-alpha"),
+                        new ObjectRef(Kind.LOCAL_QUEUE, "alpha", "gpuaas"),
+                        new ObjectRef(Kind.HARDWARE_PROFILE, "alpha", "gpuaas-h200"));
         assertThat(ended.desired().keySet()).containsExactly(COHORT);
     }
 }

@@ -39,7 +39,8 @@ class QuotaBudgetTest {
         assertThat(early.complete()).isFalse();
         assertThat(early.cells()).isEqualTo(cells(0, 0));
 
-        assertThat(budget.reserve(COHORT, cells(6, 14), CAPACITY, true).complete()).isTrue();
+        assertThat(budget.reserve(COHORT, cells(6, 14), CAPACITY, true).complete())
+                .isTrue();
         budget.release(COHORT, cohort(6, 14));
         assertThat(woken).as("the cohort's shrink wakes the waiting queue").containsExactly(alpha);
 
@@ -62,7 +63,8 @@ class QuotaBudgetTest {
 
         budget.deletedByUs(queue("bravo"), bravo);
         assertThat(woken).containsExactly(COHORT);
-        assertThat(budget.reserve(COHORT, cells(8, 14), CAPACITY, true).complete()).isTrue();
+        assertThat(budget.reserve(COHORT, cells(8, 14), CAPACITY, true).complete())
+                .isTrue();
     }
 
     @Test
@@ -121,8 +123,10 @@ class QuotaBudgetTest {
     }
 
     /** Writers take keys in random order, up to four at once, and finish in random order. */
-    private void apply(Random random, Map<ObjectRef, SortedMap<FlavorResource, Long>> plan,
-                       Map<ObjectRef, SortedMap<FlavorResource, Long>> cluster) {
+    private void apply(
+            Random random,
+            Map<ObjectRef, SortedMap<FlavorResource, Long>> plan,
+            Map<ObjectRef, SortedMap<FlavorResource, Long>> cluster) {
         Set<ObjectRef> queued = new LinkedHashSet<>(plan.keySet());
         queued.addAll(cluster.keySet());
         Map<ObjectRef, SortedMap<FlavorResource, Long>> inFlight = new TreeMap<>();
@@ -132,7 +136,8 @@ class QuotaBudgetTest {
             assertThat(steps++).as("no livelock").isLessThan(10_000);
             queued.addAll(woken);
             woken.clear();
-            List<ObjectRef> startable = queued.stream().filter(k -> !inFlight.containsKey(k)).toList();
+            List<ObjectRef> startable =
+                    queued.stream().filter(k -> !inFlight.containsKey(k)).toList();
             if (!startable.isEmpty() && (inFlight.isEmpty() || inFlight.size() < 4 && random.nextBoolean())) {
                 ObjectRef key = startable.get(random.nextInt(startable.size()));
                 queued.remove(key);
@@ -156,7 +161,9 @@ class QuotaBudgetTest {
                 budget.release(done, object(done, written));
             }
             for (FlavorResource cell : CAPACITY.keySet()) {
-                long total = cluster.values().stream().mapToLong(c -> c.getOrDefault(cell, 0L)).sum();
+                long total = cluster.values().stream()
+                        .mapToLong(c -> c.getOrDefault(cell, 0L))
+                        .sum();
                 assertThat(total).as("total on %s", cell).isLessThanOrEqualTo(CAPACITY.get(cell));
             }
         }
@@ -183,7 +190,8 @@ class QuotaBudgetTest {
     }
 
     private HasMetadata object(ObjectRef ref, SortedMap<FlavorResource, Long> cells) {
-        return ref.equals(COHORT) ? cohort(cells.get(GPU), cells.get(MIG))
+        return ref.equals(COHORT)
+                ? cohort(cells.get(GPU), cells.get(MIG))
                 : clusterQueue(ref.name().substring("gpuaas-".length()), cells.get(GPU), cells.get(MIG));
     }
 

@@ -31,8 +31,8 @@ import org.junit.jupiter.api.Test;
 class QuotaPlanPropertyTest {
 
     private static final PoolCatalog POOLS = PoolCatalog.load(Optional.empty());
-    private static final KueueManifests MANIFESTS = new KueueManifests(
-            new ManifestSettings("gpuaas-pool", "gpuaas", true, true));
+    private static final KueueManifests MANIFESTS =
+            new KueueManifests(new ManifestSettings("gpuaas-pool", "gpuaas", true, true));
 
     @Test
     void shouldKeepCohortPlusTenantQuotaEqualToCapacityWhenCheckedAtEveryBoundaryOfRandomHistories() {
@@ -41,8 +41,9 @@ class QuotaPlanPropertyTest {
             List<Booking> bookings = randomHistory(random, 10 + random.nextInt(40));
             TreeSet<Instant> instants = new TreeSet<>();
             Instant cursor = Bookings.T0.minusSeconds(1);
-            for (Optional<Instant> next = QuotaPlan.nextBoundary(bookings, cursor); next.isPresent();
-                 next = QuotaPlan.nextBoundary(bookings, cursor)) {
+            for (Optional<Instant> next = QuotaPlan.nextBoundary(bookings, cursor);
+                    next.isPresent();
+                    next = QuotaPlan.nextBoundary(bookings, cursor)) {
                 cursor = next.get();
                 instants.add(cursor);
                 instants.add(cursor.minusMillis(1));
@@ -63,7 +64,9 @@ class QuotaPlanPropertyTest {
                     .filter(e -> e.getKey().kind() == Kind.COHORT || e.getKey().kind() == Kind.CLUSTER_QUEUE)
                     .map(e -> NominalQuota.of(e.getValue()).getOrDefault(cell, BigDecimal.ZERO))
                     .reduce(BigDecimal.ZERO, BigDecimal::add);
-            assertThat(total).as("seed %d, %s at %s", seed, cell, t).isEqualByComparingTo(BigDecimal.valueOf(pool.capacity()));
+            assertThat(total)
+                    .as("seed %d, %s at %s", seed, cell, t)
+                    .isEqualByComparingTo(BigDecimal.valueOf(pool.capacity()));
             quota.tenants().values().forEach(tenant -> assertThat(BigDecimal.valueOf(tenant.nominal(cell)))
                     .as("seed %d, %s of %s at %s", seed, cell, tenant.tenant(), t)
                     .isEqualByComparingTo(BigDecimal.valueOf(activeUnits(bookings, tenant.tenant(), cell, t))));
@@ -71,8 +74,13 @@ class QuotaPlanPropertyTest {
     }
 
     private static long activeUnits(List<Booking> bookings, String tenant, FlavorResource cell, Instant t) {
-        return bookings.stream().filter(b -> b.activeAt(t) && b.tenant().equals(tenant)
-                && b.flavor().equals(cell.flavor()) && b.resource().equals(cell.resource())).mapToLong(Booking::quantity).sum();
+        return bookings.stream()
+                .filter(b -> b.activeAt(t)
+                        && b.tenant().equals(tenant)
+                        && b.flavor().equals(cell.flavor())
+                        && b.resource().equals(cell.resource()))
+                .mapToLong(Booking::quantity)
+                .sum();
     }
 
     /** Bookings a capacity-respecting decider would have confirmed, some later cancelled or completed. */
@@ -84,8 +92,15 @@ class QuotaPlanPropertyTest {
             Instant end = start.plusSeconds(60L * (1 + random.nextInt(6 * 60)));
             int quantity = 1 + random.nextInt(Math.max(1, pool.capacity() / 2));
             BookingState state = BookingState.values()[random.nextInt(BookingState.values().length)];
-            Booking candidate = booking("b" + i, "team-" + random.nextInt(6), "ns-" + random.nextInt(3), pool.id(),
-                    quantity, start, end, state);
+            Booking candidate = booking(
+                    "b" + i,
+                    "team-" + random.nextInt(6),
+                    "ns-" + random.nextInt(3),
+                    pool.id(),
+                    quantity,
+                    start,
+                    end,
+                    state);
             if (!state.holdsCapacity() || fits(accepted, candidate, pool.capacity())) {
                 accepted.add(candidate);
             }
@@ -94,10 +109,17 @@ class QuotaPlanPropertyTest {
     }
 
     private static boolean fits(List<Booking> accepted, Booking candidate, int capacity) {
-        List<Booking> samePool = accepted.stream().filter(b -> b.pool().equals(candidate.pool())).toList();
+        List<Booking> samePool =
+                accepted.stream().filter(b -> b.pool().equals(candidate.pool())).toList();
         List<Instant> points = new ArrayList<>(List.of(candidate.start()));
         samePool.forEach(b -> points.add(b.start()));
-        return points.stream().filter(p -> candidate.activeAt(p)).allMatch(p ->
-                samePool.stream().filter(b -> b.activeAt(p)).mapToInt(Booking::quantity).sum() + candidate.quantity() <= capacity);
+        return points.stream()
+                .filter(p -> candidate.activeAt(p))
+                .allMatch(p -> samePool.stream()
+                                        .filter(b -> b.activeAt(p))
+                                        .mapToInt(Booking::quantity)
+                                        .sum()
+                                + candidate.quantity()
+                        <= capacity);
     }
 }

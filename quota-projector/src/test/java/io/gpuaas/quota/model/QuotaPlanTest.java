@@ -36,12 +36,23 @@ class QuotaPlanTest {
     @Test
     void shouldAddUpOverlappingBookingsWhenOneTenantHoldsTwo() {
         List<Booking> bookings = List.of(
-                booking("b1", "team-a", "h200", 3, at(0), at(60)),
-                booking("b2", "team-a", "h200", 2, at(30), at(90)));
+                booking("b1", "team-a", "h200", 3, at(0), at(60)), booking("b2", "team-a", "h200", 2, at(30), at(90)));
 
-        assertThat(QuotaPlan.at(at(10), bookings, POOLS, Map.of()).tenants().get("team-a").nominal(H200)).isEqualTo(3);
-        assertThat(QuotaPlan.at(at(45), bookings, POOLS, Map.of()).tenants().get("team-a").nominal(H200)).isEqualTo(5);
-        assertThat(QuotaPlan.at(at(60), bookings, POOLS, Map.of()).tenants().get("team-a").nominal(H200)).isEqualTo(2);
+        assertThat(QuotaPlan.at(at(10), bookings, POOLS, Map.of())
+                        .tenants()
+                        .get("team-a")
+                        .nominal(H200))
+                .isEqualTo(3);
+        assertThat(QuotaPlan.at(at(45), bookings, POOLS, Map.of())
+                        .tenants()
+                        .get("team-a")
+                        .nominal(H200))
+                .isEqualTo(5);
+        assertThat(QuotaPlan.at(at(60), bookings, POOLS, Map.of())
+                        .tenants()
+                        .get("team-a")
+                        .nominal(H200))
+                .isEqualTo(2);
         assertThat(QuotaPlan.at(at(90), bookings, POOLS, Map.of()).tenants()).isEmpty();
     }
 
@@ -49,10 +60,12 @@ class QuotaPlanTest {
     void shouldTreatWindowAsHalfOpenWhenAtExactBoundaries() {
         List<Booking> bookings = List.of(booking("b1", "team-a", "h200", 3, at(0), at(60)));
 
-        assertThat(QuotaPlan.at(at(0).minusMillis(1), bookings, POOLS, Map.of()).tenants()).isEmpty();
+        assertThat(QuotaPlan.at(at(0).minusMillis(1), bookings, POOLS, Map.of()).tenants())
+                .isEmpty();
         assertThat(QuotaPlan.at(at(0), bookings, POOLS, Map.of()).tenants()).containsKey("team-a");
         assertThat(QuotaPlan.at(at(60), bookings, POOLS, Map.of()).tenants()).isEmpty();
-        assertThat(QuotaPlan.at(at(60), bookings, POOLS, Map.of()).cohortNominal()).containsEntry(H200, 8L);
+        assertThat(QuotaPlan.at(at(60), bookings, POOLS, Map.of()).cohortNominal())
+                .containsEntry(H200, 8L);
     }
 
     @Test
@@ -70,11 +83,11 @@ class QuotaPlanTest {
 
     @Test
     void shouldPutLocalQueuesInLabelledAndBookedNamespacesWhenTenantHasSeveral() {
-        List<Booking> bookings = List.of(booking("b1", "team-a", "team-a-ml", "h200", 1, at(0), at(60),
-                BookingState.CONFIRMED));
+        List<Booking> bookings =
+                List.of(booking("b1", "team-a", "team-a-ml", "h200", 1, at(0), at(60), BookingState.CONFIRMED));
 
-        DesiredQuota quota = QuotaPlan.at(at(1), bookings, POOLS,
-                Map.of("team-a", Set.of("team-a", "team-a-dev"), "team-b", Set.of("team-b")));
+        DesiredQuota quota = QuotaPlan.at(
+                at(1), bookings, POOLS, Map.of("team-a", Set.of("team-a", "team-a-dev"), "team-b", Set.of("team-b")));
 
         assertThat(quota.tenants().get("team-a").namespaces()).containsExactly("team-a", "team-a-dev", "team-a-ml");
         assertThat(quota.tenants()).doesNotContainKey("team-b");
@@ -90,15 +103,16 @@ class QuotaPlanTest {
 
         assertThat(quota.tenants()).isEmpty();
         assertThat(quota.cohortNominal()).containsEntry(H200, 8L);
-        assertThat(quota.problems()).hasSize(2).anySatisfy(p -> assertThat(p).contains("b1", "no pool"))
+        assertThat(quota.problems())
+                .hasSize(2)
+                .anySatisfy(p -> assertThat(p).contains("b1", "no pool"))
                 .anySatisfy(p -> assertThat(p).contains("b2", "DNS label"));
     }
 
     @Test
     void shouldClampCohortAndReportWhenReservationsExceedCapacity() {
         List<Booking> bookings = List.of(
-                booking("b1", "team-a", "h200", 6, at(0), at(60)),
-                booking("b2", "team-b", "h200", 6, at(0), at(60)));
+                booking("b1", "team-a", "h200", 6, at(0), at(60)), booking("b2", "team-b", "h200", 6, at(0), at(60)));
 
         DesiredQuota quota = QuotaPlan.at(at(1), bookings, POOLS, Map.of());
 

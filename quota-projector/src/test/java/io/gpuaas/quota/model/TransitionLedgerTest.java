@@ -23,7 +23,8 @@ class TransitionLedgerTest {
         assertThat(ledger.claimNew("ns/w", "u1", List.of(RESERVED))).containsExactly(RESERVED);
         assertThat(ledger.claimNew("ns/w", "u1", List.of(ADMITTED, RESERVED))).containsExactly(ADMITTED);
         assertThat(ledger.claimNew("ns/w", "u1", List.of(ADMITTED, RESERVED))).isEmpty();
-        assertThat(ledger.claimNew("ns/w", "u1", List.of(RESERVED, ADMITTED, EVICTED))).containsExactly(EVICTED);
+        assertThat(ledger.claimNew("ns/w", "u1", List.of(RESERVED, ADMITTED, EVICTED)))
+                .containsExactly(EVICTED);
     }
 
     @Test
@@ -55,7 +56,21 @@ class TransitionLedgerTest {
     }
 
     private static WorkloadObserved observed(String uid, Condition transition, List<Condition> conditions) {
-        return new WorkloadObserved("ns", "w", uid, "1", "gpuaas", null, null, null, true, transition, conditions,
-                List.of(), List.of(), null, T1);
+        return new WorkloadObserved(
+                "ns",
+                "w",
+                uid,
+                "1",
+                "gpuaas",
+                null,
+                null,
+                null,
+                true,
+                transition,
+                conditions,
+                List.of(),
+                List.of(),
+                null,
+                T1);
     }
 }

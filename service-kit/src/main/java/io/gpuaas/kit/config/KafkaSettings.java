@@ -1,10 +1,10 @@
 package io.gpuaas.kit.config;
 
 import io.micronaut.context.annotation.ConfigurationProperties;
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.bind.annotation.Bindable;
 import io.micronaut.core.convert.format.MapFormat;
 import io.micronaut.core.naming.conventions.StringConvention;
-import io.micronaut.core.annotation.Nullable;
 import jakarta.validation.constraints.NotBlank;
 import java.util.Map;
 import java.util.TreeMap;
@@ -21,6 +21,7 @@ import java.util.TreeMap;
 public record KafkaSettings(
         @NotBlank String bootstrapServers,
         @Bindable(defaultValue = "gpuaas.") String topicPrefix,
+
         @Nullable @MapFormat(transformation = MapFormat.MapTransformation.FLAT, keyFormat = StringConvention.RAW)
         Map<String, String> properties) {
 
@@ -34,7 +35,7 @@ public record KafkaSettings(
     public String toString() {
         Map<String, String> masked = new TreeMap<>();
         properties.keySet().forEach(k -> masked.put(k, "***"));
-        return "KafkaSettings[bootstrapServers=" + bootstrapServers + ", topicPrefix=" + topicPrefix
-                + ", properties=" + masked + "]";
+        return "KafkaSettings[bootstrapServers=" + bootstrapServers + ", topicPrefix=" + topicPrefix + ", properties="
+                + masked + "]";
     }
 }

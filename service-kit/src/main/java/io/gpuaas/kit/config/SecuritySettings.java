@@ -43,8 +43,8 @@ public record SecuritySettings(
         }
         clockSkew = clockSkew == null ? Duration.ofSeconds(60) : clockSkew;
         if (clockSkew.isNegative() || clockSkew.compareTo(MAX_CLOCK_SKEW) > 0) {
-            throw new ConfigurationException("gpuaas.security.clock-skew must be between 0 and " + MAX_CLOCK_SKEW
-                    + ", got " + clockSkew);
+            throw new ConfigurationException(
+                    "gpuaas.security.clock-skew must be between 0 and " + MAX_CLOCK_SKEW + ", got " + clockSkew);
         }
         tenantClaim = orDefault(tenantClaim, "tenant");
         namespacesClaim = orDefault(namespacesClaim, "namespaces");

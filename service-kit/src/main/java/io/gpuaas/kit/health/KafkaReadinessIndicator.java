@@ -1,16 +1,16 @@
 package io.gpuaas.kit.health;
 
 import io.gpuaas.kit.kafka.KafkaClients;
+import io.micronaut.core.async.publisher.Publishers;
 import io.micronaut.health.HealthStatus;
 import io.micronaut.management.health.indicator.HealthIndicator;
 import io.micronaut.management.health.indicator.HealthResult;
 import io.micronaut.management.health.indicator.annotation.Readiness;
 import jakarta.inject.Singleton;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.reactivestreams.Publisher;
-import io.micronaut.core.async.publisher.Publishers;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * Readiness follows the Kafka connection: a service that cannot reach the brokers takes no traffic. The check is
@@ -33,7 +33,8 @@ public class KafkaReadinessIndicator implements HealthIndicator {
     @Override
     public Publisher<HealthResult> getResult() {
         // The cluster call may block for seconds: never on the event loop.
-        return Publishers.fromCompletableFuture(() -> CompletableFuture.supplyAsync(this::check, Thread::startVirtualThread));
+        return Publishers.fromCompletableFuture(
+                () -> CompletableFuture.supplyAsync(this::check, Thread::startVirtualThread));
     }
 
     private HealthResult check() {
@@ -47,10 +48,12 @@ public class KafkaReadinessIndicator implements HealthIndicator {
             String clusterId = cluster.clusterId().get(3, TimeUnit.SECONDS);
             int brokers = cluster.nodes().get(3, TimeUnit.SECONDS).size();
             result = HealthResult.builder("kafka", HealthStatus.UP)
-                    .details(Map.of("clusterId", clusterId, "brokers", brokers)).build();
+                    .details(Map.of("clusterId", clusterId, "brokers", brokers))
+                    .build();
         } catch (Exception e) {
             result = HealthResult.builder("kafka", HealthStatus.DOWN)
-                    .details(Map.of("error", String.valueOf(e.getMessage()))).build();
+                    .details(Map.of("error", String.valueOf(e.getMessage())))
+                    .build();
         }
         last = result;
         lastAt = System.nanoTime();

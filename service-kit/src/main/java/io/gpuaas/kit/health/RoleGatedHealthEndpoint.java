@@ -31,8 +31,11 @@ public class RoleGatedHealthEndpoint extends HealthEndpoint {
 
     private final SecuritySettings security;
 
-    public RoleGatedHealthEndpoint(HealthAggregator<HealthResult> healthAggregator, HealthIndicator[] healthIndicators,
-                                   @Liveness HealthIndicator[] livenessHealthIndicators, SecuritySettings security) {
+    public RoleGatedHealthEndpoint(
+            HealthAggregator<HealthResult> healthAggregator,
+            HealthIndicator[] healthIndicators,
+            @Liveness HealthIndicator[] livenessHealthIndicators,
+            SecuritySettings security) {
         super(healthAggregator, healthIndicators, livenessHealthIndicators);
         this.security = security;
     }

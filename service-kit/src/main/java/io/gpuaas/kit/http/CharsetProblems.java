@@ -14,16 +14,20 @@ import java.nio.charset.UnsupportedCharsetException;
  */
 public final class CharsetProblems {
 
-    private CharsetProblems() {
-    }
+    private CharsetProblems() {}
 
     static MutableHttpResponse<String> unsupported(HttpRequest<?> request, String charset) {
-        return Problem.of(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_CHARSET", "Content-Type",
-                "unsupported charset '" + charset + "': send UTF-8").response(request.getPath());
+        return Problem.of(
+                        HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+                        "UNSUPPORTED_CHARSET",
+                        "Content-Type",
+                        "unsupported charset '" + charset + "': send UTF-8")
+                .response(request.getPath());
     }
 
     @Singleton
-    public static class UnknownCharset implements ExceptionHandler<UnsupportedCharsetException, MutableHttpResponse<?>> {
+    public static class UnknownCharset
+            implements ExceptionHandler<UnsupportedCharsetException, MutableHttpResponse<?>> {
         @Override
         public MutableHttpResponse<?> handle(HttpRequest request, UnsupportedCharsetException exception) {
             return unsupported(request, exception.getCharsetName());
@@ -31,7 +35,8 @@ public final class CharsetProblems {
     }
 
     @Singleton
-    public static class BadCharsetName implements ExceptionHandler<IllegalCharsetNameException, MutableHttpResponse<?>> {
+    public static class BadCharsetName
+            implements ExceptionHandler<IllegalCharsetNameException, MutableHttpResponse<?>> {
         @Override
         public MutableHttpResponse<?> handle(HttpRequest request, IllegalCharsetNameException exception) {
             return unsupported(request, exception.getCharsetName());

@@ -62,6 +62,8 @@ public record Problem(int status, String rule, @Nullable String field, String de
 
     /** A new response carrying this problem. */
     public MutableHttpResponse<String> response(@Nullable String instance) {
-        return HttpResponse.<String>status(HttpStatus.valueOf(status)).contentType(MEDIA_TYPE).body(json(instance));
+        return HttpResponse.<String>status(HttpStatus.valueOf(status))
+                .contentType(MEDIA_TYPE)
+                .body(json(instance));
     }
 }

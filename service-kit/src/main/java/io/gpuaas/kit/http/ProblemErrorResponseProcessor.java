@@ -23,10 +23,12 @@ public class ProblemErrorResponseProcessor implements ErrorResponseProcessor<Str
         if (context.getRequest().getMethod() == HttpMethod.HEAD) {
             return typed;
         }
-        Problem problem = FrameworkProblems.describe(response.code(), context.getRootCause().orElse(null));
+        Problem problem = FrameworkProblems.describe(
+                response.code(), context.getRootCause().orElse(null));
         if (response.code() == 401 && response.getHeaders().get(HttpHeaders.WWW_AUTHENTICATE) == null) {
             typed.header(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
         }
-        return typed.contentType(Problem.MEDIA_TYPE).body(problem.json(context.getRequest().getPath()));
+        return typed.contentType(Problem.MEDIA_TYPE)
+                .body(problem.json(context.getRequest().getPath()));
     }
 }

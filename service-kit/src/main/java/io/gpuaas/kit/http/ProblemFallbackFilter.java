@@ -18,8 +18,8 @@ public class ProblemFallbackFilter {
     public void fillEmptyErrors(HttpRequest<?> request, MutableHttpResponse<?> response) {
         if (response.code() >= 400 && response.getBody().isEmpty() && request.getMethod() != HttpMethod.HEAD) {
             response.contentType(Problem.MEDIA_TYPE);
-            ((MutableHttpResponse<Object>) response).body(FrameworkProblems.describe(response.code(), null)
-                    .json(request.getPath()));
+            ((MutableHttpResponse<Object>) response)
+                    .body(FrameworkProblems.describe(response.code(), null).json(request.getPath()));
         }
     }
 }

@@ -29,7 +29,9 @@ public class KubernetesClientFactory {
     @Bean(preDestroy = "close")
     @Requires(missingBeans = KubernetesClient.class)
     KubernetesClient kubernetesClient() {
-        KubernetesClient client = new KubernetesClientBuilder().withHttpClientFactory(new JdkHttpClientFactory()).build();
+        KubernetesClient client = new KubernetesClientBuilder()
+                .withHttpClientFactory(new JdkHttpClientFactory())
+                .build();
         LOG.info("Kubernetes API: {}", client.getMasterUrl());
         return client;
     }

@@ -66,8 +66,13 @@ public final class LeaseLeadership implements ServiceComponent {
      * @param ready      whether this replica may campaign yet; polled until it says so
      * @param startOrder after the duties' own components, so they are started before they lead and stopped after
      */
-    public LeaseLeadership(KubernetesClient client, String name, LeaseSettings settings, List<LeaderDuty> duties,
-                           BooleanSupplier ready, int startOrder) {
+    public LeaseLeadership(
+            KubernetesClient client,
+            String name,
+            LeaseSettings settings,
+            List<LeaderDuty> duties,
+            BooleanSupplier ready,
+            int startOrder) {
         LeaseSettings.check(settings);
         if (settings.enabled() && client == null) {
             throw new IllegalArgumentException(name + ": a Lease election needs a Kubernetes client");
@@ -134,7 +139,8 @@ public final class LeaseLeadership implements ServiceComponent {
             onCallbackThread(this::lead);
             return;
         }
-        String namespace = settings.namespace() != null && !settings.namespace().isBlank() ? settings.namespace()
+        String namespace = settings.namespace() != null && !settings.namespace().isBlank()
+                ? settings.namespace()
                 : client.getNamespace() != null ? client.getNamespace() : "default";
         config = new LeaderElectionConfigBuilder()
                 .withName(settings.leaseName())
@@ -143,8 +149,8 @@ public final class LeaseLeadership implements ServiceComponent {
                 .withRenewDeadline(settings.renewDeadline())
                 .withRetryPeriod(settings.retryPeriod())
                 .withReleaseOnCancel(true)
-                .withLeaderCallbacks(new LeaderCallbacks(() -> onCallbackThread(this::lead),
-                        () -> onCallbackThread(this::stepDown), this::newLeader))
+                .withLeaderCallbacks(new LeaderCallbacks(
+                        () -> onCallbackThread(this::lead), () -> onCallbackThread(this::stepDown), this::newLeader))
                 .build();
         LOG.info("{} campaigning for Lease {}/{}", identity, namespace, settings.leaseName());
         campaigning = true;

@@ -38,7 +38,8 @@ public interface LeaseSettings {
         if (settings.leaseName() == null || settings.leaseName().isBlank()) {
             throw new IllegalArgumentException("a Lease needs a name");
         }
-        if (settings.retryPeriod().isNegative() || settings.retryPeriod().isZero()
+        if (settings.retryPeriod().isNegative()
+                || settings.retryPeriod().isZero()
                 || settings.retryPeriod().compareTo(settings.renewDeadline()) >= 0
                 || settings.renewDeadline().compareTo(settings.leaseDuration()) >= 0) {
             throw new IllegalArgumentException("Lease " + settings.leaseName()

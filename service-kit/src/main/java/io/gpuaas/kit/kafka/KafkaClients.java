@@ -116,8 +116,8 @@ public class KafkaClients implements AutoCloseable {
         if (deadLetterProducer == null) {
             synchronized (this) {
                 if (deadLetterProducer == null) {
-                    deadLetterProducer = new KafkaProducer<>(producerConfig("gpuaas-dead-letter"),
-                            new ByteArraySerializer(), new ByteArraySerializer());
+                    deadLetterProducer = new KafkaProducer<>(
+                            producerConfig("gpuaas-dead-letter"), new ByteArraySerializer(), new ByteArraySerializer());
                 }
             }
         }

@@ -1,16 +1,16 @@
 package io.gpuaas.kit.metrics;
 
+import io.gpuaas.kit.config.SecuritySettings;
+import io.gpuaas.kit.http.Problem;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Header;
 import io.micronaut.scheduling.TaskExecutors;
 import io.micronaut.scheduling.annotation.ExecuteOn;
-import io.gpuaas.kit.config.SecuritySettings;
-import io.gpuaas.kit.http.Problem;
-import io.micronaut.http.HttpStatus;
 import io.micronaut.security.annotation.Secured;
 import io.micronaut.security.authentication.Authentication;
 import io.micronaut.security.rules.SecurityRule;
@@ -40,12 +40,16 @@ public class MetricsController {
 
     @Get(produces = {"text/plain", "application/openmetrics-text"})
     @ExecuteOn(TaskExecutors.BLOCKING)
-    public HttpResponse<?> scrape(Authentication authentication,
-                                       @Nullable @Header(HttpHeaders.ACCEPT) String accept) throws IOException {
+    public HttpResponse<?> scrape(Authentication authentication, @Nullable @Header(HttpHeaders.ACCEPT) String accept)
+            throws IOException {
         var roles = authentication.getRoles();
         if (!roles.contains(security.metricsRole()) && !roles.contains(security.adminRole())) {
-            return Problem.of(HttpStatus.FORBIDDEN, "ROLE_REQUIRED", "Authorization",
-                    "reading metrics needs the " + security.metricsRole() + " or " + security.adminRole() + " role")
+            return Problem.of(
+                            HttpStatus.FORBIDDEN,
+                            "ROLE_REQUIRED",
+                            "Authorization",
+                            "reading metrics needs the " + security.metricsRole() + " or " + security.adminRole()
+                                    + " role")
                     .response("/metrics");
         }
         ExpositionFormatWriter writer = accept != null && accept.contains("application/openmetrics-text")

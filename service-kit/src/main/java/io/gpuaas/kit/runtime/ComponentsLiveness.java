@@ -1,11 +1,11 @@
 package io.gpuaas.kit.runtime;
 
+import io.micronaut.core.async.publisher.Publishers;
 import io.micronaut.management.health.indicator.HealthIndicator;
 import io.micronaut.management.health.indicator.HealthResult;
 import io.micronaut.management.health.indicator.annotation.Liveness;
 import jakarta.inject.Singleton;
 import org.reactivestreams.Publisher;
-import io.micronaut.core.async.publisher.Publishers;
 
 /**
  * {@code /health/liveness} is DOWN once some component is dead (a JVM error ended it): only a restart of the pod

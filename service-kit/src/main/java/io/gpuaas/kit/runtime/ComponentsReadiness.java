@@ -1,5 +1,6 @@
 package io.gpuaas.kit.runtime;
 
+import io.micronaut.core.async.publisher.Publishers;
 import io.micronaut.health.HealthStatus;
 import io.micronaut.management.health.indicator.HealthIndicator;
 import io.micronaut.management.health.indicator.HealthResult;
@@ -10,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import org.reactivestreams.Publisher;
-import io.micronaut.core.async.publisher.Publishers;
 
 /**
  * {@code /health/readiness} is UP only while every component is running and caught up: a replica still loading or
@@ -34,16 +34,26 @@ public class ComponentsReadiness implements HealthIndicator {
         return Publishers.just(result(lifecycle.components(), ComponentHealth::ready));
     }
 
-    static HealthResult result(List<ServiceComponent> components,
-                               Predicate<ComponentHealth> up) {
+    static HealthResult result(List<ServiceComponent> components, Predicate<ComponentHealth> up) {
         Map<String, Object> details = new LinkedHashMap<>();
         boolean all = true;
         for (ServiceComponent component : components) {
             ComponentHealth health = component.health();
             all &= up.test(health);
-            details.put(component.name(), Map.of("state", health.state().name(), "caughtUp", health.caughtUp(),
-                    "restarts", health.restarts(), "detail", String.valueOf(health.detail())));
+            details.put(
+                    component.name(),
+                    Map.of(
+                            "state",
+                            health.state().name(),
+                            "caughtUp",
+                            health.caughtUp(),
+                            "restarts",
+                            health.restarts(),
+                            "detail",
+                            String.valueOf(health.detail())));
         }
-        return HealthResult.builder(NAME, all ? HealthStatus.UP : HealthStatus.DOWN).details(details).build();
+        return HealthResult.builder(NAME, all ? HealthStatus.UP : HealthStatus.DOWN)
+                .details(details)
+                .build();
     }
 }

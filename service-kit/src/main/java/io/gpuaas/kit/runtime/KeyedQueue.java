@@ -21,8 +21,7 @@ import java.util.function.LongSupplier;
  */
 final class KeyedQueue<K> {
 
-    private record Timer<K>(long dueNanos, K key) {
-    }
+    private record Timer<K>(long dueNanos, K key) {}
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();

@@ -12,7 +12,8 @@ import java.time.Duration;
  *                      {@code terminationGracePeriodSeconds})
  */
 @ConfigurationProperties("gpuaas.lifecycle")
-public record LifecycleSettings(@Bindable(defaultValue = "10s") Duration shutdownGrace) {
+public record LifecycleSettings(
+        @Bindable(defaultValue = "10s") Duration shutdownGrace) {
 
     public LifecycleSettings {
         shutdownGrace = shutdownGrace == null ? Duration.ofSeconds(10) : shutdownGrace;

@@ -42,7 +42,9 @@ public final class ReconcileLoop<K> implements ServiceComponent {
         }
 
         /** See {@link #done()}. */
-        enum Done implements Outcome { INSTANCE }
+        enum Done implements Outcome {
+            INSTANCE
+        }
 
         /** See {@link #requeueAfter(Duration)}. */
         record RequeueAfter(Duration delay) implements Outcome {
@@ -68,11 +70,16 @@ public final class ReconcileLoop<K> implements ServiceComponent {
         this.resyncEvery = builder.resyncEvery;
         this.allKeys = builder.allKeys;
         this.startOrder = builder.startOrder;
-        ReconcileMetrics metrics = ReconcileMetrics.of(name,
-                builder.registry != null ? builder.registry : new PrometheusRegistry());
+        ReconcileMetrics metrics =
+                ReconcileMetrics.of(name, builder.registry != null ? builder.registry : new PrometheusRegistry());
         this.queue = new KeyedQueue<>(metrics::depth);
-        this.workers = new ReconcileWorkers<>(name, builder.reconciler, queue,
-                new Backoff(builder.backoffInitial, builder.backoffMax), builder.failureThreshold, metrics);
+        this.workers = new ReconcileWorkers<>(
+                name,
+                builder.reconciler,
+                queue,
+                new Backoff(builder.backoffInitial, builder.backoffMax),
+                builder.failureThreshold,
+                metrics);
     }
 
     /**
@@ -153,10 +160,13 @@ public final class ReconcileLoop<K> implements ServiceComponent {
         if (now == State.RUNNING && workers.failing()) {
             now = State.RECOVERING;
         }
-        List<String> failing = workers.failures().entrySet().stream().limit(3)
-                .map(e -> e.getKey() + " failed " + e.getValue().times() + "x: " + e.getValue().error()).toList();
-        String detail = queue.depth() + " pending, " + queue.inFlight() + " in flight, " + queue.delayed()
-                + " delayed" + (failing.isEmpty() ? "" : "; " + String.join("; ", failing));
+        List<String> failing = workers.failures().entrySet().stream()
+                .limit(3)
+                .map(e -> e.getKey() + " failed " + e.getValue().times() + "x: "
+                        + e.getValue().error())
+                .toList();
+        String detail = queue.depth() + " pending, " + queue.inFlight() + " in flight, " + queue.delayed() + " delayed"
+                + (failing.isEmpty() ? "" : "; " + String.join("; ", failing));
         return new ComponentHealth(now, true, detail, workers.restarts());
     }
 

@@ -18,8 +18,7 @@ final class ReconcileMetrics {
     static final String FAILURES = "gpuaas_reconcile_failures_total";
     static final String TOTAL = "gpuaas_reconcile_total";
 
-    private record Series(Gauge depth, Histogram duration, Counter failures, Counter total) {
-    }
+    private record Series(Gauge depth, Histogram duration, Counter failures, Counter total) {}
 
     private static final Map<PrometheusRegistry, Series> SERIES = new WeakHashMap<>();
 
@@ -42,15 +41,29 @@ final class ReconcileMetrics {
     }
 
     private static synchronized Series series(PrometheusRegistry registry) {
-        return SERIES.computeIfAbsent(registry, r -> new Series(
-                Gauge.builder().name(DEPTH).help("Keys waiting for a reconcile worker, by loop")
-                        .labelNames("loop").register(r),
-                Histogram.builder().name(DURATION).help("Time one reconcile of one key took, by loop")
-                        .labelNames("loop").register(r),
-                Counter.builder().name(FAILURES).help("Reconciles that threw, by loop (the key is retried)")
-                        .labelNames("loop").register(r),
-                Counter.builder().name(TOTAL).help("Reconciles run, failed or not, by loop")
-                        .labelNames("loop").register(r)));
+        return SERIES.computeIfAbsent(
+                registry,
+                r -> new Series(
+                        Gauge.builder()
+                                .name(DEPTH)
+                                .help("Keys waiting for a reconcile worker, by loop")
+                                .labelNames("loop")
+                                .register(r),
+                        Histogram.builder()
+                                .name(DURATION)
+                                .help("Time one reconcile of one key took, by loop")
+                                .labelNames("loop")
+                                .register(r),
+                        Counter.builder()
+                                .name(FAILURES)
+                                .help("Reconciles that threw, by loop (the key is retried)")
+                                .labelNames("loop")
+                                .register(r),
+                        Counter.builder()
+                                .name(TOTAL)
+                                .help("Reconciles run, failed or not, by loop")
+                                .labelNames("loop")
+                                .register(r)));
     }
 
     void depth(int keys) {

@@ -21,8 +21,7 @@ final class ReconcileWorkers<K> {
     private static final Duration TAKE_TIMEOUT = Duration.ofMillis(500);
 
     /** How often a key failed in a row, and the last error (for health details). */
-    record Failure(int times, String error) {
-    }
+    record Failure(int times, String error) {}
 
     private final String name;
     private final Reconciler<K> reconciler;
@@ -36,8 +35,13 @@ final class ReconcileWorkers<K> {
     private final AtomicInteger ids = new AtomicInteger();
     private volatile boolean running;
 
-    ReconcileWorkers(String name, Reconciler<K> reconciler, KeyedQueue<K> queue, Backoff backoff,
-                     int failureThreshold, ReconcileMetrics metrics) {
+    ReconcileWorkers(
+            String name,
+            Reconciler<K> reconciler,
+            KeyedQueue<K> queue,
+            Backoff backoff,
+            int failureThreshold,
+            ReconcileMetrics metrics) {
         this.name = name;
         this.reconciler = reconciler;
         this.queue = queue;
@@ -108,7 +112,11 @@ final class ReconcileWorkers<K> {
             Thread.currentThread().interrupt();
         } catch (Error e) {
             // process() released and re-delayed the key; a fresh worker takes over so the loop keeps its strength.
-            LOG.error("{}: worker {} died; replacing it", name, Thread.currentThread().getName(), e);
+            LOG.error(
+                    "{}: worker {} died; replacing it",
+                    name,
+                    Thread.currentThread().getName(),
+                    e);
             restarts.incrementAndGet();
             startWorker();
         }
@@ -145,14 +153,14 @@ final class ReconcileWorkers<K> {
             LOG.info("{}: {} reconciled again after {} failures", name, key, before.times());
         }
         switch (outcome) {
-            case Outcome.Done done -> { }
+            case Outcome.Done done -> {}
             case Outcome.RequeueAfter requeue -> queue.addAfter(key, requeue.delay());
         }
     }
 
     private void failed(K key, Exception error) {
-        Failure failure = failures.merge(key, new Failure(1, String.valueOf(error)),
-                (old, one) -> new Failure(old.times() + 1, one.error()));
+        Failure failure = failures.merge(
+                key, new Failure(1, String.valueOf(error)), (old, one) -> new Failure(old.times() + 1, one.error()));
         if (!running) {
             return;
         }
@@ -162,7 +170,12 @@ final class ReconcileWorkers<K> {
         if (failure.times() == failureThreshold) {
             LOG.error("{}: {} failed {} times in a row; retrying in {}", name, key, failure.times(), delay, error);
         } else {
-            LOG.warn("{}: reconcile of {} failed ({}x), retrying in {}: {}", name, key, failure.times(), delay,
+            LOG.warn(
+                    "{}: reconcile of {} failed ({}x), retrying in {}: {}",
+                    name,
+                    key,
+                    failure.times(),
+                    delay,
                     error.toString());
         }
     }

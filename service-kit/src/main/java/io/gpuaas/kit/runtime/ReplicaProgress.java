@@ -15,8 +15,7 @@ import org.apache.kafka.common.TopicPartition;
 final class ReplicaProgress {
 
     /** A record the handler gave up on: the next consumer dead-letters it without calling the handler again. */
-    record GaveUp(TopicPartition partition, long offset, RuntimeException error) {
-    }
+    record GaveUp(TopicPartition partition, long offset, RuntimeException error) {}
 
     private final Map<TopicPartition, Long> next = new HashMap<>();
     private final Map<TopicPartition, Long> catchUpTo = new HashMap<>();

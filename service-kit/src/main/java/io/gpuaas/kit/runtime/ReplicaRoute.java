@@ -13,13 +13,17 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * handler they go to. The handler sees a null value only for a delete on a compacted topic; a null on any other topic
  * is dead-lettered by the reader ({@code TOMBSTONE}) and never reaches it.
  */
-record ReplicaRoute<T>(String topic, StartAt startAt, boolean compacted, EventReader<T> reader,
-                       RecordHandler<T> handler) {
+record ReplicaRoute<T>(
+        String topic, StartAt startAt, boolean compacted, EventReader<T> reader, RecordHandler<T> handler) {
 
-    static <T> ReplicaRoute<T> of(TopicSpec<String, T> spec, String prefix, StartAt startAt, RecordHandler<T> handler,
-                                  DeadLetterPublisher deadLetters) {
-        return new ReplicaRoute<>(spec.name(prefix), startAt, spec.compacted(), EventReader.of(spec, deadLetters),
-                handler);
+    static <T> ReplicaRoute<T> of(
+            TopicSpec<String, T> spec,
+            String prefix,
+            StartAt startAt,
+            RecordHandler<T> handler,
+            DeadLetterPublisher deadLetters) {
+        return new ReplicaRoute<>(
+                spec.name(prefix), startAt, spec.compacted(), EventReader.of(spec, deadLetters), handler);
     }
 
     /**
@@ -42,6 +46,5 @@ record ReplicaRoute<T>(String topic, StartAt startAt, boolean compacted, EventRe
     }
 
     /** A decoded record: its key and its value, null for a delete. */
-    record Decoded<T>(String key, T value) {
-    }
+    record Decoded<T>(String key, T value) {}
 }

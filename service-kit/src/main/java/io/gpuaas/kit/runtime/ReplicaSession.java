@@ -51,8 +51,13 @@ final class ReplicaSession {
     private long nextDiscovery;
     private long nextProbe;
 
-    ReplicaSession(Consumer<byte[], byte[]> consumer, Map<String, ReplicaRoute<?>> routes, ReplicaProgress progress,
-                   Host host, ReplicaSettings settings, DeadLetterPublisher deadLetters) {
+    ReplicaSession(
+            Consumer<byte[], byte[]> consumer,
+            Map<String, ReplicaRoute<?>> routes,
+            ReplicaProgress progress,
+            Host host,
+            ReplicaSettings settings,
+            DeadLetterPublisher deadLetters) {
         this.consumer = consumer;
         this.routes = routes;
         this.progress = progress;
@@ -92,12 +97,14 @@ final class ReplicaSession {
                 stillMissing.add(topic);
                 continue;
             }
-            partitions.stream().map(p -> new TopicPartition(topic, p.partition()))
-                    .filter(tp -> !assigned.contains(tp)).forEach(fresh::add);
+            partitions.stream()
+                    .map(p -> new TopicPartition(topic, p.partition()))
+                    .filter(tp -> !assigned.contains(tp))
+                    .forEach(fresh::add);
         }
         missing = stillMissing;
-        nextDiscovery = System.nanoTime() + (missing.isEmpty() ? settings.rediscoveryInterval()
-                : settings.discoveryInterval()).toNanos();
+        nextDiscovery = System.nanoTime()
+                + (missing.isEmpty() ? settings.rediscoveryInterval() : settings.discoveryInterval()).toNanos();
         if (!fresh.isEmpty()) {
             Set<TopicPartition> all = new HashSet<>(assigned);
             all.addAll(fresh);
@@ -197,8 +204,10 @@ final class ReplicaSession {
                     return;
                 }
                 Duration wait = settings.backoff().delay(attempt);
-                host.status(State.RECOVERING, "handler failed on " + at + " (attempt " + attempt + " of "
-                        + settings.handlerAttempts() + "), retrying in " + wait.toMillis() + " ms: " + e);
+                host.status(
+                        State.RECOVERING,
+                        "handler failed on " + at + " (attempt " + attempt + " of " + settings.handlerAttempts()
+                                + "), retrying in " + wait.toMillis() + " ms: " + e);
                 if (!host.pause(wait)) {
                     throw new ReplicaStopping();
                 }
@@ -228,8 +237,7 @@ final class ReplicaSession {
     }
 
     private String detail() {
-        String base = "following " + assigned.size() + " partitions of " + (routes.size() - missing.size())
-                + " topics";
+        String base = "following " + assigned.size() + " partitions of " + (routes.size() - missing.size()) + " topics";
         return missing.isEmpty() ? base : base + "; waiting for topics " + missing;
     }
 

@@ -12,25 +12,35 @@ import java.time.Duration;
  * @param discoveryInterval   how often a topic that does not exist yet is looked for
  * @param rediscoveryInterval how often existing topics are looked at for new partitions
  */
-record ReplicaSettings(Backoff backoff, int handlerAttempts, Duration metadataTimeout, Duration probeInterval,
-                       Duration discoveryInterval, Duration rediscoveryInterval) {
+record ReplicaSettings(
+        Backoff backoff,
+        int handlerAttempts,
+        Duration metadataTimeout,
+        Duration probeInterval,
+        Duration discoveryInterval,
+        Duration rediscoveryInterval) {
 
     static ReplicaSettings defaults() {
-        return new ReplicaSettings(new Backoff(Duration.ofMillis(500), Duration.ofSeconds(30)), 5,
-                Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofSeconds(2), Duration.ofMinutes(1));
+        return new ReplicaSettings(
+                new Backoff(Duration.ofMillis(500), Duration.ofSeconds(30)),
+                5,
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(2),
+                Duration.ofMinutes(1));
     }
 
     ReplicaSettings withBackoff(Backoff value) {
-        return new ReplicaSettings(value, handlerAttempts, metadataTimeout, probeInterval, discoveryInterval,
-                rediscoveryInterval);
+        return new ReplicaSettings(
+                value, handlerAttempts, metadataTimeout, probeInterval, discoveryInterval, rediscoveryInterval);
     }
 
     ReplicaSettings withHandlerAttempts(int value) {
         if (value < 1) {
             throw new IllegalArgumentException("handler attempts must be at least 1, got " + value);
         }
-        return new ReplicaSettings(backoff, value, metadataTimeout, probeInterval, discoveryInterval,
-                rediscoveryInterval);
+        return new ReplicaSettings(
+                backoff, value, metadataTimeout, probeInterval, discoveryInterval, rediscoveryInterval);
     }
 
     ReplicaSettings withProbe(Duration metadata, Duration probe) {

@@ -27,7 +27,9 @@ public class ServiceLifecycle implements ApplicationEventListener<StartupEvent> 
     private boolean stopped;
 
     public ServiceLifecycle(List<ServiceComponent> components, LifecycleSettings settings) {
-        this.components = components.stream().sorted(Comparator.comparingInt(ServiceComponent::startOrder)).toList();
+        this.components = components.stream()
+                .sorted(Comparator.comparingInt(ServiceComponent::startOrder))
+                .toList();
         this.settings = settings;
     }
 

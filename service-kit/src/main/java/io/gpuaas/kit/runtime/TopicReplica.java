@@ -32,7 +32,10 @@ public final class TopicReplica implements ServiceComponent {
     }
 
     /** Where a topic is read from the first time: all history, or only what is written from now on. */
-    public enum StartAt { BEGINNING, END }
+    public enum StartAt {
+        BEGINNING,
+        END
+    }
 
     private final String name;
     private final Supplier<Consumer<byte[], byte[]>> consumers;
@@ -61,8 +64,11 @@ public final class TopicReplica implements ServiceComponent {
      * @param topicPrefix the deployment's topic prefix ({@code KafkaSettings.topicPrefix()})
      * @param deadLetters where undecodable records and records the handler gave up on go
      */
-    public static Builder builder(String name, Supplier<Consumer<byte[], byte[]>> consumers, String topicPrefix,
-                                  DeadLetterPublisher deadLetters) {
+    public static Builder builder(
+            String name,
+            Supplier<Consumer<byte[], byte[]>> consumers,
+            String topicPrefix,
+            DeadLetterPublisher deadLetters) {
         return new Builder(name, consumers, topicPrefix, deadLetters);
     }
 
@@ -136,8 +142,9 @@ public final class TopicReplica implements ServiceComponent {
                     break;
                 }
                 Duration wait = settings.backoff().delay(status.failed());
-                status.status(State.RECOVERING, "consumer failed (" + failure + "); new consumer in " + wait.toMillis()
-                        + " ms");
+                status.status(
+                        State.RECOVERING,
+                        "consumer failed (" + failure + "); new consumer in " + wait.toMillis() + " ms");
                 LOG.warn("{}: consumer failed; a new one resumes in {} ms", name, wait.toMillis(), failure);
                 status.pause(wait);
             }
@@ -193,8 +200,11 @@ public final class TopicReplica implements ServiceComponent {
         private ReplicaSettings settings = ReplicaSettings.defaults();
         private int startOrder;
 
-        private Builder(String name, Supplier<Consumer<byte[], byte[]>> consumers, String topicPrefix,
-                        DeadLetterPublisher deadLetters) {
+        private Builder(
+                String name,
+                Supplier<Consumer<byte[], byte[]>> consumers,
+                String topicPrefix,
+                DeadLetterPublisher deadLetters) {
             this.name = Objects.requireNonNull(name, "name");
             this.consumers = Objects.requireNonNull(consumers, "consumers");
             this.topicPrefix = Objects.requireNonNull(topicPrefix, "topicPrefix");

@@ -13,7 +13,8 @@ class FrameworkProblemsTest {
 
     @Test
     void shouldListAllowedMethodsWhenMethodNotAllowed() {
-        Problem problem = FrameworkProblems.describe(405, new NotAllowedException("DELETE", URI.create("/x"), Set.of("GET")));
+        Problem problem =
+                FrameworkProblems.describe(405, new NotAllowedException("DELETE", URI.create("/x"), Set.of("GET")));
 
         assertThat(problem.rule()).isEqualTo("METHOD_NOT_ALLOWED");
         assertThat(problem.json("/x")).contains("\"allowed\":[\"GET\"]", "DELETE is not allowed");
@@ -21,7 +22,8 @@ class FrameworkProblemsTest {
 
     @Test
     void shouldNameTheParameterWhenItIsMissing() {
-        Problem problem = FrameworkProblems.describe(400, new UnsatisfiedArgumentException(Argument.of(int.class, "n")));
+        Problem problem =
+                FrameworkProblems.describe(400, new UnsatisfiedArgumentException(Argument.of(int.class, "n")));
 
         assertThat(problem.rule()).isEqualTo("MISSING_PARAMETER");
         assertThat(problem.field()).isEqualTo("n");
@@ -29,14 +31,18 @@ class FrameworkProblemsTest {
 
     @Test
     void shouldNeverCopyTheExceptionMessageWhenTheServiceFails() {
-        Problem problem = FrameworkProblems.describe(500, new IllegalStateException("java.lang.NullPointerException in io.gpuaas.X"));
+        Problem problem = FrameworkProblems.describe(
+                500, new IllegalStateException("java.lang.NullPointerException in io.gpuaas.X"));
 
-        assertThat(problem.json("/p")).contains("\"rule\":\"INTERNAL\"").doesNotContain("java.", "io.gpuaas", "Exception");
+        assertThat(problem.json("/p"))
+                .contains("\"rule\":\"INTERNAL\"")
+                .doesNotContain("java.", "io.gpuaas", "Exception");
     }
 
     @Test
     void shouldDescribeABareStatusWhenThereIsNoCause() {
         assertThat(FrameworkProblems.describe(413, null).rule()).isEqualTo("BODY_TOO_LARGE");
-        assertThat(FrameworkProblems.describe(418, null).json(null)).contains("\"status\":418", "\"rule\":\"I_AM_A_TEAPOT\"");
+        assertThat(FrameworkProblems.describe(418, null).json(null))
+                .contains("\"status\":418", "\"rule\":\"I_AM_A_TEAPOT\"");
     }
 }

@@ -11,8 +11,20 @@ import org.junit.jupiter.params.provider.ValueSource;
 class KubernetesNamesTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"../../team-b/inferenceservices/demo-llm", "a b", "a\r\nb", "Team-A", "-a", "a-", "", "a.b",
-            "team_a", "a/b", "%2e%2e"})
+    @ValueSource(
+            strings = {
+                "../../team-b/inferenceservices/demo-llm",
+                "a b",
+                "a\r\nb",
+                "Team-A",
+                "-a",
+                "a-",
+                "",
+                "a.b",
+                "team_a",
+                "a/b",
+                "%2e%2e"
+            })
     void shouldRefuseNamespacesThatAreNotDns1123Labels(String namespace) {
         assertThat(KubernetesNames.label("namespace", namespace)).hasValueSatisfying(p -> {
             assertThat(p.status()).isEqualTo(400);

@@ -18,9 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 class KubernetesClientFactoryTest {
 
     /** The kit's token validator needs an issuer and an audience to start; these contexts verify no token. */
-    private static final java.util.Map<String, Object> TOKENS = java.util.Map.of(
-            "gpuaas.security.issuer", "gpuaas-local", "gpuaas.security.audience", "gpuaas");
-
+    private static final java.util.Map<String, Object> TOKENS =
+            java.util.Map.of("gpuaas.security.issuer", "gpuaas-local", "gpuaas.security.audience", "gpuaas");
 
     private static final String KUBECONFIG = """
             apiVersion: v1
@@ -45,7 +44,8 @@ class KubernetesClientFactoryTest {
     @Test
     void shouldBuildOneClientFromTheKubeconfigAndCloseItWhenTheContextStops(@TempDir Path dir) throws IOException {
         // fabric8 reads the system property "kubeconfig" as it reads env KUBECONFIG.
-        System.setProperty(Config.KUBERNETES_KUBECONFIG_FILE,
+        System.setProperty(
+                Config.KUBERNETES_KUBECONFIG_FILE,
                 Files.writeString(dir.resolve("kubeconfig"), KUBECONFIG).toString());
         KubernetesClient client;
         try (ApplicationContext context = ApplicationContext.run(TOKENS)) {
@@ -63,9 +63,14 @@ class KubernetesClientFactoryTest {
 
     @Test
     void shouldUseAndLeaveOpenAClientRegisteredBeforeStartWhenTestsBringTheirOwn() {
-        try (KubernetesClient own = new KubernetesClientBuilder().withHttpClientFactory(new JdkHttpClientFactory())
-                .withConfig(Config.empty()).build()) {
-            try (ApplicationContext context = ApplicationContext.builder().properties(TOKENS).singletons(own).start()) {
+        try (KubernetesClient own = new KubernetesClientBuilder()
+                .withHttpClientFactory(new JdkHttpClientFactory())
+                .withConfig(Config.empty())
+                .build()) {
+            try (ApplicationContext context = ApplicationContext.builder()
+                    .properties(TOKENS)
+                    .singletons(own)
+                    .start()) {
                 assertThat(context.getBean(KubernetesClient.class)).isSameAs(own);
                 assertThat(context.getBeansOfType(KubernetesClient.class)).hasSize(1);
             }

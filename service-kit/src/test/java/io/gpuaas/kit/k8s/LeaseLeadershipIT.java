@@ -26,8 +26,15 @@ class LeaseLeadershipIT {
 
     private static final Duration LEASE = Duration.ofSeconds(2);
 
-    record Election(boolean enabled, String leaseName, String namespace, String identity, Duration leaseDuration,
-                    Duration renewDeadline, Duration retryPeriod) implements LeaseSettings {
+    record Election(
+            boolean enabled,
+            String leaseName,
+            String namespace,
+            String identity,
+            Duration leaseDuration,
+            Duration renewDeadline,
+            Duration retryPeriod)
+            implements LeaseSettings {
         static Election of(String lease, String identity) {
             return new Election(true, lease, "default", identity, LEASE, Duration.ofSeconds(1), Duration.ofMillis(200));
         }
@@ -49,15 +56,27 @@ class LeaseLeadershipIT {
     @Test
     void shouldRunTheDutiesOnOneReplicaAndMoveThemWhenTheLeaderStops(KubernetesApi api) throws Exception {
         List<String> log = Collections.synchronizedList(new ArrayList<>());
-        try (KubernetesClient clientA = api.newClient(); KubernetesClient clientB = api.newClient()) {
-            LeaseLeadership a = new LeaseLeadership(clientA, "test-leadership", Election.of("duties", "replica-a"),
-                    List.of(new Recorded("a1", log), new Recorded("a2", log)), () -> true, 0);
+        try (KubernetesClient clientA = api.newClient();
+                KubernetesClient clientB = api.newClient()) {
+            LeaseLeadership a = new LeaseLeadership(
+                    clientA,
+                    "test-leadership",
+                    Election.of("duties", "replica-a"),
+                    List.of(new Recorded("a1", log), new Recorded("a2", log)),
+                    () -> true,
+                    0);
             a.start();
             await().atMost(Duration.ofSeconds(10)).until(a::leading);
-            LeaseLeadership b = new LeaseLeadership(clientB, "test-leadership", Election.of("duties", "replica-b"),
-                    List.of(new Recorded("b1", log)), () -> true, 0);
+            LeaseLeadership b = new LeaseLeadership(
+                    clientB,
+                    "test-leadership",
+                    Election.of("duties", "replica-b"),
+                    List.of(new Recorded("b1", log)),
+                    () -> true,
+                    0);
             b.start();
-            await().atMost(Duration.ofSeconds(5)).until(() -> b.health().detail().equals("replica-b follows replica-a"));
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> b.health().detail().equals("replica-b follows replica-a"));
             assertThat(b.health().ready()).as("a follower is ready to serve").isTrue();
             assertThat(b.leading()).isFalse();
 
@@ -75,9 +94,10 @@ class LeaseLeadershipIT {
     void shouldCampaignOnlyOnceReadyAndLeadAtOnceWhenTheElectionIsDisabled() {
         List<String> log = Collections.synchronizedList(new ArrayList<>());
         AtomicBoolean ready = new AtomicBoolean();
-        Election off = new Election(false, "unused", null, "solo", LEASE, Duration.ofSeconds(1), Duration.ofMillis(200));
-        LeaseLeadership solo = new LeaseLeadership(null, "solo-leadership", off, List.of(new Recorded("s", log)),
-                ready::get, 0);
+        Election off =
+                new Election(false, "unused", null, "solo", LEASE, Duration.ofSeconds(1), Duration.ofMillis(200));
+        LeaseLeadership solo =
+                new LeaseLeadership(null, "solo-leadership", off, List.of(new Recorded("s", log)), ready::get, 0);
         solo.start();
         assertThat(solo.health().state()).isEqualTo(State.STARTING);
         assertThat(solo.leading()).isFalse();
@@ -91,10 +111,11 @@ class LeaseLeadershipIT {
 
     @Test
     void shouldRefuseDurationsThatCouldGiveTwoLeadersWhenBuilt() {
-        Election bad = new Election(true, "bad", null, null, Duration.ofSeconds(5), Duration.ofSeconds(5),
-                Duration.ofSeconds(1));
+        Election bad = new Election(
+                true, "bad", null, null, Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(1));
         assertThatThrownBy(() -> new LeaseLeadership(null, "x", bad, List.of(), () -> true, 0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("renew-deadline");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("renew-deadline");
     }
 
     @Test
@@ -102,28 +123,50 @@ class LeaseLeadershipIT {
         CountDownLatch starting = new CountDownLatch(1);
         CountDownLatch finishStart = new CountDownLatch(1);
         AtomicBoolean secondLed = new AtomicBoolean();
-        try (KubernetesClient clientA = api.newClient(); KubernetesClient clientB = api.newClient()) {
-            LeaseLeadership first = new LeaseLeadership(clientA, "slow", Election.of("slow-start", "replica-a"),
-                    List.of(duty(() -> {
-                        starting.countDown();
-                        awaitQuietly(finishStart); // a start that outlasts the Lease several times
-                    }, () -> { })), () -> true, 0);
+        try (KubernetesClient clientA = api.newClient();
+                KubernetesClient clientB = api.newClient()) {
+            LeaseLeadership first = new LeaseLeadership(
+                    clientA,
+                    "slow",
+                    Election.of("slow-start", "replica-a"),
+                    List.of(duty(
+                            () -> {
+                                starting.countDown();
+                                awaitQuietly(finishStart); // a start that outlasts the Lease several times
+                            },
+                            () -> {})),
+                    () -> true,
+                    0);
             first.start();
-            assertThat(starting.await(10, TimeUnit.SECONDS)).as("replica-a leads").isTrue();
-            LeaseLeadership second = new LeaseLeadership(clientB, "slow", Election.of("slow-start", "replica-b"),
-                    List.of(duty(() -> secondLed.set(true), () -> { })), () -> true, 0);
+            assertThat(starting.await(10, TimeUnit.SECONDS))
+                    .as("replica-a leads")
+                    .isTrue();
+            LeaseLeadership second = new LeaseLeadership(
+                    clientB,
+                    "slow",
+                    Election.of("slow-start", "replica-b"),
+                    List.of(duty(() -> secondLed.set(true), () -> {})),
+                    () -> true,
+                    0);
             second.start();
             try {
                 List<ZonedDateTime> renewals = new ArrayList<>();
                 long until = System.nanoTime() + LEASE.multipliedBy(3).toNanos();
                 while (System.nanoTime() < until) {
-                    Lease lease = api.client().leases().inNamespace("default").withName("slow-start").get();
+                    Lease lease = api.client()
+                            .leases()
+                            .inNamespace("default")
+                            .withName("slow-start")
+                            .get();
                     assertThat(lease.getSpec().getHolderIdentity()).isEqualTo("replica-a");
                     renewals.add(lease.getSpec().getRenewTime());
                     Thread.sleep(250);
                 }
-                assertThat(secondLed).as("replica-b never led while replica-a was starting").isFalse();
-                assertThat(renewals.stream().distinct().count()).as("renewals during the slow start")
+                assertThat(secondLed)
+                        .as("replica-b never led while replica-a was starting")
+                        .isFalse();
+                assertThat(renewals.stream().distinct().count())
+                        .as("renewals during the slow start")
                         .isGreaterThanOrEqualTo(3);
             } finally {
                 finishStart.countDown();
@@ -138,12 +181,19 @@ class LeaseLeadershipIT {
         CountDownLatch starting = new CountDownLatch(1);
         List<String> order = Collections.synchronizedList(new ArrayList<>());
         try (KubernetesClient client = api.newClient()) {
-            LeaseLeadership leadership = new LeaseLeadership(client, "closing", Election.of("closing", "replica-c"),
-                    List.of(duty(() -> {
-                        starting.countDown();
-                        sleepQuietly(Duration.ofMillis(800));
-                        order.add("started");
-                    }, () -> order.add("stopped"))), () -> true, 0);
+            LeaseLeadership leadership = new LeaseLeadership(
+                    client,
+                    "closing",
+                    Election.of("closing", "replica-c"),
+                    List.of(duty(
+                            () -> {
+                                starting.countDown();
+                                sleepQuietly(Duration.ofMillis(800));
+                                order.add("started");
+                            },
+                            () -> order.add("stopped"))),
+                    () -> true,
+                    0);
             leadership.start();
             assertThat(starting.await(10, TimeUnit.SECONDS)).isTrue();
             leadership.stop(Duration.ofSeconds(5));
@@ -152,9 +202,15 @@ class LeaseLeadershipIT {
         }
         // fabric8 releases by writing a one-second lease (and no holder, which the CRUD mock's patch keeps): any
         // replica may take it at once instead of waiting out the lease duration.
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
-                api.client().leases().inNamespace("default").withName("closing").get().getSpec()
-                        .getLeaseDurationSeconds()).as("released on close").isEqualTo(1));
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(api.client()
+                        .leases()
+                        .inNamespace("default")
+                        .withName("closing")
+                        .get()
+                        .getSpec()
+                        .getLeaseDurationSeconds())
+                .as("released on close")
+                .isEqualTo(1));
     }
 
     private static LeaderDuty duty(Runnable lead, Runnable stepDown) {

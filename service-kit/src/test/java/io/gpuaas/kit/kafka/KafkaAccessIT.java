@@ -44,7 +44,9 @@ class KafkaAccessIT {
         try (Admin admin = broker.admin()) {
             TopicAdmin.createAll(admin, prefix);
         }
-        try (KafkaClients clients = new KafkaClients(new KafkaSettings(broker.bootstrapServers(), prefix,
+        try (KafkaClients clients = new KafkaClients(new KafkaSettings(
+                broker.bootstrapServers(),
+                prefix,
                 broker.serviceCredentials(principal.userName(), KafkaAccess.acls(principal, prefix))))) {
             List<String> wrong = new ArrayList<>();
             for (TopicSpec<?, ?> topic : Topics.all()) {
@@ -57,8 +59,12 @@ class KafkaAccessIT {
             assertThat(wrong).as("%s against the access table", principal).isEmpty();
 
             NewTopic unplanned = new NewTopic(prefix + "unplanned", 1, (short) 1);
-            assertThatThrownBy(() -> clients.admin().createTopics(List.of(unplanned)).all().get(20, TimeUnit.SECONDS))
-                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(TopicAuthorizationException.class);
+            assertThatThrownBy(() -> clients.admin()
+                            .createTopics(List.of(unplanned))
+                            .all()
+                            .get(20, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(TopicAuthorizationException.class);
         }
     }
 
@@ -73,8 +79,8 @@ class KafkaAccessIT {
             config.put(ProducerConfig.ACKS_CONFIG, "1");
         }
         byte[] bytes = "kafka-access-it".getBytes(StandardCharsets.UTF_8);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
             producer.send(new ProducerRecord<>(topic, bytes, bytes)).get(20, TimeUnit.SECONDS);
             return true;
         } catch (ExecutionException e) {

@@ -14,7 +14,8 @@ class KafkaClientsTest {
 
     @Test
     void shouldGiveStreamConsumersATenSecondSessionWhenNoneIsConfigured() {
-        assertThat(streams(Map.of())).containsEntry("consumer.session.timeout.ms", 10_000)
+        assertThat(streams(Map.of()))
+                .containsEntry("consumer.session.timeout.ms", 10_000)
                 .containsEntry("consumer.heartbeat.interval.ms", 3_000);
     }
 
@@ -23,7 +24,8 @@ class KafkaClientsTest {
         Map<String, Object> config = streams(Map.of("session.timeout.ms", "20000"));
 
         // A consumer.-prefixed value would win over the configured one inside Kafka Streams.
-        assertThat(config).containsEntry("session.timeout.ms", "20000")
+        assertThat(config)
+                .containsEntry("session.timeout.ms", "20000")
                 .doesNotContainKeys("consumer.session.timeout.ms", "consumer.heartbeat.interval.ms");
     }
 }

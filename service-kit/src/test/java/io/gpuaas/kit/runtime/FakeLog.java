@@ -33,8 +33,8 @@ final class FakeLog {
     static TopicSpec<String, Integer> topic(String name, int partitions, boolean compacted) {
         Deserializer<Integer> strict = (topic, data) -> Integer.valueOf(new String(data, StandardCharsets.UTF_8));
         Serde<Integer> values = Serdes.serdeFrom((t, v) -> String.valueOf(v).getBytes(StandardCharsets.UTF_8), strict);
-        return new TopicSpec<>(name, Serdes.String(), values, partitions, compacted,
-                compacted ? null : Duration.ofDays(1));
+        return new TopicSpec<>(
+                name, Serdes.String(), values, partitions, compacted, compacted ? null : Duration.ofDays(1));
     }
 
     private final String topic;
@@ -101,7 +101,9 @@ final class FakeLog {
             if (!exists || !name.equals(topic)) {
                 return List.of();
             }
-            return partitions.keySet().stream().map(p -> new PartitionInfo(topic, p, null, null, null)).toList();
+            return partitions.keySet().stream()
+                    .map(p -> new PartitionInfo(topic, p, null, null, null))
+                    .toList();
         }
 
         @Override
@@ -139,7 +141,8 @@ final class FakeLog {
 
         private Map<TopicPartition, Long> ends(Collection<TopicPartition> asked) {
             Map<TopicPartition, Long> ends = new HashMap<>();
-            asked.forEach(tp -> ends.put(tp, (long) partitions.get(tp.partition()).size()));
+            asked.forEach(
+                    tp -> ends.put(tp, (long) partitions.get(tp.partition()).size()));
             return ends;
         }
     }

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class KeyedQueueTest {
 
     private final AtomicLong now = new AtomicLong();
-    private final KeyedQueue<String> queue = new KeyedQueue<>(now::get, depth -> { });
+    private final KeyedQueue<String> queue = new KeyedQueue<>(now::get, depth -> {});
 
     @Test
     void shouldHandOutAKeyOnceWhenItWasAddedManyTimes() throws Exception {
@@ -27,7 +27,9 @@ class KeyedQueueTest {
         queue.add("a");
         assertThat(queue.take(Duration.ZERO)).isEqualTo("a");
         queue.add("a");
-        assertThat(queue.take(Duration.ZERO)).as("a second worker must not get a key in flight").isNull();
+        assertThat(queue.take(Duration.ZERO))
+                .as("a second worker must not get a key in flight")
+                .isNull();
         queue.done("a");
         assertThat(queue.take(Duration.ZERO)).isEqualTo("a");
     }
@@ -49,7 +51,9 @@ class KeyedQueueTest {
         assertThat(queue.take(Duration.ZERO)).isEqualTo("a");
         queue.done("a");
         now.addAndGet(Duration.ofSeconds(60).toNanos());
-        assertThat(queue.take(Duration.ZERO)).as("the later delay was absorbed by the earlier one").isNull();
+        assertThat(queue.take(Duration.ZERO))
+                .as("the later delay was absorbed by the earlier one")
+                .isNull();
         assertThat(queue.idle()).isTrue();
     }
 

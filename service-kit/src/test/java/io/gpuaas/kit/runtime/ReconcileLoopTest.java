@@ -40,11 +40,13 @@ class ReconcileLoopTest {
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger runs = new AtomicInteger();
         loop = ReconcileLoop.<String>builder("coalescing", key -> {
-            runs.incrementAndGet();
-            entered.countDown();
-            release.await();
-            return Outcome.done();
-        }).workers(4).build();
+                    runs.incrementAndGet();
+                    entered.countDown();
+                    release.await();
+                    return Outcome.done();
+                })
+                .workers(4)
+                .build();
         loop.start();
         loop.enqueue("cq-a");
         assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
@@ -63,14 +65,16 @@ class ReconcileLoopTest {
         AtomicBoolean overlap = new AtomicBoolean();
         AtomicInteger runs = new AtomicInteger();
         loop = ReconcileLoop.<String>builder("exclusive", key -> {
-            if (!inFlight.add(key)) {
-                overlap.set(true);
-            }
-            Thread.sleep(1);
-            inFlight.remove(key);
-            runs.incrementAndGet();
-            return Outcome.done();
-        }).workers(8).build();
+                    if (!inFlight.add(key)) {
+                        overlap.set(true);
+                    }
+                    Thread.sleep(1);
+                    inFlight.remove(key);
+                    runs.incrementAndGet();
+                    return Outcome.done();
+                })
+                .workers(8)
+                .build();
         loop.start();
         for (int round = 0; round < 200; round++) {
             for (String key : List.of("a", "b", "c")) {
@@ -89,11 +93,14 @@ class ReconcileLoopTest {
     void shouldRetryAFailedKeyAndBeRunningAgainWhenItSucceeds() {
         AtomicInteger attempts = new AtomicInteger();
         loop = ReconcileLoop.<String>builder("retrying", key -> {
-            if (attempts.incrementAndGet() <= 4) {
-                throw new IllegalStateException("API server says no");
-            }
-            return Outcome.done();
-        }).backoff(SHORT, SHORT).failureThreshold(3).build();
+                    if (attempts.incrementAndGet() <= 4) {
+                        throw new IllegalStateException("API server says no");
+                    }
+                    return Outcome.done();
+                })
+                .backoff(SHORT, SHORT)
+                .failureThreshold(3)
+                .build();
         loop.start();
         loop.enqueue("cq-a");
         await().atMost(Duration.ofSeconds(10)).until(() -> attempts.get() >= 5 && loop.idle());
@@ -107,12 +114,15 @@ class ReconcileLoopTest {
         AtomicInteger attempts = new AtomicInteger();
         AtomicBoolean fixed = new AtomicBoolean();
         loop = ReconcileLoop.<String>builder("stuck", key -> {
-            attempts.incrementAndGet();
-            if (!fixed.get()) {
-                throw new IllegalStateException("quota webhook down");
-            }
-            return Outcome.done();
-        }).backoff(SHORT, SHORT).failureThreshold(3).build();
+                    attempts.incrementAndGet();
+                    if (!fixed.get()) {
+                        throw new IllegalStateException("quota webhook down");
+                    }
+                    return Outcome.done();
+                })
+                .backoff(SHORT, SHORT)
+                .failureThreshold(3)
+                .build();
         loop.start();
         loop.enqueue("cq-a");
         await().atMost(Duration.ofSeconds(10)).until(() -> loop.health().state() == State.RECOVERING);
@@ -129,8 +139,9 @@ class ReconcileLoopTest {
     @Test
     void shouldRequeueAKeyWhenTheReconcilerAsksForIt() {
         AtomicInteger runs = new AtomicInteger();
-        loop = ReconcileLoop.<String>builder("requeue", key ->
-                runs.incrementAndGet() < 3 ? Outcome.requeueAfter(SHORT) : Outcome.done()).build();
+        loop = ReconcileLoop.<String>builder(
+                        "requeue", key -> runs.incrementAndGet() < 3 ? Outcome.requeueAfter(SHORT) : Outcome.done())
+                .build();
         loop.start();
         loop.enqueue("drain-cq-a");
         await().atMost(Duration.ofSeconds(10)).until(() -> runs.get() == 3 && loop.idle());
@@ -140,23 +151,27 @@ class ReconcileLoopTest {
     void shouldReconcileEveryKeyOfTheResyncWhenNothingWasEnqueued() {
         Map<String, Integer> seen = new ConcurrentHashMap<>();
         loop = ReconcileLoop.<String>builder("resync", key -> {
-            seen.merge(key, 1, Integer::sum);
-            return Outcome.done();
-        }).resync(Duration.ofMillis(50), () -> List.of("a", "b")).build();
+                    seen.merge(key, 1, Integer::sum);
+                    return Outcome.done();
+                })
+                .resync(Duration.ofMillis(50), () -> List.of("a", "b"))
+                .build();
         loop.start();
-        await().atMost(Duration.ofSeconds(10)).until(() -> seen.getOrDefault("a", 0) >= 2
-                && seen.getOrDefault("b", 0) >= 2);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> seen.getOrDefault("a", 0) >= 2 && seen.getOrDefault("b", 0) >= 2);
     }
 
     @Test
     void shouldReplaceAWorkerWhenAnErrorKillsIt() {
         AtomicInteger runs = new AtomicInteger();
         loop = ReconcileLoop.<String>builder("phoenix", key -> {
-            if (runs.incrementAndGet() == 1) {
-                throw new StackOverflowError("deep manifest");
-            }
-            return Outcome.done();
-        }).backoff(SHORT, SHORT).build();
+                    if (runs.incrementAndGet() == 1) {
+                        throw new StackOverflowError("deep manifest");
+                    }
+                    return Outcome.done();
+                })
+                .backoff(SHORT, SHORT)
+                .build();
         loop.start();
         loop.enqueue("cq-a");
         await().atMost(Duration.ofSeconds(10)).until(() -> runs.get() == 2 && loop.idle());
@@ -171,19 +186,24 @@ class ReconcileLoopTest {
         PrometheusRegistry registry = new PrometheusRegistry();
         AtomicInteger runs = new AtomicInteger();
         loop = ReconcileLoop.<String>builder("cohort-writer", key -> {
-            if (runs.incrementAndGet() == 1) {
-                throw new IllegalStateException("conflict");
-            }
-            return Outcome.done();
-        }).backoff(SHORT, SHORT).metrics(registry).build();
+                    if (runs.incrementAndGet() == 1) {
+                        throw new IllegalStateException("conflict");
+                    }
+                    return Outcome.done();
+                })
+                .backoff(SHORT, SHORT)
+                .metrics(registry)
+                .build();
         ReconcileLoop<String> other = ReconcileLoop.<String>builder("queue-writer", key -> Outcome.done())
-                .metrics(registry).build();
+                .metrics(registry)
+                .build();
         loop.start();
         loop.enqueue("gpuaas-pool");
         await().atMost(Duration.ofSeconds(10)).until(() -> runs.get() == 2 && loop.idle());
 
         String text = scrape(registry);
-        assertThat(text).contains("gpuaas_reconcile_total{loop=\"cohort-writer\"} 2.0")
+        assertThat(text)
+                .contains("gpuaas_reconcile_total{loop=\"cohort-writer\"} 2.0")
                 .contains("gpuaas_reconcile_failures_total{loop=\"cohort-writer\"} 1.0")
                 .contains("gpuaas_reconcile_failures_total{loop=\"queue-writer\"} 0.0")
                 .contains("gpuaas_reconcile_queue_depth{loop=\"cohort-writer\"} 0.0")
@@ -197,16 +217,17 @@ class ReconcileLoopTest {
         AtomicBoolean finished = new AtomicBoolean();
         AtomicBoolean interrupted = new AtomicBoolean();
         loop = ReconcileLoop.<String>builder("graceful", key -> {
-            entered.countDown();
-            try {
-                Thread.sleep(200);
-                finished.set(true);
-            } catch (InterruptedException e) {
-                interrupted.set(true);
-                throw e;
-            }
-            return Outcome.done();
-        }).build();
+                    entered.countDown();
+                    try {
+                        Thread.sleep(200);
+                        finished.set(true);
+                    } catch (InterruptedException e) {
+                        interrupted.set(true);
+                        throw e;
+                    }
+                    return Outcome.done();
+                })
+                .build();
         loop.start();
         loop.enqueue("cq-a");
         assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
@@ -222,15 +243,16 @@ class ReconcileLoopTest {
         CountDownLatch entered = new CountDownLatch(1);
         AtomicBoolean interrupted = new AtomicBoolean();
         loop = ReconcileLoop.<String>builder("impatient", key -> {
-            entered.countDown();
-            try {
-                new CountDownLatch(1).await();
-            } catch (InterruptedException e) {
-                interrupted.set(true);
-                throw e;
-            }
-            return Outcome.done();
-        }).build();
+                    entered.countDown();
+                    try {
+                        new CountDownLatch(1).await();
+                    } catch (InterruptedException e) {
+                        interrupted.set(true);
+                        throw e;
+                    }
+                    return Outcome.done();
+                })
+                .build();
         loop.start();
         loop.enqueue("cq-a");
         assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();

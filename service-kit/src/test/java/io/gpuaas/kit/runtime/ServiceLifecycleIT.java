@@ -40,16 +40,26 @@ class ServiceLifecycleIT {
     void start(KafkaBroker broker) throws Exception {
         Map<String, Object> properties = new HashMap<>(broker.serviceProperties("gpuaas-lifecycle-it", List.of()));
         properties.putAll(Map.of(
-                "micronaut.server.port", -1,
-                "endpoints.all.enabled", false,
-                "endpoints.health.enabled", true,
-                "endpoints.health.sensitive", false,
-                "endpoints.health.details-visible", "AUTHENTICATED",
-                "gpuaas.security.issuer", TestJwt.ISSUER,
-                "gpuaas.security.audience", TestJwt.AUDIENCE,
-                "gpuaas.security.jwks-path", JWT.writeJwks(Files.createTempFile("jwks", ".json")).toString(),
-                "gpuaas.lifecycle.shutdown-grace", "3s",
-                ScriptedComponents.ENABLED, true));
+                "micronaut.server.port",
+                -1,
+                "endpoints.all.enabled",
+                false,
+                "endpoints.health.enabled",
+                true,
+                "endpoints.health.sensitive",
+                false,
+                "endpoints.health.details-visible",
+                "AUTHENTICATED",
+                "gpuaas.security.issuer",
+                TestJwt.ISSUER,
+                "gpuaas.security.audience",
+                TestJwt.AUDIENCE,
+                "gpuaas.security.jwks-path",
+                JWT.writeJwks(Files.createTempFile("jwks", ".json")).toString(),
+                "gpuaas.lifecycle.shutdown-grace",
+                "3s",
+                ScriptedComponents.ENABLED,
+                true));
         server = ApplicationContext.run(EmbeddedServer.class, properties);
         ApplicationContext context = server.getApplicationContext();
         journal = context.getBean(Journal.class);
@@ -70,17 +80,25 @@ class ServiceLifecycleIT {
 
         server.getApplicationContext().close();
 
-        assertThat(journal.entries).containsExactly("start booking-feed", "start quota-writer",
-                "stop quota-writer within PT3S", "stop booking-feed within PT3S");
+        assertThat(journal.entries)
+                .containsExactly(
+                        "start booking-feed",
+                        "start quota-writer",
+                        "stop quota-writer within PT3S",
+                        "stop booking-feed within PT3S");
     }
 
     @Test
     void shouldBeReadyOnlyWhileEveryComponentRunsCaughtUp() throws Exception {
-        assertThat(get("/health/readiness", null).statusCode()).as("both starting").isEqualTo(503);
+        assertThat(get("/health/readiness", null).statusCode())
+                .as("both starting")
+                .isEqualTo(503);
 
         feed.health(State.RUNNING, true);
         writer.health(State.RUNNING, false);
-        assertThat(get("/health/readiness", null).statusCode()).as("writer not caught up").isEqualTo(503);
+        assertThat(get("/health/readiness", null).statusCode())
+                .as("writer not caught up")
+                .isEqualTo(503);
 
         writer.health(State.RUNNING, true);
         assertThat(get("/health/readiness", null).statusCode()).isEqualTo(200);
@@ -89,7 +107,9 @@ class ServiceLifecycleIT {
         HttpResponse<String> recovering = get("/health/readiness", token(List.of("metrics")));
         assertThat(recovering.statusCode()).isEqualTo(503);
         assertThat(recovering.body()).contains("booking-feed", "RECOVERING", "quota-writer", "RUNNING");
-        assertThat(get("/health/liveness", null).statusCode()).as("recovering is alive").isEqualTo(200);
+        assertThat(get("/health/liveness", null).statusCode())
+                .as("recovering is alive")
+                .isEqualTo(200);
         assertThat(get("/health/readiness", null).body()).doesNotContain("booking-feed");
     }
 
@@ -108,8 +128,8 @@ class ServiceLifecycleIT {
     }
 
     private HttpResponse<String> get(String path, String token) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(server.getURI().resolve(path))
-                .timeout(Duration.ofSeconds(20));
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(server.getURI().resolve(path)).timeout(Duration.ofSeconds(20));
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
         }

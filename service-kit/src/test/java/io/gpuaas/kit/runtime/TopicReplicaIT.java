@@ -70,8 +70,8 @@ class TopicReplicaIT {
         broker.createTopics(1, Topics.DEAD_LETTER.name(prefix));
         String user = broker.uniqueGroupId("replica-it");
         acls = List.of(read(user, AclOperation.READ), read(user, AclOperation.DESCRIBE));
-        clients = new KafkaClients(new KafkaSettings(broker.bootstrapServers(), prefix,
-                broker.serviceCredentials(user, acls)));
+        clients = new KafkaClients(
+                new KafkaSettings(broker.bootstrapServers(), prefix, broker.serviceCredentials(user, acls)));
         producer = new KafkaProducer<>(broker.clientProperties(), new ByteArraySerializer(), new ByteArraySerializer());
     }
 
@@ -86,10 +86,10 @@ class TopicReplicaIT {
 
     /** Starts the replica with {@code handler}; dead letters go out as the super user, the test's reader. */
     private void start(TopicReplica.RecordHandler<Integer> handler) {
-        DeadLetterPublisher deadLetters = new DeadLetterPublisher(producer,
-                Topics.DEAD_LETTER.name(prefix), "replica-it", new PrometheusRegistry());
-        replica = TopicReplica.builder("counts-replica", () -> clients.replicaConsumer("replica-it"), prefix,
-                        deadLetters)
+        DeadLetterPublisher deadLetters = new DeadLetterPublisher(
+                producer, Topics.DEAD_LETTER.name(prefix), "replica-it", new PrometheusRegistry());
+        replica = TopicReplica.builder(
+                        "counts-replica", () -> clients.replicaConsumer("replica-it"), prefix, deadLetters)
                 .follow(counts, StartAt.BEGINNING, handler)
                 .backoff(Duration.ofMillis(200), Duration.ofSeconds(2))
                 .handlerRetries(1_000)
@@ -199,14 +199,18 @@ class TopicReplicaIT {
 
     private org.apache.kafka.clients.producer.RecordMetadata send(int partition, String key, String value)
             throws Exception {
-        return producer.send(new ProducerRecord<>(counts.name(prefix), partition, key.getBytes(StandardCharsets.UTF_8),
-                value.getBytes(StandardCharsets.UTF_8))).get(30, TimeUnit.SECONDS);
+        return producer.send(new ProducerRecord<>(
+                        counts.name(prefix),
+                        partition,
+                        key.getBytes(StandardCharsets.UTF_8),
+                        value.getBytes(StandardCharsets.UTF_8)))
+                .get(30, TimeUnit.SECONDS);
     }
 
     private ConsumerRecord<byte[], byte[]> firstDeadLetter() {
         TopicPartition partition = new TopicPartition(Topics.DEAD_LETTER.name(prefix), 0);
-        try (KafkaConsumer<byte[], byte[]> reader = new KafkaConsumer<>(broker.clientProperties(),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> reader = new KafkaConsumer<>(
+                broker.clientProperties(), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             reader.assign(List.of(partition));
             reader.seekToBeginning(List.of(partition));
             List<ConsumerRecord<byte[], byte[]>> letters = new ArrayList<>();
@@ -219,7 +223,8 @@ class TopicReplicaIT {
     }
 
     private AclBinding read(String user, AclOperation operation) {
-        return new AclBinding(new ResourcePattern(ResourceType.TOPIC, prefix, PatternType.PREFIXED),
+        return new AclBinding(
+                new ResourcePattern(ResourceType.TOPIC, prefix, PatternType.PREFIXED),
                 new AccessControlEntry("User:" + user, "*", operation, AclPermissionType.ALLOW));
     }
 

@@ -46,7 +46,8 @@ class TopicReplicaTest {
 
     private TopicReplica.Builder builder(TopicReplica.RecordHandler<Integer> handler) {
         return TopicReplica.builder("counts-replica", log.consumers(), "t.", deadLetters)
-                .follow(counts, StartAt.BEGINNING, handler).backoff(SHORT, SHORT);
+                .follow(counts, StartAt.BEGINNING, handler)
+                .backoff(SHORT, SHORT);
     }
 
     private void record(String key, Integer value) {
@@ -65,12 +66,13 @@ class TopicReplicaTest {
         log.append(1, "c", "3");
         AtomicInteger calls = new AtomicInteger();
         replica = builder((key, value) -> {
-            if (calls.incrementAndGet() == 1) {
-                assertThat(replica.caughtUp()).isFalse();
-                assertThat(replica.health().ready()).isFalse();
-            }
-            record(key, value);
-        }).build();
+                    if (calls.incrementAndGet() == 1) {
+                        assertThat(replica.caughtUp()).isFalse();
+                        assertThat(replica.health().ready()).isFalse();
+                    }
+                    record(key, value);
+                })
+                .build();
         assertThat(replica.health().state()).isEqualTo(State.STARTING);
         replica.start();
 
@@ -97,12 +99,14 @@ class TopicReplicaTest {
         AtomicInteger failuresLeft = new AtomicInteger(3);
         List<State> seenWhileFailing = new CopyOnWriteArrayList<>();
         replica = builder((key, value) -> {
-            if (key.equals("b") && failuresLeft.getAndDecrement() > 0) {
-                seenWhileFailing.add(replica.health().state());
-                throw new IllegalStateException("view not ready");
-            }
-            record(key, value);
-        }).handlerRetries(5).build();
+                    if (key.equals("b") && failuresLeft.getAndDecrement() > 0) {
+                        seenWhileFailing.add(replica.health().state());
+                        throw new IllegalStateException("view not ready");
+                    }
+                    record(key, value);
+                })
+                .handlerRetries(5)
+                .build();
         replica.start();
 
         assertThat(replica.awaitCaughtUp(WAIT)).isTrue();
@@ -117,11 +121,13 @@ class TopicReplicaTest {
         log.append(0, "poison", "1");
         log.append(0, "fine", "2");
         replica = builder((key, value) -> {
-            if (key.equals("poison")) {
-                throw new IllegalArgumentException("no such pool");
-            }
-            record(key, value);
-        }).handlerRetries(3).build();
+                    if (key.equals("poison")) {
+                        throw new IllegalArgumentException("no such pool");
+                    }
+                    record(key, value);
+                })
+                .handlerRetries(3)
+                .build();
         replica.start();
 
         assertThat(replica.awaitCaughtUp(WAIT)).isTrue();
@@ -141,8 +147,9 @@ class TopicReplicaTest {
 
         assertThat(replica.awaitCaughtUp(WAIT)).isTrue();
         assertThat(applied).containsExactly("b=7");
-        assertThat(deadLetterProducer.history()).singleElement()
-                .satisfies(letter -> assertThat(header(letter, DeadLetterPublisher.OFFSET)).isEqualTo("0"));
+        assertThat(deadLetterProducer.history()).singleElement().satisfies(letter -> assertThat(
+                        header(letter, DeadLetterPublisher.OFFSET))
+                .isEqualTo("0"));
     }
 
     @Test
@@ -165,7 +172,9 @@ class TopicReplicaTest {
 
     @Test
     void shouldReplaceTheConsumerWhenTheBrokerStopsAnsweringTheProbe() throws Exception {
-        replica = builder(this::record).probe(Duration.ofMillis(10), Duration.ofSeconds(1)).build();
+        replica = builder(this::record)
+                .probe(Duration.ofMillis(10), Duration.ofSeconds(1))
+                .build();
         replica.start();
         assertThat(replica.awaitCaughtUp(WAIT)).isTrue();
 
@@ -180,23 +189,29 @@ class TopicReplicaTest {
     @Test
     void shouldRetryADeadLetterThatCannotBeWrittenInsteadOfSkippingTheRecord() throws Exception {
         AtomicInteger refusals = new AtomicInteger(2);
-        MockProducer<byte[], byte[]> flaky = new MockProducer<>(true, null, new ByteArraySerializer(),
-                new ByteArraySerializer()) {
-            @Override
-            public synchronized java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata> send(
-                    ProducerRecord<byte[], byte[]> record) {
-                if (refusals.getAndDecrement() > 0) {
-                    return java.util.concurrent.CompletableFuture.failedFuture(
-                            new org.apache.kafka.common.errors.TimeoutException("dead-letter topic unreachable"));
-                }
-                return super.send(record);
-            }
-        };
+        MockProducer<byte[], byte[]> flaky =
+                new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer()) {
+                    @Override
+                    public synchronized java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>
+                            send(ProducerRecord<byte[], byte[]> record) {
+                        if (refusals.getAndDecrement() > 0) {
+                            return java.util.concurrent.CompletableFuture.failedFuture(
+                                    new org.apache.kafka.common.errors.TimeoutException(
+                                            "dead-letter topic unreachable"));
+                        }
+                        return super.send(record);
+                    }
+                };
         log.append(0, "a", "garbage");
         log.append(0, "b", "2");
-        replica = TopicReplica.builder("counts-replica", log.consumers(), "t.",
+        replica = TopicReplica.builder(
+                        "counts-replica",
+                        log.consumers(),
+                        "t.",
                         new DeadLetterPublisher(flaky, "t.dead-letter", "replica-test", new PrometheusRegistry()))
-                .follow(counts, StartAt.BEGINNING, this::record).backoff(SHORT, SHORT).build();
+                .follow(counts, StartAt.BEGINNING, this::record)
+                .backoff(SHORT, SHORT)
+                .build();
         replica.start();
 
         assertThat(replica.awaitCaughtUp(WAIT)).isTrue();
@@ -223,7 +238,8 @@ class TopicReplicaTest {
     void shouldSkipHistoryWhenFollowingFromTheEnd() throws Exception {
         log.append(0, "old", "1");
         replica = TopicReplica.builder("samples", log.consumers(), "t.", deadLetters)
-                .follow(counts, StartAt.END, this::record).build();
+                .follow(counts, StartAt.END, this::record)
+                .build();
         replica.start();
         assertThat(replica.awaitCaughtUp(WAIT)).isTrue();
         log.append(0, "new", "2");
@@ -235,8 +251,9 @@ class TopicReplicaTest {
     void shouldBeDeadAndNotAliveWhenAnErrorEndsIt() {
         log.append(0, "a", "1");
         replica = builder((key, value) -> {
-            throw new StackOverflowError("a cycle in the bookings");
-        }).build();
+                    throw new StackOverflowError("a cycle in the bookings");
+                })
+                .build();
         replica.start();
         await().atMost(WAIT).until(() -> replica.health().state() == State.DEAD);
         assertThat(replica.health().alive()).isFalse();

@@ -15,11 +15,22 @@ class TokenClaimsValidatorTest {
 
     private static final Instant NOW = Instant.parse("2030-01-01T12:00:00Z");
     private final TokenClaimsValidator<Object> validator = new TokenClaimsValidator<>(
-            new SecuritySettings(null, "https://idp.example/realms/gpuaas", "gpuaas", Duration.ofSeconds(60),
-                    null, null, null, null), Clock.fixed(NOW, ZoneOffset.UTC));
+            new SecuritySettings(
+                    null,
+                    "https://idp.example/realms/gpuaas",
+                    "gpuaas",
+                    Duration.ofSeconds(60),
+                    null,
+                    null,
+                    null,
+                    null),
+            Clock.fixed(NOW, ZoneOffset.UTC));
 
     private static JWTClaimsSet.Builder valid() {
-        return new JWTClaimsSet.Builder().issuer("https://idp.example/realms/gpuaas").audience("gpuaas").subject("u")
+        return new JWTClaimsSet.Builder()
+                .issuer("https://idp.example/realms/gpuaas")
+                .audience("gpuaas")
+                .subject("u")
                 .expirationTime(Date.from(NOW.plusSeconds(300)));
     }
 
@@ -31,21 +42,33 @@ class TokenClaimsValidatorTest {
     @Test
     void shouldRefuseWhenExpMissingOrPastTheSkew() {
         assertThat(validator.violation(valid().expirationTime(null).build())).hasValue("no exp claim");
-        assertThat(validator.violation(valid().expirationTime(Date.from(NOW.minusSeconds(61))).build())).isPresent();
-        assertThat(validator.violation(valid().expirationTime(Date.from(NOW.minusSeconds(59))).build()))
-                .as("within the skew").isEmpty();
+        assertThat(validator.violation(
+                        valid().expirationTime(Date.from(NOW.minusSeconds(61))).build()))
+                .isPresent();
+        assertThat(validator.violation(
+                        valid().expirationTime(Date.from(NOW.minusSeconds(59))).build()))
+                .as("within the skew")
+                .isEmpty();
     }
 
     @Test
     void shouldRefuseWhenNotBeforeIsAheadOfTheSkew() {
-        assertThat(validator.violation(valid().notBeforeTime(Date.from(NOW.plusSeconds(61))).build())).isPresent();
-        assertThat(validator.violation(valid().notBeforeTime(Date.from(NOW.plusSeconds(59))).build())).isEmpty();
+        assertThat(validator.violation(
+                        valid().notBeforeTime(Date.from(NOW.plusSeconds(61))).build()))
+                .isPresent();
+        assertThat(validator.violation(
+                        valid().notBeforeTime(Date.from(NOW.plusSeconds(59))).build()))
+                .isEmpty();
     }
 
     @Test
     void shouldRefuseWhenIssuerIsNotExactlyOurs() {
-        assertThat(validator.violation(valid().issuer("https://evil.example/idp.example/realms/gpuaas").build())).isPresent();
-        assertThat(validator.violation(valid().issuer("https://idp.example/realms/gpuaas/").build())).isPresent();
+        assertThat(validator.violation(valid().issuer("https://evil.example/idp.example/realms/gpuaas")
+                        .build()))
+                .isPresent();
+        assertThat(validator.violation(
+                        valid().issuer("https://idp.example/realms/gpuaas/").build()))
+                .isPresent();
         assertThat(validator.violation(valid().issuer(null).build())).isPresent();
     }
 }

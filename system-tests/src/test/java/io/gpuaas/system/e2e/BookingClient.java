@@ -29,10 +29,25 @@ final class BookingClient {
 
     /** Books {@code quantity} units of the scenario's pool for team-a; returns the CONFIRMED booking. */
     JsonNode book(int quantity, Instant start, Instant end) {
-        Answer answer = http.post(url, token, Map.of("pool", FLAVOR, "quantity", quantity, "start", start.toString(),
-                "end", end.toString(), "namespace", "team-a", "purpose", "e2e scenario"));
+        Answer answer = http.post(
+                url,
+                token,
+                Map.of(
+                        "pool",
+                        FLAVOR,
+                        "quantity",
+                        quantity,
+                        "start",
+                        start.toString(),
+                        "end",
+                        end.toString(),
+                        "namespace",
+                        "team-a",
+                        "purpose",
+                        "e2e scenario"));
         assertThat(answer.status()).as(answer.raw()).isIn(201, 202);
-        String id = answer.body().path(answer.status() == 201 ? "id" : "bookingId").asText();
+        String id =
+                answer.body().path(answer.status() == 201 ? "id" : "bookingId").asText();
         return decided(answer, id, b -> !"".equals(b.path("state").asText()));
     }
 
@@ -53,7 +68,9 @@ final class BookingClient {
         if (answer.status() != 202) {
             return answer.body();
         }
-        return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
-                .until(() -> http.get(url + "/" + id, token), a -> a.status() == 200 && decided.test(a.body())).body();
+        return await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> http.get(url + "/" + id, token), a -> a.status() == 200 && decided.test(a.body()))
+                .body();
     }
 }

@@ -24,8 +24,7 @@ final class CalendarBrowser implements AutoCloseable {
      * @param state lifecycle state ({@code data-state})
      * @param cells the cells' text: pool, units, start, end, namespace, state
      */
-    record BookingRow(String id, String state, List<String> cells) {
-    }
+    record BookingRow(String id, String state, List<String> cells) {}
 
     private final WebDriver browser;
     private final WebDriverWait wait;
@@ -45,7 +44,8 @@ final class CalendarBrowser implements AutoCloseable {
         browser.findElement(By.id("token")).sendKeys(token);
         browser.findElement(By.id("save-token")).click();
         wait.until(d -> d.findElements(By.cssSelector("#grid td")).size() >= 24
-                && !d.findElements(By.cssSelector("#pool option[value='" + pool + "']")).isEmpty());
+                && !d.findElements(By.cssSelector("#pool option[value='" + pool + "']"))
+                        .isEmpty());
         new Select(browser.findElement(By.id("pool"))).selectByValue(pool);
         wait.until(d -> d.findElements(By.cssSelector("#grid td[data-start]")).size() >= 24);
     }
@@ -56,9 +56,13 @@ final class CalendarBrowser implements AutoCloseable {
 
     /** Waits for the booking's row in "My bookings" and reads it. */
     BookingRow bookingRow(String id) {
-        WebElement row = wait.until(d -> d.findElements(By.cssSelector("#bookings tbody tr[data-id='" + id + "']"))
-                .stream().findFirst().orElse(null));
-        List<String> cells = row.findElements(By.tagName("td")).stream().map(WebElement::getText).toList();
+        WebElement row =
+                wait.until(d -> d.findElements(By.cssSelector("#bookings tbody tr[data-id='" + id + "']")).stream()
+                        .findFirst()
+                        .orElse(null));
+        List<String> cells = row.findElements(By.tagName("td")).stream()
+                .map(WebElement::getText)
+                .toList();
         return new BookingRow(row.getDomAttribute("data-id"), row.getDomAttribute("data-state"), cells);
     }
 
@@ -66,7 +70,8 @@ final class CalendarBrowser implements AutoCloseable {
     Optional<String> freeUnitsAt(Instant hourStart) {
         return browser.findElements(By.cssSelector("#grid td[data-start]")).stream()
                 .filter(c -> Instant.parse(c.getDomAttribute("data-start")).equals(hourStart))
-                .map(WebElement::getText).findFirst();
+                .map(WebElement::getText)
+                .findFirst();
     }
 
     @Override

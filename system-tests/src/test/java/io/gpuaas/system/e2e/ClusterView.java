@@ -34,36 +34,53 @@ final class ClusterView {
     void apply(String file) throws IOException {
         try (InputStream in = ClusterView.class.getResourceAsStream("/e2e/" + file)) {
             GenericKubernetesResource cluster = client.genericKubernetesResources(GpuaasCrd.RAY_CLUSTER.context())
-                    .load(in).item();
+                    .load(in)
+                    .item();
             client.genericKubernetesResources(GpuaasCrd.RAY_CLUSTER.context())
-                    .inNamespace(cluster.getMetadata().getNamespace()).resource(cluster).create();
+                    .inNamespace(cluster.getMetadata().getNamespace())
+                    .resource(cluster)
+                    .create();
         }
     }
 
     Optional<JsonNode> clusterQueue(String name) {
-        return tree(client.genericKubernetesResources(GpuaasCrd.CLUSTER_QUEUE.context()).withName(name).get());
+        return tree(client.genericKubernetesResources(GpuaasCrd.CLUSTER_QUEUE.context())
+                .withName(name)
+                .get());
     }
 
     Optional<JsonNode> localQueue(String namespace, String name) {
-        return tree(client.genericKubernetesResources(GpuaasCrd.LOCAL_QUEUE.context()).inNamespace(namespace)
-                .withName(name).get());
+        return tree(client.genericKubernetesResources(GpuaasCrd.LOCAL_QUEUE.context())
+                .inNamespace(namespace)
+                .withName(name)
+                .get());
     }
 
     JsonNode cohort() {
-        return tree(client.genericKubernetesResources(GpuaasCrd.COHORT.context()).withName(COHORT).get()).orElseThrow();
+        return tree(client.genericKubernetesResources(GpuaasCrd.COHORT.context())
+                        .withName(COHORT)
+                        .get())
+                .orElseThrow();
     }
 
     JsonNode rayCluster(String name) {
-        return tree(client.genericKubernetesResources(GpuaasCrd.RAY_CLUSTER.context()).inNamespace("team-a")
-                .withName(name).get()).orElseThrow();
+        return tree(client.genericKubernetesResources(GpuaasCrd.RAY_CLUSTER.context())
+                        .inNamespace("team-a")
+                        .withName(name)
+                        .get())
+                .orElseThrow();
     }
 
     /** Sets the simulated utilization of a RayCluster's devices: {@code busy}, {@code idle} or a ratio. */
     void simulateUtilization(String rayCluster, String value) {
-        client.genericKubernetesResources(GpuaasCrd.RAY_CLUSTER.context()).inNamespace("team-a").withName(rayCluster)
+        client.genericKubernetesResources(GpuaasCrd.RAY_CLUSTER.context())
+                .inNamespace("team-a")
+                .withName(rayCluster)
                 .edit(r -> {
-                    var annotations = new HashMap<>(r.getMetadata().getAnnotations() == null ? Map.of()
-                            : r.getMetadata().getAnnotations());
+                    var annotations = new HashMap<>(
+                            r.getMetadata().getAnnotations() == null
+                                    ? Map.of()
+                                    : r.getMetadata().getAnnotations());
                     annotations.put(UTILIZATION, value);
                     r.getMetadata().setAnnotations(annotations);
                     return r;
@@ -72,23 +89,39 @@ final class ClusterView {
 
     /** The Kueue Workload the stand-in made for a RayCluster of team-a. */
     Optional<JsonNode> workloadOf(String rayCluster) {
-        return client.genericKubernetesResources(GpuaasCrd.WORKLOAD.context()).inNamespace("team-a").list().getItems()
-                .stream().map(ClusterView::tree).flatMap(Optional::stream)
-                .filter(w -> StreamSupport.stream(w.path("metadata").path("ownerReferences").spliterator(), false)
+        return client
+                .genericKubernetesResources(GpuaasCrd.WORKLOAD.context())
+                .inNamespace("team-a")
+                .list()
+                .getItems()
+                .stream()
+                .map(ClusterView::tree)
+                .flatMap(Optional::stream)
+                .filter(w -> StreamSupport.stream(
+                                w.path("metadata").path("ownerReferences").spliterator(), false)
                         .anyMatch(o -> rayCluster.equals(o.path("name").asText())))
                 .findFirst();
     }
 
     /** Running worker pods of a RayCluster of team-a. */
     List<Pod> runningWorkers(String rayCluster) {
-        return client.pods().inNamespace("team-a").withLabel("ray.io/cluster", rayCluster)
-                .withLabel("ray.io/node-type", "worker").list().getItems().stream()
-                .filter(p -> p.getStatus() != null && "Running".equals(p.getStatus().getPhase())).toList();
+        return client
+                .pods()
+                .inNamespace("team-a")
+                .withLabel("ray.io/cluster", rayCluster)
+                .withLabel("ray.io/node-type", "worker")
+                .list()
+                .getItems()
+                .stream()
+                .filter(p ->
+                        p.getStatus() != null && "Running".equals(p.getStatus().getPhase()))
+                .toList();
     }
 
     static boolean condition(JsonNode object, String type) {
         return StreamSupport.stream(object.path("status").path("conditions").spliterator(), false)
-                .anyMatch(c -> type.equals(c.path("type").asText()) && "True".equals(c.path("status").asText()));
+                .anyMatch(c -> type.equals(c.path("type").asText())
+                        && "True".equals(c.path("status").asText()));
     }
 
     /** nominalQuota of {@code flavor}/{@code resource} in a ClusterQueue's or Cohort's resourceGroups. */

@@ -62,12 +62,13 @@ class E2EScenarioIT {
 
     @BeforeAll
     static void start() throws Exception {
-        assumeTrue(Kcat.available() && LoopbackPrometheus.available() && CalendarBrowser.available(),
+        assumeTrue(
+                Kcat.available() && LoopbackPrometheus.available() && CalendarBrowser.available(),
                 "needs Debian's kcat, prometheus, chromium and chromium-driver (installed by .ci/run)");
         stack = E2eStack.start();
         scenario.figures.put("stack and services up", Duration.between(STARTED, Instant.now()));
-        prometheus = LoopbackPrometheus.scraping(stack.hostPort("metrics-gateway"), stack.token("prometheus"),
-                stack.targetDir());
+        prometheus = LoopbackPrometheus.scraping(
+                stack.hostPort("metrics-gateway"), stack.token("prometheus"), stack.targetDir());
         cluster = new ClusterView(stack.kube());
         bookings = new BookingClient(HTTP, stack.url("booking-service"), stack.token("team-a"));
     }
@@ -118,7 +119,8 @@ class E2EScenarioIT {
             assertThat(row.state()).isIn("CONFIRMED", "ACTIVE");
             assertThat(row.cells()).startsWith(FLAVOR, "2").contains("team-a");
             // Free units of the booked hour: the minimum over the hour, 14 slices less the 2 booked.
-            assertThat(browser.freeUnitsAt(scenario.bookingStart.truncatedTo(ChronoUnit.HOURS))).contains("12/14");
+            assertThat(browser.freeUnitsAt(scenario.bookingStart.truncatedTo(ChronoUnit.HOURS)))
+                    .contains("12/14");
         }
         scenario.figures.put("calendar in headless Chromium", Duration.between(opened, Instant.now()));
     }
@@ -126,26 +128,38 @@ class E2EScenarioIT {
     @Test
     @Order(3)
     void shouldCreateTheTenantQueuesWithTheBookedQuotaWhenTheBookingStarts() {
-        await().atMost(ScenarioTiming.BOOKING_LEAD.plusSeconds(40)).pollInterval(Duration.ofMillis(200)).until(() -> {
-            boolean present = cluster.clusterQueue(TENANT_QUEUE).isPresent();
-            assertThat(present && Instant.now().isBefore(scenario.bookingStart.minusMillis(500)))
-                    .as("ClusterQueue %s exists before the booking's start %s", TENANT_QUEUE, scenario.bookingStart)
-                    .isFalse();
-            return present;
-        });
-        scenario.figures.put("booking start -> ClusterQueue seen", Duration.between(scenario.bookingStart, Instant.now()));
+        await().atMost(ScenarioTiming.BOOKING_LEAD.plusSeconds(40))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    boolean present = cluster.clusterQueue(TENANT_QUEUE).isPresent();
+                    assertThat(present && Instant.now().isBefore(scenario.bookingStart.minusMillis(500)))
+                            .as(
+                                    "ClusterQueue %s exists before the booking's start %s",
+                                    TENANT_QUEUE, scenario.bookingStart)
+                            .isFalse();
+                    return present;
+                });
+        scenario.figures.put(
+                "booking start -> ClusterQueue seen", Duration.between(scenario.bookingStart, Instant.now()));
 
         JsonNode queue = cluster.clusterQueue(TENANT_QUEUE).orElseThrow();
         assertThat(ClusterView.nominalQuota(queue, FLAVOR, RESOURCE)).contains("2");
         assertThat(queue.at("/spec/cohortName").asText()).isEqualTo(ClusterView.COHORT);
-        assertThat(queue.at("/spec/namespaceSelector/matchLabels").path("gpuaas.io/tenant").asText()).isEqualTo("team-a");
+        assertThat(queue.at("/spec/namespaceSelector/matchLabels")
+                        .path("gpuaas.io/tenant")
+                        .asText())
+                .isEqualTo("team-a");
         assertThat(queue.at("/spec/stopPolicy").asText()).isEqualTo("None");
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             for (String namespace : new String[] {"team-a", "team-a-dev"}) {
-                assertThat(cluster.localQueue(namespace, LOCAL_QUEUE)).as("LocalQueue %s/gpuaas", namespace)
-                        .hasValueSatisfying(q -> assertThat(q.at("/spec/clusterQueue").asText()).isEqualTo(TENANT_QUEUE));
+                assertThat(cluster.localQueue(namespace, LOCAL_QUEUE))
+                        .as("LocalQueue %s/gpuaas", namespace)
+                        .hasValueSatisfying(q ->
+                                assertThat(q.at("/spec/clusterQueue").asText()).isEqualTo(TENANT_QUEUE));
             }
-            assertThat(ClusterView.nominalQuota(cluster.cohort(), FLAVOR, RESOURCE)).as("unreserved").contains("12");
+            assertThat(ClusterView.nominalQuota(cluster.cohort(), FLAVOR, RESOURCE))
+                    .as("unreserved")
+                    .contains("12");
             assertThat(booking().path("state").asText()).isEqualTo("ACTIVE");
         });
     }
@@ -153,36 +167,54 @@ class E2EScenarioIT {
     @Test
     @Order(4)
     void shouldAdmitTheRayClusterAndRunItsWorkersWhenTheQuotaExists() {
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
-            JsonNode workload = cluster.workloadOf(TRAIN).orElseThrow(() -> new AssertionError("no Workload yet"));
-            assertThat(ClusterView.condition(workload, "Admitted")).as("Admitted").isTrue();
-            assertThat(workload.at("/status/admission/clusterQueue").asText()).isEqualTo(TENANT_QUEUE);
-            assertThat(cluster.runningWorkers(TRAIN)).hasSize(2);
-            assertThat(cluster.rayCluster(TRAIN).at("/spec/suspend").asBoolean()).isFalse();
-            scenario.trainWorkload = workload.at("/metadata/name").asText();
-        });
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(250))
+                .untilAsserted(() -> {
+                    JsonNode workload =
+                            cluster.workloadOf(TRAIN).orElseThrow(() -> new AssertionError("no Workload yet"));
+                    assertThat(ClusterView.condition(workload, "Admitted"))
+                            .as("Admitted")
+                            .isTrue();
+                    assertThat(workload.at("/status/admission/clusterQueue").asText())
+                            .isEqualTo(TENANT_QUEUE);
+                    assertThat(cluster.runningWorkers(TRAIN)).hasSize(2);
+                    assertThat(cluster.rayCluster(TRAIN).at("/spec/suspend").asBoolean())
+                            .isFalse();
+                    scenario.trainWorkload = workload.at("/metadata/name").asText();
+                });
         JsonNode waiting = cluster.workloadOf(WAITING).orElseThrow();
-        assertThat(ClusterView.condition(waiting, "Admitted")).as("15 slices never fit in 14").isFalse();
+        assertThat(ClusterView.condition(waiting, "Admitted"))
+                .as("15 slices never fit in 14")
+                .isFalse();
         scenario.waitingWorkload = waiting.at("/metadata/name").asText();
-        scenario.figures.put("booking start -> workers running", Duration.between(scenario.bookingStart, Instant.now()));
+        scenario.figures.put(
+                "booking start -> workers running", Duration.between(scenario.bookingStart, Instant.now()));
     }
 
     @Test
     @Order(5)
     void shouldAnswerQueueDepthAndTenantUtilizationThroughPromqlWhenPrometheusScrapesTheGateway() {
         String queue = "{cluster_queue=\"gpuaas-team-a\",local_queue=\"gpuaas\",namespace=\"team-a\"";
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
-            assertThat(prometheus.ready()).as(prometheus.log()).isTrue();
-            assertThat(prometheus.value("up{job=\"metrics-gateway\"}")).contains(1.0);
-            assertThat(prometheus.value("gpuaas_queue_pending_workloads" + queue + "}")).contains(1.0);
-            assertThat(prometheus.value("gpuaas_queue_admitted_workloads" + queue + "}")).contains(1.0);
-            assertThat(prometheus.value("gpuaas_queue_pending_gpus" + queue + ",resource=\"" + RESOURCE + "\"}"))
-                    .contains(15.0);
-            assertThat(prometheus.value("gpuaas_tenant_gpu_allocated{tenant=\"team-a\"}")).contains(2.0);
-            assertThat(prometheus.value("gpuaas_tenant_gpu_utilization_ratio{tenant=\"team-a\"}")).contains(0.7);
-            assertThat(prometheus.value("gpuaas_tenant_booked_units{tenant=\"team-a\",pool=\"" + FLAVOR + "\"}"))
-                    .contains(2.0);
-        });
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(() -> {
+                    assertThat(prometheus.ready()).as(prometheus.log()).isTrue();
+                    assertThat(prometheus.value("up{job=\"metrics-gateway\"}")).contains(1.0);
+                    assertThat(prometheus.value("gpuaas_queue_pending_workloads" + queue + "}"))
+                            .contains(1.0);
+                    assertThat(prometheus.value("gpuaas_queue_admitted_workloads" + queue + "}"))
+                            .contains(1.0);
+                    assertThat(prometheus.value(
+                                    "gpuaas_queue_pending_gpus" + queue + ",resource=\"" + RESOURCE + "\"}"))
+                            .contains(15.0);
+                    assertThat(prometheus.value("gpuaas_tenant_gpu_allocated{tenant=\"team-a\"}"))
+                            .contains(2.0);
+                    assertThat(prometheus.value("gpuaas_tenant_gpu_utilization_ratio{tenant=\"team-a\"}"))
+                            .contains(0.7);
+                    assertThat(prometheus.value(
+                                    "gpuaas_tenant_booked_units{tenant=\"team-a\",pool=\"" + FLAVOR + "\"}"))
+                            .contains(2.0);
+                });
     }
 
     @Test
@@ -193,25 +225,39 @@ class E2EScenarioIT {
 
         await().atMost(ScenarioTiming.IDLE_WINDOW.plus(ScenarioTiming.WARM_UP).plusSeconds(60))
                 .pollInterval(Duration.ofMillis(250))
-                .until(() -> ClusterView.workerGroup(cluster.rayCluster(TRAIN)).path("replicas").asInt() == 0);
+                .until(() -> ClusterView.workerGroup(cluster.rayCluster(TRAIN))
+                                .path("replicas")
+                                .asInt()
+                        == 0);
         Duration tookToReclaim = Duration.between(idleFrom, Instant.now());
         scenario.figures.put("idle from -> workers at zero", tookToReclaim);
 
-        assertThat(tookToReclaim).as("reclaimed only after the whole idle window").isGreaterThanOrEqualTo(ScenarioTiming.IDLE_WINDOW);
+        assertThat(tookToReclaim)
+                .as("reclaimed only after the whole idle window")
+                .isGreaterThanOrEqualTo(ScenarioTiming.IDLE_WINDOW);
         JsonNode ray = cluster.rayCluster(TRAIN);
         assertThat(ClusterView.workerGroup(ray).path("minReplicas").asInt()).isZero();
-        assertThat(ray.at("/metadata/annotations").has("gpuaas.io/reclaimed-state")).isTrue();
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(cluster.runningWorkers(TRAIN)).isEmpty());
+        assertThat(ray.at("/metadata/annotations").has("gpuaas.io/reclaimed-state"))
+                .isTrue();
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(cluster.runningWorkers(TRAIN)).isEmpty());
         // The reservation stays: the booking is active, the quota is the tenant's, the Workload keeps its admission.
         assertThat(booking().path("state").asText()).isEqualTo("ACTIVE");
-        assertThat(ClusterView.nominalQuota(cluster.clusterQueue(TENANT_QUEUE).orElseThrow(), FLAVOR, RESOURCE)).contains("2");
-        assertThat(ClusterView.condition(cluster.workloadOf(TRAIN).orElseThrow(), "Admitted")).isTrue();
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
-            assertThat(prometheus.value("gpuaas_workload_idle{namespace=\"team-a\",kind=\"RayCluster\",name=\"e2e-train\"}"))
-                    .contains(1.0);
-            assertThat(prometheus.value("gpuaas_tenant_booked_units{tenant=\"team-a\",pool=\"" + FLAVOR + "\"}"))
-                    .contains(2.0);
-        });
+        assertThat(ClusterView.nominalQuota(cluster.clusterQueue(TENANT_QUEUE).orElseThrow(), FLAVOR, RESOURCE))
+                .contains("2");
+        assertThat(ClusterView.condition(cluster.workloadOf(TRAIN).orElseThrow(), "Admitted"))
+                .isTrue();
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(() -> {
+                    assertThat(
+                                    prometheus.value(
+                                            "gpuaas_workload_idle{namespace=\"team-a\",kind=\"RayCluster\",name=\"e2e-train\"}"))
+                            .contains(1.0);
+                    assertThat(prometheus.value(
+                                    "gpuaas_tenant_booked_units{tenant=\"team-a\",pool=\"" + FLAVOR + "\"}"))
+                            .contains(2.0);
+                });
     }
 
     @Test
@@ -220,7 +266,9 @@ class E2EScenarioIT {
         cluster.simulateUtilization(TRAIN, "0.7");
         String resume = stack.url("idle-reclaimer") + "/api/v1/workloads/team-a/RayCluster/" + TRAIN + "/resume";
 
-        assertThat(HTTP.post(resume, stack.token("team-b"), Map.of()).status()).as("another tenant").isEqualTo(404);
+        assertThat(HTTP.post(resume, stack.token("team-b"), Map.of()).status())
+                .as("another tenant")
+                .isEqualTo(404);
         Answer answer = HTTP.post(resume, stack.token("team-a"), Map.of());
 
         assertThat(answer.status()).as(answer.raw()).isEqualTo(200);
@@ -230,11 +278,15 @@ class E2EScenarioIT {
         assertThat(ClusterView.workerGroup(ray).path("replicas").asInt()).isEqualTo(2);
         assertThat(ClusterView.workerGroup(ray).path("minReplicas").asInt()).isEqualTo(1);
         assertThat(ClusterView.workerGroup(ray).path("maxReplicas").asInt()).isEqualTo(4);
-        assertThat(ray.at("/metadata/annotations").has("gpuaas.io/reclaimed-state")).isFalse();
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
-            assertThat(cluster.runningWorkers(TRAIN)).hasSize(2);
-            assertThat(ClusterView.condition(cluster.workloadOf(TRAIN).orElseThrow(), "Admitted")).isTrue();
-        });
+        assertThat(ray.at("/metadata/annotations").has("gpuaas.io/reclaimed-state"))
+                .isFalse();
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(250))
+                .untilAsserted(() -> {
+                    assertThat(cluster.runningWorkers(TRAIN)).hasSize(2);
+                    assertThat(ClusterView.condition(cluster.workloadOf(TRAIN).orElseThrow(), "Admitted"))
+                            .isTrue();
+                });
     }
 
     @Test
@@ -245,26 +297,38 @@ class E2EScenarioIT {
         assertThat(Instant.parse(shortened.path("end").asText())).isEqualTo(end);
         scenario.shortenedEnd = end;
 
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
-                .untilAsserted(() -> assertThat(booking().path("state").asText()).isEqualTo("COMPLETED"));
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(250))
+                .untilAsserted(
+                        () -> assertThat(booking().path("state").asText()).isEqualTo("COMPLETED"));
         boolean[] heldAndDrained = {false};
-        await().atMost(ScenarioTiming.DRAIN_TIMEOUT.plusSeconds(40)).pollInterval(Duration.ofMillis(200)).until(() -> {
-            var queue = cluster.clusterQueue(TENANT_QUEUE);
-            queue.filter(q -> "HoldAndDrain".equals(q.at("/spec/stopPolicy").asText())
-                    && ClusterView.nominalQuota(q, FLAVOR, RESOURCE).equals(Optional.of("0")))
-                    .ifPresent(q -> heldAndDrained[0] = true);
-            return queue.isEmpty();
-        });
+        await().atMost(ScenarioTiming.DRAIN_TIMEOUT.plusSeconds(40))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    var queue = cluster.clusterQueue(TENANT_QUEUE);
+                    queue.filter(q -> "HoldAndDrain"
+                                            .equals(q.at("/spec/stopPolicy").asText())
+                                    && ClusterView.nominalQuota(q, FLAVOR, RESOURCE)
+                                            .equals(Optional.of("0")))
+                            .ifPresent(q -> heldAndDrained[0] = true);
+                    return queue.isEmpty();
+                });
         scenario.figures.put("booking end -> ClusterQueue deleted", Duration.between(end, Instant.now()));
 
-        assertThat(heldAndDrained[0]).as("the ClusterQueue drained (HoldAndDrain, zero quota) before deletion").isTrue();
+        assertThat(heldAndDrained[0])
+                .as("the ClusterQueue drained (HoldAndDrain, zero quota) before deletion")
+                .isTrue();
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
             assertThat(cluster.localQueue("team-a", LOCAL_QUEUE)).isEmpty();
             assertThat(cluster.localQueue("team-a-dev", LOCAL_QUEUE)).isEmpty();
-            assertThat(ClusterView.nominalQuota(cluster.cohort(), FLAVOR, RESOURCE)).as("all back").contains("14");
+            assertThat(ClusterView.nominalQuota(cluster.cohort(), FLAVOR, RESOURCE))
+                    .as("all back")
+                    .contains("14");
         });
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
-                assertThat(prometheus.value("gpuaas_tenant_booked_units{tenant=\"team-a\"}")).isEmpty());
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(() -> assertThat(prometheus.value("gpuaas_tenant_booked_units{tenant=\"team-a\"}"))
+                        .isEmpty());
     }
 
     @Test
@@ -280,13 +344,17 @@ class E2EScenarioIT {
         TopicChecks.bookingCommands(topics.get("gpuaas.booking-commands"), scenario.bookingId);
         TopicChecks.bookingEvents(topics.get("gpuaas.booking-events"), scenario.bookingId, scenario.shortenedEnd);
         TopicChecks.bookings(topics.get("gpuaas.bookings"), scenario.bookingId);
-        TopicChecks.kueueWorkloads(topics.get("gpuaas.kueue-workloads"), scenario.trainWorkload, scenario.waitingWorkload);
+        TopicChecks.kueueWorkloads(
+                topics.get("gpuaas.kueue-workloads"), scenario.trainWorkload, scenario.waitingWorkload);
         TopicChecks.gpuSamples(topics.get("gpuaas.gpu-samples"));
         TopicChecks.reclaimEvents(topics.get("gpuaas.reclaim-events"));
         TopicChecks.tenantUtilization(topics.get("gpuaas.tenant-utilization"));
-        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofSeconds(1))
+        await().atMost(Duration.ofSeconds(15))
+                .pollInterval(Duration.ofSeconds(1))
                 .untilAsserted(() -> TopicChecks.quotaState(Kcat.readAll(kafka, "gpuaas.quota-state")));
-        assertThat(Kcat.readAll(kafka, "gpuaas.dead-letter")).as("dead-lettered records").isEmpty();
+        assertThat(Kcat.readAll(kafka, "gpuaas.dead-letter"))
+                .as("dead-lettered records")
+                .isEmpty();
         scenario.figures.put("kcat reads and checks", Duration.between(reading, Instant.now()));
     }
 

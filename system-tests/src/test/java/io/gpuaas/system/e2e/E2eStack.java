@@ -37,11 +37,29 @@ final class E2eStack implements AutoCloseable {
     static E2eStack start(List<String> moreOptions) throws Exception {
         Path module = Path.of("").toAbsolutePath();
         // The module sits in the repository root; -Dgpuaas.repo-root says otherwise for a copy run elsewhere.
-        Path repoRoot = Path.of(System.getProperty("gpuaas.repo-root", module.getParent().toString()));
+        Path repoRoot = Path.of(
+                System.getProperty("gpuaas.repo-root", module.getParent().toString()));
         Path targetDir = module.resolve("target/e2e-stack");
-        List<String> args = new ArrayList<>(List.of("--gpus", "16", "--tenants", "2", "--no-demo-workloads",
-                "--kafka-port", "0", "--kube-port", "0", "--fleet-port", "0", "--service-port", "0",
-                "--repo-root", repoRoot.toString(), "--target-dir", targetDir.toString(), "--ready-timeout", "240"));
+        List<String> args = new ArrayList<>(List.of(
+                "--gpus",
+                "16",
+                "--tenants",
+                "2",
+                "--no-demo-workloads",
+                "--kafka-port",
+                "0",
+                "--kube-port",
+                "0",
+                "--fleet-port",
+                "0",
+                "--service-port",
+                "0",
+                "--repo-root",
+                repoRoot.toString(),
+                "--target-dir",
+                targetDir.toString(),
+                "--ready-timeout",
+                "240"));
         ScenarioTiming.serviceProperties().forEach(p -> args.addAll(List.of("--service-property", p)));
         args.addAll(moreOptions);
         LocalStack stack = LocalStack.start(StackOptions.parse(args.toArray(String[]::new)));
@@ -98,7 +116,11 @@ final class E2eStack implements AutoCloseable {
         for (var service : stack.runningServices()) {
             try {
                 List<String> lines = Files.readAllLines(service.log());
-                text.append("\n--- ").append(service.spec().name()).append(" (").append(service.log()).append(")\n")
+                text.append("\n--- ")
+                        .append(service.spec().name())
+                        .append(" (")
+                        .append(service.log())
+                        .append(")\n")
                         .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size())));
             } catch (IOException e) {
                 text.append("\n--- ").append(service.spec().name()).append(": ").append(e.getMessage());

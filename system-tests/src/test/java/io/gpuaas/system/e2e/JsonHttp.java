@@ -20,10 +20,10 @@ final class JsonHttp {
      * @param body   the parsed body, or a missing node when there was none
      * @param raw    the body as sent
      */
-    record Answer(int status, JsonNode body, String raw) {
-    }
+    record Answer(int status, JsonNode body, String raw) {}
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient client =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     Answer get(String url, String token) {
         return send(HttpRequest.newBuilder(URI.create(url)).GET(), token);
@@ -38,12 +38,16 @@ final class JsonHttp {
     }
 
     private Answer send(HttpRequest.Builder request, String token) {
-        request.timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer " + token)
-                .header("Content-Type", "application/json").header("Accept", "application/json");
+        request.timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json");
         try {
             HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
             String raw = response.body();
-            JsonNode body = raw == null || raw.isBlank() ? Json.mapper().missingNode() : Json.mapper().readTree(raw);
+            JsonNode body = raw == null || raw.isBlank()
+                    ? Json.mapper().missingNode()
+                    : Json.mapper().readTree(raw);
             return new Answer(response.statusCode(), body, raw);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -77,11 +77,17 @@ class KafkaTrustBoundariesIT {
 
     @Test
     void shouldRefuseAClientWhenItHasNoCredentialsOrAWrongPassword() {
-        Map<String, Object> anonymous = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers(),
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 8000, AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 4000);
+        Map<String, Object> anonymous = Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                stack.bootstrapServers(),
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                8000,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                4000);
         try (Admin admin = Admin.create(anonymous)) {
             assertThatThrownBy(() -> admin.listTopics().names().get(20, TimeUnit.SECONDS))
-                    .as("metadata for a client without credentials").isInstanceOf(ExecutionException.class);
+                    .as("metadata for a client without credentials")
+                    .isInstanceOf(ExecutionException.class);
         }
         Map<String, Object> wrongPassword = stack.kafka().clientProperties(KafkaPrincipal.SRE);
         wrongPassword.putAll(KafkaCredentials.scram(KafkaPrincipal.SRE.userName(), "not-the-password"));
@@ -98,8 +104,11 @@ class KafkaTrustBoundariesIT {
     void shouldLetTheSreReadEveryTopicWithKcatWhenUsingItsConfigFile() throws Exception {
         for (TopicSpec<?, ?> topic : Topics.all()) {
             List<KafkaRecord> records = Kcat.readAll(stack.kcatConfig(), topic.name(Topics.DEFAULT_PREFIX));
-            assertThat(records).as("records of %s read by kcat as %s", topic.name(Topics.DEFAULT_PREFIX),
-                    KafkaPrincipal.SRE.userName()).isNotEmpty();
+            assertThat(records)
+                    .as(
+                            "records of %s read by kcat as %s",
+                            topic.name(Topics.DEFAULT_PREFIX), KafkaPrincipal.SRE.userName())
+                    .isNotEmpty();
         }
     }
 
@@ -110,10 +119,12 @@ class KafkaTrustBoundariesIT {
         String changelog;
         try (Admin admin = Admin.create(stack.kafka().adminProperties())) {
             changelog = admin.listTopics().names().get(30, TimeUnit.SECONDS).stream()
-                    .filter(t -> t.startsWith(KafkaPrincipal.BOOKING_SERVICE.streamsApplicationId() + "-")).findFirst()
+                    .filter(t -> t.startsWith(KafkaPrincipal.BOOKING_SERVICE.streamsApplicationId() + "-"))
+                    .findFirst()
                     .orElseThrow(() -> new AssertionError("booking-service has no internal topic"));
         }
-        assertThatThrownBy(() -> Kcat.readAll(stack.kcatConfig(), changelog)).as("kcat read of %s as the SRE", changelog)
+        assertThatThrownBy(() -> Kcat.readAll(stack.kcatConfig(), changelog))
+                .as("kcat read of %s as the SRE", changelog)
                 .hasMessageContaining("authorization failed");
     }
 
@@ -122,13 +133,16 @@ class KafkaTrustBoundariesIT {
         for (TopicSpec<?, ?> topic : Topics.all()) {
             assertRefused(KafkaPrincipal.SRE, topic.name(Topics.DEFAULT_PREFIX));
         }
-        Process kcat = new ProcessBuilder(Kcat.BINARY.toString(), "-F", stack.kcatConfig().toString(), "-P", "-t", SAMPLES)
-                .redirectErrorStream(true).start();
+        Process kcat = new ProcessBuilder(
+                        Kcat.BINARY.toString(), "-F", stack.kcatConfig().toString(), "-P", "-t", SAMPLES)
+                .redirectErrorStream(true)
+                .start();
         kcat.getOutputStream().write("{\"forged\":true}\n".getBytes(StandardCharsets.UTF_8));
         kcat.getOutputStream().close();
         assertThat(kcat.waitFor(60, TimeUnit.SECONDS)).as("kcat -P returned").isTrue();
         assertThat(new String(kcat.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
-                .as("kcat -P to %s as the SRE", SAMPLES).containsIgnoringCase("authorization failed");
+                .as("kcat -P to %s as the SRE", SAMPLES)
+                .containsIgnoringCase("authorization failed");
     }
 
     @Test
@@ -154,7 +168,10 @@ class KafkaTrustBoundariesIT {
 
         List<KafkaRecord> commands = Kcat.readAll(stack.kcatConfig(), COMMANDS);
         List<KafkaRecord> decisions = Kcat.readAll(stack.kcatConfig(), EVENTS);
-        assertThat(requestIds(commands)).as("commands on %s", COMMANDS).contains(control).doesNotContainAnyElementsOf(forged);
+        assertThat(requestIds(commands))
+                .as("commands on %s", COMMANDS)
+                .contains(control)
+                .doesNotContainAnyElementsOf(forged);
         assertThat(requestIds(decisions)).as("decisions on %s", EVENTS).doesNotContainAnyElementsOf(forged);
     }
 
@@ -166,11 +183,14 @@ class KafkaTrustBoundariesIT {
 
     /** A record with a JSON body, written as {@code principal}; the future fails when the broker refuses it. */
     private static Future<?> write(KafkaPrincipal principal, String topic) {
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig(principal),
-                new ByteArraySerializer(), new ByteArraySerializer())) {
-            ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, "trust-boundaries".getBytes(StandardCharsets.UTF_8),
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(producerConfig(principal), new ByteArraySerializer(), new ByteArraySerializer())) {
+            ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(
+                    topic,
+                    "trust-boundaries".getBytes(StandardCharsets.UTF_8),
                     ("{\"writtenBy\":\"" + principal.userName() + "\"}").getBytes(StandardCharsets.UTF_8));
-            record.headers().add("ce_source", ("/trust-boundaries/" + principal.userName()).getBytes(StandardCharsets.UTF_8));
+            record.headers()
+                    .add("ce_source", ("/trust-boundaries/" + principal.userName()).getBytes(StandardCharsets.UTF_8));
             var sent = producer.send(record);
             producer.flush();
             return sent;
@@ -179,8 +199,10 @@ class KafkaTrustBoundariesIT {
 
     /** A well-formed command for the 1g.18gb pool as team-a, written as {@code principal}. */
     private static Future<?> send(KafkaPrincipal principal, BookingCommand command) {
-        try (KafkaProducer<String, BookingCommand> producer = new KafkaProducer<>(producerConfig(principal),
-                Topics.BOOKING_COMMANDS.keySerde().serializer(), Topics.BOOKING_COMMANDS.valueSerde().serializer())) {
+        try (KafkaProducer<String, BookingCommand> producer = new KafkaProducer<>(
+                producerConfig(principal),
+                Topics.BOOKING_COMMANDS.keySerde().serializer(),
+                Topics.BOOKING_COMMANDS.valueSerde().serializer())) {
             var sent = producer.send(new ProducerRecord<>(COMMANDS, command.pool(), command));
             producer.flush();
             return sent;
@@ -195,8 +217,17 @@ class KafkaTrustBoundariesIT {
 
     private static BookingCommand command(String requestId) {
         Instant start = Instant.now().plus(2, ChronoUnit.HOURS).truncatedTo(ChronoUnit.HOURS);
-        return new CreateBooking(requestId, null, new Caller("team-a-user", "team-a", false), ClusterView.FLAVOR,
-                UUID.randomUUID().toString(), "team-a", 1, start, start.plus(1, ChronoUnit.HOURS), "trust boundaries",
+        return new CreateBooking(
+                requestId,
+                null,
+                new Caller("team-a-user", "team-a", false),
+                ClusterView.FLAVOR,
+                UUID.randomUUID().toString(),
+                "team-a",
+                1,
+                start,
+                start.plus(1, ChronoUnit.HOURS),
+                "trust boundaries",
                 Instant.now());
     }
 
@@ -216,13 +247,17 @@ class KafkaTrustBoundariesIT {
 
     /** Waits until booking-service has confirmed or rejected the command {@code requestId}. */
     private static void awaitDecision(String requestId) {
-        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() ->
-                assertThat(requestIds(Kcat.readAll(stack.kcatConfig(), EVENTS))).as("decisions on %s", EVENTS)
+        await().atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofSeconds(2))
+                .untilAsserted(() -> assertThat(requestIds(Kcat.readAll(stack.kcatConfig(), EVENTS)))
+                        .as("decisions on %s", EVENTS)
                         .contains(requestId));
     }
 
     private static Set<String> requestIds(List<KafkaRecord> records) {
-        return records.stream().map(r -> r.body().path("requestId").asText(null)).filter(id -> id != null)
+        return records.stream()
+                .map(r -> r.body().path("requestId").asText(null))
+                .filter(id -> id != null)
                 .collect(Collectors.toSet());
     }
 }

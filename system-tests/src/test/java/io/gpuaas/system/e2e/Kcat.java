@@ -51,8 +51,7 @@ final class Kcat {
         }
     }
 
-    private Kcat() {
-    }
+    private Kcat() {}
 
     static boolean available() {
         return Files.isExecutable(BINARY);
@@ -67,15 +66,28 @@ final class Kcat {
         Path out = Files.createTempFile("kcat-" + topic, ".jsonl");
         Path err = Files.createTempFile("kcat-" + topic, ".err");
         try {
-            Process kcat = new ProcessBuilder(BINARY.toString(), "-F", config.toString(), "-C", "-t", topic,
-                    "-o", "beginning", "-e", "-q", "-J").redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            Process kcat = new ProcessBuilder(
+                            BINARY.toString(),
+                            "-F",
+                            config.toString(),
+                            "-C",
+                            "-t",
+                            topic,
+                            "-o",
+                            "beginning",
+                            "-e",
+                            "-q",
+                            "-J")
+                    .redirectOutput(out.toFile())
+                    .redirectError(err.toFile())
+                    .start();
             if (!kcat.waitFor(60, TimeUnit.SECONDS)) {
                 kcat.destroyForcibly();
                 throw new IllegalStateException("kcat did not reach the end of " + topic + " in 60 s");
             }
             if (kcat.exitValue() != 0) {
-                throw new IllegalStateException("kcat exited with " + kcat.exitValue() + " on " + topic + ": "
-                        + Files.readString(err));
+                throw new IllegalStateException(
+                        "kcat exited with " + kcat.exitValue() + " on " + topic + ": " + Files.readString(err));
             }
             List<KafkaRecord> records = new ArrayList<>();
             for (String line : Files.readAllLines(out, StandardCharsets.UTF_8)) {
@@ -95,12 +107,19 @@ final class Kcat {
         JsonNode list = envelope.path("headers");
         // kcat prints headers as a flat array: name, value, name, value, ...
         for (int i = 0; i + 1 < list.size(); i += 2) {
-            headers.put(list.get(i).asText(), list.get(i + 1).isNull() ? null : list.get(i + 1).asText());
+            headers.put(
+                    list.get(i).asText(),
+                    list.get(i + 1).isNull() ? null : list.get(i + 1).asText());
         }
         JsonNode payload = envelope.path("payload");
         JsonNode key = envelope.path("key");
-        return new KafkaRecord(envelope.path("partition").asInt(), envelope.path("offset").asLong(),
-                key.isNull() || key.isMissingNode() ? null : key.asText(), headers,
-                payload.isNull() || payload.isMissingNode() ? null : Json.mapper().readTree(payload.asText()));
+        return new KafkaRecord(
+                envelope.path("partition").asInt(),
+                envelope.path("offset").asLong(),
+                key.isNull() || key.isMissingNode() ? null : key.asText(),
+                headers,
+                payload.isNull() || payload.isMissingNode()
+                        ? null
+                        : Json.mapper().readTree(payload.asText()));
     }
 }

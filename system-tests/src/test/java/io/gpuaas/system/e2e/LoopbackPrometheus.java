@@ -28,7 +28,8 @@ final class LoopbackPrometheus implements AutoCloseable {
 
     static final Path BINARY = Path.of("/usr/bin/prometheus");
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final Process process;
     private final int port;
     private final Path dir;
@@ -50,13 +51,19 @@ final class LoopbackPrometheus implements AutoCloseable {
         String config;
         try (InputStream in = LoopbackPrometheus.class.getResourceAsStream("/e2e/prometheus.yml")) {
             config = new String(in.readAllBytes(), StandardCharsets.UTF_8)
-                    .replace("${TOKEN_FILE}", tokenFile.toString()).replace("${TARGET}", target);
+                    .replace("${TOKEN_FILE}", tokenFile.toString())
+                    .replace("${TARGET}", target);
         }
         Path configFile = Files.writeString(dir.resolve("prometheus.yml"), config);
         int port = freePort();
-        Process process = new ProcessBuilder(BINARY.toString(), "--config.file=" + configFile,
-                "--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + port,
-                "--log.level=warn").redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile())
+        Process process = new ProcessBuilder(
+                        BINARY.toString(),
+                        "--config.file=" + configFile,
+                        "--storage.tsdb.path=" + dir.resolve("data"),
+                        "--web.listen-address=127.0.0.1:" + port,
+                        "--log.level=warn")
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("prometheus.log").toFile())
                 .start();
         return new LoopbackPrometheus(process, port, dir);
     }
@@ -85,19 +92,25 @@ final class LoopbackPrometheus implements AutoCloseable {
         if (result.size() > 1) {
             throw new IllegalStateException(promql + " returned " + result.size() + " series: " + result);
         }
-        return result.isEmpty() ? Optional.empty() : Optional.of(result.get(0).path("value").get(1).asDouble());
+        return result.isEmpty()
+                ? Optional.empty()
+                : Optional.of(result.get(0).path("value").get(1).asDouble());
     }
 
     /** The raw answer of an instant PromQL query through {@code /api/v1/query}. */
     JsonNode query(String promql) throws IOException {
-        return Json.mapper().readTree(get("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8))
-                .body());
+        return Json.mapper()
+                .readTree(get("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8))
+                        .body());
     }
 
     private HttpResponse<String> get(String path) throws IOException {
         try {
-            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            return http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                            .timeout(Duration.ofSeconds(5))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);

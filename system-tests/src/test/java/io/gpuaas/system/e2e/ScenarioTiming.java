@@ -27,8 +27,7 @@ final class ScenarioTiming {
     /** Per-tenant rollups on tenant-utilization ({@code ...usage.rollup-window}, default 1m). */
     static final Duration ROLLUP_WINDOW = Duration.ofSeconds(10);
 
-    private ScenarioTiming() {
-    }
+    private ScenarioTiming() {}
 
     /** The overrides as {@code deploy/local/up --service-property} arguments. */
     static List<String> serviceProperties() {

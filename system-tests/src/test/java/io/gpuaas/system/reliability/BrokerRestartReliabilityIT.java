@@ -77,7 +77,8 @@ class BrokerRestartReliabilityIT {
             f.get();
         }
         pool.shutdown();
-        stack.replicas().stream().filter(r -> stack.starts(r) != startsBefore.get(r) || !stack.alive(r))
+        stack.replicas().stream()
+                .filter(r -> stack.starts(r) != startsBefore.get(r) || !stack.alive(r))
                 .forEach(r -> problems.add(r + " was restarted or died"));
         long wait = Duration.between(Instant.now(), windowStart.plusSeconds(22)).toMillis();
         if (wait > 0) {
@@ -85,12 +86,18 @@ class BrokerRestartReliabilityIT {
         }
         problems.addAll(invariants.check(load));
         problems.addAll(workContinues(view));
-        ReliabilityReport.add("broker restart", "SIGKILL of the broker during " + load.outcomes().size()
-                + " booking requests, restarted on the same port and log dir after " + Mode.pick(3, 8) + " s",
+        ReliabilityReport.add(
+                "broker restart",
+                "SIGKILL of the broker during " + load.outcomes().size()
+                        + " booking requests, restarted on the same port and log dir after " + Mode.pick(3, 8) + " s",
                 "every replica of every service UP again by itself, nothing acknowledged lost, no duplicate or "
                         + "overbooking, quota = "
-                        + "bookings, new work done", problems.isEmpty(), String.format("broker back after %.1f s; services UP at %s; %d retries",
-                        brokerBack, recovered, load.retries()) + (problems.isEmpty() ? "" : "; BROKEN: " + String.join("; ", problems)));
+                        + "bookings, new work done",
+                problems.isEmpty(),
+                String.format(
+                                "broker back after %.1f s; services UP at %s; %d retries",
+                                brokerBack, recovered, load.retries())
+                        + (problems.isEmpty() ? "" : "; BROKEN: " + String.join("; ", problems)));
         problems.addAll(invariants.cancelRun(run));
         return problems.stream().map(p -> run + ": " + p).toList();
     }
@@ -99,13 +106,24 @@ class BrokerRestartReliabilityIT {
     private static List<String> workContinues(SystemView view) throws InterruptedException {
         List<String> problems = new ArrayList<>();
         Instant start = Instant.now().plus(Duration.ofDays(3)).truncatedTo(ChronoUnit.HOURS);
-        HttpCalls.Response r = stack.http().send("POST", stack.url("booking-service") + "/api/v1/bookings", stack.token("team-a"),
-                FuzzCases.validBooking("h200-mig-1g.18gb", "team-a", start), Map.of());
+        HttpCalls.Response r = stack.http()
+                .send(
+                        "POST",
+                        stack.url("booking-service") + "/api/v1/bookings",
+                        stack.token("team-a"),
+                        FuzzCases.validBooking("h200-mig-1g.18gb", "team-a", start),
+                        Map.of());
         if (r.status() != 201) {
             problems.add("a new booking after the restart answered " + r.status() + " " + r.body());
         } else {
             String id = r.body().replaceAll("(?s).*?\"id\"\\s*:\\s*\"([^\"]+)\".*", "$1");
-            stack.http().send("DELETE", stack.url("booking-service") + "/api/v1/bookings/" + id, stack.token("team-a"), null, Map.of());
+            stack.http()
+                    .send(
+                            "DELETE",
+                            stack.url("booking-service") + "/api/v1/bookings/" + id,
+                            stack.token("team-a"),
+                            null,
+                            Map.of());
         }
         double reclaimer = view.metric("idle-reclaimer", "gpuaas_reclaim_samples_total");
         // Only the holder of the gateway's Lease scrapes: the replicas' sum must move on, not each one's count.

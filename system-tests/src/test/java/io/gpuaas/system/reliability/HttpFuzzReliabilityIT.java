@@ -33,8 +33,7 @@ import org.junit.jupiter.api.Test;
 class HttpFuzzReliabilityIT {
 
     /** One endpoint as its controller declares it; {ns}, {id}, {pool}, … are filled with the caller's own values. */
-    record Endpoint(String service, String method, String path) {
-    }
+    record Endpoint(String service, String method, String path) {}
 
     /** Every endpoint, read from the controllers (booking-service's list is checked against its /openapi). */
     static final List<Endpoint> ENDPOINTS = List.of(
@@ -65,9 +64,16 @@ class HttpFuzzReliabilityIT {
     static void startStack() throws Exception {
         stack = ReliabilityStack.shared();
         stack.ensureAllHealthy(Duration.ofSeconds(180));
-        HttpCalls.Response created = stack.http().send("POST", stack.url("booking-service") + "/api/v1/bookings",
-                stack.token("team-b"), FuzzCases.validBooking("h200", "team-b", FAR), Map.of());
-        assertThat(created.status()).as("team-b's own booking to aim at: %s", created.body()).isEqualTo(201);
+        HttpCalls.Response created = stack.http()
+                .send(
+                        "POST",
+                        stack.url("booking-service") + "/api/v1/bookings",
+                        stack.token("team-b"),
+                        FuzzCases.validBooking("h200", "team-b", FAR),
+                        Map.of());
+        assertThat(created.status())
+                .as("team-b's own booking to aim at: %s", created.body())
+                .isEqualTo(201);
         otherTenantsBooking = created.body().replaceAll("(?s).*\"id\"\\s*:\\s*\"([^\"]+)\".*", "$1");
     }
 
@@ -77,17 +83,31 @@ class HttpFuzzReliabilityIT {
         badTokens.put("no token", null);
         badTokens.put("garbage token", "not.a.token");
         badTokens.put("unsigned (alg none)", unsigned());
-        badTokens.put("wrong key", stack.jwt().tokenSignedByOtherKey("team-a-user", "team-a", List.of("team-a"), List.of("admin"), Duration.ofHours(1)));
-        badTokens.put("expired", stack.jwt().expiredToken("team-a-user", "team-a", List.of("team-a"), List.of("admin")));
+        badTokens.put(
+                "wrong key",
+                stack.jwt()
+                        .tokenSignedByOtherKey(
+                                "team-a-user", "team-a", List.of("team-a"), List.of("admin"), Duration.ofHours(1)));
+        badTokens.put(
+                "expired", stack.jwt().expiredToken("team-a-user", "team-a", List.of("team-a"), List.of("admin")));
         for (Endpoint endpoint : ENDPOINTS) {
             String url = stack.url(endpoint.service()) + endpoint.path().replace("{id}", otherTenantsBooking);
             String body = endpoint.method().equals("GET") || endpoint.method().equals("DELETE") ? null : "{}";
-            badTokens.forEach((name, token) -> expect(401, 401, endpoint.service() + " " + endpoint.method() + " "
-                    + endpoint.path() + " with " + name, stack.http().send(endpoint.method(), url, token, body, Map.of())));
-            expect(401, 401, endpoint.path() + " with a Basic header", stack.http().send(endpoint.method(), url, null, body,
-                    Map.of("Authorization", "Basic dXNlcjpwYXNz")));
+            badTokens.forEach((name, token) -> expect(
+                    401,
+                    401,
+                    endpoint.service() + " " + endpoint.method() + " " + endpoint.path() + " with " + name,
+                    stack.http().send(endpoint.method(), url, token, body, Map.of())));
+            expect(
+                    401,
+                    401,
+                    endpoint.path() + " with a Basic header",
+                    stack.http()
+                            .send(endpoint.method(), url, null, body, Map.of("Authorization", "Basic dXNlcjpwYXNz")));
         }
-        finish("bad tokens", ENDPOINTS.size() + " endpoints × none, garbage, unsigned (alg none), wrong-key, expired, Basic",
+        finish(
+                "bad tokens",
+                ENDPOINTS.size() + " endpoints × none, garbage, unsigned (alg none), wrong-key, expired, Basic",
                 "401 every time, never 2xx or 5xx");
     }
 
@@ -96,31 +116,67 @@ class HttpFuzzReliabilityIT {
         String bookings = stack.url("booking-service") + "/api/v1/bookings";
         String teamA = stack.token("team-a");
         for (FuzzCases.Input input : FuzzCases.bookingBodies("team-b", FAR)) {
-            expect(400, 499, "POST /bookings " + input.name(), stack.http().send("POST", bookings, teamA, input.value(), Map.of()));
+            expect(
+                    400,
+                    499,
+                    "POST /bookings " + input.name(),
+                    stack.http().send("POST", bookings, teamA, input.value(), Map.of()));
         }
         for (FuzzCases.Input input : FuzzCases.changeBodies()) {
-            expect(400, 499, "PATCH /bookings/{other's id} " + input.name(), stack.http().send("PATCH",
-                    bookings + "/" + otherTenantsBooking, teamA, input.value(), Map.of()));
+            expect(
+                    400,
+                    499,
+                    "PATCH /bookings/{other's id} " + input.name(),
+                    stack.http().send("PATCH", bookings + "/" + otherTenantsBooking, teamA, input.value(), Map.of()));
         }
         String valid = FuzzCases.validBooking("h200", "team-a", FAR.plus(Duration.ofDays(1)));
-        for (String type : List.of("text/plain", "application/xml", "multipart/form-data; boundary=x",
-                "application/x-www-form-urlencoded", "application/json; charset=latin-1", "")) {
-            HttpCalls.Response r = stack.http().send("POST", bookings, teamA, "<booking/>", type.isEmpty() ? Map.of() : Map.of("Content-Type", type));
+        for (String type : List.of(
+                "text/plain",
+                "application/xml",
+                "multipart/form-data; boundary=x",
+                "application/x-www-form-urlencoded",
+                "application/json; charset=latin-1",
+                "")) {
+            HttpCalls.Response r = stack.http()
+                    .send(
+                            "POST",
+                            bookings,
+                            teamA,
+                            "<booking/>",
+                            type.isEmpty() ? Map.of() : Map.of("Content-Type", type));
             expect(400, 499, "POST /bookings as " + (type.isEmpty() ? "no content type" : type), r);
         }
         for (FuzzCases.Input input : FuzzCases.mutations(valid, Mode.pick(60, 1500), 8L)) {
-            expect(200, 499, "POST /bookings " + input.name(), stack.http().send("POST", bookings, teamA, input.value(),
-                    Map.of("Idempotency-Key", "fuzz-" + input.name().hashCode() + "-" + input.value().hashCode())));
+            expect(
+                    200,
+                    499,
+                    "POST /bookings " + input.name(),
+                    stack.http()
+                            .send(
+                                    "POST",
+                                    bookings,
+                                    teamA,
+                                    input.value(),
+                                    Map.of(
+                                            "Idempotency-Key",
+                                            "fuzz-" + input.name().hashCode() + "-"
+                                                    + input.value().hashCode())));
         }
         for (FuzzCases.Input q : FuzzCases.availabilityQueries()) {
-            expect(400, 499, "GET availability " + q.name(), stack.http().get(stack.url("booking-service")
-                    + "/api/v1/pools/h200/availability?" + q.value(), teamA));
+            expect(
+                    400,
+                    499,
+                    "GET availability " + q.name(),
+                    stack.http()
+                            .get(stack.url("booking-service") + "/api/v1/pools/h200/availability?" + q.value(), teamA));
         }
         for (FuzzCases.Input q : FuzzCases.listQueries()) {
             expect(200, 499, "GET /bookings " + q.name(), stack.http().get(bookings + "?" + q.value(), teamA));
         }
-        finish("bodies and queries", "malformed, mistyped, out-of-range and oversized bodies (64 KiB, 4 MiB), wrong content "
-                + "types, bad query parameters, " + Mode.pick(60, 1500) + " random edits of a valid body",
+        finish(
+                "bodies and queries",
+                "malformed, mistyped, out-of-range and oversized bodies (64 KiB, 4 MiB), wrong content "
+                        + "types, bad query parameters, " + Mode.pick(60, 1500) + " random edits of a valid body",
                 "4xx for every wrong input (random edits: anything but 5xx)");
     }
 
@@ -129,30 +185,78 @@ class HttpFuzzReliabilityIT {
         String teamA = stack.token("team-a");
         String booking = stack.url("booking-service") + "/api/v1/bookings/";
         expect(404, 404, "GET team-b's booking as team-a", stack.http().get(booking + otherTenantsBooking, teamA));
-        expect(404, 404, "DELETE team-b's booking as team-a", stack.http().send("DELETE", booking + otherTenantsBooking, teamA, null, Map.of()));
-        expect(404, 404, "PATCH team-b's booking as team-a", stack.http().send("PATCH", booking + otherTenantsBooking, teamA,
-                "{\"end\":\"" + FAR.plus(Duration.ofHours(2)) + "\"}", Map.of()));
+        expect(
+                404,
+                404,
+                "DELETE team-b's booking as team-a",
+                stack.http().send("DELETE", booking + otherTenantsBooking, teamA, null, Map.of()));
+        expect(
+                404,
+                404,
+                "PATCH team-b's booking as team-a",
+                stack.http()
+                        .send(
+                                "PATCH",
+                                booking + otherTenantsBooking,
+                                teamA,
+                                "{\"end\":\"" + FAR.plus(Duration.ofHours(2)) + "\"}",
+                                Map.of()));
         for (FuzzCases.Input id : FuzzCases.ids()) {
             expect(400, 404, "GET /bookings/" + id.name(), stack.http().get(booking + id.value(), teamA));
         }
-        expect(403, 404, "resume team-b's InferenceService as team-a", stack.http().send("POST", stack.url("idle-reclaimer")
-                + "/api/v1/workloads/team-b/InferenceService/demo-llm/resume", teamA, null, Map.of()));
-        expect(400, 404, "resume an unknown kind", stack.http().send("POST", stack.url("idle-reclaimer")
-                + "/api/v1/workloads/team-a/Deployment/x/resume", teamA, null, Map.of()));
-        expect(403, 404, "KEDA queue of team-b as team-a", stack.http().get(stack.url("metrics-gateway")
-                + "/api/v1/keda/queues/team-b/gpuaas", teamA));
-        expect(403, 404, "KEDA workload of team-b as team-a", stack.http().get(stack.url("metrics-gateway")
-                + "/api/v1/keda/workloads/team-b/InferenceService/demo-llm", teamA));
+        expect(
+                403,
+                404,
+                "resume team-b's InferenceService as team-a",
+                stack.http()
+                        .send(
+                                "POST",
+                                stack.url("idle-reclaimer")
+                                        + "/api/v1/workloads/team-b/InferenceService/demo-llm/resume",
+                                teamA,
+                                null,
+                                Map.of()));
+        expect(
+                400,
+                404,
+                "resume an unknown kind",
+                stack.http()
+                        .send(
+                                "POST",
+                                stack.url("idle-reclaimer") + "/api/v1/workloads/team-a/Deployment/x/resume",
+                                teamA,
+                                null,
+                                Map.of()));
+        expect(
+                403,
+                404,
+                "KEDA queue of team-b as team-a",
+                stack.http().get(stack.url("metrics-gateway") + "/api/v1/keda/queues/team-b/gpuaas", teamA));
+        expect(
+                403,
+                404,
+                "KEDA workload of team-b as team-a",
+                stack.http()
+                        .get(
+                                stack.url("metrics-gateway")
+                                        + "/api/v1/keda/workloads/team-b/InferenceService/demo-llm",
+                                teamA));
         for (ServiceReplica replica : stack.replicas()) {
-            expect(403, 403, replica + " /metrics with a tenant token",
+            expect(
+                    403,
+                    403,
+                    replica + " /metrics with a tenant token",
                     stack.http().get(stack.url(replica) + "/metrics", teamA));
         }
         HttpCalls.Response list = stack.http().get(stack.url("booking-service") + "/api/v1/bookings?limit=500", teamA);
         if (list.body().contains(otherTenantsBooking)) {
             failures.add("team-a's booking list shows team-b's booking " + otherTenantsBooking);
         }
-        finish("other tenants", "team-a reads, cancels, changes team-b's booking; resumes and reads team-b's workloads and "
-                + "queues; tenant token on /metrics", "404 (or 403), never the other tenant's data");
+        finish(
+                "other tenants",
+                "team-a reads, cancels, changes team-b's booking; resumes and reads team-b's workloads and "
+                        + "queues; tenant token on /metrics",
+                "404 (or 403), never the other tenant's data");
     }
 
     @Test
@@ -161,21 +265,37 @@ class HttpFuzzReliabilityIT {
         for (Endpoint endpoint : ENDPOINTS) {
             String url = stack.url(endpoint.service()) + endpoint.path().replace("{id}", otherTenantsBooking);
             for (String method : List.of("PUT", "TRACE", "BREW")) {
-                expect(400, 499, endpoint.service() + " " + method + " " + endpoint.path(), stack.http().send(method, url, teamA, "{}", Map.of()));
+                expect(
+                        400,
+                        499,
+                        endpoint.service() + " " + method + " " + endpoint.path(),
+                        stack.http().send(method, url, teamA, "{}", Map.of()));
             }
         }
         for (ServiceReplica service : stack.replicas()) {
             String base = stack.url(service);
             expect(400, 499, service + " unknown path", stack.http().get(base + "/api/v2/nothing/here", teamA));
             expect(400, 499, service + " long path", stack.http().get(base + "/api/v1/" + "x/".repeat(3000), teamA));
-            rawExpect(service, "invalid escape", "GET /api/v1/bookings/%ZZ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + teamA + "\r\n\r\n");
+            rawExpect(
+                    service,
+                    "invalid escape",
+                    "GET /api/v1/bookings/%ZZ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + teamA + "\r\n\r\n");
             rawExpect(service, "space in path", "GET /api/v1/book ings HTTP/1.1\r\nHost: x\r\n\r\n");
-            rawExpect(service, "64 KiB header", "GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + "y".repeat(65_536) + "\r\n\r\n");
-            rawExpect(service, "bad content-length", "POST /api/v1/bookings HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n");
+            rawExpect(
+                    service,
+                    "64 KiB header",
+                    "GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + "y".repeat(65_536) + "\r\n\r\n");
+            rawExpect(
+                    service,
+                    "bad content-length",
+                    "POST /api/v1/bookings HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n");
             rawExpect(service, "HTTP/0.9", "GET /\r\n\r\n");
         }
-        finish("paths and methods", "PUT/TRACE/made-up methods on every endpoint, unknown and 6 KB paths, invalid "
-                + "escapes, 64 KiB headers, negative Content-Length, HTTP/0.9", "4xx (or the connection closed), never 5xx");
+        finish(
+                "paths and methods",
+                "PUT/TRACE/made-up methods on every endpoint, unknown and 6 KB paths, invalid "
+                        + "escapes, 64 KiB headers, negative Content-Length, HTTP/0.9",
+                "4xx (or the connection closed), never 5xx");
     }
 
     @Test
@@ -187,20 +307,30 @@ class HttpFuzzReliabilityIT {
         while (path.find()) {
             documented.add(path.group(1).replaceAll("\\{[^}]+}", "{}"));
         }
-        Set<String> fuzzed = ENDPOINTS.stream().filter(e -> e.service().equals("booking-service"))
-                .map(e -> e.path().replace("/h200/", "/{}/").replace("{id}", "{}")).collect(Collectors.toSet());
+        Set<String> fuzzed = ENDPOINTS.stream()
+                .filter(e -> e.service().equals("booking-service"))
+                .map(e -> e.path().replace("/h200/", "/{}/").replace("{id}", "{}"))
+                .collect(Collectors.toSet());
         boolean held = fuzzed.containsAll(documented);
-        ReliabilityReport.add("HTTP fuzzing", "booking-service /openapi paths against the fuzzed list",
-                "every documented path is fuzzed", held, "documented " + documented);
-        assertThat(fuzzed).as("paths in /openapi that the fuzzer does not cover").containsAll(documented);
+        ReliabilityReport.add(
+                "HTTP fuzzing",
+                "booking-service /openapi paths against the fuzzed list",
+                "every documented path is fuzzed",
+                held,
+                "documented " + documented);
+        assertThat(fuzzed)
+                .as("paths in /openapi that the fuzzer does not cover")
+                .containsAll(documented);
     }
 
     private void expect(int low, int high, String what, HttpCalls.Response response) {
         requests++;
         statuses.merge(response.status(), 1, Integer::sum);
         if (response.status() < low || response.status() > high) {
-            failures.add(what + " → " + (response.answered() ? response.status() + " " + abbreviate(response.body())
-                    : "no answer (" + response.error() + ")"));
+            failures.add(what + " → "
+                    + (response.answered()
+                            ? response.status() + " " + abbreviate(response.body())
+                            : "no answer (" + response.error() + ")"));
         }
     }
 
@@ -218,9 +348,16 @@ class HttpFuzzReliabilityIT {
         if (!unhealthy.isEmpty()) {
             failures.add("not healthy afterwards: " + unhealthy);
         }
-        ReliabilityReport.add("HTTP fuzzing", area + ": " + tried, expected + "; every service healthy after",
-                failures.isEmpty(), requests + " requests, statuses " + statuses + (failures.isEmpty() ? ""
-                        : "; " + failures.size() + " wrong: " + String.join("; ", failures.subList(0, Math.min(5, failures.size())))));
+        ReliabilityReport.add(
+                "HTTP fuzzing",
+                area + ": " + tried,
+                expected + "; every service healthy after",
+                failures.isEmpty(),
+                requests + " requests, statuses " + statuses
+                        + (failures.isEmpty()
+                                ? ""
+                                : "; " + failures.size() + " wrong: "
+                                        + String.join("; ", failures.subList(0, Math.min(5, failures.size())))));
         assertThat(failures).as("wrong answers").isEmpty();
     }
 
@@ -228,8 +365,11 @@ class HttpFuzzReliabilityIT {
         Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
         long exp = Instant.now().plus(Duration.ofHours(1)).getEpochSecond();
         return b64.encodeToString("{\"alg\":\"none\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8)) + "."
-                + b64.encodeToString(("{\"sub\":\"x\",\"iss\":\"gpuaas-local\",\"tenant\":\"team-a\",\"namespaces\":[\"team-a\"],"
-                + "\"roles\":[\"admin\"],\"exp\":" + exp + "}").getBytes(StandardCharsets.UTF_8)) + ".";
+                + b64.encodeToString(
+                        ("{\"sub\":\"x\",\"iss\":\"gpuaas-local\",\"tenant\":\"team-a\",\"namespaces\":[\"team-a\"],"
+                                        + "\"roles\":[\"admin\"],\"exp\":" + exp + "}")
+                                .getBytes(StandardCharsets.UTF_8))
+                + ".";
     }
 
     private static String abbreviate(String body) {

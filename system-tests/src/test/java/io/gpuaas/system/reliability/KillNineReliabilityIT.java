@@ -51,7 +51,9 @@ class KillNineReliabilityIT {
         view = new SystemView(stack);
         try (var yaml = KillNineReliabilityIT.class.getResourceAsStream("/reliability/raycluster-idle.yaml")) {
             var ray = Serialization.unmarshal(yaml, GenericKubernetesResource.class);
-            var rays = stack.kube().genericKubernetesResources(GpuaasCrd.RAY_CLUSTER.context()).inNamespace("team-a");
+            var rays = stack.kube()
+                    .genericKubernetesResources(GpuaasCrd.RAY_CLUSTER.context())
+                    .inNamespace("team-a");
             if (rays.withName("rel-idle").get() == null) {
                 rays.resource(ray).create();
             }
@@ -68,7 +70,9 @@ class KillNineReliabilityIT {
         List<String> failures = new ArrayList<>();
         int n = 0;
         for (List<String> services : rounds) {
-            failures.addAll(bookingRound("kill" + (++n) + "-" + System.currentTimeMillis() % 100_000, services,
+            failures.addAll(bookingRound(
+                    "kill" + (++n) + "-" + System.currentTimeMillis() % 100_000,
+                    services,
                     Mode.pick(1, ReliabilityStack.REPLICAS)));
         }
         assertThat(failures).as("invariants broken by kill -9").isEmpty();
@@ -81,8 +85,8 @@ class KillNineReliabilityIT {
         List<String> problems = new ArrayList<>();
         try (ScaleWrites writes = ScaleWrites.watch(stack.kube())) {
             // At most 4 Ray clusters (two 2g.35gb workers each, 9 such slices) and 6 InferenceServices (one 3g.71gb).
-            ReclaimLoad load = ReclaimLoad.create(stack.kube(), run, Mode.pick(3, 4), Mode.pick(3, 5),
-                    Duration.ofSeconds(2));
+            ReclaimLoad load =
+                    ReclaimLoad.create(stack.kube(), run, Mode.pick(3, 4), Mode.pick(3, 5), Duration.ofSeconds(2));
             Map<ServiceReplica, Double> windowWork = windowSamples();
             load.awaitFirstReclaim(writes, Duration.ofSeconds(90));
             ServiceReplica victim = busiest(windowWork, windowSamples());
@@ -94,19 +98,30 @@ class KillNineReliabilityIT {
             stack.awaitHealthy(victim, Duration.ofSeconds(150));
             Thread.sleep(8000); // the restarted replica rejoins the group: tasks move back, stores restore
             List<ReclaimLoad.Outcome> after = load.outcomes(stack.probe(), writes);
-            after.forEach(o -> problems.addAll(o.problems().stream().map(p -> "after the restart: " + p).toList()));
+            after.forEach(o -> problems.addAll(
+                    o.problems().stream().map(p -> "after the restart: " + p).toList()));
             List<String> resumes = load.resumeAll(stack);
             problems.addAll(resumes);
-            ReliabilityReport.add("kill -9", "reclaim load: " + load.keys().size() + " idle Ray clusters and "
-                    + "InferenceServices created 2 s apart; SIGKILL of " + victim + " (the replica with the most "
-                    + "window work) after the first reclaim, restarted once all were reclaimed",
+            ReliabilityReport.add(
+                    "kill -9",
+                    "reclaim load: " + load.keys().size() + " idle Ray clusters and "
+                            + "InferenceServices created 2 s apart; SIGKILL of " + victim
+                            + " (the replica with the most "
+                            + "window work) after the first reclaim, restarted once all were reclaimed",
                     "every workload reclaimed exactly once (one Reclaimed event, one scale-down and one stored state "
                             + "on the object), also after the restart; resumes answered by both replicas",
-                    problems.isEmpty(), "at the kill " + before.stream().mapToInt(ReclaimLoad.Outcome::scaleDowns).sum()
-                            + " scale-downs seen and " + before.stream().mapToInt(ReclaimLoad.Outcome::reclaimed).sum()
+                    problems.isEmpty(),
+                    "at the kill "
+                            + before.stream()
+                                    .mapToInt(ReclaimLoad.Outcome::scaleDowns)
+                                    .sum()
+                            + " scale-downs seen and "
+                            + before.stream()
+                                    .mapToInt(ReclaimLoad.Outcome::reclaimed)
+                                    .sum()
                             + " Reclaimed events committed; after the restart "
-                            + ReclaimLoad.summary(after) + (problems.isEmpty() ? "" : "; BROKEN: "
-                            + String.join("; ", problems)));
+                            + ReclaimLoad.summary(after)
+                            + (problems.isEmpty() ? "" : "; BROKEN: " + String.join("; ", problems)));
             load.delete();
         }
         assertThat(problems).as("reclaims under kill -9 of a reclaimer replica").isEmpty();
@@ -120,14 +135,21 @@ class KillNineReliabilityIT {
         // order); rel-idle's GPUs are pinned idle, so the reclaimer's window closes during the round and a kill can
         // land between its decision and its patch.
         Instant now = Instant.now().plusSeconds(2).truncatedTo(ChronoUnit.SECONDS);
-        stack.http().send("POST", stack.url("booking-service") + "/api/v1/bookings", stack.token("team-a"),
-                "{\"pool\":\"h200-mig-1g.18gb\",\"quantity\":4,\"start\":\"" + now + "\",\"end\":\"" + now.plusSeconds(600)
-                        + "\",\"namespace\":\"team-a\",\"purpose\":\"" + run + "-reclaim\"}", Map.of());
+        stack.http()
+                .send(
+                        "POST",
+                        stack.url("booking-service") + "/api/v1/bookings",
+                        stack.token("team-a"),
+                        "{\"pool\":\"h200-mig-1g.18gb\",\"quantity\":4,\"start\":\"" + now + "\",\"end\":\""
+                                + now.plusSeconds(600) + "\",\"namespace\":\"team-a\",\"purpose\":\"" + run
+                                + "-reclaim\"}",
+                        Map.of());
         BookingLoad load = new BookingLoad(stack, run);
         ExecutorService pool = BookingLoad.executor(clients);
         Instant loadStart = Instant.now();
         Instant windowStart = loadStart.plusSeconds(8);
-        List<Future<?>> running = load.start(pool, clients, perClient, Duration.ofMillis(Mode.pick(400, 250)), windowStart);
+        List<Future<?>> running =
+                load.start(pool, clients, perClient, Duration.ofMillis(Mode.pick(400, 250)), windowStart);
         List<ServiceReplica> victims = List.of();
         List<String> recovery = new ArrayList<>();
         Instant killedAt = loadStart;
@@ -155,19 +177,24 @@ class KillNineReliabilityIT {
         List<String> problems = new ArrayList<>(invariants.check(load));
         problems.addAll(reclaimedOnce());
         problems.addAll(survivorsServed(load, victims, killedAt));
-        String outcome = load.outcomes().values().stream().collect(Collectors.groupingBy(BookingLoad.Outcome::status,
-                TreeMap::new, Collectors.counting())).toString();
+        String outcome = load.outcomes().values().stream()
+                .collect(Collectors.groupingBy(BookingLoad.Outcome::status, TreeMap::new, Collectors.counting()))
+                .toString();
         String which = kills > 1 ? " (the last of " + kills + " kills)" : "";
-        ReliabilityReport.add("kill -9", "SIGKILL of " + victims + which
-                + " during " + clients * perClient + " booking requests from " + clients + " clients (Idempotency-Key, "
-                + "retried until a final answer, sent to both booking-service replicas in turn)",
+        ReliabilityReport.add(
+                "kill -9",
+                "SIGKILL of " + victims + which
+                        + " during " + clients * perClient + " booking requests from " + clients
+                        + " clients (Idempotency-Key, "
+                        + "retried until a final answer, sent to both booking-service replicas in turn)",
                 "with the victims still down: no booking lost or duplicated, no overbooking, quota = active bookings, "
                         + "booked units on the surviving gateway, no reclaim twice, HTTP answered by the survivors "
                         + "(bookings, their reads, the resume), the surviving quota-projector leads",
-                problems.isEmpty(), "answers " + outcome + ", " + load.retries() + " retries; final answers per "
+                problems.isEmpty(),
+                "answers " + outcome + ", " + load.retries() + " retries; final answers per "
                         + "replica before the kill " + load.answeredBy(loadStart, killedAt) + ", after "
-                        + load.answeredBy(killedAt, Instant.now()) + (problems.isEmpty() ? "" : "; BROKEN: "
-                        + String.join("; ", problems)));
+                        + load.answeredBy(killedAt, Instant.now())
+                        + (problems.isEmpty() ? "" : "; BROKEN: " + String.join("; ", problems)));
         recovery.addAll(restart(victims));
         List<String> back = new ArrayList<>(invariants.quotaMismatches(Duration.ofSeconds(60)));
         stack.replicas("booking-service").forEach(r -> back.addAll(invariants.unreadable(load, r)));
@@ -175,14 +202,21 @@ class KillNineReliabilityIT {
         if (!twice.isEmpty()) {
             back.add("reclaimed twice without a resume: " + twice);
         }
-        ReliabilityReport.add("kill -9", "restart of " + victims + " after the load", "the restarted replicas rebuild "
-                + "their views: every booking readable and booked units right on every replica; no reclaim twice",
-                back.isEmpty(), "UP again after " + recovery
-                        + (back.isEmpty() ? "" : "; BROKEN: " + String.join("; ", back)));
+        ReliabilityReport.add(
+                "kill -9",
+                "restart of " + victims + " after the load",
+                "the restarted replicas rebuild "
+                        + "their views: every booking readable and booked units right on every replica; no reclaim twice",
+                back.isEmpty(),
+                "UP again after " + recovery + (back.isEmpty() ? "" : "; BROKEN: " + String.join("; ", back)));
         problems.addAll(back);
         List<String> left = invariants.cancelRun(run);
-        ReliabilityReport.add("kill -9", "cancel every booking of " + run + " after the kills", "quota drains to the "
-                + "bookings still active", left.isEmpty(), left.isEmpty() ? "drained" : String.join("; ", left));
+        ReliabilityReport.add(
+                "kill -9",
+                "cancel every booking of " + run + " after the kills",
+                "quota drains to the " + "bookings still active",
+                left.isEmpty(),
+                left.isEmpty() ? "drained" : String.join("; ", left));
         problems.addAll(left);
         String prefix = run + " " + victims + ": ";
         return problems.stream().map(p -> prefix + p).toList();
@@ -192,8 +226,10 @@ class KillNineReliabilityIT {
     private static List<ServiceReplica> victims(List<String> services, int kill) throws InterruptedException {
         List<ServiceReplica> victims = new ArrayList<>();
         for (String service : services) {
-            victims.add(service.equals("quota-projector") ? view.awaitQuotaLeader(Duration.ofSeconds(30))
-                    : stack.replica(service, kill % ReliabilityStack.REPLICAS + 1));
+            victims.add(
+                    service.equals("quota-projector")
+                            ? view.awaitQuotaLeader(Duration.ofSeconds(30))
+                            : stack.replica(service, kill % ReliabilityStack.REPLICAS + 1));
         }
         return victims;
     }
@@ -233,8 +269,13 @@ class KillNineReliabilityIT {
         } catch (IllegalStateException e) {
             problems.add(e.getMessage());
         }
-        HttpCalls.Response resume = stack.http().send("POST", stack.url("idle-reclaimer")
-                + "/api/v1/workloads/team-a/RayCluster/rel-idle/resume", stack.token("team-a"), null, Map.of());
+        HttpCalls.Response resume = stack.http()
+                .send(
+                        "POST",
+                        stack.url("idle-reclaimer") + "/api/v1/workloads/team-a/RayCluster/rel-idle/resume",
+                        stack.token("team-a"),
+                        null,
+                        Map.of());
         if (resume.status() != 200) {
             problems.add("resume of the reclaimed rel-idle on a surviving idle-reclaimer answered "
                     + (resume.answered() ? resume.status() + " " + resume.body() : resume.error()));
@@ -244,7 +285,8 @@ class KillNineReliabilityIT {
 
     /** rel-idle must be reclaimed in the round (else the check proves nothing), and exactly once. */
     private static List<String> reclaimedOnce() throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(Mode.pick(60, 90)).toNanos();
+        long deadline =
+                System.nanoTime() + Duration.ofSeconds(Mode.pick(60, 90)).toNanos();
         while (true) {
             var steps = Ledger.reclaims(stack.probe());
             List<String> twice = Ledger.doubleReclaims(steps);
@@ -257,7 +299,9 @@ class KillNineReliabilityIT {
             }
             if (System.nanoTime() > deadline) {
                 return List.of("team-a/rel-idle (pinned idle) was not reclaimed within the round; steps: "
-                        + relIdle.stream().map(e -> e.getClass().getSimpleName()).toList());
+                        + relIdle.stream()
+                                .map(e -> e.getClass().getSimpleName())
+                                .toList());
             }
             Thread.sleep(2000);
         }

@@ -48,7 +48,9 @@ class PoisonRecordReliabilityIT {
     static {
         CONSUMERS.put(Topics.BOOKING_COMMANDS.name(Topics.DEFAULT_PREFIX), List.of("booking-service"));
         CONSUMERS.put(Topics.BOOKING_EVENTS.name(Topics.DEFAULT_PREFIX), List.of("booking-service"));
-        CONSUMERS.put(Topics.BOOKINGS.name(Topics.DEFAULT_PREFIX), List.of("booking-service", "quota-projector", "metrics-gateway"));
+        CONSUMERS.put(
+                Topics.BOOKINGS.name(Topics.DEFAULT_PREFIX),
+                List.of("booking-service", "quota-projector", "metrics-gateway"));
         CONSUMERS.put(Topics.GPU_SAMPLES.name(Topics.DEFAULT_PREFIX), List.of("idle-reclaimer", "metrics-gateway"));
         CONSUMERS.put(Topics.QUOTA_STATE.name(Topics.DEFAULT_PREFIX), List.of("metrics-gateway"));
         CONSUMERS.put(Topics.RECLAIM_EVENTS.name(Topics.DEFAULT_PREFIX), List.of("metrics-gateway"));
@@ -80,20 +82,39 @@ class PoisonRecordReliabilityIT {
         Map<String, Set<String>> groups = groupsPerTopic();
         for (Map.Entry<String, List<String>> topic : CONSUMERS.entrySet()) {
             List<String> gaps = missing.getOrDefault(topic.getKey(), List.of());
-            ReliabilityReport.add("poison records", "2 rounds of poison (garbage bytes without headers, unknown ce_type, the "
-                    + "topic's own ce_type with a mistyped or empty body) on each of the " + kafka.partitions(topic.getKey()) + " partitions of "
-                    + topic.getKey(), "dead-lettered with gpuaas_dlq_reason by each of " + topic.getValue()
-                    + "; round 2 reached (partition kept moving)", gaps.isEmpty(), "dead-lettered by " + groups.getOrDefault(topic.getKey(), Set.of())
-                    + (gaps.isEmpty() ? "" : "; missing " + gaps.size() + ": " + String.join(", ", gaps.subList(0, Math.min(4, gaps.size())))));
+            ReliabilityReport.add(
+                    "poison records",
+                    "2 rounds of poison (garbage bytes without headers, unknown ce_type, the "
+                            + "topic's own ce_type with a mistyped or empty body) on each of the "
+                            + kafka.partitions(topic.getKey()) + " partitions of "
+                            + topic.getKey(),
+                    "dead-lettered with gpuaas_dlq_reason by each of " + topic.getValue()
+                            + "; round 2 reached (partition kept moving)",
+                    gaps.isEmpty(),
+                    "dead-lettered by " + groups.getOrDefault(topic.getKey(), Set.of())
+                            + (gaps.isEmpty()
+                                    ? ""
+                                    : "; missing " + gaps.size() + ": "
+                                            + String.join(", ", gaps.subList(0, Math.min(4, gaps.size())))));
         }
         String effects = goodTrafficEffects(bookings);
-        ReliabilityReport.add("poison records", "good traffic behind the poison: one booking per pool (booking-commands, "
-                + "booking-events, bookings), its quota and queue state (quota-state), GPU samples", "booked (201), visible, "
-                + "ClusterQueue quota and /metrics updated", effects.isEmpty(), effects.isEmpty() ? "all seen" : effects);
+        ReliabilityReport.add(
+                "poison records",
+                "good traffic behind the poison: one booking per pool (booking-commands, "
+                        + "booking-events, bookings), its quota and queue state (quota-state), GPU samples",
+                "booked (201), visible, " + "ClusterQueue quota and /metrics updated",
+                effects.isEmpty(),
+                effects.isEmpty() ? "all seen" : effects);
         stack.awaitHealthy(restarting, Duration.ofSeconds(120));
-        assertThat(stack.unhealthy()).as("replicas not healthy after the poison").isEmpty();
-        assertThat(effects).as("good records behind poison records without effect").isEmpty();
-        assertThat(missing).as("poison records not dead-lettered by every consumer, per topic (partition@offset/round)").isEmpty();
+        assertThat(stack.unhealthy())
+                .as("replicas not healthy after the poison")
+                .isEmpty();
+        assertThat(effects)
+                .as("good records behind poison records without effect")
+                .isEmpty();
+        assertThat(missing)
+                .as("poison records not dead-lettered by every consumer, per topic (partition@offset/round)")
+                .isEmpty();
     }
 
     /**
@@ -116,22 +137,33 @@ class PoisonRecordReliabilityIT {
         for (String topic : CONSUMERS.keySet()) {
             for (int p = 0; p < kafka.partitions(topic); p++) {
                 Map<String, String> headers = new HashMap<>();
-                byte[] value = switch (p % 4) {
-                    case 0 -> new byte[] {0, (byte) 0xff, 'p', 'o', 'i', 's', 'o', 'n'};
-                    case 1 -> {
-                        headers.putAll(Map.of("ce_specversion", "1.0", "ce_id", "poison-" + round + "-" + p,
-                                "ce_source", "/reliability", "ce_type", "io.gpuaas.no.such.type.v1", "content-type", "application/json"));
-                        yield "{}".getBytes(StandardCharsets.UTF_8);
-                    }
-                    case 2 -> {
-                        headers.putAll(cloudEvent(topic, round, p));
-                        yield "{\"id\":\"poison\",\"quantity\":\"many\",\"start\":17}".getBytes(StandardCharsets.UTF_8);
-                    }
-                    default -> {
-                        headers.putAll(cloudEvent(topic, round, p));
-                        yield new byte[0];
-                    }
-                };
+                byte[] value =
+                        switch (p % 4) {
+                            case 0 -> new byte[] {0, (byte) 0xff, 'p', 'o', 'i', 's', 'o', 'n'};
+                            case 1 -> {
+                                headers.putAll(Map.of(
+                                        "ce_specversion",
+                                        "1.0",
+                                        "ce_id",
+                                        "poison-" + round + "-" + p,
+                                        "ce_source",
+                                        "/reliability",
+                                        "ce_type",
+                                        "io.gpuaas.no.such.type.v1",
+                                        "content-type",
+                                        "application/json"));
+                                yield "{}".getBytes(StandardCharsets.UTF_8);
+                            }
+                            case 2 -> {
+                                headers.putAll(cloudEvent(topic, round, p));
+                                yield "{\"id\":\"poison\",\"quantity\":\"many\",\"start\":17}"
+                                        .getBytes(StandardCharsets.UTF_8);
+                            }
+                            default -> {
+                                headers.putAll(cloudEvent(topic, round, p));
+                                yield new byte[0];
+                            }
+                        };
                 sent.add(kafka.sendAsOwner(topic, p, "poison-" + round + "-" + p, value, headers));
             }
         }
@@ -141,14 +173,34 @@ class PoisonRecordReliabilityIT {
     /** Binary-mode CloudEvents headers with the topic's own ce_type, so the body decoder is what must fail. */
     private static Map<String, String> cloudEvent(String topic, int round, int partition) {
         String type = TYPES.get(topic.substring(Topics.DEFAULT_PREFIX.length()));
-        return Map.of("ce_specversion", "1.0", "ce_id", "poison-" + round + "-" + partition, "ce_source", "/reliability",
-                "ce_type", type, "content-type", "application/json");
+        return Map.of(
+                "ce_specversion",
+                "1.0",
+                "ce_id",
+                "poison-" + round + "-" + partition,
+                "ce_source",
+                "/reliability",
+                "ce_type",
+                type,
+                "content-type",
+                "application/json");
     }
 
-    private static final Map<String, String> TYPES = Map.of("booking-commands", "io.gpuaas.booking.command.create.v1",
-            "booking-events", "io.gpuaas.booking.confirmed.v1", "bookings", "io.gpuaas.booking.state.v1",
-            "kueue-workloads", "io.gpuaas.kueue.workload.observed.v1", "gpu-samples", "io.gpuaas.gpu.sample.v1",
-            "quota-state", "io.gpuaas.quota.queue-state.v1", "reclaim-events", "io.gpuaas.reclaim.reclaimed.v1");
+    private static final Map<String, String> TYPES = Map.of(
+            "booking-commands",
+            "io.gpuaas.booking.command.create.v1",
+            "booking-events",
+            "io.gpuaas.booking.confirmed.v1",
+            "bookings",
+            "io.gpuaas.booking.state.v1",
+            "kueue-workloads",
+            "io.gpuaas.kueue.workload.observed.v1",
+            "gpu-samples",
+            "io.gpuaas.gpu.sample.v1",
+            "quota-state",
+            "io.gpuaas.quota.queue-state.v1",
+            "reclaim-events",
+            "io.gpuaas.reclaim.reclaimed.v1");
 
     private static List<String> bookOnePerPool() {
         Instant start = Instant.now().plusSeconds(4).truncatedTo(ChronoUnit.SECONDS);
@@ -156,9 +208,16 @@ class PoisonRecordReliabilityIT {
         for (String pool : List.of("h200", "h200-mig-1g.18gb", "h200-mig-2g.35gb", "h200-mig-3g.71gb")) {
             String body = "{\"pool\":\"" + pool + "\",\"quantity\":1,\"start\":\"" + start + "\",\"end\":\""
                     + start.plusSeconds(240) + "\",\"namespace\":\"team-b\",\"purpose\":\"after-poison\"}";
-            HttpCalls.Response r = stack.http().send("POST", stack.url("booking-service") + "/api/v1/bookings",
-                    stack.token("team-b"), body, Map.of());
-            assertThat(r.status()).as("booking %s behind the poison: %s", pool, r.body()).isEqualTo(201);
+            HttpCalls.Response r = stack.http()
+                    .send(
+                            "POST",
+                            stack.url("booking-service") + "/api/v1/bookings",
+                            stack.token("team-b"),
+                            body,
+                            Map.of());
+            assertThat(r.status())
+                    .as("booking %s behind the poison: %s", pool, r.body())
+                    .isEqualTo(201);
             ids.add(r.body().replaceAll("(?s).*\"id\"\\s*:\\s*\"([^\"]+)\".*", "$1"));
         }
         return ids;
@@ -169,7 +228,8 @@ class PoisonRecordReliabilityIT {
         SystemView view = new SystemView(stack);
         List<String> problems = new ArrayList<>();
         for (String id : bookings) {
-            HttpCalls.Response r = stack.http().get(stack.url("booking-service") + "/api/v1/bookings/" + id, stack.token("team-b"));
+            HttpCalls.Response r =
+                    stack.http().get(stack.url("booking-service") + "/api/v1/bookings/" + id, stack.token("team-b"));
             if (r.status() != 200) {
                 problems.add("GET booking " + id + " → " + r.status());
             }
@@ -195,7 +255,13 @@ class PoisonRecordReliabilityIT {
             problems.add("idle-reclaimer gpuaas_reclaim_samples_total stopped at " + samples);
         }
         for (String id : bookings) {
-            stack.http().send("DELETE", stack.url("booking-service") + "/api/v1/bookings/" + id, stack.token("team-b"), null, Map.of());
+            stack.http()
+                    .send(
+                            "DELETE",
+                            stack.url("booking-service") + "/api/v1/bookings/" + id,
+                            stack.token("team-b"),
+                            null,
+                            Map.of());
         }
         return String.join("; ", problems);
     }
@@ -216,7 +282,8 @@ class PoisonRecordReliabilityIT {
     }
 
     /** For each topic, the poison records (partition@offset/round) some consumer has not dead-lettered yet. */
-    private static Map<String, List<String>> awaitDeadLetters(List<RecordMetadata> poisons, Duration timeout) throws InterruptedException {
+    private static Map<String, List<String>> awaitDeadLetters(List<RecordMetadata> poisons, Duration timeout)
+            throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             Map<String, Set<String>> seen = new HashMap<>();
@@ -225,8 +292,11 @@ class PoisonRecordReliabilityIT {
                 if (reason == null || reason.isBlank()) {
                     continue;
                 }
-                seen.computeIfAbsent(KafkaProbe.header(r, DeadLetterPublisher.TOPIC) + "/" + KafkaProbe.header(r, DeadLetterPublisher.PARTITION)
-                        + "/" + KafkaProbe.header(r, DeadLetterPublisher.OFFSET), k -> new TreeSet<>())
+                seen.computeIfAbsent(
+                                KafkaProbe.header(r, DeadLetterPublisher.TOPIC) + "/"
+                                        + KafkaProbe.header(r, DeadLetterPublisher.PARTITION) + "/"
+                                        + KafkaProbe.header(r, DeadLetterPublisher.OFFSET),
+                                k -> new TreeSet<>())
                         .add(String.valueOf(KafkaProbe.header(r, DeadLetterPublisher.GROUP)));
             }
             Map<String, List<String>> missing = new LinkedHashMap<>();
@@ -235,8 +305,9 @@ class PoisonRecordReliabilityIT {
                 int expected = CONSUMERS.get(m.topic()).size();
                 Set<String> by = seen.getOrDefault(m.topic() + "/" + m.partition() + "/" + m.offset(), Set.of());
                 if (by.size() < expected) {
-                    missing.computeIfAbsent(m.topic(), k -> new ArrayList<>()).add(m.partition() + "@" + m.offset()
-                            + "/round" + (i < poisons.size() / 2 ? 1 : 2) + " by " + by);
+                    missing.computeIfAbsent(m.topic(), k -> new ArrayList<>())
+                            .add(m.partition() + "@" + m.offset() + "/round" + (i < poisons.size() / 2 ? 1 : 2) + " by "
+                                    + by);
                 }
             }
             if (missing.isEmpty() || System.nanoTime() > deadline) {
@@ -250,7 +321,8 @@ class PoisonRecordReliabilityIT {
         Map<String, Set<String>> out = new HashMap<>();
         for (ConsumerRecord<byte[], byte[]> r : kafka.readAll(Topics.DEAD_LETTER.name(Topics.DEFAULT_PREFIX))) {
             out.computeIfAbsent(KafkaProbe.header(r, DeadLetterPublisher.TOPIC), k -> new TreeSet<>())
-                    .add(KafkaProbe.header(r, DeadLetterPublisher.GROUP) + " (" + KafkaProbe.header(r, DeadLetterPublisher.REASON) + ")");
+                    .add(KafkaProbe.header(r, DeadLetterPublisher.GROUP) + " ("
+                            + KafkaProbe.header(r, DeadLetterPublisher.REASON) + ")");
         }
         return out;
     }

@@ -1,15 +1,5 @@
 package io.gpuaas.testing.auth;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.Date;
-import java.util.List;
-import java.util.UUID;
-
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
@@ -21,6 +11,15 @@ import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import java.util.List;
+import java.util.UUID;
 
 /**
  * Mints RS256 bearer tokens the way gpuaas expects them (issuer {@value #ISSUER} and audience {@value #AUDIENCE},
@@ -103,46 +102,68 @@ public final class TestJwt {
     /** A token issued two hours ago that expired an hour ago, well past any clock-skew allowance. */
     public String expiredToken(String subject, String tenant, List<String> namespaces, List<String> roles) {
         Instant now = Instant.now();
-        return sign(key, claims(subject, tenant, namespaces, roles, now.minus(Duration.ofHours(2)),
-            now.minus(Duration.ofHours(1))));
+        return sign(
+                key,
+                claims(
+                        subject,
+                        tenant,
+                        namespaces,
+                        roles,
+                        now.minus(Duration.ofHours(2)),
+                        now.minus(Duration.ofHours(1))));
     }
 
     /** A correctly signed token without {@code exp}: it would never expire, so it must be refused. */
     public String tokenWithoutExpiry(String subject, String tenant, List<String> namespaces, List<String> roles) {
         Instant now = Instant.now();
-        return sign(key, new JWTClaimsSet.Builder(claims(subject, tenant, namespaces, roles, now, now))
-            .expirationTime(null).build());
+        return sign(
+                key,
+                new JWTClaimsSet.Builder(claims(subject, tenant, namespaces, roles, now, now))
+                        .expirationTime(null)
+                        .build());
     }
 
     /** A token that becomes valid only at {@code notBefore} (and lasts an hour from then). */
-    public String tokenNotBefore(Instant notBefore, String subject, String tenant, List<String> namespaces,
-        List<String> roles) {
-        return sign(key, new JWTClaimsSet.Builder(claims(subject, tenant, namespaces, roles, Instant.now(),
-            notBefore.plus(Duration.ofHours(1)))).notBeforeTime(Date.from(notBefore)).build());
+    public String tokenNotBefore(
+            Instant notBefore, String subject, String tenant, List<String> namespaces, List<String> roles) {
+        return sign(
+                key,
+                new JWTClaimsSet.Builder(claims(
+                                subject, tenant, namespaces, roles, Instant.now(), notBefore.plus(Duration.ofHours(1))))
+                        .notBeforeTime(Date.from(notBefore))
+                        .build());
     }
 
     /** A valid-for-five-minutes token from another issuer ({@code iss}), or without one when {@code issuer} is null. */
-    public String tokenWithIssuer(String issuer, String subject, String tenant, List<String> namespaces,
-        List<String> roles) {
+    public String tokenWithIssuer(
+            String issuer, String subject, String tenant, List<String> namespaces, List<String> roles) {
         Instant now = Instant.now();
-        return sign(key, new JWTClaimsSet.Builder(claims(subject, tenant, namespaces, roles, now,
-            now.plus(Duration.ofMinutes(5)))).issuer(issuer).build());
+        return sign(
+                key,
+                new JWTClaimsSet.Builder(
+                                claims(subject, tenant, namespaces, roles, now, now.plus(Duration.ofMinutes(5))))
+                        .issuer(issuer)
+                        .build());
     }
 
     /** A valid-for-five-minutes token for other audiences ({@code aud}), or none when the list is empty. */
-    public String tokenWithAudience(List<String> audience, String subject, String tenant, List<String> namespaces,
-        List<String> roles) {
+    public String tokenWithAudience(
+            List<String> audience, String subject, String tenant, List<String> namespaces, List<String> roles) {
         Instant now = Instant.now();
-        return sign(key, new JWTClaimsSet.Builder(claims(subject, tenant, namespaces, roles, now,
-            now.plus(Duration.ofMinutes(5)))).audience(audience.isEmpty() ? null : List.copyOf(audience)).build());
+        return sign(
+                key,
+                new JWTClaimsSet.Builder(
+                                claims(subject, tenant, namespaces, roles, now, now.plus(Duration.ofMinutes(5))))
+                        .audience(audience.isEmpty() ? null : List.copyOf(audience))
+                        .build());
     }
 
     /**
      * A well-formed, unexpired token whose header names the trusted kid but whose signature comes
      * from another key, so verification against the JWKS must fail.
      */
-    public String tokenSignedByOtherKey(String subject, String tenant, List<String> namespaces, List<String> roles,
-        Duration ttl) {
+    public String tokenSignedByOtherKey(
+            String subject, String tenant, List<String> namespaces, List<String> roles, Duration ttl) {
         Instant now = Instant.now();
         return sign(otherKey(), claims(subject, tenant, namespaces, roles, now, now.plus(ttl)));
     }
@@ -155,18 +176,23 @@ public final class TestJwt {
         return otherKey;
     }
 
-    private static JWTClaimsSet claims(String subject, String tenant, List<String> namespaces, List<String> roles,
-        Instant issuedAt, Instant expiresAt) {
+    private static JWTClaimsSet claims(
+            String subject,
+            String tenant,
+            List<String> namespaces,
+            List<String> roles,
+            Instant issuedAt,
+            Instant expiresAt) {
         JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder()
-            .issuer(ISSUER)
-            .audience(AUDIENCE)
-            .subject(subject)
-            .jwtID(UUID.randomUUID().toString())
-            .issueTime(Date.from(issuedAt))
-            .notBeforeTime(Date.from(issuedAt))
-            .expirationTime(Date.from(expiresAt))
-            .claim(NAMESPACES_CLAIM, List.copyOf(namespaces))
-            .claim(ROLES_CLAIM, List.copyOf(roles));
+                .issuer(ISSUER)
+                .audience(AUDIENCE)
+                .subject(subject)
+                .jwtID(UUID.randomUUID().toString())
+                .issueTime(Date.from(issuedAt))
+                .notBeforeTime(Date.from(issuedAt))
+                .expirationTime(Date.from(expiresAt))
+                .claim(NAMESPACES_CLAIM, List.copyOf(namespaces))
+                .claim(ROLES_CLAIM, List.copyOf(roles));
         if (tenant != null) {
             claims.claim(TENANT_CLAIM, tenant);
         }
@@ -175,9 +201,9 @@ public final class TestJwt {
 
     private static String sign(RSAKey signingKey, JWTClaimsSet claims) {
         JWSHeader header = new JWSHeader.Builder(JWSAlgorithm.RS256)
-            .keyID(signingKey.getKeyID())
-            .type(JOSEObjectType.JWT)
-            .build();
+                .keyID(signingKey.getKeyID())
+                .type(JOSEObjectType.JWT)
+                .build();
         SignedJWT jwt = new SignedJWT(header, claims);
         try {
             jwt.sign(new RSASSASigner(signingKey));
@@ -190,10 +216,10 @@ public final class TestJwt {
     private static RSAKey newKey(String kid) {
         try {
             return new RSAKeyGenerator(2048)
-                .keyID(kid)
-                .keyUse(KeyUse.SIGNATURE)
-                .algorithm(JWSAlgorithm.RS256)
-                .generate();
+                    .keyID(kid)
+                    .keyUse(KeyUse.SIGNATURE)
+                    .algorithm(JWSAlgorithm.RS256)
+                    .generate();
         } catch (JOSEException e) {
             throw new IllegalStateException("cannot generate RSA key", e);
         }

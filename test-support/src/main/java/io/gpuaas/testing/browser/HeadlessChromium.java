@@ -30,11 +30,15 @@ public final class HeadlessChromium {
      * safe-browsing lists) because a test browser needs neither; /tmp instead of a small /dev/shm; a window wide
      * enough for the calendar's week grid.
      */
-    public static final List<String> ARGUMENTS = List.of("--headless=new", "--no-sandbox", "--disable-gpu",
-            "--disable-background-networking", "--disable-dev-shm-usage", "--window-size=1400,1000");
+    public static final List<String> ARGUMENTS = List.of(
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-dev-shm-usage",
+            "--window-size=1400,1000");
 
-    private HeadlessChromium() {
-    }
+    private HeadlessChromium() {}
 
     /** Whether both executables are installed; tests are skipped, not failed, when they are not. */
     public static boolean available() {
@@ -53,8 +57,10 @@ public final class HeadlessChromium {
         ChromeOptions options = new ChromeOptions();
         options.setBinary(BINARY.toFile());
         options.addArguments(ARGUMENTS);
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile())
-                .usingAnyFreePort().build();
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(DRIVER.toFile())
+                .usingAnyFreePort()
+                .build();
         return new ChromeDriver(service, options);
     }
 }

@@ -1,11 +1,10 @@
 package io.gpuaas.testing.k8s;
 
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-
-import io.fabric8.mockwebserver.http.MockResponse;
-import io.fabric8.mockwebserver.http.RecordedRequest;
 
 /**
  * A fault switch for the in-memory API server: while {@link #failWrites} is on, every create, update, patch or delete
@@ -17,14 +16,12 @@ public final class ApiServerFaults {
 
     private static final Set<String> WRITES = Set.of("POST", "PUT", "PATCH", "DELETE");
 
-    private record Failing(int status, String pathPrefix) {
-    }
+    private record Failing(int status, String pathPrefix) {}
 
     private volatile Failing failing;
     private final AtomicLong refused = new AtomicLong();
 
-    ApiServerFaults() {
-    }
+    ApiServerFaults() {}
 
     /**
      * From now on answers writes to paths starting with {@code pathPrefix} (e.g. {@code /apis/kueue.x-k8s.io/}, or
@@ -50,16 +47,18 @@ public final class ApiServerFaults {
     /** The failure answer for {@code request}, or null when it passes. */
     MockResponse answer(RecordedRequest request) {
         Failing now = failing;
-        if (now == null || !WRITES.contains(request.getMethod().toUpperCase(Locale.ROOT))
-            || !request.getPath().startsWith(now.pathPrefix())) {
+        if (now == null
+                || !WRITES.contains(request.getMethod().toUpperCase(Locale.ROOT))
+                || !request.getPath().startsWith(now.pathPrefix())) {
             return null;
         }
         refused.incrementAndGet();
         String body = """
             {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",\
-            "message":"injected fault: the API server refuses writes","reason":"%s","code":%d}"""
-            .formatted(now.status() == 503 ? "ServiceUnavailable" : "InternalError", now.status());
-        return new MockResponse().setResponseCode(now.status()).setHeader("Content-Type", "application/json")
-            .setBody(body);
+            "message":"injected fault: the API server refuses writes","reason":"%s","code":%d}""".formatted(now.status() == 503 ? "ServiceUnavailable" : "InternalError", now.status());
+        return new MockResponse()
+                .setResponseCode(now.status())
+                .setHeader("Content-Type", "application/json")
+                .setBody(body);
     }
 }

@@ -1,5 +1,10 @@
 package io.gpuaas.testing.k8s;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -10,13 +15,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.mockwebserver.http.MockResponse;
-import io.fabric8.mockwebserver.http.RecordedRequest;
 
 /**
  * The CRUD dispatcher plus the discovery documents kubectl reads before anything else
@@ -29,19 +27,22 @@ final class DiscoveryDispatcher extends KubernetesCrudDispatcher {
 
     private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
     private static final List<Map<String, Object>> CORE_V1 = List.of(
-        resource("namespaces", "Namespace", false, "ns"), resource("nodes", "Node", false, "no"),
-        resource("pods", "Pod", true, "po"), resource("services", "Service", true, "svc"),
-        resource("configmaps", "ConfigMap", true, "cm"), resource("secrets", "Secret", true),
-        resource("events", "Event", true, "ev"));
+            resource("namespaces", "Namespace", false, "ns"),
+            resource("nodes", "Node", false, "no"),
+            resource("pods", "Pod", true, "po"),
+            resource("services", "Service", true, "svc"),
+            resource("configmaps", "ConfigMap", true, "cm"),
+            resource("secrets", "Secret", true),
+            resource("events", "Event", true, "ev"));
     private static final List<Map<String, Object>> APPS_V1 = List.of(
-        resource("deployments", "Deployment", true, "deploy"), resource("statefulsets", "StatefulSet", true, "sts"),
-        resource("replicasets", "ReplicaSet", true, "rs"));
-    private static final List<Map<String, Object>> APIEXTENSIONS_V1 = List.of(
-        resource("customresourcedefinitions", "CustomResourceDefinition", false, "crd", "crds"));
+            resource("deployments", "Deployment", true, "deploy"),
+            resource("statefulsets", "StatefulSet", true, "sts"),
+            resource("replicasets", "ReplicaSet", true, "rs"));
+    private static final List<Map<String, Object>> APIEXTENSIONS_V1 =
+            List.of(resource("customresourcedefinitions", "CustomResourceDefinition", false, "crd", "crds"));
 
     /** A response held back: requests of {@code method} whose path contains {@code pathPart}. */
-    private record Delay(String method, String pathPart, Duration delay) {
-    }
+    private record Delay(String method, String pathPart, Duration delay) {}
 
     private final ObjectMapper mapper = new ObjectMapper();
     private final List<Delay> delays = new CopyOnWriteArrayList<>();
@@ -81,7 +82,8 @@ final class DiscoveryDispatcher extends KubernetesCrudDispatcher {
      */
     private MockResponse delayed(RecordedRequest request, MockResponse response) {
         for (Delay d : delays) {
-            if (d.method().equalsIgnoreCase(request.getMethod()) && request.getPath().contains(d.pathPart())) {
+            if (d.method().equalsIgnoreCase(request.getMethod())
+                    && request.getPath().contains(d.pathPart())) {
                 return response.setBodyDelay(d.delay());
             }
         }
@@ -89,17 +91,32 @@ final class DiscoveryDispatcher extends KubernetesCrudDispatcher {
     }
 
     private Optional<Object> discovery(String path) {
-        return Optional.ofNullable(switch (path) {
-            case "/version" -> Map.of("major", "1", "minor", "33", "gitVersion", "v1.33.0-gpuaas-mock",
-                "platform", "linux/amd64");
-            case "/api" -> Map.of("kind", "APIVersions", "versions", List.of("v1"),
-                "serverAddressByClientCIDRs", List.of());
-            case "/apis" -> groupList();
-            case "/api/v1" -> resourceList("v1", CORE_V1);
-            case "/apis/apps/v1" -> resourceList("apps/v1", APPS_V1);
-            case "/apis/apiextensions.k8s.io/v1" -> resourceList("apiextensions.k8s.io/v1", APIEXTENSIONS_V1);
-            default -> crdResourceList(path);
-        });
+        return Optional.ofNullable(
+                switch (path) {
+                    case "/version" ->
+                        Map.of(
+                                "major",
+                                "1",
+                                "minor",
+                                "33",
+                                "gitVersion",
+                                "v1.33.0-gpuaas-mock",
+                                "platform",
+                                "linux/amd64");
+                    case "/api" ->
+                        Map.of(
+                                "kind",
+                                "APIVersions",
+                                "versions",
+                                List.of("v1"),
+                                "serverAddressByClientCIDRs",
+                                List.of());
+                    case "/apis" -> groupList();
+                    case "/api/v1" -> resourceList("v1", CORE_V1);
+                    case "/apis/apps/v1" -> resourceList("apps/v1", APPS_V1);
+                    case "/apis/apiextensions.k8s.io/v1" -> resourceList("apiextensions.k8s.io/v1", APIEXTENSIONS_V1);
+                    default -> crdResourceList(path);
+                });
     }
 
     /** {@code /apis/<group>/<version>} for CRD groups, with short names and verbs kubectl needs. */
@@ -126,13 +143,17 @@ final class DiscoveryDispatcher extends KubernetesCrudDispatcher {
     private List<Map<String, Object>> crdResources(JsonNode spec, JsonNode version) {
         JsonNode names = spec.path("names");
         boolean namespaced = "Namespaced".equals(spec.path("scope").asText());
-        Map<String, Object> main = resource(names.path("plural").asText(), names.path("kind").asText(), namespaced);
+        Map<String, Object> main =
+                resource(names.path("plural").asText(), names.path("kind").asText(), namespaced);
         List<String> shortNames = new ArrayList<>();
         names.path("shortNames").forEach(n -> shortNames.add(n.asText()));
         main.put("shortNames", shortNames);
         List<Map<String, Object>> out = new ArrayList<>(List.of(main));
         if (version.path("subresources").has("status")) {
-            Map<String, Object> status = resource(names.path("plural").asText() + "/status", names.path("kind").asText(), namespaced);
+            Map<String, Object> status = resource(
+                    names.path("plural").asText() + "/status",
+                    names.path("kind").asText(),
+                    namespaced);
             status.put("verbs", List.of("get", "patch", "update"));
             out.add(status);
         }
@@ -157,7 +178,8 @@ final class DiscoveryDispatcher extends KubernetesCrudDispatcher {
         List<Map<String, Object>> items = new ArrayList<>();
         groups.forEach((group, versions) -> {
             List<Map<String, String>> gvs = versions.stream()
-                .map(v -> Map.of("groupVersion", group + "/" + v, "version", v)).toList();
+                    .map(v -> Map.of("groupVersion", group + "/" + v, "version", v))
+                    .toList();
             items.add(Map.of("name", group, "versions", gvs, "preferredVersion", gvs.get(0)));
         });
         return Map.of("kind", "APIGroupList", "apiVersion", "v1", "groups", items);
@@ -177,17 +199,18 @@ final class DiscoveryDispatcher extends KubernetesCrudDispatcher {
 
     private MockResponse json(Object document) {
         try {
-            return new MockResponse().setResponseCode(200)
-                .setHeader("Content-Type", "application/json")
-                .setBody(mapper.writeValueAsString(document));
+            return new MockResponse()
+                    .setResponseCode(200)
+                    .setHeader("Content-Type", "application/json")
+                    .setBody(mapper.writeValueAsString(document));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     private static Map<String, Object> resourceList(String groupVersion, List<Map<String, Object>> resources) {
-        return Map.of("kind", "APIResourceList", "apiVersion", "v1", "groupVersion", groupVersion,
-            "resources", resources);
+        return Map.of(
+                "kind", "APIResourceList", "apiVersion", "v1", "groupVersion", groupVersion, "resources", resources);
     }
 
     private static Map<String, Object> resource(String plural, String kind, boolean namespaced, String... shortNames) {

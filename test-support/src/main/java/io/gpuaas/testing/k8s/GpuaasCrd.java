@@ -9,14 +9,25 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 public enum GpuaasCrd {
     CLUSTER_QUEUE("kueue.x-k8s.io", "v1beta2", "ClusterQueue", "clusterqueues", false, "kueue-clusterqueues.yaml"),
     LOCAL_QUEUE("kueue.x-k8s.io", "v1beta2", "LocalQueue", "localqueues", true, "kueue-localqueues.yaml"),
-    RESOURCE_FLAVOR("kueue.x-k8s.io", "v1beta2", "ResourceFlavor", "resourceflavors", false, "kueue-resourceflavors.yaml"),
+    RESOURCE_FLAVOR(
+            "kueue.x-k8s.io", "v1beta2", "ResourceFlavor", "resourceflavors", false, "kueue-resourceflavors.yaml"),
     COHORT("kueue.x-k8s.io", "v1beta2", "Cohort", "cohorts", false, "kueue-cohorts.yaml"),
     WORKLOAD("kueue.x-k8s.io", "v1beta2", "Workload", "workloads", true, "kueue-workloads.yaml"),
     RAY_CLUSTER("ray.io", "v1", "RayCluster", "rayclusters", true, "ray-rayclusters.yaml"),
-    INFERENCE_SERVICE("serving.kserve.io", "v1beta1", "InferenceService", "inferenceservices", true,
-        "kserve-inferenceservices.yaml"),
-    HARDWARE_PROFILE("infrastructure.opendatahub.io", "v1", "HardwareProfile", "hardwareprofiles", true,
-        "odh-hardwareprofiles.yaml");
+    INFERENCE_SERVICE(
+            "serving.kserve.io",
+            "v1beta1",
+            "InferenceService",
+            "inferenceservices",
+            true,
+            "kserve-inferenceservices.yaml"),
+    HARDWARE_PROFILE(
+            "infrastructure.opendatahub.io",
+            "v1",
+            "HardwareProfile",
+            "hardwareprofiles",
+            true,
+            "odh-hardwareprofiles.yaml");
 
     private final String group;
     private final String version;
@@ -71,11 +82,11 @@ public enum GpuaasCrd {
 
     public ResourceDefinitionContext context() {
         return new ResourceDefinitionContext.Builder()
-            .withGroup(group)
-            .withVersion(version)
-            .withKind(kind)
-            .withPlural(plural)
-            .withNamespaced(namespaced)
-            .build();
+                .withGroup(group)
+                .withVersion(version)
+                .withKind(kind)
+                .withPlural(plural)
+                .withNamespaced(namespaced)
+                .build();
     }
 }

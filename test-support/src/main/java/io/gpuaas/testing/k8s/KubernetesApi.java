@@ -1,14 +1,7 @@
 package io.gpuaas.testing.k8s;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.List;
-
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
@@ -19,11 +12,17 @@ import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.vertx.Protocol;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
 
 /**
  * An in-memory Kubernetes API: fabric8's mock server in CRUD mode over plain HTTP on
@@ -93,25 +92,25 @@ public final class KubernetesApi implements AutoCloseable {
     /** A new client bound to this server; the caller closes it. */
     public KubernetesClient newClient() {
         return new KubernetesClientBuilder()
-            .withConfig(config())
-            .withHttpClientFactory(new JdkHttpClientFactory())
-            .build();
+                .withConfig(config())
+                .withHttpClientFactory(new JdkHttpClientFactory())
+                .build();
     }
 
     /** The client configuration, for code that builds its own client (e.g. a Micronaut factory). */
     public Config config() {
         return new ConfigBuilder(Config.empty())
-            .withMasterUrl(url())
-            .withNamespace(DEFAULT_NAMESPACE)
-            .withOauthToken("gpuaas-local")
-            .withRequestRetryBackoffLimit(0)
-            .withHttp2Disable(true)
-            .build();
+                .withMasterUrl(url())
+                .withNamespace(DEFAULT_NAMESPACE)
+                .withOauthToken("gpuaas-local")
+                .withRequestRetryBackoffLimit(0)
+                .withHttp2Disable(true)
+                .build();
     }
 
     /** {@code client().genericKubernetesResources(crd.context())}. */
     public MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
-        resources(GpuaasCrd crd) {
+            resources(GpuaasCrd crd) {
         return client.genericKubernetesResources(crd.context());
     }
 
@@ -197,7 +196,11 @@ public final class KubernetesApi implements AutoCloseable {
 
     private void registerCrds() {
         for (GpuaasCrd crd : GpuaasCrd.values()) {
-            client.apiextensions().v1().customResourceDefinitions().resource(loadCrd(crd)).create();
+            client.apiextensions()
+                    .v1()
+                    .customResourceDefinitions()
+                    .resource(loadCrd(crd))
+                    .create();
         }
     }
 

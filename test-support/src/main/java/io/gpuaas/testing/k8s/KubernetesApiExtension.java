@@ -1,16 +1,14 @@
 package io.gpuaas.testing.k8s;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
-
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.jupiter.api.extension.TestInstancePostProcessor;
-
-import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
  * Gives each top-level test class its own in-memory Kubernetes API ({@link KubernetesApi}) with
@@ -21,7 +19,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  */
 public final class KubernetesApiExtension implements BeforeAllCallback, TestInstancePostProcessor, ParameterResolver {
 
-    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(KubernetesApiExtension.class);
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(KubernetesApiExtension.class);
 
     @Override
     public void beforeAll(ExtensionContext context) {
@@ -51,16 +50,18 @@ public final class KubernetesApiExtension implements BeforeAllCallback, TestInst
         while (classContext.getParent().isPresent() && classContext.getParent().get() != context.getRoot()) {
             classContext = classContext.getParent().get();
         }
-        return classContext.getStore(NAMESPACE)
-            .getOrComputeIfAbsent(KubernetesApi.class, k -> KubernetesApi.start(), KubernetesApi.class);
+        return classContext
+                .getStore(NAMESPACE)
+                .getOrComputeIfAbsent(KubernetesApi.class, k -> KubernetesApi.start(), KubernetesApi.class);
     }
 
     private static void injectFields(Class<?> type, Object instance, KubernetesApi api) {
         for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
             for (Field field : c.getDeclaredFields()) {
                 boolean isStatic = Modifier.isStatic(field.getModifiers());
-                Object value = field.getType() == KubernetesApi.class ? api
-                    : field.getType() == KubernetesClient.class ? api.client() : null;
+                Object value = field.getType() == KubernetesApi.class
+                        ? api
+                        : field.getType() == KubernetesClient.class ? api.client() : null;
                 if (value == null || isStatic == (instance != null)) {
                     continue;
                 }

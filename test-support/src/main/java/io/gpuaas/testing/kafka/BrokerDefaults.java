@@ -14,8 +14,7 @@ import org.apache.kafka.common.security.auth.SecurityProtocol;
  */
 public final class BrokerDefaults {
 
-    private BrokerDefaults() {
-    }
+    private BrokerDefaults() {}
 
     /** One replica everywhere, few threads and small buffers, SASL listeners; {@code fixedPort} 0 adds no listener. */
     public static Map<String, String> singleNode(int fixedPort) {
@@ -56,10 +55,14 @@ public final class BrokerDefaults {
         p.put("unstable.api.versions.enable", "false");
         p.put("unstable.feature.versions.enable", "false");
         if (fixedPort > 0) {
-            p.put("listeners", "EXTERNAL://localhost:0,CONTROLLER://localhost:0,"
-                + EmbeddedKafka.FIXED_LISTENER + "://127.0.0.1:" + fixedPort);
-            p.put("listener.security.protocol.map", "EXTERNAL:" + protocol + ",CONTROLLER:" + protocol + ","
-                + EmbeddedKafka.FIXED_LISTENER + ":" + protocol);
+            p.put(
+                    "listeners",
+                    "EXTERNAL://localhost:0,CONTROLLER://localhost:0," + EmbeddedKafka.FIXED_LISTENER + "://127.0.0.1:"
+                            + fixedPort);
+            p.put(
+                    "listener.security.protocol.map",
+                    "EXTERNAL:" + protocol + ",CONTROLLER:" + protocol + "," + EmbeddedKafka.FIXED_LISTENER + ":"
+                            + protocol);
         }
         return p;
     }
@@ -99,7 +102,9 @@ public final class BrokerDefaults {
         p.put("super.users", "User:" + KafkaCredentials.ADMIN);
         String plain = KafkaCredentials.serverPlainJaas(adminPassword, plainUsers);
         String scram = KafkaCredentials.serverScramJaas();
-        p.put("listener.name.controller.plain.sasl.jaas.config", KafkaCredentials.serverPlainJaas(adminPassword, List.of()));
+        p.put(
+                "listener.name.controller.plain.sasl.jaas.config",
+                KafkaCredentials.serverPlainJaas(adminPassword, List.of()));
         for (String name : clientListeners) {
             String listener = name.toLowerCase(Locale.ROOT);
             p.put("listener.name." + listener + ".plain.sasl.jaas.config", plain);

@@ -5,12 +5,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.List;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
-
 import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
@@ -106,8 +105,7 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
         private final Map<String, String> overrides = new LinkedHashMap<>();
         private final List<String> plainUsers = new ArrayList<>();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Adds a PLAINTEXT listener on {@code 127.0.0.1:port} and makes it the bootstrap address.
@@ -179,7 +177,10 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
                 cluster.startup();
                 cluster.waitForReadyBrokers();
                 String bootstrap = port > 0 ? "127.0.0.1:" + port : cluster.bootstrapServers();
-                LOG.info("embedded kafka ready on {} in {} ms{}", bootstrap, (System.nanoTime() - started) / 1_000_000,
+                LOG.info(
+                        "embedded kafka ready on {} in {} ms{}",
+                        bootstrap,
+                        (System.nanoTime() - started) / 1_000_000,
                         secured ? "" : " (without security)");
                 return new EmbeddedKafka(cluster, bootstrap, adminPassword, secured);
             } catch (Exception e) {
@@ -187,29 +188,29 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
                 if (e instanceof InterruptedException) {
                     Thread.currentThread().interrupt();
                 }
-                throw new IllegalStateException("embedded kafka failed to start"
-                    + (port > 0 ? " (is 127.0.0.1:" + port + " free?)" : ""), e);
+                throw new IllegalStateException(
+                        "embedded kafka failed to start" + (port > 0 ? " (is 127.0.0.1:" + port + " free?)" : ""), e);
             }
         }
 
         private KafkaClusterTestKit buildCluster() throws Exception {
             SecurityProtocol protocol = secured ? SecurityProtocol.SASL_PLAINTEXT : SecurityProtocol.PLAINTEXT;
             TestKitNodes.Builder nodes = new TestKitNodes.Builder()
-                .setCombined(true)
-                .setNumBrokerNodes(1)
-                .setNumControllerNodes(1)
-                .setBrokerListenerName(new ListenerName("EXTERNAL"))
-                .setBrokerSecurityProtocol(protocol)
-                .setControllerSecurityProtocol(protocol)
-                // The kit defaults to the newest (testing) metadata version; pin what a release runs.
-                .setBootstrapMetadataVersion(MetadataVersion.latestProduction());
+                    .setCombined(true)
+                    .setNumBrokerNodes(1)
+                    .setNumControllerNodes(1)
+                    .setBrokerListenerName(new ListenerName("EXTERNAL"))
+                    .setBrokerSecurityProtocol(protocol)
+                    .setControllerSecurityProtocol(protocol)
+                    // The kit defaults to the newest (testing) metadata version; pin what a release runs.
+                    .setBootstrapMetadataVersion(MetadataVersion.latestProduction());
             if (dataDir != null) {
                 Files.createDirectories(dataDir);
                 removePreviousRun(dataDir);
                 nodes.setBaseDirectory(dataDir);
             }
-            KafkaClusterTestKit.Builder kit = new KafkaClusterTestKit.Builder(nodes.build())
-                .setDeleteOnClose(deleteOnClose);
+            KafkaClusterTestKit.Builder kit =
+                    new KafkaClusterTestKit.Builder(nodes.build()).setDeleteOnClose(deleteOnClose);
             BrokerDefaults.singleNode(port, protocol).forEach(kit::setConfigProp);
             if (secured) {
                 BrokerDefaults.security(port, adminPassword, plainUsers).forEach(kit::setConfigProp);
@@ -224,7 +225,9 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
          */
         private static void removePreviousRun(Path dir) throws IOException {
             try (Stream<Path> children = Files.list(dir)) {
-                for (Path node : children.filter(p -> p.getFileName().toString().matches("(combined|broker|controller)_\\d+.*")).toList()) {
+                for (Path node : children.filter(
+                                p -> p.getFileName().toString().matches("(combined|broker|controller)_\\d+.*"))
+                        .toList()) {
                     try (Stream<Path> tree = Files.walk(node)) {
                         for (Path p : tree.sorted(Comparator.reverseOrder()).toList()) {
                             Files.deleteIfExists(p);

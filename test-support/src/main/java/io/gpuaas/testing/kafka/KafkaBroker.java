@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -47,8 +46,9 @@ public interface KafkaBroker {
 
     /** Super-user client properties with {@code bootstrap.servers}. A new mutable map each call. */
     default Map<String, Object> clientProperties() {
-        Map<String, Object> props = secured() ? new HashMap<>(KafkaCredentials.plain(KafkaCredentials.ADMIN,
-                adminPassword())) : new HashMap<>();
+        Map<String, Object> props = secured()
+                ? new HashMap<>(KafkaCredentials.plain(KafkaCredentials.ADMIN, adminPassword()))
+                : new HashMap<>();
         props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         return props;
     }
@@ -71,11 +71,16 @@ public interface KafkaBroker {
         }
         String password = derivedPassword(user);
         try (Admin admin = admin()) {
-            admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(user,
-                    new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), password))).all().get(30, TimeUnit.SECONDS);
+            admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(
+                            user, new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), password)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
             // The credential reaches the broker through the metadata log; wait until the broker knows it.
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (admin.describeUserScramCredentials(List.of(user)).all().get(30, TimeUnit.SECONDS).isEmpty()) {
+            while (admin.describeUserScramCredentials(List.of(user))
+                    .all()
+                    .get(30, TimeUnit.SECONDS)
+                    .isEmpty()) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("SCRAM credential of " + user + " never became visible");
                 }
@@ -100,7 +105,8 @@ public interface KafkaBroker {
         try (Admin admin = admin()) {
             admin.createAcls(acls).all().get(30, TimeUnit.SECONDS);
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (!new HashSet<>(admin.describeAcls(AclBindingFilter.ANY).values().get(30, TimeUnit.SECONDS))
+            while (!new HashSet<>(
+                            admin.describeAcls(AclBindingFilter.ANY).values().get(30, TimeUnit.SECONDS))
                     .containsAll(acls)) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("ACLs never became visible: " + acls);
@@ -124,9 +130,12 @@ public interface KafkaBroker {
             return;
         }
         try (Admin admin = admin()) {
-            admin.deleteAcls(acls.stream().map(AclBinding::toFilter).toList()).all().get(30, TimeUnit.SECONDS);
+            admin.deleteAcls(acls.stream().map(AclBinding::toFilter).toList())
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (new HashSet<>(admin.describeAcls(AclBindingFilter.ANY).values().get(30, TimeUnit.SECONDS))
+            while (new HashSet<>(
+                            admin.describeAcls(AclBindingFilter.ANY).values().get(30, TimeUnit.SECONDS))
                     .stream().anyMatch(acls::contains)) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("ACLs never went away: " + acls);
@@ -182,7 +191,9 @@ public interface KafkaBroker {
      * @param partitions partitions per topic
      */
     default void createTopics(int partitions, String... names) {
-        List<NewTopic> topics = Arrays.stream(names).map(n -> new NewTopic(n, partitions, (short) 1)).toList();
+        List<NewTopic> topics = Arrays.stream(names)
+                .map(n -> new NewTopic(n, partitions, (short) 1))
+                .toList();
         try (Admin admin = admin()) {
             for (var entry : admin.createTopics(topics).values().entrySet()) {
                 try {

@@ -2,7 +2,6 @@ package io.gpuaas.testing.kafka;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
-
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -23,7 +22,8 @@ import org.junit.jupiter.api.extension.TestInstancePostProcessor;
  */
 public final class KafkaBrokerExtension implements BeforeAllCallback, TestInstancePostProcessor, ParameterResolver {
 
-    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(KafkaBrokerExtension.class);
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(KafkaBrokerExtension.class);
 
     /**
      * The shared broker, started on first call. For code that needs the address before JUnit
@@ -56,8 +56,9 @@ public final class KafkaBrokerExtension implements BeforeAllCallback, TestInstan
 
     private static KafkaBroker broker(ExtensionContext context) {
         // The root store closes its AutoCloseable values when the whole run ends.
-        context.getRoot().getStore(NAMESPACE)
-            .getOrComputeIfAbsent(StopAtEnd.class, k -> new StopAtEnd(), StopAtEnd.class);
+        context.getRoot()
+                .getStore(NAMESPACE)
+                .getOrComputeIfAbsent(StopAtEnd.class, k -> new StopAtEnd(), StopAtEnd.class);
         return SharedKafka.get();
     }
 

@@ -26,8 +26,7 @@ public final class KafkaCredentials {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private KafkaCredentials() {
-    }
+    private KafkaCredentials() {}
 
     /** A new random password (192 bits, URL-safe base64). */
     public static String randomPassword() {
@@ -41,7 +40,9 @@ public final class KafkaCredentials {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(adminPassword.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(mac.doFinal(user.getBytes(StandardCharsets.UTF_8)));
+            return Base64.getUrlEncoder()
+                    .withoutPadding()
+                    .encodeToString(mac.doFinal(user.getBytes(StandardCharsets.UTF_8)));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 unavailable", e);
         }
@@ -61,8 +62,9 @@ public final class KafkaCredentials {
         Map<String, Object> props = new HashMap<>();
         props.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
         props.put(SaslConfigs.SASL_MECHANISM, mechanism);
-        props.put(SaslConfigs.SASL_JAAS_CONFIG, module + " required username=\"" + user + "\" password=\""
-                + password + "\";");
+        props.put(
+                SaslConfigs.SASL_JAAS_CONFIG,
+                module + " required username=\"" + user + "\" password=\"" + password + "\";");
         return props;
     }
 
@@ -72,11 +74,22 @@ public final class KafkaCredentials {
      * {@link #derivedPassword derived} passwords.
      */
     static String serverPlainJaas(String adminPassword, Collection<String> plainUsers) {
-        StringBuilder jaas = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required username=\"")
-                .append(ADMIN).append("\" password=\"").append(adminPassword).append("\" user_").append(ADMIN)
-                .append("=\"").append(adminPassword).append('"');
+        StringBuilder jaas = new StringBuilder(
+                        "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"")
+                .append(ADMIN)
+                .append("\" password=\"")
+                .append(adminPassword)
+                .append("\" user_")
+                .append(ADMIN)
+                .append("=\"")
+                .append(adminPassword)
+                .append('"');
         for (String user : plainUsers) {
-            jaas.append(" user_").append(user).append("=\"").append(derivedPassword(adminPassword, user)).append('"');
+            jaas.append(" user_")
+                    .append(user)
+                    .append("=\"")
+                    .append(derivedPassword(adminPassword, user))
+                    .append('"');
         }
         return jaas.append(';').toString();
     }

@@ -10,8 +10,7 @@ final class SharedKafka {
     private static KafkaBroker broker;
     private static AutoCloseable closer;
 
-    private SharedKafka() {
-    }
+    private SharedKafka() {}
 
     static synchronized KafkaBroker get() {
         if (broker == null) {

@@ -6,6 +6,5 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class UniqueNames {
     static final AtomicInteger COUNTER = new AtomicInteger();
 
-    private UniqueNames() {
-    }
+    private UniqueNames() {}
 }

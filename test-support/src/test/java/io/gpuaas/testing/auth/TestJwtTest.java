@@ -2,21 +2,19 @@ package io.gpuaas.testing.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Date;
-import java.util.List;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.crypto.RSASSAVerifier;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Date;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class TestJwtTest {
 
@@ -26,9 +24,10 @@ class TestJwtTest {
     void shouldVerifyAgainstWrittenJwksWhenTokenIsMinted(@TempDir Path dir) throws Exception {
         Path jwks = JWT.writeJwks(dir.resolve("conf/jwks.json"));
 
-        SignedJWT token = SignedJWT.parse(JWT.token("alice", "team-a", List.of("team-a", "team-a-dev"),
-            List.of("user"), Duration.ofMinutes(5)));
-        RSAKey key = (RSAKey) JWKSet.load(jwks.toFile()).getKeyByKeyId(token.getHeader().getKeyID());
+        SignedJWT token = SignedJWT.parse(
+                JWT.token("alice", "team-a", List.of("team-a", "team-a-dev"), List.of("user"), Duration.ofMinutes(5)));
+        RSAKey key = (RSAKey)
+                JWKSet.load(jwks.toFile()).getKeyByKeyId(token.getHeader().getKeyID());
 
         assertThat(key).as("JWKS holds the token's kid").isNotNull();
         assertThat(key.isPrivate()).as("JWKS must not leak the private key").isFalse();
@@ -45,8 +44,8 @@ class TestJwtTest {
 
     @Test
     void shouldFailVerificationWhenTokenIsSignedByOtherKey() throws Exception {
-        SignedJWT token = SignedJWT.parse(JWT.tokenSignedByOtherKey("mallory", "team-a", List.of("team-a"),
-            List.of("admin"), Duration.ofMinutes(5)));
+        SignedJWT token = SignedJWT.parse(JWT.tokenSignedByOtherKey(
+                "mallory", "team-a", List.of("team-a"), List.of("admin"), Duration.ofMinutes(5)));
 
         assertThat(token.getHeader().getKeyID()).isEqualTo(JWT.keyId());
         assertThat(token.verify(new RSASSAVerifier(JWT.publicJwk()))).isFalse();
@@ -58,7 +57,7 @@ class TestJwtTest {
 
         assertThat(token.verify(new RSASSAVerifier(JWT.publicJwk()))).isTrue();
         assertThat(token.getJWTClaimsSet().getExpirationTime())
-            .isBefore(Date.from(java.time.Instant.now().minus(Duration.ofMinutes(30))));
+                .isBefore(Date.from(java.time.Instant.now().minus(Duration.ofMinutes(30))));
     }
 
     @Test
@@ -67,7 +66,8 @@ class TestJwtTest {
         TestJwt first = TestJwt.loadOrGenerate(file);
         TestJwt second = TestJwt.loadOrGenerate(file);
 
-        SignedJWT token = SignedJWT.parse(second.token("admin", null, List.of(), List.of("admin"), Duration.ofHours(8)));
+        SignedJWT token =
+                SignedJWT.parse(second.token("admin", null, List.of(), List.of("admin"), Duration.ofHours(8)));
 
         assertThat(Files.exists(file)).isTrue();
         assertThat(second.keyId()).isEqualTo(first.keyId());

@@ -18,10 +18,13 @@ class HeadlessChromiumIT {
                 + "<script>document.getElementById('out').textContent = 'width ' + window.innerWidth;</script>";
         WebDriver browser = HeadlessChromium.start();
         try {
-            browser.get("data:text/html;charset=utf-8," + URLEncoder.encode(page, StandardCharsets.UTF_8).replace("+", "%20"));
+            browser.get("data:text/html;charset=utf-8,"
+                    + URLEncoder.encode(page, StandardCharsets.UTF_8).replace("+", "%20"));
 
             assertThat(browser.getTitle()).isEqualTo("calendar");
-            assertThat(browser.findElement(By.id("out")).getText()).startsWith("width ").doesNotContain("width 0");
+            assertThat(browser.findElement(By.id("out")).getText())
+                    .startsWith("width ")
+                    .doesNotContain("width 0");
         } finally {
             browser.quit();
         }

@@ -22,20 +22,29 @@ class ApiServerFaultsIT {
         api.faults().failWrites(503, "/apis/kueue.x-k8s.io/");
         try {
             assertThatThrownBy(() -> queues.resource(queue("during")).create())
-                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(503));
+                    .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode())
+                            .isEqualTo(503));
             assertThatThrownBy(() -> queues.withName("before").delete())
-                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(503));
+                    .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode())
+                            .isEqualTo(503));
             assertThat(queues.withName("before").get()).as("reads go on").isNotNull();
-            api.client().configMaps().resource(new ConfigMapBuilder().withNewMetadata().withName("other")
-                .endMetadata().build()).create();
+            api.client()
+                    .configMaps()
+                    .resource(new ConfigMapBuilder()
+                            .withNewMetadata()
+                            .withName("other")
+                            .endMetadata()
+                            .build())
+                    .create();
             assertThat(api.faults().refused()).isEqualTo(2);
         } finally {
             api.faults().heal();
         }
 
         queues.resource(queue("after")).create();
-        assertThat(queues.list().getItems()).extracting(q -> q.getMetadata().getName())
-            .containsExactlyInAnyOrder("before", "after");
+        assertThat(queues.list().getItems())
+                .extracting(q -> q.getMetadata().getName())
+                .containsExactlyInAnyOrder("before", "after");
     }
 
     private static GenericKubernetesResource queue(String name) {

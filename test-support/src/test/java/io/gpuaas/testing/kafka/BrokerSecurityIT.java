@@ -31,11 +31,17 @@ class BrokerSecurityIT {
 
     @Test
     void shouldRefuseAClientWithoutCredentialsWhenItConnects(KafkaBroker broker) {
-        Map<String, Object> anonymous = Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5_000, AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000);
+        Map<String, Object> anonymous = Map.of(
+                CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
+                broker.bootstrapServers(),
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                5_000,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                2_000);
         try (Admin admin = Admin.create(anonymous)) {
             assertThatThrownBy(() -> admin.listTopics().names().get(10, TimeUnit.SECONDS))
-                    .as("a PLAINTEXT client gets no answer from a SASL listener").isNotNull();
+                    .as("a PLAINTEXT client gets no answer from a SASL listener")
+                    .isNotNull();
         }
     }
 
@@ -56,15 +62,21 @@ class BrokerSecurityIT {
         broker.createTopics(1, prefix + "granted", prefix + "other");
         String user = broker.uniqueGroupId("writer");
         broker.createAcls(List.of(
-                acl(user, prefix + "granted", AclOperation.WRITE), acl(user, prefix + "granted", AclOperation.DESCRIBE)));
+                acl(user, prefix + "granted", AclOperation.WRITE),
+                acl(user, prefix + "granted", AclOperation.DESCRIBE)));
 
         Map<String, Object> props = broker.userProperties(user);
         props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
-            assertThat(producer.send(new ProducerRecord<>(prefix + "granted", "k", "v")).get(10, TimeUnit.SECONDS).offset())
+        try (KafkaProducer<String, String> producer =
+                new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
+            assertThat(producer.send(new ProducerRecord<>(prefix + "granted", "k", "v"))
+                            .get(10, TimeUnit.SECONDS)
+                            .offset())
                     .isZero();
-            assertThatThrownBy(() -> producer.send(new ProducerRecord<>(prefix + "other", "k", "v")).get(10, TimeUnit.SECONDS))
-                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(TopicAuthorizationException.class);
+            assertThatThrownBy(() -> producer.send(new ProducerRecord<>(prefix + "other", "k", "v"))
+                            .get(10, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(TopicAuthorizationException.class);
         }
     }
 
@@ -75,7 +87,8 @@ class BrokerSecurityIT {
     }
 
     private static AclBinding acl(String user, String topic, AclOperation op) {
-        return new AclBinding(new ResourcePattern(ResourceType.TOPIC, topic, PatternType.LITERAL),
+        return new AclBinding(
+                new ResourcePattern(ResourceType.TOPIC, topic, PatternType.LITERAL),
                 new AccessControlEntry("User:" + user, "*", op, AclPermissionType.ALLOW));
     }
 }

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -34,7 +33,8 @@ class EmbeddedKafkaIT {
             send(kafka, "fixed-port", "k", "hello", false);
 
             assertThat(readAll(kafka, "fixed-port", 1, "read_committed"))
-                .extracting(ConsumerRecord::value).containsExactly("hello");
+                    .extracting(ConsumerRecord::value)
+                    .containsExactly("hello");
         }
     }
 
@@ -43,14 +43,17 @@ class EmbeddedKafkaIT {
         try (EmbeddedKafka kafka = EmbeddedKafka.builder().withoutSecurity().start()) {
             assertThat(kafka.secured()).isFalse();
             assertThat(kafka.clientProperties()).containsOnlyKeys("bootstrap.servers");
-            assertThat(kafka.serviceCredentials("anyone", List.of())).as("no users on an open broker").isEmpty();
+            assertThat(kafka.serviceCredentials("anyone", List.of()))
+                    .as("no users on an open broker")
+                    .isEmpty();
             kafka.createTopics(1, "open");
 
             send(kafka, "open", "k", "hello", true);
             send(kafka, "open", "k", "again", false);
 
             assertThat(readAll(kafka, "open", 1, "read_committed"))
-                .extracting(ConsumerRecord::value).containsExactly("again");
+                    .extracting(ConsumerRecord::value)
+                    .containsExactly("again");
         }
     }
 
@@ -63,14 +66,16 @@ class EmbeddedKafkaIT {
             send(kafka, "tx", "k", "committed", false);
 
             assertThat(readAll(kafka, "tx", 1, "read_committed"))
-                .extracting(ConsumerRecord::value).containsExactly("committed");
+                    .extracting(ConsumerRecord::value)
+                    .containsExactly("committed");
         }
     }
 
     @Test
     void shouldStartFreshWhenDataDirHoldsAPreviousRun(@TempDir Path dir) throws Exception {
         Path data = dir.resolve("kafka");
-        try (EmbeddedKafka first = EmbeddedKafka.builder().dataDir(data).deleteOnClose(false).start()) {
+        try (EmbeddedKafka first =
+                EmbeddedKafka.builder().dataDir(data).deleteOnClose(false).start()) {
             first.createTopics(1, "before-restart");
         }
         assertThat(data).isNotEmptyDirectory();
@@ -78,7 +83,9 @@ class EmbeddedKafkaIT {
         try (EmbeddedKafka second = EmbeddedKafka.builder().dataDir(data).start()) {
             second.createTopics(1, "after-restart");
             try (var admin = second.admin()) {
-                assertThat(admin.listTopics().names().get()).contains("after-restart").doesNotContain("before-restart");
+                assertThat(admin.listTopics().names().get())
+                        .contains("after-restart")
+                        .doesNotContain("before-restart");
             }
         }
     }
@@ -101,7 +108,8 @@ class EmbeddedKafkaIT {
         }
     }
 
-    static List<ConsumerRecord<String, String>> readAll(KafkaBroker broker, String topic, int expected, String isolation) {
+    static List<ConsumerRecord<String, String>> readAll(
+            KafkaBroker broker, String topic, int expected, String isolation) {
         Map<String, Object> props = broker.clientProperties();
         props.put(ConsumerConfig.GROUP_ID_CONFIG, broker.uniqueGroupId("reader"));
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");

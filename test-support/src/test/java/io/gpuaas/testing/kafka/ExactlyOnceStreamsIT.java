@@ -3,9 +3,7 @@ package io.gpuaas.testing.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Properties;
-
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
@@ -22,20 +20,22 @@ import org.junit.jupiter.api.io.TempDir;
 class ExactlyOnceStreamsIT {
 
     @Test
-    void shouldDeliverProcessedRecordWhenStreamsRunsExactlyOnceV2(KafkaBroker broker, @TempDir Path state) throws Exception {
+    void shouldDeliverProcessedRecordWhenStreamsRunsExactlyOnceV2(KafkaBroker broker, @TempDir Path state)
+            throws Exception {
         String prefix = broker.uniquePrefix();
         broker.createTopics(2, prefix + "in", prefix + "out");
         StreamsBuilder topology = new StreamsBuilder();
         topology.stream(prefix + "in", Consumed.with(Serdes.String(), Serdes.String()))
-            .mapValues(v -> v.toUpperCase(java.util.Locale.ROOT))
-            .to(prefix + "out", Produced.with(Serdes.String(), Serdes.String()));
+                .mapValues(v -> v.toUpperCase(java.util.Locale.ROOT))
+                .to(prefix + "out", Produced.with(Serdes.String(), Serdes.String()));
 
         try (KafkaStreams streams = new KafkaStreams(topology.build(), streamsConfig(broker, state))) {
             streams.start();
             EmbeddedKafkaIT.send(broker, prefix + "in", "h200", "book 2 gpus", false);
 
             assertThat(EmbeddedKafkaIT.readAll(broker, prefix + "out", 1, "read_committed"))
-                .extracting(ConsumerRecord::value).containsExactly("BOOK 2 GPUS");
+                    .extracting(ConsumerRecord::value)
+                    .containsExactly("BOOK 2 GPUS");
         }
     }
 

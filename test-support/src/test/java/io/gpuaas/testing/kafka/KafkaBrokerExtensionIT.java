@@ -3,7 +3,6 @@ package io.gpuaas.testing.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -17,8 +16,10 @@ class KafkaBrokerExtensionIT {
     @Test
     void shouldInjectTheSameBrokerWhenAskedAsFieldOrParameter(KafkaBroker parameter) {
         assertThat(staticBroker).isNotNull();
-        assertThat(instanceBroker).isSameAs(staticBroker).isSameAs(parameter)
-            .isSameAs(KafkaBrokerExtension.sharedBroker());
+        assertThat(instanceBroker)
+                .isSameAs(staticBroker)
+                .isSameAs(parameter)
+                .isSameAs(KafkaBrokerExtension.sharedBroker());
     }
 
     @Test
@@ -29,10 +30,15 @@ class KafkaBrokerExtensionIT {
         EmbeddedKafkaIT.send(broker, topic, "b-1", "{\"bookingId\":\"b-1\"}", false);
 
         assertThat(EmbeddedKafkaIT.readAll(broker, topic, 1, "read_committed"))
-            .extracting(r -> r.key() + "=" + r.value()).containsExactly("b-1={\"bookingId\":\"b-1\"}");
+                .extracting(r -> r.key() + "=" + r.value())
+                .containsExactly("b-1={\"bookingId\":\"b-1\"}");
         try (Admin admin = broker.admin()) {
-            assertThat(admin.describeTopics(java.util.List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS)
-                .get(topic).partitions()).hasSize(3);
+            assertThat(admin.describeTopics(java.util.List.of(topic))
+                            .allTopicNames()
+                            .get(10, TimeUnit.SECONDS)
+                            .get(topic)
+                            .partitions())
+                    .hasSize(3);
         }
     }
 
@@ -42,7 +48,8 @@ class KafkaBrokerExtensionIT {
         String second = broker.uniquePrefix();
 
         assertThat(first).matches("t\\d+\\.gpuaas\\.").isNotEqualTo(second);
-        assertThat(broker.uniqueGroupId("projector")).startsWith("projector-")
-            .isNotEqualTo(broker.uniqueGroupId("projector"));
+        assertThat(broker.uniqueGroupId("projector"))
+                .startsWith("projector-")
+                .isNotEqualTo(broker.uniqueGroupId("projector"));
     }
 }

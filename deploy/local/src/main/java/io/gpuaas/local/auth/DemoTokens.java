@@ -22,8 +22,7 @@ public final class DemoTokens {
 
     public static final Duration TTL = Duration.ofDays(30);
 
-    private DemoTokens() {
-    }
+    private DemoTokens() {}
 
     /**
      * Writes {@code jwks.json} and {@code demo-tokens.json} into {@code dir}; returns the tokens by name.
@@ -34,12 +33,14 @@ public final class DemoTokens {
         jwt.writeJwks(dir.resolve("jwks.json"));
         Map<String, Map<String, Object>> tokens = new LinkedHashMap<>();
         for (Tenant tenant : tenants) {
-            tokens.put(tenant.name(), entry(jwt, tenant.name() + "-user", tenant.name(), tenant.namespaces(), List.of()));
+            tokens.put(
+                    tenant.name(), entry(jwt, tenant.name() + "-user", tenant.name(), tenant.namespaces(), List.of()));
         }
         tokens.put("admin", entry(jwt, "admin", null, List.of(), List.of("admin")));
         tokens.put("prometheus", entry(jwt, "prometheus", null, List.of(), List.of("metrics")));
         try {
-            Files.writeString(dir.resolve("demo-tokens.json"),
+            Files.writeString(
+                    dir.resolve("demo-tokens.json"),
                     Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(tokens));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write demo tokens to " + dir, e);
@@ -47,8 +48,8 @@ public final class DemoTokens {
         return tokens;
     }
 
-    private static Map<String, Object> entry(TestJwt jwt, String subject, String tenant, List<String> namespaces,
-                                             List<String> roles) {
+    private static Map<String, Object> entry(
+            TestJwt jwt, String subject, String tenant, List<String> namespaces, List<String> roles) {
         Map<String, Object> entry = new LinkedHashMap<>();
         entry.put("token", jwt.token(subject, tenant, namespaces, roles, TTL));
         entry.put("subject", subject);

@@ -14,8 +14,14 @@ import java.util.Optional;
  * @param since     when the pod started: its phases count from there, so a (re)started workload begins busy
  * @param forced    a utilization forced through the owner's {@value #ANNOTATION} annotation
  */
-public record Attribution(String pod, String namespace, String container, String podUid, String workload,
-                          java.time.Instant since, Optional<Double> forced) {
+public record Attribution(
+        String pod,
+        String namespace,
+        String container,
+        String podUid,
+        String workload,
+        java.time.Instant since,
+        Optional<Double> forced) {
 
     /** Owner annotation that pins the simulated utilization: {@code busy}, {@code idle} or a ratio 0..1. */
     public static final String ANNOTATION = "gpuaas.io/simulated-utilization";

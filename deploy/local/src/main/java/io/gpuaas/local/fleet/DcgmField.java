@@ -22,26 +22,39 @@ record DcgmField(String name, String type, String help, boolean onMig, Function<
             gauge("DCGM_FI_DEV_MEM_CLOCK", "Memory clock frequency (in MHz).", true, r -> integer(r.memClockMhz())),
             gauge("DCGM_FI_DEV_GPU_TEMP", "GPU temperature (in C).", true, r -> integer(r.temperatureC())),
             gauge("DCGM_FI_DEV_POWER_USAGE", "Power draw (in W).", true, r -> decimal(r.powerW())),
-            counter("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", "Total energy consumption since boot (in mJ).", true,
+            counter(
+                    "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION",
+                    "Total energy consumption since boot (in mJ).",
+                    true,
                     r -> integer(r.energyMj())),
             counter("DCGM_FI_DEV_PCIE_REPLAY_COUNTER", "Total number of PCIe retries.", true, r -> "0"),
             gauge("DCGM_FI_DEV_GPU_UTIL", "GPU utilization (in %).", false, r -> integer(r.utilization() * 100)),
-            gauge("DCGM_FI_DEV_MEM_COPY_UTIL", "Memory utilization (in %).", false,
-                    r -> integer(r.utilization() * 40)),
+            gauge("DCGM_FI_DEV_MEM_COPY_UTIL", "Memory utilization (in %).", false, r -> integer(r.utilization() * 40)),
             gauge("DCGM_FI_DEV_ENC_UTIL", "Encoder utilization (in %).", false, r -> "0"),
             gauge("DCGM_FI_DEV_DEC_UTIL", "Decoder utilization (in %).", false, r -> "0"),
             gauge("DCGM_FI_DEV_XID_ERRORS", "Value of the last XID error encountered.", true, r -> "0"),
             gauge("DCGM_FI_DEV_FB_FREE", "Framebuffer memory free (in MiB).", true, r -> integer(r.memoryFreeMib())),
             gauge("DCGM_FI_DEV_FB_USED", "Framebuffer memory used (in MiB).", true, r -> integer(r.memoryUsedMib())),
-            counter("DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL",
-                    "Total number of NVLink bandwidth counters for all lanes", false, r -> "0"),
+            counter(
+                    "DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL",
+                    "Total number of NVLink bandwidth counters for all lanes",
+                    false,
+                    r -> "0"),
             gauge("DCGM_FI_DEV_VGPU_LICENSE_STATUS", "vGPU License status", false, r -> "0"),
-            gauge("DCGM_FI_PROF_GR_ENGINE_ACTIVE", "Ratio of time the graphics engine is active.", true,
+            gauge(
+                    "DCGM_FI_PROF_GR_ENGINE_ACTIVE",
+                    "Ratio of time the graphics engine is active.",
+                    true,
                     r -> ratio(r.utilization())),
-            gauge("DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "Ratio of cycles the tensor (HMMA) pipe is active.", true,
+            gauge(
+                    "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE",
+                    "Ratio of cycles the tensor (HMMA) pipe is active.",
+                    true,
                     r -> ratio(r.utilization() * 0.55)),
-            gauge("DCGM_FI_PROF_DRAM_ACTIVE",
-                    "Ratio of cycles the device memory interface is active sending or receiving data.", true,
+            gauge(
+                    "DCGM_FI_PROF_DRAM_ACTIVE",
+                    "Ratio of cycles the device memory interface is active sending or receiving data.",
+                    true,
                     r -> ratio(r.utilization() * 0.4)));
 
     private static DcgmField gauge(String name, String help, boolean onMig, Function<DeviceReading, String> value) {

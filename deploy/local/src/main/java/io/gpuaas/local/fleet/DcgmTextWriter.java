@@ -31,15 +31,25 @@ public final class DcgmTextWriter {
         Map<String, DeviceReading> readings = readings(node, attributions, now);
         StringBuilder text = new StringBuilder(node.devices().size() * 4096);
         for (DcgmField field : DcgmField.DEFAULT_COUNTERS) {
-            text.append("# HELP ").append(field.name()).append(' ').append(field.help()).append('\n');
-            text.append("# TYPE ").append(field.name()).append(' ').append(field.type()).append('\n');
+            text.append("# HELP ")
+                    .append(field.name())
+                    .append(' ')
+                    .append(field.help())
+                    .append('\n');
+            text.append("# TYPE ")
+                    .append(field.name())
+                    .append(' ')
+                    .append(field.type())
+                    .append('\n');
             for (GpuDevice device : node.devices()) {
                 if (device.mig() && !field.onMig()) {
                     continue;
                 }
                 text.append(field.name()).append('{');
                 labels(text, device, attributions.get(device.key()));
-                text.append("} ").append(field.value().apply(readings.get(device.key()))).append('\n');
+                text.append("} ")
+                        .append(field.value().apply(readings.get(device.key())))
+                        .append('\n');
             }
         }
         return text.toString();
@@ -62,8 +72,10 @@ public final class DcgmTextWriter {
             double util = utilization.get(device.key());
             double used = usedMemory(device, attributions.get(device.key()), util);
             double free = Math.max(0, device.memoryMib() - used - (device.mig() ? 0 : RESERVED_MIB));
-            readings.put(device.key(), new DeviceReading(util, gpuUtil > 0.05 ? 1980 : 345, 3201,
-                    30 + gpuUtil * 45, power, energyMj, used, free));
+            readings.put(
+                    device.key(),
+                    new DeviceReading(
+                            util, gpuUtil > 0.05 ? 1980 : 345, 3201, 30 + gpuUtil * 45, power, energyMj, used, free));
         }
         return readings;
     }
@@ -81,8 +93,8 @@ public final class DcgmTextWriter {
     }
 
     private double integrate(String uuid, double powerW, Instant now) {
-        double[] state = energy.computeIfAbsent(uuid,
-                u -> new double[] {1_000_000_000d + Math.abs(u.hashCode() % 1_000_000_000), now.toEpochMilli()});
+        double[] state = energy.computeIfAbsent(
+                uuid, u -> new double[] {1_000_000_000d + Math.abs(u.hashCode() % 1_000_000_000), now.toEpochMilli()});
         double elapsedMs = now.toEpochMilli() - state[1];
         if (elapsedMs > 0) {
             // W × ms = mJ
@@ -114,7 +126,10 @@ public final class DcgmTextWriter {
     }
 
     private static void label(StringBuilder text, String name, String value) {
-        text.append(name).append("=\"").append(value == null ? "" : escape(value)).append("\",");
+        text.append(name)
+                .append("=\"")
+                .append(value == null ? "" : escape(value))
+                .append("\",");
     }
 
     private static String escape(String value) {

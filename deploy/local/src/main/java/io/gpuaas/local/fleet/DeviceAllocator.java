@@ -45,11 +45,15 @@ public final class DeviceAllocator {
     }
 
     public void reconcile(List<WorkloadOwner> owners) {
-        List<Pod> pods = client.pods().inAnyNamespace().withLabel("gpuaas.io/simulated", "true").list().getItems();
+        List<Pod> pods = client.pods()
+                .inAnyNamespace()
+                .withLabel("gpuaas.io/simulated", "true")
+                .list()
+                .getItems();
         Set<String> live = pods.stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());
         byPodUid.keySet().retainAll(live);
-        Map<String, WorkloadOwner> ownerByUid = owners.stream()
-                .collect(Collectors.toMap(WorkloadOwner::uid, Function.identity(), (a, b) -> a));
+        Map<String, WorkloadOwner> ownerByUid =
+                owners.stream().collect(Collectors.toMap(WorkloadOwner::uid, Function.identity(), (a, b) -> a));
         Map<String, Attribution> next = new HashMap<>();
         for (Pod pod : pods) {
             if (!byPodUid.containsKey(pod.getMetadata().getUid())) {
@@ -57,10 +61,19 @@ public final class DeviceAllocator {
             }
             Optional<WorkloadOwner> owner = ownerOf(pod, ownerByUid);
             for (GpuDevice device : byPodUid.getOrDefault(pod.getMetadata().getUid(), List.of())) {
-                next.put(device.key(), new Attribution(pod.getMetadata().getName(), pod.getMetadata().getNamespace(),
-                        pod.getSpec().getContainers().getFirst().getName(), pod.getMetadata().getUid(),
-                        owner.map(WorkloadOwner::key).orElse(pod.getMetadata().getNamespace() + "/Pod/" + pod.getMetadata().getName()),
-                        started(pod), owner.flatMap(o -> Attribution.parseForced(o.annotations().get(Attribution.ANNOTATION)))));
+                next.put(
+                        device.key(),
+                        new Attribution(
+                                pod.getMetadata().getName(),
+                                pod.getMetadata().getNamespace(),
+                                pod.getSpec().getContainers().getFirst().getName(),
+                                pod.getMetadata().getUid(),
+                                owner.map(WorkloadOwner::key)
+                                        .orElse(pod.getMetadata().getNamespace() + "/Pod/"
+                                                + pod.getMetadata().getName()),
+                                started(pod),
+                                owner.flatMap(o ->
+                                        Attribution.parseForced(o.annotations().get(Attribution.ANNOTATION)))));
             }
         }
         attributions = Map.copyOf(next);
@@ -72,10 +85,13 @@ public final class DeviceAllocator {
         for (GpuNode node : layout.nodes()) {
             List<GpuDevice> chosen = new ArrayList<>();
             for (Map.Entry<String, Long> want : wanted.entrySet()) {
-                node.devices().stream().filter(d -> d.resource().equals(want.getKey()) && !taken.contains(d))
-                        .limit(want.getValue()).forEach(chosen::add);
+                node.devices().stream()
+                        .filter(d -> d.resource().equals(want.getKey()) && !taken.contains(d))
+                        .limit(want.getValue())
+                        .forEach(chosen::add);
             }
-            if (chosen.size() == wanted.values().stream().mapToLong(Long::longValue).sum()) {
+            if (chosen.size()
+                    == wanted.values().stream().mapToLong(Long::longValue).sum()) {
                 byPodUid.put(pod.getMetadata().getUid(), List.copyOf(chosen));
                 markRunning(pod, node.name());
                 return;
@@ -87,8 +103,10 @@ public final class DeviceAllocator {
     private static Map<String, Long> accelerators(Pod pod) {
         Map<String, Long> wanted = new HashMap<>();
         pod.getSpec().getContainers().forEach(c -> {
-            Map<String, Quantity> limits = c.getResources() == null || c.getResources().getLimits() == null
-                    ? Map.of() : c.getResources().getLimits();
+            Map<String, Quantity> limits =
+                    c.getResources() == null || c.getResources().getLimits() == null
+                            ? Map.of()
+                            : c.getResources().getLimits();
             limits.forEach((resource, quantity) -> {
                 if (resource.startsWith(OwnerReader.ACCELERATOR_PREFIX)) {
                     wanted.merge(resource, quantity.getNumericalAmount().longValue(), Long::sum);
@@ -102,37 +120,84 @@ public final class DeviceAllocator {
         String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         String ip = "10.128." + (Math.abs(pod.getMetadata().getUid().hashCode()) % 250) + "."
                 + (Math.abs(pod.getMetadata().getName().hashCode()) % 250 + 2);
-        Map<String, Object> status = Map.of("phase", "Running", "podIP", ip, "startTime", now, "conditions", List.of(
-                Map.of("type", "PodScheduled", "status", "True", "lastTransitionTime", now),
-                Map.of("type", "Ready", "status", "True", "lastTransitionTime", now)),
-                "containerStatuses", List.of(Map.of("name", pod.getSpec().getContainers().getFirst().getName(),
-                        "ready", true, "restartCount", 0, "started", true, "image",
-                        pod.getSpec().getContainers().getFirst().getImage(), "imageID", "",
-                        "state", Map.of("running", Map.of("startedAt", now)))));
+        Map<String, Object> status = Map.of(
+                "phase",
+                "Running",
+                "podIP",
+                ip,
+                "startTime",
+                now,
+                "conditions",
+                List.of(
+                        Map.of("type", "PodScheduled", "status", "True", "lastTransitionTime", now),
+                        Map.of("type", "Ready", "status", "True", "lastTransitionTime", now)),
+                "containerStatuses",
+                List.of(Map.of(
+                        "name",
+                        pod.getSpec().getContainers().getFirst().getName(),
+                        "ready",
+                        true,
+                        "restartCount",
+                        0,
+                        "started",
+                        true,
+                        "image",
+                        pod.getSpec().getContainers().getFirst().getImage(),
+                        "imageID",
+                        "",
+                        "state",
+                        Map.of("running", Map.of("startedAt", now)))));
         patch(pod, node, status);
-        LOG.info("pod {}/{} bound to {}: {}", pod.getMetadata().getNamespace(), pod.getMetadata().getName(), node,
-                byPodUid.get(pod.getMetadata().getUid()).stream().map(GpuDevice::key).toList());
+        LOG.info(
+                "pod {}/{} bound to {}: {}",
+                pod.getMetadata().getNamespace(),
+                pod.getMetadata().getName(),
+                node,
+                byPodUid.get(pod.getMetadata().getUid()).stream()
+                        .map(GpuDevice::key)
+                        .toList());
     }
 
     private void markUnschedulable(Pod pod, Map<String, Long> wanted) {
-        if (pod.getStatus() != null && pod.getStatus().getConditions() != null && !pod.getStatus().getConditions().isEmpty()) {
+        if (pod.getStatus() != null
+                && pod.getStatus().getConditions() != null
+                && !pod.getStatus().getConditions().isEmpty()) {
             return;
         }
-        String message = "0/" + layout.nodes().size() + " nodes are available: insufficient " + String.join(", ", wanted.keySet());
-        patch(pod, null, Map.of("phase", "Pending", "conditions", List.of(Map.of("type", "PodScheduled",
-                "status", "False", "reason", "Unschedulable", "message", message,
-                "lastTransitionTime", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString()))));
+        String message = "0/" + layout.nodes().size() + " nodes are available: insufficient "
+                + String.join(", ", wanted.keySet());
+        patch(
+                pod,
+                null,
+                Map.of(
+                        "phase",
+                        "Pending",
+                        "conditions",
+                        List.of(Map.of(
+                                "type",
+                                "PodScheduled",
+                                "status",
+                                "False",
+                                "reason",
+                                "Unschedulable",
+                                "message",
+                                message,
+                                "lastTransitionTime",
+                                Instant.now().truncatedTo(ChronoUnit.SECONDS).toString()))));
     }
 
     private void patch(Pod pod, String node, Map<String, Object> status) {
-        var resource = client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName());
+        var resource = client.pods()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .withName(pod.getMetadata().getName());
         try {
             if (node != null) {
                 resource.patch(JsonPatch.CONTEXT, JsonPatch.set(client, "/spec/nodeName", node));
             }
             resource.subresource("status").patch(JsonPatch.CONTEXT, JsonPatch.set(client, "/status", status));
         } catch (KubernetesClientException e) {
-            LOG.debug("pod {} changed under the allocator: {}", pod.getMetadata().getName(), e.getMessage());
+            LOG.debug(
+                    "pod {} changed under the allocator: {}", pod.getMetadata().getName(), e.getMessage());
         }
     }
 
@@ -148,7 +213,9 @@ public final class DeviceAllocator {
         if (pod.getMetadata().getOwnerReferences() == null) {
             return Optional.empty();
         }
-        return pod.getMetadata().getOwnerReferences().stream().map(o -> owners.get(o.getUid()))
-                .filter(java.util.Objects::nonNull).findFirst();
+        return pod.getMetadata().getOwnerReferences().stream()
+                .map(o -> owners.get(o.getUid()))
+                .filter(java.util.Objects::nonNull)
+                .findFirst();
     }
 }

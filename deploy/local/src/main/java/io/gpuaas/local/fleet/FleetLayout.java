@@ -20,6 +20,7 @@ public record FleetLayout(List<GpuNode> nodes) {
     public static final String MODEL = "NVIDIA H200";
     /** The value GPU feature discovery puts in {@code nvidia.com/gpu.product}. */
     public static final String PRODUCT_LABEL = "NVIDIA-H200";
+
     public static final String FULL_POOL = "h200";
     public static final String WHOLE_GPU_RESOURCE = "nvidia.com/gpu";
     public static final String MIG_DISABLED = "all-disabled";
@@ -35,7 +36,8 @@ public record FleetLayout(List<GpuNode> nodes) {
     /** The layout for {@code gpus} physical GPUs (at least 2: one whole, one partitioned). */
     public static FleetLayout of(int gpus) {
         if (gpus < 2) {
-            throw new IllegalArgumentException("--gpus must be at least 2 (one whole GPU and one MIG-partitioned), got " + gpus);
+            throw new IllegalArgumentException(
+                    "--gpus must be at least 2 (one whole GPU and one MIG-partitioned), got " + gpus);
         }
         int whole = (gpus + 1) / 2;
         int mig = gpus - whole;
@@ -76,7 +78,8 @@ public record FleetLayout(List<GpuNode> nodes) {
     }
 
     private int count(String resource) {
-        return (int) devices().stream().filter(d -> d.resource().equals(resource)).count();
+        return (int)
+                devices().stream().filter(d -> d.resource().equals(resource)).count();
     }
 
     private static GpuNode wholeGpuNode(String name, int gpus) {
@@ -92,8 +95,15 @@ public record FleetLayout(List<GpuNode> nodes) {
         for (int i = 0; i < gpus.size(); i++) {
             MigProfile profile = gpus.get(i);
             for (int instanceId : profile.instanceIds()) {
-                devices.add(new GpuDevice(name, i, uuid(name, i), pciBus(i), profile.resource(), profile.name(),
-                        instanceId, profile.memoryMib()));
+                devices.add(new GpuDevice(
+                        name,
+                        i,
+                        uuid(name, i),
+                        pciBus(i),
+                        profile.resource(),
+                        profile.name(),
+                        instanceId,
+                        profile.memoryMib()));
             }
         }
         return new GpuNode(name, gpus.size(), MIG_MIXED, devices);

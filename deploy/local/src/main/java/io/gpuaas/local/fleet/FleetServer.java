@@ -32,14 +32,21 @@ public final class FleetServer implements AutoCloseable {
      * Starts one exporter per node of {@code layout}; node i listens on {@code basePort + i}, or on an ephemeral
      * port when {@code basePort} is 0.
      */
-    public FleetServer(FleetLayout layout, int basePort, DcgmTextWriter writer,
-                       Supplier<Map<String, Attribution>> attributions, Clock clock) throws IOException {
+    public FleetServer(
+            FleetLayout layout,
+            int basePort,
+            DcgmTextWriter writer,
+            Supplier<Map<String, Attribution>> attributions,
+            Clock clock)
+            throws IOException {
         try {
             for (int i = 0; i < layout.nodes().size(); i++) {
                 GpuNode node = layout.nodes().get(i);
-                HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", basePort == 0 ? 0 : basePort + i), 16);
-                server.createContext("/metrics", exchange -> serve(exchange,
-                        () -> writer.render(node, attributions.get(), clock.instant())));
+                HttpServer server =
+                        HttpServer.create(new InetSocketAddress("127.0.0.1", basePort == 0 ? 0 : basePort + i), 16);
+                server.createContext(
+                        "/metrics",
+                        exchange -> serve(exchange, () -> writer.render(node, attributions.get(), clock.instant())));
                 server.setExecutor(executor);
                 server.start();
                 servers.add(server);

@@ -13,8 +13,15 @@ package io.gpuaas.local.fleet;
  * @param gpuInstanceId MIG GPU instance id, or -1 for a whole GPU
  * @param memoryMib     framebuffer memory of the device
  */
-public record GpuDevice(String hostname, int gpuIndex, String uuid, String pciBusId, String resource,
-                        String migProfile, int gpuInstanceId, int memoryMib) {
+public record GpuDevice(
+        String hostname,
+        int gpuIndex,
+        String uuid,
+        String pciBusId,
+        String resource,
+        String migProfile,
+        int gpuInstanceId,
+        int memoryMib) {
 
     /** Whether this device is a MIG instance rather than a whole GPU. */
     public boolean mig() {

@@ -48,7 +48,9 @@ public final class ClusterSeeder {
         }
         client.resources(Cohort.class).resource(cohort(pools)).create();
         for (Tenant tenant : tenants) {
-            tenant.namespaces().forEach(ns -> client.namespaces().resource(namespace(ns, tenant.name())).create());
+            tenant.namespaces().forEach(ns -> client.namespaces()
+                    .resource(namespace(ns, tenant.name()))
+                    .create());
         }
     }
 
@@ -76,11 +78,19 @@ public final class ClusterSeeder {
         capacity.put("pods", new Quantity("110"));
         node.capacity().forEach((resource, count) -> capacity.put(resource, new Quantity(Integer.toString(count))));
         return new NodeBuilder()
-                .withNewMetadata().withName(node.name()).withLabels(labels).endMetadata()
+                .withNewMetadata()
+                .withName(node.name())
+                .withLabels(labels)
+                .endMetadata()
                 .withNewStatus()
-                    .withCapacity(capacity).withAllocatable(capacity)
-                    .addNewCondition().withType("Ready").withStatus("True").withReason("KubeletReady")
-                        .withMessage("kubelet is posting ready status").endCondition()
+                .withCapacity(capacity)
+                .withAllocatable(capacity)
+                .addNewCondition()
+                .withType("Ready")
+                .withStatus("True")
+                .withReason("KubeletReady")
+                .withMessage("kubelet is posting ready status")
+                .endCondition()
                 .endStatus()
                 .build();
     }
@@ -88,8 +98,8 @@ public final class ClusterSeeder {
     static ResourceFlavor flavor(Pool pool) {
         Map<String, String> nodeLabels = new LinkedHashMap<>();
         nodeLabels.put("nvidia.com/gpu.product", FleetLayout.PRODUCT_LABEL);
-        nodeLabels.put("nvidia.com/mig.config",
-                pool.migProfile() == null ? FleetLayout.MIG_DISABLED : FleetLayout.MIG_MIXED);
+        nodeLabels.put(
+                "nvidia.com/mig.config", pool.migProfile() == null ? FleetLayout.MIG_DISABLED : FleetLayout.MIG_MIXED);
         ResourceFlavorSpec spec = new ResourceFlavorSpec();
         spec.setNodeLabels(nodeLabels);
         ResourceFlavor flavor = new ResourceFlavor();
@@ -101,7 +111,8 @@ public final class ClusterSeeder {
     /** The cohort with all capacity as its own nominal quota: nothing is reserved before the first booking. */
     static Cohort cohort(PoolCatalog pools) {
         CohortSpec spec = new CohortSpec();
-        spec.setResourceGroups(pools.pools().stream().map(ClusterSeeder::resourceGroup).toList());
+        spec.setResourceGroups(
+                pools.pools().stream().map(ClusterSeeder::resourceGroup).toList());
         Cohort cohort = new Cohort();
         cohort.setMetadata(metadata(COHORT));
         cohort.setSpec(spec);
@@ -123,11 +134,18 @@ public final class ClusterSeeder {
     }
 
     static Namespace namespace(String name, String tenant) {
-        return new NamespaceBuilder().withNewMetadata().withName(name)
-                .withLabels(Map.of(TENANT_LABEL, tenant, "kubernetes.io/metadata.name", name)).endMetadata().build();
+        return new NamespaceBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withLabels(Map.of(TENANT_LABEL, tenant, "kubernetes.io/metadata.name", name))
+                .endMetadata()
+                .build();
     }
 
     private static ObjectMeta metadata(String name) {
-        return new ObjectMetaBuilder().withName(name).withLabels(Map.of(MANAGED_BY, "gpuaas")).build();
+        return new ObjectMetaBuilder()
+                .withName(name)
+                .withLabels(Map.of(MANAGED_BY, "gpuaas"))
+                .build();
     }
 }

@@ -31,14 +31,17 @@ public final class DemoWorkloads {
 
     public static final String QUEUE = "gpuaas";
 
-    private DemoWorkloads() {
-    }
+    private DemoWorkloads() {}
 
     public static void seed(KubernetesClient client) {
-        client.resources(RayCluster.class).inNamespace("team-a")
-                .resource(rayCluster("team-a", "demo-ray", "nvidia.com/mig-1g.18gb", 2)).create();
-        client.resources(InferenceService.class).inNamespace("team-b")
-                .resource(inferenceService("team-b", "demo-llm", "nvidia.com/gpu", 1)).create();
+        client.resources(RayCluster.class)
+                .inNamespace("team-a")
+                .resource(rayCluster("team-a", "demo-ray", "nvidia.com/mig-1g.18gb", 2))
+                .create();
+        client.resources(InferenceService.class)
+                .inNamespace("team-b")
+                .resource(inferenceService("team-b", "demo-llm", "nvidia.com/gpu", 1))
+                .create();
     }
 
     public static RayCluster rayCluster(String namespace, String name, String resource, int workers) {
@@ -99,18 +102,29 @@ public final class DemoWorkloads {
                 limits.put(resource, quantity);
             }
         });
-        return new ResourceRequirementsBuilder().withRequests(requests).withLimits(limits).build();
+        return new ResourceRequirementsBuilder()
+                .withRequests(requests)
+                .withLimits(limits)
+                .build();
     }
 
     private static PodTemplateSpec podTemplate(String container, String image, Map<String, Quantity> requests) {
-        return new PodTemplateSpecBuilder().withNewSpec()
-                .withContainers(new ContainerBuilder().withName(container).withImage(image)
-                        .withResources(resources(requests)).build())
-                .endSpec().build();
+        return new PodTemplateSpecBuilder()
+                .withNewSpec()
+                .withContainers(new ContainerBuilder()
+                        .withName(container)
+                        .withImage(image)
+                        .withResources(resources(requests))
+                        .build())
+                .endSpec()
+                .build();
     }
 
     private static ObjectMeta metadata(String namespace, String name) {
-        return new ObjectMetaBuilder().withName(name).withNamespace(namespace)
-                .withLabels(Map.of(OwnerReader.QUEUE_LABEL, QUEUE)).build();
+        return new ObjectMetaBuilder()
+                .withName(name)
+                .withNamespace(namespace)
+                .withLabels(Map.of(OwnerReader.QUEUE_LABEL, QUEUE))
+                .build();
     }
 }

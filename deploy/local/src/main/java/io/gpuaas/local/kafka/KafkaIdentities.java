@@ -119,7 +119,8 @@ public final class KafkaIdentities {
             user.put("role", principal == KafkaPrincipal.SRE ? "reads every topic, writes none" : "service");
         }
         try {
-            return writePrivate(file, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n");
+            return writePrivate(
+                    file, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

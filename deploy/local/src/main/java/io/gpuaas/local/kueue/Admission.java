@@ -14,8 +14,7 @@ public sealed interface Admission {
      * @param clusterQueue ClusterQueue the quota is reserved in
      * @param podSets      per pod set: name, count, flavor per resource, total usage per resource
      */
-    record Admitted(String clusterQueue, List<PodSetAssignment> podSets) implements Admission {
-    }
+    record Admitted(String clusterQueue, List<PodSetAssignment> podSets) implements Admission {}
 
     /**
      * Not admitted now, with the reason Kueue would give in the QuotaReserved condition.
@@ -23,8 +22,7 @@ public sealed interface Admission {
      * @param reason  condition reason ({@code Pending} or {@code Inadmissible})
      * @param message human-readable explanation
      */
-    record Pending(String reason, String message) implements Admission {
-    }
+    record Pending(String reason, String message) implements Admission {}
 
     /**
      * @param name          pod set name
@@ -32,6 +30,5 @@ public sealed interface Admission {
      * @param flavors       flavor per resource
      * @param resourceUsage total units per resource
      */
-    record PodSetAssignment(String name, int count, Map<String, String> flavors, Map<String, Long> resourceUsage) {
-    }
+    record PodSetAssignment(String name, int count, Map<String, String> flavors, Map<String, Long> resourceUsage) {}
 }

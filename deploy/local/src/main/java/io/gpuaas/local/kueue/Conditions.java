@@ -10,8 +10,7 @@ import java.util.List;
 /** metav1.Condition lists: set one condition, keeping lastTransitionTime unless its status flips. */
 final class Conditions {
 
-    private Conditions() {
-    }
+    private Conditions() {}
 
     /** The conditions of a status that may be absent or have none. */
     static List<Condition> of(List<Condition> conditions) {
@@ -22,8 +21,13 @@ final class Conditions {
      * A copy of {@code conditions} with {@code type} set; returns the same list (by content) when nothing changed,
      * so callers can skip the write.
      */
-    static List<Condition> set(List<Condition> conditions, String type, boolean status,
-                               String reason, String message, Long observedGeneration) {
+    static List<Condition> set(
+            List<Condition> conditions,
+            String type,
+            boolean status,
+            String reason,
+            String message,
+            Long observedGeneration) {
         List<Condition> result = new ArrayList<>();
         boolean found = false;
         String statusText = status ? "True" : "False";
@@ -33,7 +37,8 @@ final class Conditions {
                 continue;
             }
             found = true;
-            boolean same = statusText.equals(condition.getStatus()) && reason.equals(condition.getReason())
+            boolean same = statusText.equals(condition.getStatus())
+                    && reason.equals(condition.getReason())
                     && message.equals(condition.getMessage());
             if (same) {
                 result.add(condition);
@@ -52,10 +57,16 @@ final class Conditions {
         return conditions.stream().anyMatch(c -> type.equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
-    private static Condition condition(String type, String status, String reason, String message,
-                                       String since, Long observedGeneration) {
-        return new ConditionBuilder().withType(type).withStatus(status).withReason(reason).withMessage(message)
-                .withLastTransitionTime(String.valueOf(since)).withObservedGeneration(observedGeneration).build();
+    private static Condition condition(
+            String type, String status, String reason, String message, String since, Long observedGeneration) {
+        return new ConditionBuilder()
+                .withType(type)
+                .withStatus(status)
+                .withReason(reason)
+                .withMessage(message)
+                .withLastTransitionTime(String.valueOf(since))
+                .withObservedGeneration(observedGeneration)
+                .build();
     }
 
     private static String now() {

@@ -49,14 +49,18 @@ public final class KueueStandIn {
 
     /** One pass over the cluster; returns the uids of owners whose Workload is admitted as specified. */
     public Set<String> reconcile(List<WorkloadOwner> owners) {
-        List<WorkloadOwner> queued = owners.stream().filter(o -> o.queueName().isPresent()).toList();
+        List<WorkloadOwner> queued =
+                owners.stream().filter(o -> o.queueName().isPresent()).toList();
         Set<String> requeued = syncWorkloads(queued, listWorkloads());
         List<WorkloadView> workloads = listWorkloads();
         QueueState state = admit(workloads, requeued);
         new QueueStatusWriter(client).write(state);
-        Set<String> admitted = workloads.stream().filter(w -> state.admittedNames().contains(key(w)))
-                .map(w -> w.ownerUid().orElse("")).collect(Collectors.toSet());
-        queued.stream().filter(o -> WorkloadOwner.RAY_CLUSTER.equals(o.kind()))
+        Set<String> admitted = workloads.stream()
+                .filter(w -> state.admittedNames().contains(key(w)))
+                .map(w -> w.ownerUid().orElse(""))
+                .collect(Collectors.toSet());
+        queued.stream()
+                .filter(o -> WorkloadOwner.RAY_CLUSTER.equals(o.kind()))
                 .forEach(o -> suspend(o, !admitted.contains(o.uid())));
         return admitted;
     }
@@ -76,13 +80,18 @@ public final class KueueStandIn {
                 requeued.add(key(existing));
             }
         }
-        workloads.stream().filter(w -> w.ownerUid().isPresent() && !ownerUids.contains(w.ownerUid().get()))
+        workloads.stream()
+                .filter(w -> w.ownerUid().isPresent()
+                        && !ownerUids.contains(w.ownerUid().get()))
                 .forEach(this::finish);
         return requeued;
     }
 
     private void create(WorkloadOwner owner) {
-        workloads().inNamespace(owner.namespace()).resource(WorkloadFactory.workload(owner)).create();
+        workloads()
+                .inNamespace(owner.namespace())
+                .resource(WorkloadFactory.workload(owner))
+                .create();
         LOG.info("workload {}/{} created for {}", owner.namespace(), owner.workloadName(), owner.key());
     }
 
@@ -93,21 +102,32 @@ public final class KueueStandIn {
      */
     private boolean resize(WorkloadOwner owner, WorkloadView existing) {
         if (owner.elastic()) {
-            workloads().inNamespace(existing.namespace()).withName(existing.name())
+            workloads()
+                    .inNamespace(existing.namespace())
+                    .withName(existing.name())
                     .patch(JsonPatch.CONTEXT, JsonPatch.set(client, "/spec/podSets", WorkloadFactory.podSets(owner)));
             LOG.info("elastic workload {}/{} resized in place", existing.namespace(), existing.name());
             return true;
         }
         workloads().inNamespace(existing.namespace()).withName(existing.name()).delete();
         create(owner);
-        LOG.info("workload {}/{} requeued: {} changed its pod counts", existing.namespace(), existing.name(), owner.key());
+        LOG.info(
+                "workload {}/{} requeued: {} changed its pod counts",
+                existing.namespace(),
+                existing.name(),
+                owner.key());
         return false;
     }
 
     private void finish(WorkloadView workload) {
         WorkloadStatus status = new WorkloadStatus();
-        status.setConditions(Conditions.set(workload.conditions(), "Finished", true, "OwnerDeleted",
-                "The job owning this workload was deleted", workload.resource().getMetadata().getGeneration()));
+        status.setConditions(Conditions.set(
+                workload.conditions(),
+                "Finished",
+                true,
+                "OwnerDeleted",
+                "The job owning this workload was deleted",
+                workload.resource().getMetadata().getGeneration()));
         writeStatus(workload, status);
         workloads().inNamespace(workload.namespace()).withName(workload.name()).delete();
         LOG.info("workload {}/{} finished: owner deleted", workload.namespace(), workload.name());
@@ -115,10 +135,14 @@ public final class KueueStandIn {
 
     private QueueState admit(List<WorkloadView> workloads, Set<String> requeued) {
         Map<String, QueueQuota> queues = new LinkedHashMap<>();
-        client.resources(ClusterQueue.class).list().getItems()
+        client.resources(ClusterQueue.class)
+                .list()
+                .getItems()
                 .forEach(q -> queues.put(q.getMetadata().getName(), QuotaReader.clusterQueue(q)));
         Map<String, List<FlavorQuota>> cohorts = new HashMap<>();
-        client.resources(Cohort.class).list().getItems()
+        client.resources(Cohort.class)
+                .list()
+                .getItems()
                 .forEach(c -> cohorts.put(c.getMetadata().getName(), QuotaReader.cohort(c)));
         QuotaModel model = new QuotaModel(queues, cohorts);
         QueueState state = new QueueState(queues, model);
@@ -128,7 +152,9 @@ public final class KueueStandIn {
                 continue;
             }
             if (workload.admittedAsSpecified()) {
-                model.charge(workload.admission().get().clusterQueue(), workload.admission().get().podSets());
+                model.charge(
+                        workload.admission().get().clusterQueue(),
+                        workload.admission().get().podSets());
                 state.admitted(workload, workload.admission().get());
             } else {
                 candidates.add(workload);
@@ -155,19 +181,29 @@ public final class KueueStandIn {
     }
 
     private String clusterQueueOf(WorkloadView workload) {
-        LocalQueue localQueue = client.resources(LocalQueue.class).inNamespace(workload.namespace())
-                .withName(workload.queueName()).get();
-        return localQueue == null || localQueue.getSpec() == null ? null : localQueue.getSpec().getClusterQueue();
+        LocalQueue localQueue = client.resources(LocalQueue.class)
+                .inNamespace(workload.namespace())
+                .withName(workload.queueName())
+                .get();
+        return localQueue == null || localQueue.getSpec() == null
+                ? null
+                : localQueue.getSpec().getClusterQueue();
     }
 
     private void writeAdmitted(WorkloadView workload, Admission.Admitted admitted) {
         Long generation = workload.resource().getMetadata().getGeneration();
-        List<Condition> conditions = Conditions.set(workload.conditions(), "QuotaReserved", true,
-                "QuotaReserved", "Quota reserved in ClusterQueue " + admitted.clusterQueue(), generation);
+        List<Condition> conditions = Conditions.set(
+                workload.conditions(),
+                "QuotaReserved",
+                true,
+                "QuotaReserved",
+                "Quota reserved in ClusterQueue " + admitted.clusterQueue(),
+                generation);
         conditions = Conditions.set(conditions, "Admitted", true, "Admitted", "The workload is admitted", generation);
         var admission = new io.gpuaas.kube.kueue.v1beta2.workloadstatus.Admission();
         admission.setClusterQueue(admitted.clusterQueue());
-        admission.setPodSetAssignments(admitted.podSets().stream().map(KueueStandIn::assignment).toList());
+        admission.setPodSetAssignments(
+                admitted.podSets().stream().map(KueueStandIn::assignment).toList());
         WorkloadStatus status = new WorkloadStatus();
         status.setAdmission(admission);
         status.setConditions(conditions);
@@ -177,11 +213,11 @@ public final class KueueStandIn {
 
     private void writePending(WorkloadView workload, Admission.Pending pending) {
         Long generation = workload.resource().getMetadata().getGeneration();
-        List<Condition> conditions = Conditions.set(workload.conditions(), "QuotaReserved", false,
-                pending.reason(), pending.message(), generation);
+        List<Condition> conditions = Conditions.set(
+                workload.conditions(), "QuotaReserved", false, pending.reason(), pending.message(), generation);
         if (workload.conditions().stream().anyMatch(c -> "Admitted".equals(c.getType()))) {
-            conditions = Conditions.set(conditions, "Admitted", false, "NoReservation", "The workload has no reservation",
-                    generation);
+            conditions = Conditions.set(
+                    conditions, "Admitted", false, "NoReservation", "The workload has no reservation", generation);
         }
         if (conditions.equals(workload.conditions()) && workload.admission().isEmpty()) {
             return;
@@ -194,7 +230,8 @@ public final class KueueStandIn {
     private static PodSetAssignments assignment(PodSetAssignment assignment) {
         Map<String, IntOrString> usage = new LinkedHashMap<>();
         // Usage is written as strings, as Kueue serialises resource.Quantity.
-        assignment.resourceUsage()
+        assignment
+                .resourceUsage()
                 .forEach((resource, units) -> usage.put(resource, new IntOrString(Long.toString(units))));
         PodSetAssignments result = new PodSetAssignments();
         result.setName(assignment.name());
@@ -209,8 +246,10 @@ public final class KueueStandIn {
             return;
         }
         try {
-            client.resources(RayCluster.class).inNamespace(owner.namespace())
-                    .withName(owner.name()).patch(JsonPatch.CONTEXT, JsonPatch.set(client, "/spec/suspend", suspend));
+            client.resources(RayCluster.class)
+                    .inNamespace(owner.namespace())
+                    .withName(owner.name())
+                    .patch(JsonPatch.CONTEXT, JsonPatch.set(client, "/spec/suspend", suspend));
         } catch (KubernetesClientException e) {
             LOG.debug("cannot set suspend={} on {}: {}", suspend, owner.key(), e.getMessage());
         }
@@ -218,12 +257,17 @@ public final class KueueStandIn {
 
     /** Replaces the whole status: what is not in {@code status} (a lost admission) is gone afterwards. */
     private void writeStatus(WorkloadView workload, WorkloadStatus status) {
-        workloads().inNamespace(workload.namespace()).withName(workload.name()).subresource("status")
+        workloads()
+                .inNamespace(workload.namespace())
+                .withName(workload.name())
+                .subresource("status")
                 .patch(JsonPatch.CONTEXT, JsonPatch.set(client, "/status", status));
     }
 
     private List<WorkloadView> listWorkloads() {
-        return workloads().inAnyNamespace().list().getItems().stream().map(WorkloadView::of).toList();
+        return workloads().inAnyNamespace().list().getItems().stream()
+                .map(WorkloadView::of)
+                .toList();
     }
 
     static String key(WorkloadView workload) {

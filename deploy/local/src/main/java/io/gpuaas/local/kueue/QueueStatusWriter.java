@@ -29,8 +29,7 @@ import java.util.function.Function;
 final class QueueStatusWriter {
 
     /** Usage of one resource in one flavor; {@code borrowed} only for ClusterQueues. */
-    private record ResourceTotal(String name, long total, Long borrowed) {
-    }
+    private record ResourceTotal(String name, long total, Long borrowed) {}
 
     private final KubernetesClient client;
 
@@ -42,13 +41,21 @@ final class QueueStatusWriter {
         for (ClusterQueue queue : client.resources(ClusterQueue.class).list().getItems()) {
             QueueQuota quota = state.queues().get(queue.getMetadata().getName());
             if (quota != null) {
-                write(queue.getStatus(), clusterQueueStatus(queue, quota, state),
-                        client.resources(ClusterQueue.class).withName(queue.getMetadata().getName()));
+                write(
+                        queue.getStatus(),
+                        clusterQueueStatus(queue, quota, state),
+                        client.resources(ClusterQueue.class)
+                                .withName(queue.getMetadata().getName()));
             }
         }
-        for (LocalQueue queue : client.resources(LocalQueue.class).inAnyNamespace().list().getItems()) {
-            write(queue.getStatus(), localQueueStatus(queue, state), client.resources(LocalQueue.class)
-                    .inNamespace(queue.getMetadata().getNamespace()).withName(queue.getMetadata().getName()));
+        for (LocalQueue queue :
+                client.resources(LocalQueue.class).inAnyNamespace().list().getItems()) {
+            write(
+                    queue.getStatus(),
+                    localQueueStatus(queue, state),
+                    client.resources(LocalQueue.class)
+                            .inNamespace(queue.getMetadata().getNamespace())
+                            .withName(queue.getMetadata().getName()));
         }
     }
 
@@ -66,8 +73,12 @@ final class QueueStatusWriter {
         status.setAdmittedWorkloads(counts.admitted);
         status.setFlavorsReservation(flavors(byFlavor, QueueStatusWriter::clusterReservation));
         status.setFlavorsUsage(flavors(byFlavor, QueueStatusWriter::clusterUsage));
-        List<Condition> current = queue.getStatus() == null ? null : queue.getStatus().getConditions();
-        status.setConditions(Conditions.set(Conditions.of(current), "Active", !quota.stopped(),
+        List<Condition> current =
+                queue.getStatus() == null ? null : queue.getStatus().getConditions();
+        status.setConditions(Conditions.set(
+                Conditions.of(current),
+                "Active",
+                !quota.stopped(),
                 quota.stopped() ? "Stopped" : "Ready",
                 quota.stopped() ? "The ClusterQueue is stopped" : "Can admit new workloads",
                 queue.getMetadata().getGeneration()));
@@ -75,11 +86,14 @@ final class QueueStatusWriter {
     }
 
     private LocalQueueStatus localQueueStatus(LocalQueue queue, QueueState state) {
-        QueueState.Counts counts = state.localQueue(queue.getMetadata().getNamespace(), queue.getMetadata().getName());
+        QueueState.Counts counts = state.localQueue(
+                queue.getMetadata().getNamespace(), queue.getMetadata().getName());
         Map<String, List<ResourceTotal>> byFlavor = new LinkedHashMap<>();
-        counts.usage.forEach((flavor, resources) -> resources.forEach((resource, units) -> byFlavor
-                .computeIfAbsent(flavor, f -> new ArrayList<>()).add(new ResourceTotal(resource, units, null))));
-        String clusterQueue = queue.getSpec() == null ? ""
+        counts.usage.forEach((flavor, resources) ->
+                resources.forEach((resource, units) -> byFlavor.computeIfAbsent(flavor, f -> new ArrayList<>())
+                        .add(new ResourceTotal(resource, units, null))));
+        String clusterQueue = queue.getSpec() == null
+                ? ""
                 : Objects.requireNonNullElse(queue.getSpec().getClusterQueue(), "");
         boolean active = state.queues().containsKey(clusterQueue);
         LocalQueueStatus status = new LocalQueueStatus();
@@ -88,16 +102,20 @@ final class QueueStatusWriter {
         status.setAdmittedWorkloads(counts.admitted);
         status.setFlavorsReservation(flavors(byFlavor, QueueStatusWriter::localReservation));
         status.setFlavorsUsage(flavors(byFlavor, QueueStatusWriter::localUsage));
-        List<Condition> current = queue.getStatus() == null ? null : queue.getStatus().getConditions();
-        status.setConditions(Conditions.set(Conditions.of(current), "Active", active,
+        List<Condition> current =
+                queue.getStatus() == null ? null : queue.getStatus().getConditions();
+        status.setConditions(Conditions.set(
+                Conditions.of(current),
+                "Active",
+                active,
                 active ? "Ready" : "ClusterQueueDoesNotExist",
                 active ? "Can submit new workloads to localQueue" : "Can't submit new workloads to clusterQueue",
                 queue.getMetadata().getGeneration()));
         return status;
     }
 
-    private static <F> List<F> flavors(Map<String, List<ResourceTotal>> byFlavor,
-                                       BiFunction<String, List<ResourceTotal>, F> flavor) {
+    private static <F> List<F> flavors(
+            Map<String, List<ResourceTotal>> byFlavor, BiFunction<String, List<ResourceTotal>, F> flavor) {
         List<F> result = new ArrayList<>();
         byFlavor.forEach((name, resources) -> result.add(flavor.apply(name, resources)));
         return result;
@@ -167,8 +185,10 @@ final class QueueStatusWriter {
     private void write(Object current, Object status, Resource<?> named) {
         var serialization = client.getKubernetesSerialization();
         // Compared as JSON trees: field order differs between what the server returns and what is built here.
-        if (current != null && serialization.convertValue(current, JsonNode.class)
-                .equals(serialization.convertValue(status, JsonNode.class))) {
+        if (current != null
+                && serialization
+                        .convertValue(current, JsonNode.class)
+                        .equals(serialization.convertValue(status, JsonNode.class))) {
             return;
         }
         try {

@@ -22,8 +22,7 @@ public final class QuotaModel {
     private final Map<String, Map<Key, Long>> usage = new HashMap<>();
 
     /** A (flavor, resource) pair. */
-    record Key(String flavor, String resource) {
-    }
+    record Key(String flavor, String resource) {}
 
     /**
      * @param queues        ClusterQueues by name
@@ -32,17 +31,19 @@ public final class QuotaModel {
     public QuotaModel(Map<String, QueueQuota> queues, Map<String, List<FlavorQuota>> cohortQuotas) {
         this.queues = Map.copyOf(queues);
         this.cohortNominal = new HashMap<>();
-        cohortQuotas.forEach((cohort, quotas) -> quotas.forEach(q ->
-                cohortNominal.computeIfAbsent(cohort, c -> new HashMap<>())
-                        .merge(new Key(q.flavor(), q.resource()), q.nominal(), Long::sum)));
+        cohortQuotas.forEach((cohort, quotas) -> quotas.forEach(q -> cohortNominal
+                .computeIfAbsent(cohort, c -> new HashMap<>())
+                .merge(new Key(q.flavor(), q.resource()), q.nominal(), Long::sum)));
     }
 
     /** Counts the usage of an already admitted workload. */
     public void charge(String clusterQueue, List<PodSetAssignment> assignments) {
         Map<Key, Long> queueUsage = usage.computeIfAbsent(clusterQueue, q -> new HashMap<>());
         for (PodSetAssignment assignment : assignments) {
-            assignment.resourceUsage().forEach((resource, units) ->
-                    queueUsage.merge(new Key(assignment.flavors().get(resource), resource), units, Long::sum));
+            assignment
+                    .resourceUsage()
+                    .forEach((resource, units) ->
+                            queueUsage.merge(new Key(assignment.flavors().get(resource), resource), units, Long::sum));
         }
     }
 
@@ -87,21 +88,28 @@ public final class QuotaModel {
     private Optional<FlavorQuota> choose(QueueQuota queue, String resource, long units, Map<Key, Long> tentative) {
         return queue.quotas().stream()
                 .filter(q -> q.resource().equals(resource))
-                .filter(q -> shortfall(queue, q, units + tentative.getOrDefault(new Key(q.flavor(), resource), 0L)) == 0)
+                .filter(q ->
+                        shortfall(queue, q, units + tentative.getOrDefault(new Key(q.flavor(), resource), 0L)) == 0)
                 .findFirst();
     }
 
     private Admission pending(QueueQuota queue, String podSet, String resource, long units, Map<Key, Long> tentative) {
-        List<FlavorQuota> candidates = queue.quotas().stream().filter(q -> q.resource().equals(resource)).toList();
+        List<FlavorQuota> candidates = queue.quotas().stream()
+                .filter(q -> q.resource().equals(resource))
+                .toList();
         if (candidates.isEmpty()) {
-            return new Admission.Pending("Inadmissible", "couldn't assign flavors to pod set " + podSet + ": resource "
-                    + resource + " unavailable in ClusterQueue " + queue.name());
+            return new Admission.Pending(
+                    "Inadmissible",
+                    "couldn't assign flavors to pod set " + podSet + ": resource " + resource
+                            + " unavailable in ClusterQueue " + queue.name());
         }
         FlavorQuota first = candidates.getFirst();
         long missing = shortfall(queue, first, units + tentative.getOrDefault(new Key(first.flavor(), resource), 0L));
-        return new Admission.Pending("Pending", "couldn't assign flavors to pod set " + podSet
-                + ": insufficient unused quota for " + resource + " in flavor " + first.flavor() + ", "
-                + missing + " more needed");
+        return new Admission.Pending(
+                "Pending",
+                "couldn't assign flavors to pod set " + podSet
+                        + ": insufficient unused quota for " + resource + " in flavor " + first.flavor() + ", "
+                        + missing + " more needed");
     }
 
     /** How many units are missing for {@code queue} to take {@code extra} more of {@code quota}'s flavor/resource. */
@@ -132,6 +140,7 @@ public final class QuotaModel {
     private static FlavorQuota quotaOf(QueueQuota queue, Key key) {
         return queue.quotas().stream()
                 .filter(q -> q.flavor().equals(key.flavor()) && q.resource().equals(key.resource()))
-                .findFirst().orElse(null);
+                .findFirst()
+                .orElse(null);
     }
 }

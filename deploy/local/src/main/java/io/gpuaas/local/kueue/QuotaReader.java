@@ -17,14 +17,15 @@ import java.util.Optional;
 /** Reads ClusterQueue and Cohort quotas (v1beta2 field names) into the quota model's records. */
 final class QuotaReader {
 
-    private QuotaReader() {
-    }
+    private QuotaReader() {}
 
     static QueueQuota clusterQueue(ClusterQueue queue) {
         ClusterQueueSpec spec = Optional.ofNullable(queue.getSpec()).orElseGet(ClusterQueueSpec::new);
         String stopPolicy = Objects.requireNonNullElse(spec.getStopPolicy(), "None");
-        return new QueueQuota(queue.getMetadata().getName(),
-                Optional.ofNullable(spec.getCohortName()).filter(c -> !c.isBlank()), quotas(spec.getResourceGroups()),
+        return new QueueQuota(
+                queue.getMetadata().getName(),
+                Optional.ofNullable(spec.getCohortName()).filter(c -> !c.isBlank()),
+                quotas(spec.getResourceGroups()),
                 !"None".equals(stopPolicy));
     }
 
@@ -38,9 +39,12 @@ final class QuotaReader {
             for (Flavors flavor : listOf(group.getFlavors())) {
                 String flavorName = Objects.requireNonNullElse(flavor.getName(), "");
                 for (Resources resource : listOf(flavor.getResources())) {
-                    quotas.add(new FlavorQuota(flavorName, Objects.requireNonNullElse(resource.getName(), ""),
+                    quotas.add(new FlavorQuota(
+                            flavorName,
+                            Objects.requireNonNullElse(resource.getName(), ""),
                             WorkloadView.units(resource.getNominalQuota()),
-                            optionalUnits(resource.getBorrowingLimit()), optionalUnits(resource.getLendingLimit())));
+                            optionalUnits(resource.getBorrowingLimit()),
+                            optionalUnits(resource.getLendingLimit())));
                 }
             }
         }

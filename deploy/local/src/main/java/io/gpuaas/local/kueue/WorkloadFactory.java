@@ -21,8 +21,7 @@ final class WorkloadFactory {
 
     static final String JOB_UID_LABEL = "kueue.x-k8s.io/job-uid";
 
-    private WorkloadFactory() {
-    }
+    private WorkloadFactory() {}
 
     static Workload workload(WorkloadOwner owner) {
         Workload workload = new Workload();
@@ -31,8 +30,13 @@ final class WorkloadFactory {
                 .withNamespace(owner.namespace())
                 .withLabels(Map.of(JOB_UID_LABEL, owner.uid()))
                 .withOwnerReferences(new OwnerReferenceBuilder()
-                        .withApiVersion(owner.apiVersion()).withKind(owner.kind()).withName(owner.name())
-                        .withUid(owner.uid()).withController(true).withBlockOwnerDeletion(true).build())
+                        .withApiVersion(owner.apiVersion())
+                        .withKind(owner.kind())
+                        .withName(owner.name())
+                        .withUid(owner.uid())
+                        .withController(true)
+                        .withBlockOwnerDeletion(true)
+                        .build())
                 .build());
         WorkloadSpec spec = new WorkloadSpec();
         spec.setActive(true);
@@ -53,10 +57,17 @@ final class WorkloadFactory {
             PodSets podSet = new PodSets();
             podSet.setName(demand.name());
             podSet.setCount(demand.count());
-            podSet.setTemplate(new PodTemplateSpecBuilder().withNewSpec()
-                    .withContainers(new ContainerBuilder().withName(template.container()).withImage(template.image())
-                            .withNewResources().withRequests(requests).endResources().build())
-                    .endSpec().build());
+            podSet.setTemplate(new PodTemplateSpecBuilder()
+                    .withNewSpec()
+                    .withContainers(new ContainerBuilder()
+                            .withName(template.container())
+                            .withImage(template.image())
+                            .withNewResources()
+                            .withRequests(requests)
+                            .endResources()
+                            .build())
+                    .endSpec()
+                    .build());
             podSets.add(podSet);
         }
         return podSets;

@@ -29,9 +29,13 @@ import java.util.Optional;
  * @param admission  status.admission, when quota is reserved
  * @param conditions status.conditions
  */
-record WorkloadView(Workload resource, String queueName, List<PodSetDemand> podSets,
-                    Optional<String> ownerUid, Optional<Admission.Admitted> admission,
-                    List<Condition> conditions) {
+record WorkloadView(
+        Workload resource,
+        String queueName,
+        List<PodSetDemand> podSets,
+        Optional<String> ownerUid,
+        Optional<Admission.Admitted> admission,
+        List<Condition> conditions) {
 
     static WorkloadView of(Workload workload) {
         WorkloadSpec spec = Optional.ofNullable(workload.getSpec()).orElseGet(WorkloadSpec::new);
@@ -45,15 +49,26 @@ record WorkloadView(Workload resource, String queueName, List<PodSetDemand> podS
                     }
                 });
             }
-            podSets.add(new PodSetDemand(Objects.requireNonNullElse(podSet.getName(), "main"),
-                    Objects.requireNonNullElse(podSet.getCount(), 1), perPod));
+            podSets.add(new PodSetDemand(
+                    Objects.requireNonNullElse(podSet.getName(), "main"),
+                    Objects.requireNonNullElse(podSet.getCount(), 1),
+                    perPod));
         }
-        Optional<String> ownerUid = workload.getMetadata().getOwnerReferences() == null ? Optional.empty()
-                : workload.getMetadata().getOwnerReferences().stream().findFirst().map(o -> o.getUid());
+        Optional<String> ownerUid = workload.getMetadata().getOwnerReferences() == null
+                ? Optional.empty()
+                : workload.getMetadata().getOwnerReferences().stream()
+                        .findFirst()
+                        .map(o -> o.getUid());
         Optional<WorkloadStatus> status = Optional.ofNullable(workload.getStatus());
-        List<Condition> conditions = List.copyOf(Conditions.of(status.map(WorkloadStatus::getConditions).orElse(null)));
-        return new WorkloadView(workload, Objects.requireNonNullElse(spec.getQueueName(), ""), podSets, ownerUid,
-                admission(status), conditions);
+        List<Condition> conditions = List.copyOf(
+                Conditions.of(status.map(WorkloadStatus::getConditions).orElse(null)));
+        return new WorkloadView(
+                workload,
+                Objects.requireNonNullElse(spec.getQueueName(), ""),
+                podSets,
+                ownerUid,
+                admission(status),
+                conditions);
     }
 
     String namespace() {
@@ -65,14 +80,18 @@ record WorkloadView(Workload resource, String queueName, List<PodSetDemand> podS
     }
 
     String creationTimestamp() {
-        return Optional.ofNullable(resource.getMetadata().getCreationTimestamp()).orElse("");
+        return Optional.ofNullable(resource.getMetadata().getCreationTimestamp())
+                .orElse("");
     }
 
     /** Admitted with exactly the pod counts the spec asks for now (an elastic job may have changed them). */
     boolean admittedAsSpecified() {
-        return admission.isPresent() && Conditions.isTrue(conditions, "Admitted")
-                && admission.get().podSets().stream().map(PodSetAssignment::count).toList()
-                .equals(podSets.stream().map(PodSetDemand::count).toList());
+        return admission.isPresent()
+                && Conditions.isTrue(conditions, "Admitted")
+                && admission.get().podSets().stream()
+                        .map(PodSetAssignment::count)
+                        .toList()
+                        .equals(podSets.stream().map(PodSetDemand::count).toList());
     }
 
     private static Optional<Admission.Admitted> admission(Optional<WorkloadStatus> status) {
@@ -85,8 +104,11 @@ record WorkloadView(Workload resource, String queueName, List<PodSetDemand> podS
             Map<String, String> flavors = new LinkedHashMap<>(mapOf(assignment.getFlavors()));
             Map<String, Long> usage = new LinkedHashMap<>();
             mapOf(assignment.getResourceUsage()).forEach((resource, quantity) -> usage.put(resource, units(quantity)));
-            assignments.add(new PodSetAssignment(Objects.requireNonNullElse(assignment.getName(), "main"),
-                    Objects.requireNonNullElse(assignment.getCount(), 0), flavors, usage));
+            assignments.add(new PodSetAssignment(
+                    Objects.requireNonNullElse(assignment.getName(), "main"),
+                    Objects.requireNonNullElse(assignment.getCount(), 0),
+                    flavors,
+                    usage));
         }
         return Optional.of(new Admission.Admitted(
                 Objects.requireNonNullElse(admission.get().getClusterQueue(), ""), assignments));
@@ -104,12 +126,15 @@ record WorkloadView(Workload resource, String queueName, List<PodSetDemand> podS
     }
 
     private static List<Container> containers(PodSets podSet) {
-        return podSet.getTemplate() == null || podSet.getTemplate().getSpec() == null ? List.of()
+        return podSet.getTemplate() == null || podSet.getTemplate().getSpec() == null
+                ? List.of()
                 : listOf(podSet.getTemplate().getSpec().getContainers());
     }
 
     private static Map<String, Quantity> requests(Container container) {
-        return container.getResources() == null ? Map.of() : mapOf(container.getResources().getRequests());
+        return container.getResources() == null
+                ? Map.of()
+                : mapOf(container.getResources().getRequests());
     }
 
     static <T> List<T> listOf(List<T> list) {

@@ -15,8 +15,7 @@ public final class JsonPatch {
 
     public static final PatchContext CONTEXT = PatchContext.of(PatchType.JSON);
 
-    private JsonPatch() {
-    }
+    private JsonPatch() {}
 
     /** A patch that sets {@code path} (e.g. {@code /status}) to {@code value}, creating or replacing it. */
     public static String set(KubernetesClient client, String path, Object value) {

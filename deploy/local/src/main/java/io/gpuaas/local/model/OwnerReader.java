@@ -34,22 +34,22 @@ public final class OwnerReader {
     /** Only accelerators count against gpuaas quota; CPU and memory are not in the ClusterQueues. */
     public static final String ACCELERATOR_PREFIX = "nvidia.com/";
 
-    private OwnerReader() {
-    }
+    private OwnerReader() {}
 
     public static WorkloadOwner rayCluster(RayCluster cluster) {
         RayClusterSpec spec = Optional.ofNullable(cluster.getSpec()).orElseGet(RayClusterSpec::new);
         List<PodSetDemand> podSets = new ArrayList<>();
         Map<String, PodTemplate> templates = new LinkedHashMap<>();
-        PodTemplateSpec headTemplate = spec.getHeadGroupSpec() == null ? null : spec.getHeadGroupSpec().getTemplate();
+        PodTemplateSpec headTemplate =
+                spec.getHeadGroupSpec() == null ? null : spec.getHeadGroupSpec().getTemplate();
         PodTemplate head = template(headTemplate, "ray-head");
         podSets.add(new PodSetDemand("head", 1, accelerators(head)));
         templates.put("head", head);
         List<String> workersToDelete = new ArrayList<>();
         for (WorkerGroupSpecs group : listOf(spec.getWorkerGroupSpecs())) {
             String name = Objects.requireNonNullElse(group.getGroupName(), "workers");
-            int replicas = Objects.requireNonNullElse(group.getReplicas(),
-                    Objects.requireNonNullElse(group.getMinReplicas(), 0));
+            int replicas = Objects.requireNonNullElse(
+                    group.getReplicas(), Objects.requireNonNullElse(group.getMinReplicas(), 0));
             PodTemplate worker = template(group.getTemplate(), "ray-worker");
             podSets.add(new PodSetDemand(name, Math.max(0, replicas), accelerators(worker)));
             templates.put(name, worker);
@@ -57,27 +57,38 @@ public final class OwnerReader {
                 workersToDelete.addAll(listOf(group.getScaleStrategy().getWorkersToDelete()));
             }
         }
-        return owner(cluster, WorkloadOwner.RAY_CLUSTER, Boolean.TRUE.equals(spec.getSuspend()), podSets, templates,
+        return owner(
+                cluster,
+                WorkloadOwner.RAY_CLUSTER,
+                Boolean.TRUE.equals(spec.getSuspend()),
+                podSets,
+                templates,
                 workersToDelete);
     }
 
     public static WorkloadOwner inferenceService(InferenceService service) {
-        Predictor predictor = Optional.ofNullable(service.getSpec()).map(InferenceServiceSpec::getPredictor)
+        Predictor predictor = Optional.ofNullable(service.getSpec())
+                .map(InferenceServiceSpec::getPredictor)
                 .orElseGet(Predictor::new);
         Model model = predictor.getModel();
-        Optional<Container> container = model == null
-                ? listOf(predictor.getContainers()).stream().findFirst() : Optional.empty();
-        String image = model != null ? model.getImage() : container.map(Container::getImage).orElse(null);
-        ResourceRequirements resources = model != null ? model.getResources()
+        Optional<Container> container =
+                model == null ? listOf(predictor.getContainers()).stream().findFirst() : Optional.empty();
+        String image = model != null
+                ? model.getImage()
+                : container.map(Container::getImage).orElse(null);
+        ResourceRequirements resources = model != null
+                ? model.getResources()
                 : container.map(Container::getResources).orElse(null);
-        PodTemplate template = new PodTemplate("kserve-container",
+        PodTemplate template = new PodTemplate(
+                "kserve-container",
                 Objects.requireNonNullElse(image, "kserve/huggingfaceserver:v0.15.0"),
                 quantities(resources, ResourceRequirements::getRequests),
                 quantities(resources, ResourceRequirements::getLimits));
         boolean stopped = "true".equals(annotations(service).get(KSERVE_STOP));
         int replicas = stopped ? 0 : Objects.requireNonNullElse(predictor.getMinReplicas(), 1);
         List<PodSetDemand> podSets = List.of(new PodSetDemand("predictor", replicas, accelerators(template)));
-        return owner(service, WorkloadOwner.INFERENCE_SERVICE, false, podSets, Map.of("predictor", template), List.of());
+        return owner(
+                service, WorkloadOwner.INFERENCE_SERVICE, false, podSets, Map.of("predictor", template), List.of());
     }
 
     /** Accelerators one pod requests: requests where given, else limits (extended resources need them equal). */
@@ -104,15 +115,28 @@ public final class OwnerReader {
         }
     }
 
-    private static WorkloadOwner owner(HasMetadata resource, String kind, boolean suspended,
-                                       List<PodSetDemand> podSets, Map<String, PodTemplate> templates,
-                                       List<String> workersToDelete) {
-        Map<String, String> labels = resource.getMetadata().getLabels() == null ? Map.of()
+    private static WorkloadOwner owner(
+            HasMetadata resource,
+            String kind,
+            boolean suspended,
+            List<PodSetDemand> podSets,
+            Map<String, PodTemplate> templates,
+            List<String> workersToDelete) {
+        Map<String, String> labels = resource.getMetadata().getLabels() == null
+                ? Map.of()
                 : resource.getMetadata().getLabels();
-        return new WorkloadOwner(kind, resource.getApiVersion(), resource.getMetadata().getNamespace(),
-                resource.getMetadata().getName(), resource.getMetadata().getUid(),
+        return new WorkloadOwner(
+                kind,
+                resource.getApiVersion(),
+                resource.getMetadata().getNamespace(),
+                resource.getMetadata().getName(),
+                resource.getMetadata().getUid(),
                 Optional.ofNullable(labels.get(QUEUE_LABEL)).filter(q -> !q.isBlank()),
-                "true".equals(labels.get(ELASTIC_LABEL)), suspended, podSets, templates, annotations(resource),
+                "true".equals(labels.get(ELASTIC_LABEL)),
+                suspended,
+                podSets,
+                templates,
+                annotations(resource),
                 workersToDelete);
     }
 
@@ -122,17 +146,19 @@ public final class OwnerReader {
     }
 
     private static PodTemplate template(PodTemplateSpec podTemplate, String defaultName) {
-        Optional<Container> container = Optional.ofNullable(podTemplate).map(PodTemplateSpec::getSpec)
+        Optional<Container> container = Optional.ofNullable(podTemplate)
+                .map(PodTemplateSpec::getSpec)
                 .flatMap(spec -> listOf(spec.getContainers()).stream().findFirst());
         ResourceRequirements resources = container.map(Container::getResources).orElse(null);
-        return new PodTemplate(container.map(Container::getName).orElse(defaultName),
+        return new PodTemplate(
+                container.map(Container::getName).orElse(defaultName),
                 container.map(Container::getImage).orElse("rayproject/ray:2.49.0-gpu"),
                 quantities(resources, ResourceRequirements::getRequests),
                 quantities(resources, ResourceRequirements::getLimits));
     }
 
-    private static Map<String, String> quantities(ResourceRequirements resources,
-                                                  Function<ResourceRequirements, Map<String, Quantity>> field) {
+    private static Map<String, String> quantities(
+            ResourceRequirements resources, Function<ResourceRequirements, Map<String, Quantity>> field) {
         Map<String, String> result = new LinkedHashMap<>();
         if (resources != null && field.apply(resources) != null) {
             field.apply(resources).forEach((k, v) -> result.put(k, v.toString()));

@@ -21,10 +21,19 @@ import java.util.Optional;
  * @param annotations owner annotations
  * @param workersToDelete pod names listed in the RayCluster's {@code scaleStrategy.workersToDelete}
  */
-public record WorkloadOwner(String kind, String apiVersion, String namespace, String name, String uid,
-                            Optional<String> queueName, boolean elastic, boolean suspended,
-                            List<PodSetDemand> podSets, Map<String, PodTemplate> templates,
-                            Map<String, String> annotations, List<String> workersToDelete) {
+public record WorkloadOwner(
+        String kind,
+        String apiVersion,
+        String namespace,
+        String name,
+        String uid,
+        Optional<String> queueName,
+        boolean elastic,
+        boolean suspended,
+        List<PodSetDemand> podSets,
+        Map<String, PodTemplate> templates,
+        Map<String, String> annotations,
+        List<String> workersToDelete) {
 
     public static final String RAY_CLUSTER = "RayCluster";
     public static final String INFERENCE_SERVICE = "InferenceService";
@@ -48,6 +57,6 @@ public record WorkloadOwner(String kind, String apiVersion, String namespace, St
      * @param requests  requests (string quantities)
      * @param limits    limits (string quantities)
      */
-    public record PodTemplate(String container, String image, Map<String, String> requests, Map<String, String> limits) {
-    }
+    public record PodTemplate(
+            String container, String image, Map<String, String> requests, Map<String, String> limits) {}
 }

@@ -36,7 +36,11 @@ public final class OperatorStandIn {
 
     /** One pass: pods of every owner match its replicas; {@code admitted} holds uids of admitted queued owners. */
     public void reconcile(List<WorkloadOwner> owners, Set<String> admitted) {
-        List<Pod> pods = client.pods().inAnyNamespace().withLabel(PodNaming.SIMULATED_LABEL, "true").list().getItems();
+        List<Pod> pods = client.pods()
+                .inAnyNamespace()
+                .withLabel(PodNaming.SIMULATED_LABEL, "true")
+                .list()
+                .getItems();
         for (WorkloadOwner owner : owners) {
             boolean runnable = owner.queueName().isPresent() ? admitted.contains(owner.uid()) : !owner.suspended();
             for (PodSetDemand podSet : owner.podSets()) {
@@ -65,7 +69,8 @@ public final class OperatorStandIn {
 
     // Listed workersToDelete first, then the newest, as KubeRay picks victims.
     private static Comparator<Pod> deletionOrder(WorkloadOwner owner) {
-        return Comparator.<Pod, Boolean>comparing(p -> !owner.workersToDelete().contains(p.getMetadata().getName()))
+        return Comparator.<Pod, Boolean>comparing(
+                        p -> !owner.workersToDelete().contains(p.getMetadata().getName()))
                 .thenComparing(p -> String.valueOf(p.getMetadata().getCreationTimestamp()), Comparator.reverseOrder())
                 .thenComparing(p -> p.getMetadata().getName());
     }
@@ -82,27 +87,47 @@ public final class OperatorStandIn {
         });
         Pod pod = new PodBuilder()
                 .withNewMetadata()
-                    .withName(PodNaming.podName(owner, podSet.name()))
-                    .withNamespace(owner.namespace())
-                    .withLabels(PodNaming.labels(owner, podSet.name()))
-                    .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion(owner.apiVersion())
-                            .withKind(owner.kind()).withName(owner.name()).withUid(owner.uid())
-                            .withController(true).withBlockOwnerDeletion(true).build())
+                .withName(PodNaming.podName(owner, podSet.name()))
+                .withNamespace(owner.namespace())
+                .withLabels(PodNaming.labels(owner, podSet.name()))
+                .withOwnerReferences(new OwnerReferenceBuilder()
+                        .withApiVersion(owner.apiVersion())
+                        .withKind(owner.kind())
+                        .withName(owner.name())
+                        .withUid(owner.uid())
+                        .withController(true)
+                        .withBlockOwnerDeletion(true)
+                        .build())
                 .endMetadata()
                 .withNewSpec()
-                    .withContainers(new ContainerBuilder().withName(template.container()).withImage(template.image())
-                            .withNewResources().withRequests(requests).withLimits(limits).endResources().build())
+                .withContainers(new ContainerBuilder()
+                        .withName(template.container())
+                        .withImage(template.image())
+                        .withNewResources()
+                        .withRequests(requests)
+                        .withLimits(limits)
+                        .endResources()
+                        .build())
                 .endSpec()
-                .withNewStatus().withPhase("Pending").endStatus()
+                .withNewStatus()
+                .withPhase("Pending")
+                .endStatus()
                 .build();
         client.pods().inNamespace(owner.namespace()).resource(pod).create();
-        LOG.info("pod {}/{} created for {}", owner.namespace(), pod.getMetadata().getName(), owner.key());
+        LOG.info(
+                "pod {}/{} created for {}", owner.namespace(), pod.getMetadata().getName(), owner.key());
     }
 
     private void delete(Pod pod) {
         try {
-            client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).delete();
-            LOG.info("pod {}/{} deleted", pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+            client.pods()
+                    .inNamespace(pod.getMetadata().getNamespace())
+                    .withName(pod.getMetadata().getName())
+                    .delete();
+            LOG.info(
+                    "pod {}/{} deleted",
+                    pod.getMetadata().getNamespace(),
+                    pod.getMetadata().getName());
         } catch (KubernetesClientException e) {
             LOG.debug("pod {} already gone", pod.getMetadata().getName());
         }

@@ -10,11 +10,11 @@ final class PodNaming {
 
     /** Marks pods this stand-in created, so it alone garbage-collects them. */
     static final String SIMULATED_LABEL = "gpuaas.io/simulated";
+
     static final String HEAD_GROUP = "head";
     private static final String ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
 
-    private PodNaming() {
-    }
+    private PodNaming() {}
 
     static Map<String, String> labels(WorkloadOwner owner, String podSet) {
         Map<String, String> labels = new LinkedHashMap<>();
@@ -48,7 +48,8 @@ final class PodNaming {
         if (WorkloadOwner.RAY_CLUSTER.equals(owner.kind())) {
             prefix = HEAD_GROUP.equals(podSet) ? owner.name() + "-head-" : owner.name() + "-" + podSet + "-worker-";
         } else {
-            prefix = owner.name() + "-predictor-" + Integer.toHexString(owner.uid().hashCode() & 0xfffffff) + "-";
+            prefix = owner.name() + "-predictor-"
+                    + Integer.toHexString(owner.uid().hashCode() & 0xfffffff) + "-";
         }
         return prefix + suffix();
     }

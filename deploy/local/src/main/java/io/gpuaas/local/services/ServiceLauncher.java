@@ -29,8 +29,14 @@ import org.slf4j.LoggerFactory;
 public final class ServiceLauncher implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServiceLauncher.class);
-    static final List<String> JVM_FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k",
-            "-Xms64m", "-Xmx384m", "-XX:MaxMetaspaceSize=192m", "-Dfile.encoding=UTF-8",
+    static final List<String> JVM_FLAGS = List.of(
+            "-XX:TieredStopAtLevel=1",
+            "-XX:+UseSerialGC",
+            "-Xss512k",
+            "-Xms64m",
+            "-Xmx384m",
+            "-XX:MaxMetaspaceSize=192m",
+            "-Dfile.encoding=UTF-8",
             // zstd-jni (Kafka compression) loads a native library; say so instead of a warning in every log.
             "--enable-native-access=ALL-UNNAMED");
 
@@ -62,7 +68,8 @@ public final class ServiceLauncher implements AutoCloseable {
     private final Path logDir;
     private final String java;
     private final List<Running> running = new ArrayList<>();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
     public ServiceLauncher(Path repoRoot, Path logDir, String java) {
         this.repoRoot = repoRoot;
@@ -82,11 +89,14 @@ public final class ServiceLauncher implements AutoCloseable {
             throws IOException {
         ServiceSpec spec = replica.spec();
         if (!built(spec)) {
-            throw new IllegalStateException(spec.module() + " is not built (no " + spec.mainClass() + " in target/classes or no target/classpath.txt):"
-                    + " run ./mvnw -B install -DskipTests from the repository root, or start with --only/--no-services");
+            throw new IllegalStateException(
+                    spec.module() + " is not built (no " + spec.mainClass()
+                            + " in target/classes or no target/classpath.txt):"
+                            + " run ./mvnw -B install -DskipTests from the repository root, or start with --only/--no-services");
         }
         Path target = repoRoot.resolve(spec.module()).resolve("target");
-        String classpath = target.resolve("classes") + File.pathSeparator
+        String classpath = target.resolve("classes")
+                + File.pathSeparator
                 + Files.readString(target.resolve("classpath.txt")).trim();
         List<String> command = new ArrayList<>();
         command.add(java);
@@ -102,12 +112,19 @@ public final class ServiceLauncher implements AutoCloseable {
         command.add(spec.mainClass());
         Files.createDirectories(logDir);
         Path log = logDir.resolve(replica.name() + ".log");
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).directory(repoRoot.toFile());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .directory(repoRoot.toFile());
         builder.environment().putAll(env);
         Running service = new Running(replica, port, builder.start(), log);
         running.add(service);
-        LOG.info("{} starting on port {} (pid {}, log {})", replica.name(), port, service.process().pid(), log);
+        LOG.info(
+                "{} starting on port {} (pid {}, log {})",
+                replica.name(),
+                port,
+                service.process().pid(),
+                log);
         return service;
     }
 
@@ -122,7 +139,8 @@ public final class ServiceLauncher implements AutoCloseable {
                 }
                 if (!service.process().isAlive()) {
                     throw new IllegalStateException(service.name() + " exited with code "
-                            + service.process().exitValue() + "; last lines of " + service.log() + ":\n" + tail(service.log()));
+                            + service.process().exitValue() + "; last lines of " + service.log() + ":\n"
+                            + tail(service.log()));
                 }
                 if (up(service)) {
                     healthy.add(service.name());
@@ -130,8 +148,11 @@ public final class ServiceLauncher implements AutoCloseable {
                 }
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("not UP after " + timeout.toSeconds() + " s: " + running.stream()
-                        .map(Running::name).filter(n -> !healthy.contains(n)).toList() + " (see their logs)");
+                throw new IllegalStateException("not UP after " + timeout.toSeconds() + " s: "
+                        + running.stream()
+                                .map(Running::name)
+                                .filter(n -> !healthy.contains(n))
+                                .toList() + " (see their logs)");
             }
             Thread.sleep(250);
         }
@@ -143,8 +164,12 @@ public final class ServiceLauncher implements AutoCloseable {
 
     private boolean up(Running service) {
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(service.url() + "/health"))
-                    .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(URI.create(service.url() + "/health"))
+                            .timeout(Duration.ofSeconds(2))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             return response.statusCode() == 200 && response.body().contains("\"UP\"");
         } catch (IOException e) {
             return false;

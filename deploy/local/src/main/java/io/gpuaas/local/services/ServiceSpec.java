@@ -15,12 +15,28 @@ import java.util.List;
 public record ServiceSpec(String name, String module, String mainClass, int portOffset, KafkaPrincipal principal) {
 
     public static final List<ServiceSpec> ALL = List.of(
-            new ServiceSpec("booking-service", "booking-service", "io.gpuaas.booking.BookingServiceApplication", 0,
+            new ServiceSpec(
+                    "booking-service",
+                    "booking-service",
+                    "io.gpuaas.booking.BookingServiceApplication",
+                    0,
                     KafkaPrincipal.BOOKING_SERVICE),
-            new ServiceSpec("quota-projector", "quota-projector", "io.gpuaas.quota.QuotaProjectorApplication", 1,
+            new ServiceSpec(
+                    "quota-projector",
+                    "quota-projector",
+                    "io.gpuaas.quota.QuotaProjectorApplication",
+                    1,
                     KafkaPrincipal.QUOTA_PROJECTOR),
-            new ServiceSpec("idle-reclaimer", "idle-reclaimer", "io.gpuaas.reclaim.IdleReclaimerApplication", 2,
+            new ServiceSpec(
+                    "idle-reclaimer",
+                    "idle-reclaimer",
+                    "io.gpuaas.reclaim.IdleReclaimerApplication",
+                    2,
                     KafkaPrincipal.IDLE_RECLAIMER),
-            new ServiceSpec("metrics-gateway", "metrics-gateway", "io.gpuaas.metrics.MetricsGatewayApplication", 3,
+            new ServiceSpec(
+                    "metrics-gateway",
+                    "metrics-gateway",
+                    "io.gpuaas.metrics.MetricsGatewayApplication",
+                    3,
                     KafkaPrincipal.METRICS_GATEWAY));
 }

@@ -16,15 +16,16 @@ class DcgmTextWriterTest {
 
     private static final Instant START = Instant.parse("2026-11-22T12:00:00Z");
     private final FleetLayout layout = FleetLayout.of(16);
-    private final DcgmTextWriter writer = new DcgmTextWriter(
-            new UtilizationModel(Duration.ofMinutes(4), Duration.ofMinutes(5)));
+    private final DcgmTextWriter writer =
+            new DcgmTextWriter(new UtilizationModel(Duration.ofMinutes(4), Duration.ofMinutes(5)));
 
     @Test
     void shouldServeParseablePrometheusTextWithHelpAndTypeForEveryFamilyWhenScraped() {
         PromText scrape = PromText.parse(writer.render(layout.nodes().get(0), Map.of(), START.plusSeconds(5)));
 
         assertThat(scrape.samples).isNotEmpty();
-        assertThat(scrape.types).containsEntry("DCGM_FI_PROF_GR_ENGINE_ACTIVE", "gauge")
+        assertThat(scrape.types)
+                .containsEntry("DCGM_FI_PROF_GR_ENGINE_ACTIVE", "gauge")
                 .containsEntry("DCGM_FI_DEV_GPU_UTIL", "gauge")
                 .containsEntry("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", "counter");
         assertThat(scrape.named("DCGM_FI_DEV_GPU_UTIL")).hasSize(8);
@@ -35,24 +36,39 @@ class DcgmTextWriterTest {
         PromText real = realExcerpt();
         PromText simulated = PromText.parse(writer.render(layout.nodes().get(0), Map.of(), START));
 
-        List<String> realFree = List.copyOf(real.named("DCGM_FI_DEV_GPU_TEMP").get(1).labels().keySet());
-        List<String> simulatedFree = List.copyOf(simulated.named("DCGM_FI_DEV_GPU_TEMP").get(1).labels().keySet());
+        List<String> realFree =
+                List.copyOf(real.named("DCGM_FI_DEV_GPU_TEMP").get(1).labels().keySet());
+        List<String> simulatedFree = List.copyOf(
+                simulated.named("DCGM_FI_DEV_GPU_TEMP").get(1).labels().keySet());
         assertThat(simulatedFree).isEqualTo(realFree);
     }
 
     @Test
     void shouldAddPodNamespaceAndContainerLikeARealExporterWhenAGpuIsAttributedToAPod() throws IOException {
         GpuDevice gpu0 = layout.nodes().get(0).devices().get(0);
-        Attribution pod = new Attribution("llm-predictor-0", "team-b", "kserve-container", "uid-1",
-                "team-b/InferenceService/llm", START, Optional.empty());
+        Attribution pod = new Attribution(
+                "llm-predictor-0",
+                "team-b",
+                "kserve-container",
+                "uid-1",
+                "team-b/InferenceService/llm",
+                START,
+                Optional.empty());
 
         PromText scrape = PromText.parse(writer.render(layout.nodes().get(0), Map.of(gpu0.key(), pod), START));
 
         PromText.Sample sample = scrape.named("DCGM_FI_DEV_GPU_TEMP").get(0);
         assertThat(List.copyOf(sample.labels().keySet()))
-                .isEqualTo(List.copyOf(realExcerpt().named("DCGM_FI_DEV_GPU_TEMP").get(0).labels().keySet()));
-        assertThat(sample.labels()).containsEntry("pod", "llm-predictor-0").containsEntry("namespace", "team-b")
-                .containsEntry("container", "kserve-container").containsEntry("Hostname", "gpu-node-1");
+                .isEqualTo(List.copyOf(realExcerpt()
+                        .named("DCGM_FI_DEV_GPU_TEMP")
+                        .get(0)
+                        .labels()
+                        .keySet()));
+        assertThat(sample.labels())
+                .containsEntry("pod", "llm-predictor-0")
+                .containsEntry("namespace", "team-b")
+                .containsEntry("container", "kserve-container")
+                .containsEntry("Hostname", "gpu-node-1");
         assertThat(scrape.named("DCGM_FI_DEV_GPU_TEMP").get(1).labels()).doesNotContainKey("pod");
     }
 
@@ -65,7 +81,9 @@ class DcgmTextWriterTest {
         List<PromText.Sample> engine = scrape.named("DCGM_FI_PROF_GR_ENGINE_ACTIVE");
         assertThat(engine).hasSize(14 + 9 + 6);
         assertThat(engine).allSatisfy(s -> assertThat(s.labels()).containsKeys("GPU_I_PROFILE", "GPU_I_ID"));
-        assertThat(engine).extracting(s -> s.labels().get("GPU_I_PROFILE")).containsOnly("1g.18gb", "2g.35gb", "3g.71gb");
+        assertThat(engine)
+                .extracting(s -> s.labels().get("GPU_I_PROFILE"))
+                .containsOnly("1g.18gb", "2g.35gb", "3g.71gb");
         assertThat(scrape.named("DCGM_FI_DEV_GPU_UTIL")).isEmpty();
     }
 
@@ -73,23 +91,34 @@ class DcgmTextWriterTest {
     void shouldShowBusyEngineActivityOnlyOnDevicesOfABusyWorkloadWhenForcedBusy() {
         GpuNode migNode = layout.nodes().get(1);
         GpuDevice slice = migNode.devices().get(0);
-        Attribution busy = new Attribution("ray-worker-1", "team-a", "ray-worker", "uid-2", "team-a/RayCluster/demo",
-                START, Attribution.parseForced("busy"));
+        Attribution busy = new Attribution(
+                "ray-worker-1",
+                "team-a",
+                "ray-worker",
+                "uid-2",
+                "team-a/RayCluster/demo",
+                START,
+                Attribution.parseForced("busy"));
 
         PromText scrape = PromText.parse(writer.render(migNode, Map.of(slice.key(), busy), START));
 
         List<PromText.Sample> engine = scrape.named("DCGM_FI_PROF_GR_ENGINE_ACTIVE");
         assertThat(engine.get(0).value()).isEqualTo(0.85);
-        assertThat(engine.subList(1, engine.size())).allSatisfy(s -> assertThat(s.value()).isZero());
+        assertThat(engine.subList(1, engine.size()))
+                .allSatisfy(s -> assertThat(s.value()).isZero());
     }
 
     @Test
     void shouldKeepEnergyCountersGrowingWhenScrapedRepeatedly() {
         GpuNode node = layout.nodes().get(0);
         double first = PromText.parse(writer.render(node, Map.of(), START))
-                .named("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION").get(0).value();
+                .named("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION")
+                .get(0)
+                .value();
         double later = PromText.parse(writer.render(node, Map.of(), START.plusSeconds(10)))
-                .named("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION").get(0).value();
+                .named("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION")
+                .get(0)
+                .value();
 
         // 10 s at the 75 W idle draw is 750,000 mJ.
         assertThat(later - first).isEqualTo(750_000);

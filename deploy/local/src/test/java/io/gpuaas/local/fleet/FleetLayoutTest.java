@@ -15,11 +15,13 @@ class FleetLayoutTest {
         PoolCatalog pools = FleetLayout.of(16).pools();
 
         assertThat(pools.pools()).isEqualTo(PoolCatalog.load(Optional.empty()).pools());
-        assertThat(pools.pools()).extracting(Pool::id, Pool::capacity).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("h200", 8),
-                org.assertj.core.groups.Tuple.tuple("h200-mig-1g.18gb", 14),
-                org.assertj.core.groups.Tuple.tuple("h200-mig-2g.35gb", 9),
-                org.assertj.core.groups.Tuple.tuple("h200-mig-3g.71gb", 6));
+        assertThat(pools.pools())
+                .extracting(Pool::id, Pool::capacity)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("h200", 8),
+                        org.assertj.core.groups.Tuple.tuple("h200-mig-1g.18gb", 14),
+                        org.assertj.core.groups.Tuple.tuple("h200-mig-2g.35gb", 9),
+                        org.assertj.core.groups.Tuple.tuple("h200-mig-3g.71gb", 6));
     }
 
     @Test
@@ -27,16 +29,20 @@ class FleetLayoutTest {
         FleetLayout layout = FleetLayout.of(64);
 
         assertThat(layout.pools().pools()).extracting(Pool::capacity).containsExactly(32, 56, 36, 24);
-        assertThat(layout.nodes()).hasSize(8).allSatisfy(n -> assertThat(n.gpus()).isEqualTo(8));
-        assertThat(layout.nodes().subList(0, 4)).allSatisfy(n -> assertThat(n.migConfig()).isEqualTo(FleetLayout.MIG_DISABLED));
+        assertThat(layout.nodes()).hasSize(8).allSatisfy(n -> assertThat(n.gpus())
+                .isEqualTo(8));
+        assertThat(layout.nodes().subList(0, 4))
+                .allSatisfy(n -> assertThat(n.migConfig()).isEqualTo(FleetLayout.MIG_DISABLED));
     }
 
     @Test
     void shouldAdvertiseOnEachNodeExactlyTheDevicesItServesWhenPartitioned() {
         GpuNode migNode = FleetLayout.of(16).nodes().get(1);
 
-        assertThat(migNode.capacity()).containsEntry("nvidia.com/mig-1g.18gb", 14)
-                .containsEntry("nvidia.com/mig-2g.35gb", 9).containsEntry("nvidia.com/mig-3g.71gb", 6)
+        assertThat(migNode.capacity())
+                .containsEntry("nvidia.com/mig-1g.18gb", 14)
+                .containsEntry("nvidia.com/mig-2g.35gb", 9)
+                .containsEntry("nvidia.com/mig-3g.71gb", 6)
                 .doesNotContainKey("nvidia.com/gpu");
         assertThat(migNode.devices()).extracting(GpuDevice::key).doesNotHaveDuplicates();
     }
@@ -47,7 +53,10 @@ class FleetLayoutTest {
 
         assertThat(layout.nodes()).hasSize(2);
         assertThat(layout.pools().find("h200")).get().extracting(Pool::capacity).isEqualTo(1);
-        assertThat(layout.pools().find("h200-mig-1g.18gb")).get().extracting(Pool::capacity).isEqualTo(7);
+        assertThat(layout.pools().find("h200-mig-1g.18gb"))
+                .get()
+                .extracting(Pool::capacity)
+                .isEqualTo(7);
     }
 
     @Test

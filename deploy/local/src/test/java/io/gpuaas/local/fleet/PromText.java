@@ -17,8 +17,7 @@ final class PromText {
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{(.*)})? (\\S+)$");
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"(,|$)");
 
-    record Sample(String name, LinkedHashMap<String, String> labels, double value) {
-    }
+    record Sample(String name, LinkedHashMap<String, String> labels, double value) {}
 
     final Map<String, String> types = new HashMap<>();
     final Map<String, String> help = new HashMap<>();
@@ -35,7 +34,9 @@ final class PromText {
                 parsed.help.put(parts[0], parts.length > 1 ? parts[1] : "");
             } else if (line.startsWith("# TYPE ")) {
                 String[] parts = line.substring(7).split(" ");
-                if (parts.length != 2 || !List.of("gauge", "counter", "untyped", "histogram", "summary").contains(parts[1])) {
+                if (parts.length != 2
+                        || !List.of("gauge", "counter", "untyped", "histogram", "summary")
+                                .contains(parts[1])) {
                     throw new IllegalArgumentException("bad TYPE line: " + line);
                 }
                 parsed.types.put(parts[0], parts[1]);

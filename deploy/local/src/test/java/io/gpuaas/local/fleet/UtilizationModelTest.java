@@ -11,8 +11,8 @@ class UtilizationModelTest {
 
     private static final Instant START = Instant.parse("2026-11-22T12:00:00Z");
     private final UtilizationModel model = new UtilizationModel(Duration.ofMinutes(4), Duration.ofMinutes(5));
-    private final Attribution ray = new Attribution("w-1", "team-a", "ray-worker", "u", "team-a/RayCluster/demo",
-            START, Optional.empty());
+    private final Attribution ray =
+            new Attribution("w-1", "team-a", "ray-worker", "u", "team-a/RayCluster/demo", START, Optional.empty());
 
     @Test
     void shouldAlternateBusyAndIdlePhasesOfMinutesWhenAWorkloadRuns() {
@@ -28,9 +28,13 @@ class UtilizationModelTest {
         // Means of 4 and 5 minutes: about 44% busy and a flip every 4.5 minutes over two hours.
         assertThat(busy).isBetween(35, 75);
         assertThat(flips).isBetween(16, 36);
-        assertThat(model.busy(ray.workload(), START, START)).as("a new workload starts busy").isTrue();
+        assertThat(model.busy(ray.workload(), START, START))
+                .as("a new workload starts busy")
+                .isTrue();
         Instant restarted = START.plus(Duration.ofMinutes(200));
-        assertThat(model.busy(ray.workload(), restarted, restarted.plusSeconds(60))).as("a resumed one too").isTrue();
+        assertThat(model.busy(ray.workload(), restarted, restarted.plusSeconds(60)))
+                .as("a resumed one too")
+                .isTrue();
     }
 
     @Test
@@ -48,10 +52,10 @@ class UtilizationModelTest {
 
     @Test
     void shouldFollowTheAnnotationWhenTheOwnerPinsTheUtilization() {
-        Attribution idle = new Attribution("w-1", "team-a", "ray-worker", "u", "team-a/RayCluster/demo",
-                START, Attribution.parseForced("idle"));
-        Attribution ratio = new Attribution("w-1", "team-a", "ray-worker", "u", "team-a/RayCluster/demo",
-                START, Attribution.parseForced("0.3"));
+        Attribution idle = new Attribution(
+                "w-1", "team-a", "ray-worker", "u", "team-a/RayCluster/demo", START, Attribution.parseForced("idle"));
+        Attribution ratio = new Attribution(
+                "w-1", "team-a", "ray-worker", "u", "team-a/RayCluster/demo", START, Attribution.parseForced("0.3"));
 
         assertThat(model.utilization(idle, "d", START)).isZero();
         assertThat(model.utilization(ratio, "d", START)).isEqualTo(0.3);

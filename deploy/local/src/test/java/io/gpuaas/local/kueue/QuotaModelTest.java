@@ -14,8 +14,11 @@ class QuotaModelTest {
     private static final String FLAVOR = "h200-mig-1g.18gb";
 
     private static QueueQuota tenant(String name, long nominal, Long lendingLimit) {
-        return new QueueQuota(name, Optional.of("gpuaas-pool"),
-                List.of(new FlavorQuota(FLAVOR, MIG, nominal, null, lendingLimit)), false);
+        return new QueueQuota(
+                name,
+                Optional.of("gpuaas-pool"),
+                List.of(new FlavorQuota(FLAVOR, MIG, nominal, null, lendingLimit)),
+                false);
     }
 
     private static List<PodSetDemand> workers(int count) {
@@ -27,7 +30,8 @@ class QuotaModelTest {
         for (QueueQuota queue : queues) {
             byName.put(queue.name(), queue);
         }
-        return new QuotaModel(byName, Map.of("gpuaas-pool", List.of(new FlavorQuota(FLAVOR, MIG, cohortQuota, null, null))));
+        return new QuotaModel(
+                byName, Map.of("gpuaas-pool", List.of(new FlavorQuota(FLAVOR, MIG, cohortQuota, null, null))));
     }
 
     @Test
@@ -61,7 +65,9 @@ class QuotaModelTest {
     @Test
     void shouldRefuseTheSecondWorkloadWhenTheFirstAlreadyUsesTheQuota() {
         QuotaModel model = model(0, tenant("gpuaas-team-a", 2, 0L));
-        model.charge("gpuaas-team-a", List.of(new Admission.PodSetAssignment("workers", 2, Map.of(MIG, FLAVOR), Map.of(MIG, 2L))));
+        model.charge(
+                "gpuaas-team-a",
+                List.of(new Admission.PodSetAssignment("workers", 2, Map.of(MIG, FLAVOR), Map.of(MIG, 2L))));
 
         assertThat(model.tryAdmit("gpuaas-team-a", workers(1))).isInstanceOf(Admission.Pending.class);
     }
@@ -92,17 +98,24 @@ class QuotaModelTest {
 
     @Test
     void shouldExplainWhenTheQueueIsMissingStoppedOrLacksTheResource() {
-        QueueQuota stopped = new QueueQuota("gpuaas-team-c", Optional.of("gpuaas-pool"),
-                List.of(new FlavorQuota(FLAVOR, MIG, 4, null, null)), true);
-        QueueQuota wholeGpusOnly = new QueueQuota("gpuaas-team-d", Optional.empty(),
-                List.of(new FlavorQuota("h200", "nvidia.com/gpu", 4, null, null)), false);
+        QueueQuota stopped = new QueueQuota(
+                "gpuaas-team-c",
+                Optional.of("gpuaas-pool"),
+                List.of(new FlavorQuota(FLAVOR, MIG, 4, null, null)),
+                true);
+        QueueQuota wholeGpusOnly = new QueueQuota(
+                "gpuaas-team-d",
+                Optional.empty(),
+                List.of(new FlavorQuota("h200", "nvidia.com/gpu", 4, null, null)),
+                false);
         QuotaModel model = model(0, stopped, wholeGpusOnly);
 
         assertThat(model.tryAdmit("gpuaas-team-x", workers(1)))
                 .isEqualTo(new Admission.Pending("Inadmissible", "ClusterQueue gpuaas-team-x doesn't exist"));
         assertThat(model.tryAdmit("gpuaas-team-c", workers(1)))
                 .isEqualTo(new Admission.Pending("Inadmissible", "ClusterQueue gpuaas-team-c is inactive"));
-        assertThat(model.tryAdmit("gpuaas-team-d", workers(1))).isInstanceOfSatisfying(Admission.Pending.class,
-                p -> assertThat(p.message()).contains("resource " + MIG + " unavailable in ClusterQueue gpuaas-team-d"));
+        assertThat(model.tryAdmit("gpuaas-team-d", workers(1)))
+                .isInstanceOfSatisfying(Admission.Pending.class, p -> assertThat(p.message())
+                        .contains("resource " + MIG + " unavailable in ClusterQueue gpuaas-team-d"));
     }
 }

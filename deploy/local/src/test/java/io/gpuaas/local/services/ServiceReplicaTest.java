@@ -8,13 +8,17 @@ import org.junit.jupiter.api.Test;
 class ServiceReplicaTest {
 
     private static ServiceSpec spec(String name) {
-        return ServiceSpec.ALL.stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
+        return ServiceSpec.ALL.stream()
+                .filter(s -> s.name().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
     void shouldGiveEveryReplicaOfEveryServiceItsOwnPortWhenTheDocumentedPortsAreUsed() {
         List<Integer> ports = ServiceReplica.of(ServiceSpec.ALL, ServiceReplica.MAX_REPLICAS).stream()
-                .map(r -> r.port(8080 + r.spec().portOffset())).toList();
+                .map(r -> r.port(8080 + r.spec().portOffset()))
+                .toList();
 
         assertThat(ports).doesNotHaveDuplicates().hasSize(4 * ServiceReplica.MAX_REPLICAS);
         assertThat(new ServiceReplica(spec("booking-service"), 2).port(8080)).isEqualTo(8090);

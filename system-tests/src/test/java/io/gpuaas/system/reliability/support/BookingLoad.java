@@ -31,11 +31,18 @@ public final class BookingLoad {
      * @param replica    the booking-service replica that gave it
      * @param answeredAt when it was received
      */
-    public record Outcome(String key, String tenant, String pool, int status, String bookingId, int attempts,
-                          String replica, Instant answeredAt) {
-    }
+    public record Outcome(
+            String key,
+            String tenant,
+            String pool,
+            int status,
+            String bookingId,
+            int attempts,
+            String replica,
+            Instant answeredAt) {}
 
-    private static final List<String> POOLS = List.of("h200", "h200-mig-1g.18gb", "h200-mig-2g.35gb", "h200-mig-3g.71gb");
+    private static final List<String> POOLS =
+            List.of("h200", "h200-mig-1g.18gb", "h200-mig-2g.35gb", "h200-mig-3g.71gb");
     private final ReliabilityStack stack;
     private final String run;
     private final Map<String, Outcome> outcomes = new ConcurrentHashMap<>();
@@ -47,22 +54,27 @@ public final class BookingLoad {
     }
 
     /** Starts {@code clients} threads sending {@code perClient} requests each, paced by {@code pause}. */
-    public List<Future<?>> start(ExecutorService pool, int clients, int perClient, Duration pause, Instant windowStart) {
-        return java.util.stream.IntStream.range(0, clients).<Future<?>>mapToObj(c -> pool.submit(() -> {
-            Random random = new Random(c * 31L + run.hashCode());
-            for (int i = 0; i < perClient; i++) {
-                String tenant = random.nextBoolean() ? "team-a" : "team-b";
-                String pool1 = POOLS.get(random.nextInt(POOLS.size()));
-                Instant start = windowStart.plusSeconds(random.nextInt(20)).truncatedTo(ChronoUnit.SECONDS);
-                String key = run + "-" + c + "-" + i;
-                String body = "{\"pool\":\"" + pool1 + "\",\"quantity\":" + (1 + random.nextInt(2)) + ",\"start\":\"" + start
-                        + "\",\"end\":\"" + start.plus(Duration.ofMinutes(10)) + "\",\"namespace\":\"" + tenant
-                        + "\",\"purpose\":\"" + key + "\"}";
-                outcomes.put(key, book(key, tenant, pool1, body));
-                sleep(pause);
-            }
-            return null;
-        })).toList();
+    public List<Future<?>> start(
+            ExecutorService pool, int clients, int perClient, Duration pause, Instant windowStart) {
+        return java.util.stream.IntStream.range(0, clients)
+                .<Future<?>>mapToObj(c -> pool.submit(() -> {
+                    Random random = new Random(c * 31L + run.hashCode());
+                    for (int i = 0; i < perClient; i++) {
+                        String tenant = random.nextBoolean() ? "team-a" : "team-b";
+                        String pool1 = POOLS.get(random.nextInt(POOLS.size()));
+                        Instant start =
+                                windowStart.plusSeconds(random.nextInt(20)).truncatedTo(ChronoUnit.SECONDS);
+                        String key = run + "-" + c + "-" + i;
+                        String body = "{\"pool\":\"" + pool1 + "\",\"quantity\":" + (1 + random.nextInt(2))
+                                + ",\"start\":\"" + start
+                                + "\",\"end\":\"" + start.plus(Duration.ofMinutes(10)) + "\",\"namespace\":\"" + tenant
+                                + "\",\"purpose\":\"" + key + "\"}";
+                        outcomes.put(key, book(key, tenant, pool1, body));
+                        sleep(pause);
+                    }
+                    return null;
+                }))
+                .toList();
     }
 
     private Outcome book(String key, String tenant, String pool, String body) {
@@ -70,11 +82,17 @@ public final class BookingLoad {
         List<ServiceReplica> replicas = stack.replicas("booking-service");
         for (int attempt = 1; ; attempt++) {
             ServiceReplica replica = replicas.get(Math.floorMod(key.hashCode() + attempt, replicas.size()));
-            HttpCalls.Response r = stack.http().send("POST", stack.url(replica) + "/api/v1/bookings",
-                    stack.token(tenant), body, Map.of("Idempotency-Key", key));
+            HttpCalls.Response r = stack.http()
+                    .send(
+                            "POST",
+                            stack.url(replica) + "/api/v1/bookings",
+                            stack.token(tenant),
+                            body,
+                            Map.of("Idempotency-Key", key));
             boolean finalAnswer = r.status() == 201 || (r.status() >= 400 && r.status() < 500 && r.status() != 429);
             if (finalAnswer || System.nanoTime() > deadline) {
-                String id = r.status() == 201 ? r.body().replaceAll("(?s).*?\"id\"\\s*:\\s*\"([^\"]+)\".*", "$1") : null;
+                String id =
+                        r.status() == 201 ? r.body().replaceAll("(?s).*?\"id\"\\s*:\\s*\"([^\"]+)\".*", "$1") : null;
                 return new Outcome(key, tenant, pool, r.status(), id, attempt, replica.name(), Instant.now());
             }
             retries.incrementAndGet();
@@ -88,7 +106,8 @@ public final class BookingLoad {
 
     /** Final answers per booking-service replica received in {@code [from, to)}. */
     public Map<String, Long> answeredBy(Instant from, Instant to) {
-        return outcomes.values().stream().filter(o -> !o.answeredAt().isBefore(from) && o.answeredAt().isBefore(to))
+        return outcomes.values().stream()
+                .filter(o -> !o.answeredAt().isBefore(from) && o.answeredAt().isBefore(to))
                 .collect(Collectors.groupingBy(Outcome::replica, TreeMap::new, Collectors.counting()));
     }
 

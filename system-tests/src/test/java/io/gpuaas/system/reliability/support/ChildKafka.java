@@ -1,20 +1,20 @@
 package io.gpuaas.system.reliability.support;
 
+import io.gpuaas.testing.kafka.BrokerDefaults;
+import io.gpuaas.testing.kafka.KafkaBroker;
+import io.gpuaas.testing.kafka.KafkaCredentials;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import io.gpuaas.testing.kafka.BrokerDefaults;
-import io.gpuaas.testing.kafka.KafkaBroker;
-import io.gpuaas.testing.kafka.KafkaCredentials;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
@@ -52,11 +52,20 @@ public final class ChildKafka implements KafkaBroker, AutoCloseable {
         Files.createDirectories(dir);
         ChildKafka kafka = new ChildKafka(dir, Ports.free(), Ports.free());
         Path config = kafka.writeConfig();
-        Process format = new ProcessBuilder(kafka.command("kafka.tools.StorageTool", "format", "-t",
-                Uuid.randomUuid().toString(), "-c", config.toString(), "--ignore-formatted"))
-                .redirectErrorStream(true).redirectOutput(dir.resolve("format.log").toFile()).start();
+        Process format = new ProcessBuilder(kafka.command(
+                        "kafka.tools.StorageTool",
+                        "format",
+                        "-t",
+                        Uuid.randomUuid().toString(),
+                        "-c",
+                        config.toString(),
+                        "--ignore-formatted"))
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("format.log").toFile())
+                .start();
         if (!format.waitFor(60, TimeUnit.SECONDS) || format.exitValue() != 0) {
-            throw new IllegalStateException("kafka storage format failed: " + Files.readString(dir.resolve("format.log")));
+            throw new IllegalStateException(
+                    "kafka storage format failed: " + Files.readString(dir.resolve("format.log")));
         }
         kafka.startProcess(timeout);
         return kafka;
@@ -91,8 +100,10 @@ public final class ChildKafka implements KafkaBroker, AutoCloseable {
 
     private void startProcess(Duration timeout) throws IOException, InterruptedException {
         starts++;
-        ProcessBuilder builder = new ProcessBuilder(command("kafka.Kafka", dir.resolve("server.properties").toString()))
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        ProcessBuilder builder = new ProcessBuilder(
+                        command("kafka.Kafka", dir.resolve("server.properties").toString()))
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         process = builder.start();
         awaitReady(timeout);
     }
@@ -114,7 +125,8 @@ public final class ChildKafka implements KafkaBroker, AutoCloseable {
                 // not accepting clients yet
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("kafka broker not ready after " + timeout.toSeconds() + " s, see " + log);
+                throw new IllegalStateException(
+                        "kafka broker not ready after " + timeout.toSeconds() + " s, see " + log);
             }
             Thread.sleep(250);
         }
@@ -133,7 +145,8 @@ public final class ChildKafka implements KafkaBroker, AutoCloseable {
         p.put("listener.security.protocol.map", LISTENER + ":SASL_PLAINTEXT,CONTROLLER:SASL_PLAINTEXT");
         p.put("log.dirs", dir.resolve("data").toString());
         p.putAll(BrokerDefaults.security(adminPassword, List.of(LISTENER)));
-        String text = p.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue().replace("\\", "\\\\"))
+        String text = p.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue().replace("\\", "\\\\"))
                 .collect(Collectors.joining("\n", "", "\n"));
         Path file = dir.resolve("server.properties");
         try {
@@ -146,10 +159,17 @@ public final class ChildKafka implements KafkaBroker, AutoCloseable {
     }
 
     private List<String> command(String mainClass, String... args) {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx512m", "-Xss512k",
-                "--enable-native-access=ALL-UNNAMED", "-Dlogback.configurationFile=" + logbackConfig(),
-                "-cp", System.getProperty("java.class.path"), mainClass));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-Xmx512m",
+                "-Xss512k",
+                "--enable-native-access=ALL-UNNAMED",
+                "-Dlogback.configurationFile=" + logbackConfig(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                mainClass));
         command.addAll(List.of(args));
         return command;
     }

@@ -26,14 +26,18 @@ public final class Invariants {
     public List<String> check(BookingLoad load) throws InterruptedException {
         List<String> problems = new ArrayList<>();
         Map<String, Booking> ledger = Ledger.bookings(kafka);
-        Map<String, List<Booking>> byKey = ledger.values().stream().filter(b -> b.purpose() != null
-                && b.purpose().startsWith(load.run() + "-")).collect(Collectors.groupingBy(Booking::purpose));
+        Map<String, List<Booking>> byKey = ledger.values().stream()
+                .filter(b -> b.purpose() != null && b.purpose().startsWith(load.run() + "-"))
+                .collect(Collectors.groupingBy(Booking::purpose));
         for (BookingLoad.Outcome o : load.outcomes().values()) {
             List<Booking> stored = byKey.getOrDefault(o.key(), List.of());
-            if (o.status() == 201 && (stored.isEmpty() || !stored.getFirst().id().equals(o.bookingId()))) {
-                problems.add("lost: " + o.key() + " answered 201 " + o.bookingId() + " but the ledger holds " + ids(stored));
+            if (o.status() == 201
+                    && (stored.isEmpty() || !stored.getFirst().id().equals(o.bookingId()))) {
+                problems.add(
+                        "lost: " + o.key() + " answered 201 " + o.bookingId() + " but the ledger holds " + ids(stored));
             } else if (o.status() != 201 && o.status() / 100 != 4) {
-                problems.add("no final answer for " + o.key() + ": " + o.status() + " after " + o.attempts() + " attempts");
+                problems.add(
+                        "no final answer for " + o.key() + ": " + o.status() + " after " + o.attempts() + " attempts");
             } else if (o.status() != 201 && !stored.isEmpty()) {
                 problems.add("phantom: " + o.key() + " answered " + o.status() + " but booked " + ids(stored));
             }
@@ -41,7 +45,8 @@ public final class Invariants {
                 problems.add("duplicate: " + o.key() + " booked " + stored.size() + " times " + ids(stored));
             }
         }
-        Map<String, Integer> capacity = Map.of("h200", 8, "h200-mig-1g.18gb", 14, "h200-mig-2g.35gb", 9, "h200-mig-3g.71gb", 6);
+        Map<String, Integer> capacity =
+                Map.of("h200", 8, "h200-mig-1g.18gb", 14, "h200-mig-2g.35gb", 9, "h200-mig-3g.71gb", 6);
         Ledger.peakPerPool(ledger.values()).forEach((pool, peak) -> {
             if (peak > capacity.getOrDefault(pool, 0)) {
                 problems.add("overbooked " + pool + ": " + peak + " units at once, capacity " + capacity.get(pool));
@@ -64,8 +69,8 @@ public final class Invariants {
         List<String> problems = new ArrayList<>();
         for (BookingLoad.Outcome o : load.outcomes().values()) {
             if (o.status() == 201) {
-                HttpCalls.Response r = stack.http().get(stack.url(replica) + "/api/v1/bookings/" + o.bookingId(),
-                        stack.token(o.tenant()));
+                HttpCalls.Response r = stack.http()
+                        .get(stack.url(replica) + "/api/v1/bookings/" + o.bookingId(), stack.token(o.tenant()));
                 if (r.status() != 200) {
                     problems.add(replica + " answers GET of booking " + o.bookingId() + " (201 by " + o.replica()
                             + ") with " + (r.answered() ? r.status() : r.error()));
@@ -89,9 +94,11 @@ public final class Invariants {
                 Map<String, Long> expected = Ledger.activeQuota(ledger.values(), tenant, now);
                 Map<String, Long> actual = view.tenantQuota(tenant);
                 if (!expected.equals(actual)) {
-                    mismatches.add("ClusterQueue gpuaas-" + tenant + " quota " + actual + " but active bookings " + expected);
+                    mismatches.add(
+                            "ClusterQueue gpuaas-" + tenant + " quota " + actual + " but active bookings " + expected);
                 }
-                long units = expected.values().stream().mapToLong(Long::longValue).sum();
+                long units =
+                        expected.values().stream().mapToLong(Long::longValue).sum();
                 view.metricByReplica("metrics-gateway", "gpuaas_tenant_booked_units", "tenant=\"" + tenant + "\"")
                         .forEach((replica, shown) -> {
                             if (shown != units) {
@@ -111,16 +118,25 @@ public final class Invariants {
     /** Cancels the run's bookings (as admin) and answers what did not drain. */
     public List<String> cancelRun(String run) throws InterruptedException {
         for (Booking b : Ledger.bookings(kafka).values()) {
-            if (b.purpose() != null && b.purpose().startsWith(run + "-") && b.state() != BookingState.CANCELLED
+            if (b.purpose() != null
+                    && b.purpose().startsWith(run + "-")
+                    && b.state() != BookingState.CANCELLED
                     && b.state() != BookingState.COMPLETED) {
-                stack.http().send("DELETE", stack.url("booking-service") + "/api/v1/bookings/" + b.id(), stack.token("admin"), null, Map.of());
+                stack.http()
+                        .send(
+                                "DELETE",
+                                stack.url("booking-service") + "/api/v1/bookings/" + b.id(),
+                                stack.token("admin"),
+                                null,
+                                Map.of());
             }
         }
         return quotaMismatches(Duration.ofSeconds(45));
     }
 
     private static Map<BookingState, Long> states(Map<String, Booking> ledger, String tenant, Instant now) {
-        return ledger.values().stream().filter(b -> b.tenant().equals(tenant) && b.activeAt(now))
+        return ledger.values().stream()
+                .filter(b -> b.tenant().equals(tenant) && b.activeAt(now))
                 .collect(Collectors.groupingBy(Booking::state, Collectors.counting()));
     }
 

@@ -41,11 +41,11 @@ public final class KafkaProbe {
      * record in production can only come from a principal allowed to write the topic (a buggy or skewed release of
      * its owner), so that is who writes it here; the super user would bypass the ACLs this suite runs under.
      */
-    public RecordMetadata sendAsOwner(String topic, int partition, String key, byte[] value, Map<String, String> headers)
-            throws Exception {
+    public RecordMetadata sendAsOwner(
+            String topic, int partition, String key, byte[] value, Map<String, String> headers) throws Exception {
         try (KafkaProducer<byte[], byte[]> producer = producer(owner(topic))) {
-            ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, partition,
-                    key == null ? null : key.getBytes(StandardCharsets.UTF_8), value);
+            ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(
+                    topic, partition, key == null ? null : key.getBytes(StandardCharsets.UTF_8), value);
             headers.forEach((k, v) -> record.headers().add(k, v.getBytes(StandardCharsets.UTF_8)));
             return producer.send(record).get();
         }
@@ -53,7 +53,9 @@ public final class KafkaProbe {
 
     /** The one principal that writes {@code topic} (a contract topic of the default prefix). */
     public static KafkaPrincipal owner(String topic) {
-        TopicSpec<?, ?> spec = Topics.all().stream().filter(t -> t.name(Topics.DEFAULT_PREFIX).equals(topic)).findFirst()
+        TopicSpec<?, ?> spec = Topics.all().stream()
+                .filter(t -> t.name(Topics.DEFAULT_PREFIX).equals(topic))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("not a contract topic: " + topic));
         Set<KafkaPrincipal> writers = KafkaAccess.writers(spec);
         if (writers.size() != 1) {
@@ -79,12 +81,14 @@ public final class KafkaProbe {
         List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+                    .map(p -> new TopicPartition(topic, p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p)) && System.nanoTime() < deadline) {
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))
+                    && System.nanoTime() < deadline) {
                 consumer.poll(Duration.ofMillis(200)).forEach(out::add);
             }
         }
@@ -99,7 +103,9 @@ public final class KafkaProbe {
     /** As the SRE: its consumer groups must carry its prefix, the only groups its ACLs allow. */
     private KafkaConsumer<byte[], byte[]> consumer() {
         Map<String, Object> config = identities.clientProperties(KafkaPrincipal.SRE);
-        config.put(ConsumerConfig.GROUP_ID_CONFIG, KafkaPrincipal.sreGroupPrefix() + "reliability-probe-" + UUID.randomUUID());
+        config.put(
+                ConsumerConfig.GROUP_ID_CONFIG,
+                KafkaPrincipal.sreGroupPrefix() + "reliability-probe-" + UUID.randomUUID());
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());

@@ -15,8 +15,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 /** The system's record of truth read back from Kafka: bookings (latest state per id) and reclaim steps. */
 public final class Ledger {
 
-    private Ledger() {
-    }
+    private Ledger() {}
 
     /** Latest state per booking id on {@code gpuaas.bookings}; unreadable records are skipped. */
     public static Map<String, Booking> bookings(KafkaProbe kafka) {
@@ -24,9 +23,11 @@ public final class Ledger {
         Map<String, Booking> latest = new HashMap<>();
         for (ConsumerRecord<byte[], byte[]> r : kafka.readAll(topic)) {
             try {
-                Booking b = r.value() == null || r.value().length == 0 ? null
+                Booking b = r.value() == null || r.value().length == 0
+                        ? null
                         : Topics.BOOKINGS.valueSerde().deserializer().deserialize(topic, r.headers(), r.value());
-                if (b != null && (latest.get(b.id()) == null || latest.get(b.id()).version() <= b.version())) {
+                if (b != null
+                        && (latest.get(b.id()) == null || latest.get(b.id()).version() <= b.version())) {
                     latest.put(b.id(), b);
                 }
             } catch (RuntimeException poison) {
@@ -77,9 +78,11 @@ public final class Ledger {
         Map<String, List<ReclaimEvent>> out = new TreeMap<>();
         for (ConsumerRecord<byte[], byte[]> r : kafka.readAll(topic)) {
             try {
-                ReclaimEvent e = Topics.RECLAIM_EVENTS.valueSerde().deserializer().deserialize(topic, r.headers(), r.value());
+                ReclaimEvent e =
+                        Topics.RECLAIM_EVENTS.valueSerde().deserializer().deserialize(topic, r.headers(), r.value());
                 if (e != null) {
-                    out.computeIfAbsent(new String(r.key()), k -> new ArrayList<>()).add(e);
+                    out.computeIfAbsent(new String(r.key()), k -> new ArrayList<>())
+                            .add(e);
                 }
             } catch (RuntimeException poison) {
                 // records the poison test wrote

@@ -6,8 +6,7 @@ package io.gpuaas.system.reliability.support;
  */
 public final class Mode {
 
-    private Mode() {
-    }
+    private Mode() {}
 
     public static boolean full() {
         return Boolean.getBoolean("gpuaas.reliability.full");

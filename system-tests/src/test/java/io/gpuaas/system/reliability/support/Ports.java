@@ -8,8 +8,7 @@ import java.net.ServerSocket;
 /** Ephemeral ports for child processes that must be told their port up front (a service restarts on the same one). */
 final class Ports {
 
-    private Ports() {
-    }
+    private Ports() {}
 
     static int free() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

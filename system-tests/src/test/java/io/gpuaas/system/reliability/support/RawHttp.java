@@ -13,8 +13,7 @@ import java.nio.charset.StandardCharsets;
  */
 public final class RawHttp {
 
-    private RawHttp() {
-    }
+    private RawHttp() {}
 
     public static int send(String baseUrl, String requestHead) {
         URI uri = URI.create(baseUrl);

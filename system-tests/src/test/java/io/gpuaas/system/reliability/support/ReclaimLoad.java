@@ -58,13 +58,15 @@ public final class ReclaimLoad {
         for (int i = 0; i < Math.max(rays, services); i++) {
             String namespace = i % 2 == 0 ? "team-a" : "team-b";
             if (i < rays) {
-                load.add(GpuaasCrd.RAY_CLUSTER, DemoWorkloads.rayCluster(namespace, run + "-ray-" + i,
-                        "nvidia.com/mig-2g.35gb", 2));
+                load.add(
+                        GpuaasCrd.RAY_CLUSTER,
+                        DemoWorkloads.rayCluster(namespace, run + "-ray-" + i, "nvidia.com/mig-2g.35gb", 2));
                 Thread.sleep(stagger.toMillis());
             }
             if (i < services) {
-                load.add(GpuaasCrd.INFERENCE_SERVICE, DemoWorkloads.inferenceService(namespace, run + "-llm-" + i,
-                        "nvidia.com/mig-3g.71gb", 1));
+                load.add(
+                        GpuaasCrd.INFERENCE_SERVICE,
+                        DemoWorkloads.inferenceService(namespace, run + "-llm-" + i, "nvidia.com/mig-3g.71gb", 1));
                 Thread.sleep(stagger.toMillis());
             }
         }
@@ -75,8 +77,10 @@ public final class ReclaimLoad {
         workload.getMetadata().setLabels(Map.of());
         workload.getMetadata().setAnnotations(Map.of("gpuaas.io/simulated-utilization", "idle"));
         client.resource(workload).create();
-        workloads.put(workload.getMetadata().getNamespace() + "/" + workload.getKind() + "/"
-                + workload.getMetadata().getName(), crd);
+        workloads.put(
+                workload.getMetadata().getNamespace() + "/" + workload.getKind() + "/"
+                        + workload.getMetadata().getName(),
+                crd);
     }
 
     /** {@code namespace/Kind/name} of every workload, the reclaim-events keys. */
@@ -87,32 +91,45 @@ public final class ReclaimLoad {
     /** Each workload's reclaims so far, on the topic (Reclaimed per idle window) and on the object. */
     public List<Outcome> outcomes(KafkaProbe kafka, ScaleWrites writes) {
         Map<String, List<ReclaimEvent>> steps = Ledger.reclaims(kafka);
-        return keys().stream().map(key -> {
-            int reclaimed = 0;
-            Map<Instant, Integer> perWindow = new HashMap<>();
-            Instant window = null;
-            for (ReclaimEvent e : steps.getOrDefault(key, List.of())) {
-                switch (e) {
-                    case ReclaimEvent.IdleDetected idle -> window = idle.idleSince();
-                    case ReclaimEvent.Reclaimed r when !r.dryRun() -> {
-                        reclaimed++;
-                        perWindow.merge(window == null ? Instant.EPOCH : window, 1, Integer::sum);
+        return keys().stream()
+                .map(key -> {
+                    int reclaimed = 0;
+                    Map<Instant, Integer> perWindow = new HashMap<>();
+                    Instant window = null;
+                    for (ReclaimEvent e : steps.getOrDefault(key, List.of())) {
+                        switch (e) {
+                            case ReclaimEvent.IdleDetected idle -> window = idle.idleSince();
+                            case ReclaimEvent.Reclaimed r
+                            when !r.dryRun() -> {
+                                reclaimed++;
+                                perWindow.merge(window == null ? Instant.EPOCH : window, 1, Integer::sum);
+                            }
+                            default -> {}
+                        }
                     }
-                    default -> {
-                    }
-                }
-            }
-            int sameWindow = perWindow.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-            return new Outcome(key, reclaimed, sameWindow, writes.scaleDowns(key), writes.reclaimStates(key),
-                    writes.workers(key));
-        }).toList();
+                    int sameWindow = perWindow.values().stream()
+                            .mapToInt(Integer::intValue)
+                            .max()
+                            .orElse(0);
+                    return new Outcome(
+                            key,
+                            reclaimed,
+                            sameWindow,
+                            writes.scaleDowns(key),
+                            writes.reclaimStates(key),
+                            writes.workers(key));
+                })
+                .toList();
     }
 
     /** Per workload: Reclaimed events / scale-downs / reclaim states seen, e.g. {@code <run>-ray-0 1/1/1}. */
     public static String summary(List<Outcome> outcomes) {
-        return "(Reclaimed events/scale-downs/states) " + outcomes.stream().map(o -> o.key()
-                .substring(o.key().lastIndexOf('/') + 1) + " " + o.reclaimed() + "/" + o.scaleDowns() + "/"
-                + o.reclaimStates()).collect(java.util.stream.Collectors.joining(", "));
+        return "(Reclaimed events/scale-downs/states) "
+                + outcomes.stream()
+                        .map(o -> o.key().substring(o.key().lastIndexOf('/') + 1) + " " + o.reclaimed() + "/"
+                                + o.scaleDowns() + "/"
+                                + o.reclaimStates())
+                        .collect(java.util.stream.Collectors.joining(", "));
     }
 
     /** Waits until every workload is reclaimed (or the timeout passes) and answers the last outcomes. */
@@ -144,11 +161,16 @@ public final class ReclaimLoad {
         List<String> problems = new ArrayList<>();
         for (String key : keys()) {
             String namespace = key.substring(0, key.indexOf('/'));
-            HttpCalls.Response r = stack.http().send("POST", stack.url("idle-reclaimer") + "/api/v1/workloads/" + key
-                    + "/resume", stack.token(namespace), null, Map.of());
+            HttpCalls.Response r = stack.http()
+                    .send(
+                            "POST",
+                            stack.url("idle-reclaimer") + "/api/v1/workloads/" + key + "/resume",
+                            stack.token(namespace),
+                            null,
+                            Map.of());
             if (r.status() != 200) {
-                problems.add("resume of " + key + " answered "
-                        + (r.answered() ? r.status() + " " + r.body() : r.error()));
+                problems.add(
+                        "resume of " + key + " answered " + (r.answered() ? r.status() + " " + r.body() : r.error()));
             }
         }
         return problems;
@@ -157,7 +179,10 @@ public final class ReclaimLoad {
     public void delete() {
         workloads.forEach((key, crd) -> {
             String[] parts = key.split("/");
-            client.genericKubernetesResources(crd.context()).inNamespace(parts[0]).withName(parts[2]).delete();
+            client.genericKubernetesResources(crd.context())
+                    .inNamespace(parts[0])
+                    .withName(parts[2])
+                    .delete();
         });
     }
 }

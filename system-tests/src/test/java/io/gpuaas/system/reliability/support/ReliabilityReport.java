@@ -16,14 +16,12 @@ import java.util.List;
 public final class ReliabilityReport {
 
     /** One line of the table. */
-    public record Row(String area, String tried, String expected, boolean held, String observed) {
-    }
+    public record Row(String area, String tried, String expected, boolean held, String observed) {}
 
     private static final List<Row> ROWS = new ArrayList<>();
     private static final Instant STARTED = Instant.now();
 
-    private ReliabilityReport() {
-    }
+    private ReliabilityReport() {}
 
     public static synchronized void add(String area, String tried, String expected, boolean held, String observed) {
         ROWS.add(new Row(area, tried, expected, held, observed));
@@ -38,18 +36,33 @@ public final class ReliabilityReport {
         StringBuilder md = new StringBuilder();
         long held = ROWS.stream().filter(Row::held).count();
         md.append("## Reliability suite\n\n");
-        md.append("Mode **").append(Mode.name()).append("**, run started ")
-                .append(STARTED.truncatedTo(ChronoUnit.SECONDS)).append(", on this machine (")
-                .append(Runtime.getRuntime().availableProcessors()).append(" cores, shared). ")
-                .append(held).append(" of ").append(ROWS.size()).append(" checks held.\n\n");
+        md.append("Mode **")
+                .append(Mode.name())
+                .append("**, run started ")
+                .append(STARTED.truncatedTo(ChronoUnit.SECONDS))
+                .append(", on this machine (")
+                .append(Runtime.getRuntime().availableProcessors())
+                .append(" cores, shared). ")
+                .append(held)
+                .append(" of ")
+                .append(ROWS.size())
+                .append(" checks held.\n\n");
         md.append("Reproduce: `bench/reliability` (full) or `./mvnw -B -o -pl system-tests verify "
                 + "-Dit.test='*Reliability*IT'` (bounded). How each fault is made: system-tests/README.md, "
                 + "\"Reliability suite\".\n\n");
         md.append("| area | what was tried | what must hold | held | observed |\n|---|---|---|---|---|\n");
         for (Row row : ROWS) {
-            md.append("| ").append(cell(row.area())).append(" | ").append(cell(row.tried())).append(" | ")
-                    .append(cell(row.expected())).append(" | ").append(row.held() ? "yes" : "**NO**").append(" | ")
-                    .append(cell(row.observed())).append(" |\n");
+            md.append("| ")
+                    .append(cell(row.area()))
+                    .append(" | ")
+                    .append(cell(row.tried()))
+                    .append(" | ")
+                    .append(cell(row.expected()))
+                    .append(" | ")
+                    .append(row.held() ? "yes" : "**NO**")
+                    .append(" | ")
+                    .append(cell(row.observed()))
+                    .append(" |\n");
         }
         try {
             Path file = file().toAbsolutePath();

@@ -1,6 +1,7 @@
 package io.gpuaas.system.reliability.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.Json;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
@@ -11,7 +12,6 @@ import io.gpuaas.local.services.ServiceLauncher;
 import io.gpuaas.local.services.ServiceReplica;
 import io.gpuaas.local.services.ServiceSpec;
 import io.gpuaas.testing.auth.TestJwt;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,20 +60,37 @@ public final class ReliabilityStack {
         this.kafka = kafka;
         this.identities = identities;
         JsonNode demo = Json.mapper().readTree(infra.file("tokens").toFile());
-        demo.fieldNames().forEachRemaining(name -> tokens.put(name, demo.get(name).get("token").asText()));
+        demo.fieldNames()
+                .forEachRemaining(
+                        name -> tokens.put(name, demo.get(name).get("token").asText()));
         this.jwt = TestJwt.loadOrGenerate(target.resolve("jwt-private.jwk"));
     }
 
     /** The stack of this test JVM, started on first use and stopped when the JVM exits. */
     public static synchronized ReliabilityStack shared() throws Exception {
         if (shared == null) {
-            Path root = Path.of(System.getProperty("gpuaas.repo-root", "..")).toAbsolutePath().normalize();
+            Path root = Path.of(System.getProperty("gpuaas.repo-root", ".."))
+                    .toAbsolutePath()
+                    .normalize();
             Path target = root.resolve("system-tests/target/reliability");
             ServiceSnapshot.deleteTree(target);
             Files.createDirectories(target);
             // Simulated workloads go idle a second after their pods start, so the reclaimer has something to do.
-            StackOptions options = new StackOptions(16, 2, Set.of(), 0, 0, 0, 0, root, target, Duration.ofSeconds(1),
-                    Duration.ofHours(1), Duration.ofMillis(500), Duration.ofSeconds(180), false);
+            StackOptions options = new StackOptions(
+                    16,
+                    2,
+                    Set.of(),
+                    0,
+                    0,
+                    0,
+                    0,
+                    root,
+                    target,
+                    Duration.ofSeconds(1),
+                    Duration.ofHours(1),
+                    Duration.ofMillis(500),
+                    Duration.ofSeconds(180),
+                    false);
             LocalStack infra = LocalStack.start(options);
             ChildKafka kafka = null;
             KafkaIdentities identities;
@@ -121,12 +138,18 @@ public final class ReliabilityStack {
         ServiceSpec spec = replica.spec();
         int port = ports.computeIfAbsent(replica, r -> Ports.free());
         int n = starts.merge(replica, 1, Integer::sum);
-        ServiceLauncher launcher = new ServiceLauncher(ServiceSnapshot.of(spec, repoRoot(), target.resolve("snapshot")),
-                target.resolve("logs").resolve(replica.name()).resolve("start-" + n), javaCommand());
+        ServiceLauncher launcher = new ServiceLauncher(
+                ServiceSnapshot.of(spec, repoRoot(), target.resolve("snapshot")),
+                target.resolve("logs").resolve(replica.name()).resolve("start-" + n),
+                javaCommand());
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("gpuaas.kafka.bootstrap-servers", kafka.bootstrapServers());
-        properties.put(KafkaIdentities.CONFIG_FILES_PROPERTY, identities.writeServiceConfig(spec.principal(),
-                target.resolve("kafka-logins").resolve(spec.name() + ".properties")).toString());
+        properties.put(
+                KafkaIdentities.CONFIG_FILES_PROPERTY,
+                identities
+                        .writeServiceConfig(
+                                spec.principal(), target.resolve("kafka-logins").resolve(spec.name() + ".properties"))
+                        .toString());
         properties.put("gpuaas.security.jwks-path", infra.file("jwks").toString());
         properties.put("gpuaas.pools-file", infra.file("pools").toString());
         properties.put("gpuaas.metrics-gateway.scrape.targets", String.join(",", infra.fleetUrls()));
@@ -184,8 +207,8 @@ public final class ReliabilityStack {
         while (!healthy(replica)) {
             ServiceLauncher.Running service = running.get(replica);
             if (!service.process().isAlive()) {
-                throw new IllegalStateException(replica + " exited with " + service.process().exitValue() + ", see "
-                        + service.log());
+                throw new IllegalStateException(
+                        replica + " exited with " + service.process().exitValue() + ", see " + service.log());
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException(replica + " not UP after " + timeout.toSeconds() + " s: "
@@ -214,7 +237,8 @@ public final class ReliabilityStack {
      * one: requests that any replica may answer go to all of them. A killed replica is left out until it restarts.
      */
     public String url(String service) {
-        List<ServiceReplica> live = replicas(service).stream().filter(this::alive).toList();
+        List<ServiceReplica> live =
+                replicas(service).stream().filter(this::alive).toList();
         List<ServiceReplica> pool = live.isEmpty() ? replicas(service) : live;
         return url(pool.get(Math.floorMod(rotation.getAndIncrement(), pool.size())));
     }
@@ -263,7 +287,9 @@ public final class ReliabilityStack {
     }
 
     private static ServiceSpec spec(String name) {
-        return ServiceSpec.ALL.stream().filter(s -> s.name().equals(name)).findFirst()
+        return ServiceSpec.ALL.stream()
+                .filter(s -> s.name().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no service " + name));
     }
 

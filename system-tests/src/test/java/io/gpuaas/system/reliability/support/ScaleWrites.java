@@ -23,20 +23,19 @@ public final class ScaleWrites implements AutoCloseable {
     static final String RECLAIMED_STATE = "gpuaas.io/reclaimed-state";
 
     /** One observed version: GPU workers asked for and the stored reclaim state (null when not reclaimed). */
-    record Seen(int workers, String reclaimedState) {
-    }
+    record Seen(int workers, String reclaimedState) {}
 
     private final Map<String, List<Seen>> seen = new ConcurrentHashMap<>();
     private final List<Watch> watches = new ArrayList<>();
 
-    private ScaleWrites() {
-    }
+    private ScaleWrites() {}
 
     /** Starts watching both kinds in every namespace; from then on every change is recorded. */
     public static ScaleWrites watch(KubernetesClient client) {
         ScaleWrites writes = new ScaleWrites();
         for (GpuaasCrd crd : List.of(GpuaasCrd.RAY_CLUSTER, GpuaasCrd.INFERENCE_SERVICE)) {
-            writes.watches.add(client.genericKubernetesResources(crd.context()).inAnyNamespace()
+            writes.watches.add(client.genericKubernetesResources(crd.context())
+                    .inAnyNamespace()
                     .watch(writes.new Recorder()));
         }
         return writes;
@@ -83,7 +82,8 @@ public final class ScaleWrites implements AutoCloseable {
 
     /** {@code namespace/Kind/name}, the reclaim-events key. */
     static String key(GenericKubernetesResource object) {
-        return object.getMetadata().getNamespace() + "/" + object.getKind() + "/" + object.getMetadata().getName();
+        return object.getMetadata().getNamespace() + "/" + object.getKind() + "/"
+                + object.getMetadata().getName();
     }
 
     /** RayCluster: the replicas of every worker group; InferenceService: predictor minReplicas, 0 when stopped. */

@@ -13,8 +13,7 @@ import java.util.Comparator;
  */
 final class ServiceSnapshot {
 
-    private ServiceSnapshot() {
-    }
+    private ServiceSnapshot() {}
 
     /** The root to start {@code spec} from (a repository-like tree holding {@code <module>/target}). */
     static Path of(ServiceSpec spec, Path repoRoot, Path snapshots) throws IOException {

@@ -20,8 +20,10 @@ public final class SystemView {
 
     /** nominalQuota of ClusterQueue {@code gpuaas-<tenant>} per flavor, 0 entries when it does not exist. */
     public Map<String, Long> tenantQuota(String tenant) {
-        GenericKubernetesResource cq = stack.kube().genericKubernetesResources(GpuaasCrd.CLUSTER_QUEUE.context())
-                .withName("gpuaas-" + tenant).get();
+        GenericKubernetesResource cq = stack.kube()
+                .genericKubernetesResources(GpuaasCrd.CLUSTER_QUEUE.context())
+                .withName("gpuaas-" + tenant)
+                .get();
         Map<String, Long> out = new TreeMap<>();
         if (cq == null || !(cq.getAdditionalProperties().get("spec") instanceof Map<?, ?> spec)) {
             return out;
@@ -42,7 +44,9 @@ public final class SystemView {
 
     /** Sum over the running replicas of {@code service} of {@link #metric(ServiceReplica, String, String...)}. */
     public double metric(String service, String metric, String... labels) {
-        return metricByReplica(service, metric, labels).values().stream().mapToDouble(Double::doubleValue).sum();
+        return metricByReplica(service, metric, labels).values().stream()
+                .mapToDouble(Double::doubleValue)
+                .sum();
     }
 
     /** Per running replica of {@code service}: each answers for itself (counters, and every projection it built). */
@@ -71,7 +75,9 @@ public final class SystemView {
     }
 
     public String metrics(ServiceReplica replica) {
-        return stack.http().get(stack.url(replica) + "/metrics", stack.token("prometheus")).body();
+        return stack.http()
+                .get(stack.url(replica) + "/metrics", stack.token("prometheus"))
+                .body();
     }
 
     /** The quota-projector replica holding the Lease ({@code gpuaas_quota_leader} 1), once one does. */
