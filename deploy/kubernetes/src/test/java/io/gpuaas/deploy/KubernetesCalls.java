@@ -126,7 +126,8 @@ final class KubernetesCalls {
     }
 
     private static Call call(String file, int line, String statement, Pattern handles) {
-        String text = statement.replaceAll("\\s+", " ").trim();
+        // One line per statement, and a chained call wrapped onto the next line reads as written on one.
+        String text = statement.replaceAll("\\s+", " ").replace(" .", ".").trim();
         if (LEADER_ELECTION.matcher(text).find()) {
             return new Call(file, line, text, new TreeSet<>(List.of("get", "create", "update")), false);
         }
