@@ -22,7 +22,7 @@ public class ApplierFactory {
             KafkaClients clients,
             ReclaimerSettings settings,
             ApplierSettings applier,
-            WorkerScaler scaler,
+            ScaleAction scaler,
             PodOwnerIndex owners,
             ReclaimerMetrics metrics,
             PrometheusRegistry registry) {
@@ -36,12 +36,21 @@ public class ApplierFactory {
                 clients,
                 settings.applicationId(),
                 options,
-                scaler::reclaim,
+                scaler,
                 metrics,
                 owners::synced,
                 registry,
                 clients.deadLetterPublisher(
                         KafkaAccess.consumerGroup(settings.applicationId(), KafkaAccess.RECLAIM_APPLIER), registry));
+    }
+
+    /**
+     * The write side as a bean of its own: the applier needs only this of the scaler, and the fault IT puts a
+     * failing one in its place.
+     */
+    @Singleton
+    ScaleAction scaleAction(WorkerScaler scaler) {
+        return scaler::reclaim;
     }
 
     @Singleton
