@@ -148,8 +148,7 @@ class KillNineReliabilityIT {
         ExecutorService pool = BookingLoad.executor(clients);
         Instant loadStart = Instant.now();
         Instant windowStart = loadStart.plusSeconds(8);
-        List<Future<?>> running =
-                load.start(pool, clients, perClient, Duration.ofMillis(Mode.pick(400, 250)), windowStart);
+        List<Future<?>> running = load.start(pool, clients, perClient, pace(services, kills, perClient), windowStart);
         List<ServiceReplica> victims = List.of();
         List<String> recovery = new ArrayList<>();
         Instant killedAt = loadStart;
@@ -157,7 +156,7 @@ class KillNineReliabilityIT {
             if (k > 0) {
                 recovery.addAll(restart(victims));
             }
-            // Mid-load: a client needs at least 12 × 400 ms for its requests, so some are still to come.
+            // Mid-load: a client needs at least 12 × 400 ms for its requests (see pace), so some are still to come.
             Thread.sleep(3000);
             victims = victims(services, k);
             killedAt = Instant.now();
@@ -223,6 +222,20 @@ class KillNineReliabilityIT {
     }
 
     /** One replica of each service: the quota-projector that holds the Lease, else replica 1 then 2 in turn. */
+    /**
+     * The gap between one client's requests. With a second kill the load must still run when it lands: each kill
+     * comes 3 s after the previous victims are back, and restarting every service takes about 10 s on this machine
+     * (one service about 4 s), so the requests are spread over that time instead of being over before it.
+     */
+    private static Duration pace(List<String> services, int kills, int perClient) {
+        long base = Mode.pick(400, 250);
+        if (kills < 2) {
+            return Duration.ofMillis(base);
+        }
+        long restartMillis = services.size() > 1 ? 12_000 : 5_000;
+        return Duration.ofMillis(Math.max(base, kills * (3_000 + restartMillis) / perClient));
+    }
+
     private static List<ServiceReplica> victims(List<String> services, int kill) throws InterruptedException {
         List<ServiceReplica> victims = new ArrayList<>();
         for (String service : services) {
