@@ -49,15 +49,19 @@ public final class DutyCycleReplayBench {
                 trace.pods().size(),
                 trace.samples(),
                 trace.podDays());
-        System.out.println("| window | oracle reclaims | pipeline reclaims | matched | rejected by oracle | missed "
-                + "| reclaimed GPU-h (pipeline / oracle) | share of pod-time | reclaims per pod-day | replay s |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+        List<String> rows = new ArrayList<>();
         try (EmbeddedKafka broker = EmbeddedKafka.start();
                 KubernetesApi api = KubernetesApi.start()) {
             for (int w : windows) {
-                System.out.println(row(trace, w, broker, api));
+                rows.add(row(trace, w, broker, api));
             }
         }
+        // The table is printed in one piece at the end: the suite reads it from output the broker's and the
+        // clients' logs are interleaved with.
+        System.out.println("| window | oracle reclaims | pipeline reclaims | matched | rejected by oracle | missed "
+                + "| reclaimed GPU-h (pipeline / oracle) | share of pod-time | reclaims per pod-day | replay s |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+        rows.forEach(System.out::println);
         System.exit(0);
     }
 
