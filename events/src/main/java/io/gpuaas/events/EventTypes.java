@@ -27,12 +27,14 @@ public final class EventTypes {
         register(BookingCommand.CreateBooking.class, "io.gpuaas.booking.command.create.v1");
         register(BookingCommand.CancelBooking.class, "io.gpuaas.booking.command.cancel.v1");
         register(BookingCommand.ChangeBooking.class, "io.gpuaas.booking.command.change.v1");
+        register(BookingCommand.ReleaseBooking.class, "io.gpuaas.booking.command.release.v1");
         register(BookingEvent.BookingConfirmed.class, "io.gpuaas.booking.confirmed.v1");
         register(BookingEvent.BookingRejected.class, "io.gpuaas.booking.rejected.v1");
         register(BookingEvent.BookingCancelled.class, "io.gpuaas.booking.cancelled.v1");
         register(BookingEvent.BookingExtended.class, "io.gpuaas.booking.extended.v1");
         register(BookingEvent.BookingActivated.class, "io.gpuaas.booking.activated.v1");
         register(BookingEvent.BookingCompleted.class, "io.gpuaas.booking.completed.v1");
+        register(BookingEvent.BookingReleased.class, "io.gpuaas.booking.released.v1");
         register(Booking.class, "io.gpuaas.booking.state.v1");
         register(WorkloadEvent.WorkloadObserved.class, "io.gpuaas.kueue.workload.observed.v1");
         register(WorkloadEvent.WorkloadDeleted.class, "io.gpuaas.kueue.workload.deleted.v1");

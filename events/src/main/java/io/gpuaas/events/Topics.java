@@ -27,7 +27,7 @@ public final class Topics {
 
     private static final Serde<String> KEY = Serdes.String();
 
-    /** Create, cancel and change requests, keyed by pool id so one writer decides per pool. */
+    /** Create, cancel, change and release requests, keyed by pool id so one writer decides per pool. */
     public static final TopicSpec<String, BookingCommand> BOOKING_COMMANDS = new TopicSpec<>(
             "booking-commands", KEY, EventSerdes.of(BookingCommand.class), 12, false, Duration.ofDays(7));
     /** Every booking decision and window transition, keyed by booking id; kept a year for audit and replay. */

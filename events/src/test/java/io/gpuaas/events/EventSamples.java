@@ -14,6 +14,7 @@ import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.events.tenant.TenantUtilization;
 import io.gpuaas.events.workload.WorkloadEvent;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,6 +26,8 @@ final class EventSamples {
     static final Instant T0 = Instant.parse("2026-11-22T09:00:00Z");
     static final Instant T1 = Instant.parse("2026-11-22T13:00:00Z");
     static final Instant NOW = Instant.parse("2026-11-21T17:30:00.125Z");
+    /** An instant inside [T0, T1), when a booking is ended early. */
+    static final Instant RELEASED_AT = Instant.parse("2026-11-22T10:12:30.250Z");
 
     private EventSamples() {}
 
@@ -98,15 +101,27 @@ final class EventSamples {
                         "team-a",
                         3,
                         T0,
-                        T1,
+                        null,
                         "fine-tune llama",
                         NOW,
-                        FINGERPRINT));
+                        FINGERPRINT,
+                        Duration.between(T0, T1)));
         put(samples, new BookingCommand.CancelBooking("req-2", "idem-2", caller, b.pool(), b.id(), NOW, FINGERPRINT));
         put(
                 samples,
                 new BookingCommand.ChangeBooking(
                         "req-3", "idem-3", caller, b.pool(), b.id(), T0, T1.plusSeconds(3600), NOW, FINGERPRINT));
+        put(
+                samples,
+                new BookingCommand.ReleaseBooking(
+                        "req-5",
+                        "idem-5",
+                        caller,
+                        b.pool(),
+                        b.id(),
+                        BookingCommand.ReleaseBooking.Reason.END_NOW,
+                        RELEASED_AT,
+                        FINGERPRINT));
         put(samples, new BookingEvent.BookingConfirmed("req-1", b, NOW));
         put(
                 samples,
@@ -124,8 +139,17 @@ final class EventSamples {
         put(
                 samples,
                 new BookingEvent.BookingExtended("req-3", b.withWindow(T0, T1.plusSeconds(3600), NOW), T0, T1, NOW));
-        put(samples, new BookingEvent.BookingActivated(b.withState(BookingState.ACTIVE, T0), T0));
+        Booking active = b.withState(BookingState.ACTIVE, T0);
+        put(samples, new BookingEvent.BookingActivated(active, T0, "req-1"));
         put(samples, new BookingEvent.BookingCompleted(b.withState(BookingState.COMPLETED, T1), T1));
+        put(
+                samples,
+                new BookingEvent.BookingReleased(
+                        "req-5",
+                        active.withState(BookingState.RELEASED, RELEASED_AT),
+                        BookingEvent.BookingReleased.Reason.ENDED_EARLY,
+                        RELEASED_AT,
+                        RELEASED_AT));
         put(samples, b);
     }
 

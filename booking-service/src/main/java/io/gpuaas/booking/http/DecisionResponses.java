@@ -29,6 +29,7 @@ final class DecisionResponses {
             case BookingEvent.BookingRejected e -> rejected(e, path);
             case BookingEvent.BookingActivated e -> HttpResponse.ok(e.booking());
             case BookingEvent.BookingCompleted e -> HttpResponse.ok(e.booking());
+            case BookingEvent.BookingReleased e -> HttpResponse.ok(e.booking());
         };
     }
 

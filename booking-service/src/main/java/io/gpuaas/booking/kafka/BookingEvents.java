@@ -17,6 +17,7 @@ final class BookingEvents {
             case BookingEvent.BookingExtended e -> Optional.of(e.booking());
             case BookingEvent.BookingActivated e -> Optional.of(e.booking());
             case BookingEvent.BookingCompleted e -> Optional.of(e.booking());
+            case BookingEvent.BookingReleased e -> Optional.of(e.booking());
             case BookingEvent.BookingRejected e -> Optional.empty();
         };
     }

@@ -74,6 +74,7 @@ public class BookingMetrics {
             case BookingEvent.BookingRejected e -> e.reason().toLowerCase(java.util.Locale.ROOT);
             case BookingEvent.BookingActivated e -> "activated";
             case BookingEvent.BookingCompleted e -> "completed";
+            case BookingEvent.BookingReleased e -> "released";
         };
     }
 }

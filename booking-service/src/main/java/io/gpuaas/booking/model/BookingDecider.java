@@ -5,6 +5,7 @@ import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.BookingCommand.CancelBooking;
 import io.gpuaas.events.booking.BookingCommand.ChangeBooking;
 import io.gpuaas.events.booking.BookingCommand.CreateBooking;
+import io.gpuaas.events.booking.BookingCommand.ReleaseBooking;
 import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.booking.BookingEvent.BookingActivated;
 import io.gpuaas.events.booking.BookingEvent.BookingCancelled;
@@ -12,12 +13,11 @@ import io.gpuaas.events.booking.BookingEvent.BookingCompleted;
 import io.gpuaas.events.booking.BookingEvent.BookingConfirmed;
 import io.gpuaas.events.booking.BookingEvent.BookingExtended;
 import io.gpuaas.events.booking.BookingEvent.BookingRejected;
+import io.gpuaas.events.booking.BookingEvent.BookingReleased;
 import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.booking.Caller;
-import io.gpuaas.events.booking.Interval;
 import io.gpuaas.events.pool.Pool;
 import io.gpuaas.events.pool.PoolCatalog;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,11 +32,13 @@ public final class BookingDecider {
 
     private final PoolCatalog pools;
     private final BookingPolicy policy;
+    private final CapacityCheck capacity;
     private final IdempotencyGuard idempotency = new IdempotencyGuard();
 
     public BookingDecider(PoolCatalog pools, BookingPolicy policy) {
         this.pools = pools;
         this.policy = policy;
+        this.capacity = new CapacityCheck(policy);
     }
 
     public BookingPolicy policy() {
@@ -53,6 +55,7 @@ public final class BookingDecider {
                     case CreateBooking create -> create(create, ledger, now);
                     case CancelBooking cancel -> cancel(cancel, ledger, now);
                     case ChangeBooking change -> change(change, ledger, now);
+                    case ReleaseBooking release -> release(release, ledger, now);
                 };
         return idempotency.remember(command, decision, now);
     }
@@ -89,7 +92,7 @@ public final class BookingDecider {
         if (broken.isPresent()) {
             return reject(c, null, broken.get().rule(), broken.get().message(), now);
         }
-        Optional<Decision> short_ = checkCapacity(c, pool.get(), null, c.start(), c.end(), c.quantity(), ledger, now);
+        Optional<Decision> short_ = capacity.check(c, pool.get(), null, c.start(), c.end(), c.quantity(), ledger, now);
         if (short_.isPresent()) {
             return short_.get();
         }
@@ -146,12 +149,44 @@ public final class BookingDecider {
         }
         Pool pool = pools.find(booking.pool()).orElseThrow();
         Optional<Decision> short_ =
-                checkCapacity(c, pool, booking, c.start(), c.end(), booking.quantity(), ledger, now);
+                capacity.check(c, pool, booking, c.start(), c.end(), booking.quantity(), ledger, now);
         if (short_.isPresent()) {
             return short_.get();
         }
         Booking moved = booking.withWindow(c.start(), c.end(), now);
         return Decision.of(new BookingExtended(c.requestId(), moved, booking.start(), booking.end(), now), moved);
+    }
+
+    /**
+     * Gives back the rest of an ACTIVE booking from {@code now}: its units leave the timeline, its window stays as
+     * booked. NO_SHOW is taken only from a system caller: booking-service's own lifecycle writes it, and since only
+     * booking-service may write commands and its edge never marks a caller as system, the flag cannot be forged.
+     */
+    private Decision release(ReleaseBooking c, BookingLedger ledger, Instant now) {
+        if (c.reason() == ReleaseBooking.Reason.NO_SHOW && !c.caller().system()) {
+            return reject(c, null, Rejection.NOT_PERMITTED, "only booking-service's lifecycle releases no-shows", now);
+        }
+        Optional<Booking> found = visible(c.bookingId(), c.caller(), ledger);
+        if (found.isEmpty()) {
+            return reject(c, null, Rejection.NOT_FOUND, "no booking " + c.bookingId(), now);
+        }
+        Booking booking = found.get();
+        if (booking.state() != BookingState.ACTIVE || !booking.end().isAfter(now)) {
+            String state = booking.state() == BookingState.ACTIVE
+                    ? "ending"
+                    : booking.state().name();
+            return reject(
+                    c,
+                    booking,
+                    Rejection.INVALID_STATE,
+                    "booking is " + state + "; only an ACTIVE booking can be released (cancel one not yet started)",
+                    now);
+        }
+        Booking released = booking.withState(BookingState.RELEASED, now);
+        BookingReleased.Reason reason = c.reason() == ReleaseBooking.Reason.NO_SHOW
+                ? BookingReleased.Reason.NO_SHOW
+                : BookingReleased.Reason.ENDED_EARLY;
+        return Decision.of(new BookingReleased(c.requestId(), released, reason, now, now), released);
     }
 
     private static Optional<String> changeStateProblem(Booking booking, ChangeBooking c, Instant now) {
@@ -167,110 +202,12 @@ public final class BookingDecider {
         return Optional.empty();
     }
 
-    /**
-     * Rejects when {@code quantity} more units over {@code [start, end)} would exceed the pool or the tenant cap.
-     * {@code self} (a booking being moved) is subtracted first, so a booking never conflicts with itself.
-     */
-    private Optional<Decision> checkCapacity(
-            BookingCommand c,
-            Pool pool,
-            Booking self,
-            Instant start,
-            Instant end,
-            int quantity,
-            BookingLedger ledger,
-            Instant now) {
-        List<Interval> conflicts =
-                without(ledger.timeline(pool.id()).segments(start, end), self, pool.capacity() - quantity);
-        if (!conflicts.isEmpty()) {
-            Instant earliest =
-                    self != null ? null : earliestFit(ledger.timeline(pool.id()), pool, start, end, quantity, now);
-            String message = "only " + (pool.capacity() - maxOf(conflicts)) + " of " + quantity + " units free in "
-                    + conflicts.size() + " interval(s) of the window";
-            return Optional.of(Decision.of(
-                    new BookingRejected(
-                            c.requestId(),
-                            c.bookingId(),
-                            pool.id(),
-                            c.caller().tenant(),
-                            Rejection.CAPACITY.name(),
-                            message,
-                            conflicts,
-                            earliest,
-                            now),
-                    null));
-        }
-        int tenantLimit = policy.tenantLimit(pool.capacity());
-        List<Interval> overCap = without(
-                ledger.tenantTimeline(pool.id(), c.caller().tenant()).segments(start, end),
-                self,
-                tenantLimit - quantity);
-        if (!overCap.isEmpty()) {
-            return Optional.of(reject(
-                    c,
-                    self,
-                    Rejection.POLICY_TENANT_CAP,
-                    "tenant " + c.caller().tenant() + " may hold at most " + tenantLimit + " units of " + pool.id(),
-                    now));
-        }
-        return Optional.empty();
-    }
-
-    /**
-     * Segments whose level, minus {@code self}'s own units, exceeds {@code limit}. Segments are cut at
-     * {@code self}'s bounds first: the timeline merges equal neighbouring levels, so a breakpoint at
-     * {@code self}'s start or end may be missing.
-     */
-    private static List<Interval> without(List<Interval> segments, Booking self, int limit) {
-        List<Interval> over = new ArrayList<>();
-        for (Interval whole : segments) {
-            for (Interval s : cut(whole, self)) {
-                boolean own = self != null
-                        && !s.start().isBefore(self.start())
-                        && s.start().isBefore(self.end());
-                int level = s.reserved() - (own ? self.quantity() : 0);
-                if (level > limit) {
-                    over.add(new Interval(s.start(), s.end(), level));
-                }
-            }
-        }
-        return over;
-    }
-
-    private static List<Interval> cut(Interval segment, Booking self) {
-        if (self == null) {
-            return List.of(segment);
-        }
-        List<Interval> pieces = new ArrayList<>();
-        Instant cursor = segment.start();
-        for (Instant bound : List.of(self.start(), self.end())) {
-            if (bound.isAfter(cursor) && bound.isBefore(segment.end())) {
-                pieces.add(new Interval(cursor, bound, segment.reserved()));
-                cursor = bound;
-            }
-        }
-        pieces.add(new Interval(cursor, segment.end(), segment.reserved()));
-        return pieces;
-    }
-
-    private Instant earliestFit(
-            PoolTimeline timeline, Pool pool, Instant start, Instant end, int quantity, Instant now) {
-        Duration length = Duration.between(start, end);
-        Instant horizon = now.plus(policy.maxAdvance()).minus(length);
-        return timeline.earliestFit(start, length, pool.capacity() - quantity, policy.alignment(), horizon)
-                .orElse(null);
-    }
-
-    private static int maxOf(List<Interval> intervals) {
-        return intervals.stream().mapToInt(Interval::reserved).max().orElse(0);
-    }
-
     private static Optional<Booking> visible(String bookingId, Caller caller, BookingLedger ledger) {
         return ledger.booking(bookingId)
-                .filter(b -> caller.admin() || b.tenant().equals(caller.tenant()));
+                .filter(b -> caller.admin() || caller.system() || b.tenant().equals(caller.tenant()));
     }
 
-    private static Decision reject(BookingCommand c, Booking booking, Rejection rule, String message, Instant now) {
+    static Decision reject(BookingCommand c, Booking booking, Rejection rule, String message, Instant now) {
         String pool = booking != null ? booking.pool() : c.pool();
         return Decision.of(
                 new BookingRejected(

@@ -7,11 +7,14 @@ import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.BookingCommand.CancelBooking;
 import io.gpuaas.events.booking.BookingCommand.ChangeBooking;
 import io.gpuaas.events.booking.BookingCommand.CreateBooking;
+import io.gpuaas.events.booking.BookingCommand.ReleaseBooking;
 import io.gpuaas.events.booking.BookingEvent;
+import io.gpuaas.events.booking.BookingEvent.BookingActivated;
 import io.gpuaas.events.booking.BookingEvent.BookingCancelled;
 import io.gpuaas.events.booking.BookingEvent.BookingConfirmed;
 import io.gpuaas.events.booking.BookingEvent.BookingExtended;
 import io.gpuaas.events.booking.BookingEvent.BookingRejected;
+import io.gpuaas.events.booking.BookingEvent.BookingReleased;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.List;
@@ -52,7 +55,7 @@ final class IdempotencyGuard {
         if (command.idempotencyKey() == null || decision.events().isEmpty()) {
             return decision;
         }
-        BookingEvent answer = decision.events().getFirst();
+        BookingEvent answer = answerOf(command, decision);
         try {
             IdempotencyEntry entry = new IdempotencyEntry(
                     fingerprint(command),
@@ -65,8 +68,26 @@ final class IdempotencyGuard {
         }
     }
 
+    /**
+     * The event the command's caller is answered with: the last one carrying its request id (a book-now is confirmed,
+     * then activated, and answered with the activation), else the first.
+     */
+    static BookingEvent answerOf(BookingCommand command, Decision decision) {
+        BookingEvent answer = decision.events().getFirst();
+        for (BookingEvent event : decision.events()) {
+            if (command.requestId().equals(event.requestId())) {
+                answer = event;
+            }
+        }
+        return answer;
+    }
+
+    /** Per tenant; a system caller's keys apart from its tenant's, so no tenant can spend a key the system uses. */
     static String scopedKey(BookingCommand command) {
-        return command.caller().tenant() + '\u0000' + command.idempotencyKey();
+        String scope = command.caller().system()
+                ? "system\u0000" + command.caller().tenant()
+                : command.caller().tenant();
+        return scope + '\u0000' + command.idempotencyKey();
     }
 
     /**
@@ -80,18 +101,26 @@ final class IdempotencyGuard {
         return switch (command) {
             case CreateBooking c ->
                 String.join(
-                        "|",
-                        "create",
-                        c.pool(),
-                        c.namespace(),
-                        Integer.toString(c.quantity()),
-                        String.valueOf(c.start()),
-                        String.valueOf(c.end()),
-                        String.valueOf(c.purpose()));
+                                "|",
+                                "create",
+                                c.pool(),
+                                c.namespace(),
+                                Integer.toString(c.quantity()),
+                                String.valueOf(c.start()),
+                                String.valueOf(c.end()),
+                                String.valueOf(c.purpose()))
+                        + durationPart(c.duration());
             case CancelBooking c -> String.join("|", "cancel", c.pool(), c.bookingId());
             case ChangeBooking c ->
-                String.join("|", "change", c.pool(), c.bookingId(), String.valueOf(c.start()), String.valueOf(c.end()));
+                String.join("|", "change", c.pool(), c.bookingId(), String.valueOf(c.start()), String.valueOf(c.end()))
+                        + durationPart(c.duration());
+            case ReleaseBooking c -> String.join("|", "release", c.pool(), c.bookingId(), String.valueOf(c.reason()));
         };
+    }
+
+    /** Empty without a duration, so commands written before durations existed keep their fingerprints. */
+    private static String durationPart(java.time.Duration duration) {
+        return duration == null ? "" : "|" + duration;
     }
 
     private static BookingEvent read(IdempotencyEntry entry) {
@@ -111,6 +140,8 @@ final class IdempotencyGuard {
             case BookingCancelled e -> new BookingCancelled(requestId, e.booking(), e.time());
             case BookingExtended e ->
                 new BookingExtended(requestId, e.booking(), e.previousStart(), e.previousEnd(), e.time());
+            case BookingActivated e -> new BookingActivated(e.booking(), e.time(), requestId);
+            case BookingReleased e -> new BookingReleased(requestId, e.booking(), e.reason(), e.releasedAt(), e.time());
             case BookingRejected e ->
                 new BookingRejected(
                         requestId,

@@ -17,8 +17,13 @@ public enum Rejection {
     UNKNOWN_POOL(404, "pool"),
     /** No such booking, or it belongs to another tenant (never reveal which). */
     NOT_FOUND(404, "id"),
-    /** The booking is cancelled or completed, or the change would move an active booking's start. */
+    /**
+     * The booking is cancelled, completed or released, the change would move an active booking's start, or a release
+     * or an extension from now names a booking that is not active.
+     */
     INVALID_STATE(409, "state"),
+    /** A release as NO_SHOW from anyone but booking-service's own lifecycle (a system caller). */
+    NOT_PERMITTED(403, "reason"),
     /** The booking id is already taken. */
     BOOKING_EXISTS(409, "id"),
     /** The idempotency key was used before with a different body. */

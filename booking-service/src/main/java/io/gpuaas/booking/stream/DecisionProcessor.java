@@ -108,6 +108,9 @@ final class DecisionProcessor implements Processor<String, BookingCommand, Strin
                 && (create.namespace() == null || create.start() == null || create.end() == null)) {
             throw new InvalidCommandException(key, "create needs namespace, start and end");
         }
+        if (command instanceof BookingCommand.ReleaseBooking release && release.reason() == null) {
+            throw new InvalidCommandException(key, "release needs a reason");
+        }
         return command;
     }
 }

@@ -3,6 +3,7 @@ package io.gpuaas.booking.model;
 import io.gpuaas.events.booking.BookingCommand.CancelBooking;
 import io.gpuaas.events.booking.BookingCommand.ChangeBooking;
 import io.gpuaas.events.booking.BookingCommand.CreateBooking;
+import io.gpuaas.events.booking.BookingCommand.ReleaseBooking;
 import io.gpuaas.events.booking.Caller;
 import io.gpuaas.events.pool.Pool;
 import io.gpuaas.events.pool.PoolCatalog;
@@ -45,6 +46,10 @@ final class Fixtures {
 
     static CancelBooking cancel(Caller caller, String bookingId) {
         return new CancelBooking(UUID.randomUUID().toString(), null, caller, "h200", bookingId, NOW);
+    }
+
+    static ReleaseBooking release(Caller caller, String bookingId, ReleaseBooking.Reason reason, String key) {
+        return new ReleaseBooking(UUID.randomUUID().toString(), key, caller, "h200", bookingId, reason, NOW, null);
     }
 
     static ChangeBooking change(Caller caller, String bookingId, Instant start, Instant end) {

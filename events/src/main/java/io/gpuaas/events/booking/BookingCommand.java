@@ -1,5 +1,6 @@
 package io.gpuaas.events.booking;
 
+import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -7,7 +8,10 @@ import java.time.Instant;
  * so that a single writer decides per pool.
  */
 public sealed interface BookingCommand
-        permits BookingCommand.CreateBooking, BookingCommand.CancelBooking, BookingCommand.ChangeBooking {
+        permits BookingCommand.CreateBooking,
+                BookingCommand.CancelBooking,
+                BookingCommand.ChangeBooking,
+                BookingCommand.ReleaseBooking {
 
     /** Unique id of this request; the decision echoes it so the HTTP edge can match its answer. */
     String requestId();
@@ -35,7 +39,10 @@ public sealed interface BookingCommand
     String requestFingerprint();
 
     /**
-     * Book {@code quantity} units of {@code pool} for {@code [start, end)} in {@code namespace}.
+     * Book {@code quantity} units of {@code pool} for {@code [start, end)} in {@code namespace}. Without a start the
+     * booking starts at the instant the decision engine decides (book now: its clock, not the edge's); with a
+     * {@code duration} instead of an end, it ends at start + duration rounded up to the policy's alignment. A booking
+     * whose window has begun when it is decided is confirmed and activated in the same decision.
      *
      * @param requestId      unique id of the request; the decision echoes it
      * @param idempotencyKey client-chosen idempotency key, or null
@@ -44,11 +51,12 @@ public sealed interface BookingCommand
      * @param bookingId      the booking created or acted on
      * @param namespace      tenant namespace the capacity is for
      * @param quantity       units of the pool's resource
-     * @param start          requested inclusive start
-     * @param end            requested exclusive end
+     * @param start          requested inclusive start, or null: from the instant of the decision (book now)
+     * @param end            requested exclusive end, or null when {@code duration} is given
      * @param purpose        free text, may be null
      * @param requestedAt    when the HTTP edge accepted the request
      * @param requestFingerprint digest of the HTTP request the idempotency key is bound to, or null
+     * @param duration       instead of {@code end}: the length, rounded up so the end is aligned; else null
      */
     record CreateBooking(
             String requestId,
@@ -62,8 +70,39 @@ public sealed interface BookingCommand
             Instant end,
             String purpose,
             Instant requestedAt,
-            String requestFingerprint)
+            String requestFingerprint,
+            Duration duration)
             implements BookingCommand {
+
+        /** A command with a given window (start and end), as every command was before book-now existed. */
+        public CreateBooking(
+                String requestId,
+                String idempotencyKey,
+                Caller caller,
+                String pool,
+                String bookingId,
+                String namespace,
+                int quantity,
+                Instant start,
+                Instant end,
+                String purpose,
+                Instant requestedAt,
+                String requestFingerprint) {
+            this(
+                    requestId,
+                    idempotencyKey,
+                    caller,
+                    pool,
+                    bookingId,
+                    namespace,
+                    quantity,
+                    start,
+                    end,
+                    purpose,
+                    requestedAt,
+                    requestFingerprint,
+                    null);
+        }
 
         /** A command without a request fingerprint (tools and tests that bypass the HTTP edge). */
         public CreateBooking(
@@ -90,7 +129,13 @@ public sealed interface BookingCommand
                     end,
                     purpose,
                     requestedAt,
+                    null,
                     null);
+        }
+
+        /** Whether the booking starts at the instant of the decision (no start given). */
+        public boolean startsNow() {
+            return start == null;
         }
     }
 
@@ -128,7 +173,9 @@ public sealed interface BookingCommand
     }
 
     /**
-     * Move the window of a booking (extend or shorten); checked like a new booking.
+     * Move the window of a booking (extend or shorten); checked like a new booking. With a {@code duration} instead of
+     * an end, an ACTIVE booking is extended (or shortened) from now: the new end is the decision's instant plus the
+     * duration, rounded up to the policy's alignment.
      *
      * @param requestId      unique id of the request; the decision echoes it
      * @param idempotencyKey client-chosen idempotency key, or null
@@ -136,9 +183,10 @@ public sealed interface BookingCommand
      * @param pool           the pool (the record key)
      * @param bookingId      the booking created or acted on
      * @param start          new inclusive start
-     * @param end            new exclusive end
+     * @param end            new exclusive end, or null when {@code duration} is given
      * @param requestedAt    when the HTTP edge accepted the request
      * @param requestFingerprint digest of the HTTP request the idempotency key is bound to, or null
+     * @param duration       instead of {@code end}: the length from the decision's instant, rounded up; else null
      */
     record ChangeBooking(
             String requestId,
@@ -149,8 +197,23 @@ public sealed interface BookingCommand
             Instant start,
             Instant end,
             Instant requestedAt,
-            String requestFingerprint)
+            String requestFingerprint,
+            Duration duration)
             implements BookingCommand {
+
+        /** A command with a given end, as every change was before extend-from-now existed. */
+        public ChangeBooking(
+                String requestId,
+                String idempotencyKey,
+                Caller caller,
+                String pool,
+                String bookingId,
+                Instant start,
+                Instant end,
+                Instant requestedAt,
+                String requestFingerprint) {
+            this(requestId, idempotencyKey, caller, pool, bookingId, start, end, requestedAt, requestFingerprint, null);
+        }
 
         /** A command without a request fingerprint (tools and tests that bypass the HTTP edge). */
         public ChangeBooking(
@@ -162,7 +225,43 @@ public sealed interface BookingCommand
                 Instant start,
                 Instant end,
                 Instant requestedAt) {
-            this(requestId, idempotencyKey, caller, pool, bookingId, start, end, requestedAt, null);
+            this(requestId, idempotencyKey, caller, pool, bookingId, start, end, requestedAt, null, null);
+        }
+    }
+
+    /**
+     * Give back the rest of an ACTIVE booking now: its units are free from the instant of the decision. Answered by
+     * {@link BookingEvent.BookingReleased} or a rejection ({@code INVALID_STATE} when the booking is not ACTIVE).
+     *
+     * @param requestId      unique id of the request; the decision echoes it
+     * @param idempotencyKey client-chosen idempotency key, or null
+     * @param caller         the owner or an admin ({@link Reason#END_NOW}); a system caller for {@link Reason#NO_SHOW}
+     * @param pool           the pool (the record key)
+     * @param bookingId      the booking released
+     * @param reason         why the booking is released
+     * @param requestedAt    when the HTTP edge (or the system component) issued the request
+     * @param requestFingerprint digest of the HTTP request the idempotency key is bound to, or null
+     */
+    record ReleaseBooking(
+            String requestId,
+            String idempotencyKey,
+            Caller caller,
+            String pool,
+            String bookingId,
+            Reason reason,
+            Instant requestedAt,
+            String requestFingerprint)
+            implements BookingCommand {
+
+        /** Why a booking is released. */
+        public enum Reason {
+            /** Its owner or an admin ends it early (HTTP {@code POST /api/v1/bookings/{id}/end}). */
+            END_NOW,
+            /**
+             * Booking-service's lifecycle found no Workload of the tenant within the grace; the decider accepts it only
+             * from a {@link Caller#system() system} caller.
+             */
+            NO_SHOW
         }
     }
 }

@@ -10,13 +10,20 @@ public sealed interface BookingEvent
                 BookingEvent.BookingCancelled,
                 BookingEvent.BookingExtended,
                 BookingEvent.BookingActivated,
-                BookingEvent.BookingCompleted {
+                BookingEvent.BookingCompleted,
+                BookingEvent.BookingReleased {
 
     /** The booking id (the record key). */
     String bookingId();
 
     /** When the decision engine decided. */
     Instant time();
+
+    /**
+     * The command this event answers (its HTTP caller waits for it), or null when the lifecycle clock caused it (an
+     * activation at the start, a completion).
+     */
+    String requestId();
 
     /**
      * A create request was accepted; {@code booking} is in state CONFIRMED.
@@ -88,10 +95,18 @@ public sealed interface BookingEvent
     /**
      * A booking's window started; {@code booking} is in state ACTIVE.
      *
-     * @param booking the booking, in state ACTIVE
-     * @param time    when the window started
+     * @param booking   the booking, in state ACTIVE
+     * @param time      when the window started
+     * @param requestId the create command whose decision activated it at once (its window had begun when it was
+     *                  decided: book now), or null when the lifecycle clock activated it at its start
      */
-    record BookingActivated(Booking booking, Instant time) implements BookingEvent {
+    record BookingActivated(Booking booking, Instant time, String requestId) implements BookingEvent {
+
+        /** Activated by the lifecycle clock at the booking's start. */
+        public BookingActivated(Booking booking, Instant time) {
+            this(booking, time, null);
+        }
+
         public String bookingId() {
             return booking.id();
         }
@@ -106,6 +121,39 @@ public sealed interface BookingEvent
     record BookingCompleted(Booking booking, Instant time) implements BookingEvent {
         public String bookingId() {
             return booking.id();
+        }
+
+        /** The lifecycle clock completes a booking; no command asked for it. */
+        @Override
+        public String requestId() {
+            return null;
+        }
+    }
+
+    /**
+     * An ACTIVE booking was given back before its end; its units are free from {@code releasedAt}. The booking keeps
+     * the window it was booked with (its {@code end} is not moved), so released GPU-hours are
+     * {@code quantity × (booking.end − releasedAt)} (MIG slices weighted by their share of a GPU) and held ones
+     * {@code quantity × (releasedAt − booking.start)}.
+     *
+     * @param requestId  the release command that caused this event
+     * @param booking    the booking, in state RELEASED, window as booked, {@code updatedAt} = {@code releasedAt}
+     * @param reason     why it was released
+     * @param releasedAt from when its units are free again: the instant of the decision
+     * @param time       when the decision engine decided
+     */
+    record BookingReleased(String requestId, Booking booking, Reason reason, Instant releasedAt, Instant time)
+            implements BookingEvent {
+        public String bookingId() {
+            return booking.id();
+        }
+
+        /** Why a booking was released. */
+        public enum Reason {
+            /** Its owner or an admin ended it ({@link BookingCommand.ReleaseBooking.Reason#END_NOW}). */
+            ENDED_EARLY,
+            /** Booking-service's lifecycle released it: no Workload of the tenant came within the grace. */
+            NO_SHOW
         }
     }
 }

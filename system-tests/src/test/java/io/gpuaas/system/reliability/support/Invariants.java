@@ -120,8 +120,7 @@ public final class Invariants {
         for (Booking b : Ledger.bookings(kafka).values()) {
             if (b.purpose() != null
                     && b.purpose().startsWith(run + "-")
-                    && b.state() != BookingState.CANCELLED
-                    && b.state() != BookingState.COMPLETED) {
+                    && b.state().holdsCapacity()) {
                 stack.http()
                         .send(
                                 "DELETE",

@@ -37,7 +37,10 @@ public final class Ledger {
         return latest;
     }
 
-    /** Per pool, the largest number of units held at once by bookings that are not cancelled. */
+    /**
+     * Per pool, the largest number of units held at once by bookings that are not cancelled; a released booking held
+     * its units until it was released ({@code updatedAt}), not to the end it was booked with.
+     */
     public static Map<String, Integer> peakPerPool(Iterable<Booking> bookings) {
         Map<String, TreeMap<Instant, Integer>> deltas = new HashMap<>();
         for (Booking b : bookings) {
@@ -46,7 +49,8 @@ public final class Ledger {
             }
             TreeMap<Instant, Integer> d = deltas.computeIfAbsent(b.pool(), p -> new TreeMap<>());
             d.merge(b.start(), b.quantity(), Integer::sum);
-            d.merge(b.end(), -b.quantity(), Integer::sum);
+            Instant heldUntil = b.state() == BookingState.RELEASED ? b.updatedAt() : b.end();
+            d.merge(heldUntil, -b.quantity(), Integer::sum);
         }
         Map<String, Integer> peak = new TreeMap<>();
         deltas.forEach((pool, d) -> {
