@@ -27,7 +27,10 @@ final class DecisionResponses {
             case BookingEvent.BookingCancelled e -> HttpResponse.ok(e.booking());
             case BookingEvent.BookingExtended e -> HttpResponse.ok(e.booking());
             case BookingEvent.BookingRejected e -> rejected(e, path);
-            case BookingEvent.BookingActivated e -> HttpResponse.ok(e.booking());
+            // Only a create's own decision answers with an activation (book now): the booking was created.
+            case BookingEvent.BookingActivated e ->
+                HttpResponse.created(
+                        e.booking(), URI.create(BOOKINGS_PATH + e.booking().id()));
             case BookingEvent.BookingCompleted e -> HttpResponse.ok(e.booking());
             case BookingEvent.BookingReleased e -> HttpResponse.ok(e.booking());
         };

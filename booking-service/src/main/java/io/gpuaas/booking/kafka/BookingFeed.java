@@ -80,7 +80,7 @@ public class BookingFeed {
     /** The view first, so a client that reads its booking right after the answer finds it. */
     private static void applyDecision(BookingView view, DecisionAwaiter awaiter, BookingEvent event) {
         BookingEvents.bookingOf(event).ifPresent(view::upsert);
-        awaiter.deliver(DecisionAwaiter.requestIdOf(event), event);
+        awaiter.deliver(event);
     }
 
     /** A command that does not decode reads as null here (see {@link CommandKeys}): nothing to learn. */

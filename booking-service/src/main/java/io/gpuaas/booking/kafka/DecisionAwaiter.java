@@ -8,7 +8,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Matches decisions read from {@code booking-events} to the HTTP calls waiting for them, by request id. A call
- * registers before it publishes its command, so a fast decision can never slip past it.
+ * registers before it publishes its command, so a fast decision can never slip past it. A create whose window had
+ * begun when it was decided (book now) is confirmed and activated in one transaction, both events carrying its
+ * request id: the call is answered with the activation, so the caller sees its booking ACTIVE.
  */
 @Singleton
 public class DecisionAwaiter {
@@ -23,8 +25,9 @@ public class DecisionAwaiter {
         waiting.remove(requestId);
     }
 
-    void deliver(String requestId, BookingEvent event) {
-        if (requestId == null) {
+    void deliver(BookingEvent event) {
+        String requestId = event.requestId();
+        if (requestId == null || activatedInTheSameDecision(event)) {
             return;
         }
         CompletableFuture<BookingEvent> future = waiting.remove(requestId);
@@ -33,8 +36,13 @@ public class DecisionAwaiter {
         }
     }
 
-    /** The request id an answer event carries; the clock's lifecycle events answer nobody. */
-    static String requestIdOf(BookingEvent event) {
-        return event.requestId();
+    /**
+     * A confirmation the same decision follows with the activation (read_committed: both or neither are read). A
+     * replayed answer to a book-now is the activation itself (the decider remembers the last answer), so a repeated
+     * request is not left waiting for one that never comes.
+     */
+    static boolean activatedInTheSameDecision(BookingEvent event) {
+        return event instanceof BookingEvent.BookingConfirmed confirmed
+                && !confirmed.booking().start().isAfter(confirmed.time());
     }
 }

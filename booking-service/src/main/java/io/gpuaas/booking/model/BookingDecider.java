@@ -18,6 +18,7 @@ import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.booking.Caller;
 import io.gpuaas.events.pool.Pool;
 import io.gpuaas.events.pool.PoolCatalog;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -87,33 +88,68 @@ public final class BookingDecider {
         if (ledger.booking(c.bookingId()).isPresent()) {
             return reject(c, null, Rejection.BOOKING_EXISTS, "booking " + c.bookingId() + " exists", now);
         }
-        Optional<BookingPolicy.Violation> broken =
-                policy.check(c.start(), c.end(), c.quantity(), pool.get().capacity(), now);
+        // Book now: the window starts at this decision's instant, on this clock, whatever the edge's said.
+        Instant start = c.startsNow() ? now : c.start();
+        Optional<BookingPolicy.Violation> broken = endProblem(c.end(), c.duration());
+        Instant end = broken.isEmpty() ? endOf(start, c.end(), c.duration()) : null;
+        if (broken.isEmpty()) {
+            int units = pool.get().capacity();
+            broken = c.startsNow()
+                    ? policy.checkNow(now, end, c.quantity(), units)
+                    : policy.check(start, end, c.quantity(), units, now);
+        }
         if (broken.isPresent()) {
             return reject(c, null, broken.get().rule(), broken.get().message(), now);
         }
-        Optional<Decision> short_ = capacity.check(c, pool.get(), null, c.start(), c.end(), c.quantity(), ledger, now);
-        if (short_.isPresent()) {
-            return short_.get();
+        Optional<Decision> short_ = capacity.check(c, pool.get(), null, start, end, c.quantity(), ledger, now);
+        return short_.orElseGet(() -> confirm(c, newBooking(c, pool.get(), start, end, now), now));
+    }
+
+    /**
+     * Confirms {@code booking}; one whose window has begun (booked from now, or a start within the past tolerance) is
+     * activated in the same decision, so its quota need not wait for the next tick. Both events answer the request.
+     */
+    private static Decision confirm(CreateBooking c, Booking booking, Instant now) {
+        BookingConfirmed confirmed = new BookingConfirmed(c.requestId(), booking, now);
+        if (booking.start().isAfter(now)) {
+            return Decision.of(confirmed, booking);
         }
-        Pool p = pool.get();
-        Booking booking = new Booking(
+        Booking active = booking.withState(BookingState.ACTIVE, now);
+        return new Decision(
+                List.of(confirmed, new BookingActivated(active, now, c.requestId())), List.of(active), null);
+    }
+
+    private static Booking newBooking(CreateBooking c, Pool pool, Instant start, Instant end, Instant now) {
+        return new Booking(
                 c.bookingId(),
                 c.caller().tenant(),
                 c.namespace(),
-                p.id(),
-                p.flavor(),
-                p.resource(),
+                pool.id(),
+                pool.flavor(),
+                pool.resource(),
                 c.quantity(),
-                c.start(),
-                c.end(),
+                start,
+                end,
                 c.purpose(),
                 BookingState.CONFIRMED,
                 c.caller().subject(),
                 now,
                 now,
                 1);
-        return Decision.of(new BookingConfirmed(c.requestId(), booking, now), booking);
+    }
+
+    /** A command gives exactly one of an end and a duration; a duration must be positive and within the maximum. */
+    private Optional<BookingPolicy.Violation> endProblem(Instant end, Duration duration) {
+        if ((end == null) == (duration == null)) {
+            return Optional.of(
+                    new BookingPolicy.Violation(Rejection.INVALID_WINDOW, "give either end or duration, not both"));
+        }
+        return duration == null ? Optional.empty() : policy.checkDuration(duration);
+    }
+
+    /** The end asked for: given, or {@code start} + duration rounded up to the alignment. */
+    private Instant endOf(Instant start, Instant end, Duration duration) {
+        return end != null ? end : policy.endAfter(start, duration);
     }
 
     private Decision cancel(CancelBooking c, BookingLedger ledger, Instant now) {
@@ -135,25 +171,29 @@ public final class BookingDecider {
             return reject(c, null, Rejection.NOT_FOUND, "no booking " + c.bookingId(), now);
         }
         Booking booking = found.get();
-        if (c.start() == null || c.end() == null) {
-            return reject(c, booking, Rejection.INVALID_WINDOW, "a change needs both start and end", now);
+        Optional<BookingPolicy.Violation> window = c.start() == null
+                ? Optional.of(new BookingPolicy.Violation(Rejection.INVALID_WINDOW, "a change needs a start"))
+                : endProblem(c.end(), c.duration());
+        if (window.isPresent()) {
+            return reject(c, booking, window.get().rule(), window.get().message(), now);
         }
-        Optional<String> stateProblem = changeStateProblem(booking, c, now);
+        // Extend from now: measured from this decision's instant, like a book-now.
+        Instant end = endOf(now, c.end(), c.duration());
+        Optional<String> stateProblem = changeStateProblem(booking, c, end, now);
         if (stateProblem.isPresent()) {
             return reject(c, booking, Rejection.INVALID_STATE, stateProblem.get(), now);
         }
         Optional<BookingPolicy.Violation> broken =
-                policy.checkMove(booking.start(), booking.quantity(), c.start(), c.end(), now);
+                policy.checkMove(booking.start(), booking.quantity(), c.start(), end, now);
         if (broken.isPresent()) {
             return reject(c, booking, broken.get().rule(), broken.get().message(), now);
         }
         Pool pool = pools.find(booking.pool()).orElseThrow();
-        Optional<Decision> short_ =
-                capacity.check(c, pool, booking, c.start(), c.end(), booking.quantity(), ledger, now);
+        Optional<Decision> short_ = capacity.check(c, pool, booking, c.start(), end, booking.quantity(), ledger, now);
         if (short_.isPresent()) {
             return short_.get();
         }
-        Booking moved = booking.withWindow(c.start(), c.end(), now);
+        Booking moved = booking.withWindow(c.start(), end, now);
         return Decision.of(new BookingExtended(c.requestId(), moved, booking.start(), booking.end(), now), moved);
     }
 
@@ -189,15 +229,18 @@ public final class BookingDecider {
         return Decision.of(new BookingReleased(c.requestId(), released, reason, now, now), released);
     }
 
-    private static Optional<String> changeStateProblem(Booking booking, ChangeBooking c, Instant now) {
+    private static Optional<String> changeStateProblem(Booking booking, ChangeBooking c, Instant end, Instant now) {
         if (!booking.state().holdsCapacity()) {
             return Optional.of("booking is " + booking.state());
+        }
+        if (c.duration() != null && booking.state() != BookingState.ACTIVE) {
+            return Optional.of("only an ACTIVE booking is extended from now; give its new end instead");
         }
         if (booking.state() == BookingState.ACTIVE && !c.start().equals(booking.start())) {
             return Optional.of("an active booking keeps its start; only its end may move");
         }
-        if (c.end() != null && !c.end().isAfter(now)) {
-            return Optional.of("the new end " + c.end() + " has already passed");
+        if (!end.isAfter(now)) {
+            return Optional.of("the new end " + end + " has already passed");
         }
         return Optional.empty();
     }

@@ -54,8 +54,26 @@ public record BookingPolicy(
     }
 
     /**
+     * The rules a book-now window {@code [now, end)} breaks, if any: its start is the decision's instant, so only its
+     * end must be aligned, and its length counts from the first aligned instant (the rest of the slot {@code now} falls
+     * in is not counted, so the longest booking may still be booked at 13:53).
+     */
+    public Optional<Violation> checkNow(Instant now, Instant end, int quantity, int capacity) {
+        if (quantity <= 0 || quantity > capacity) {
+            return violation(
+                    Rejection.INVALID_QUANTITY,
+                    "quantity must be between 1 and the pool capacity " + capacity + ", got " + quantity);
+        }
+        if (end == null || !now.isBefore(end)) {
+            return violation(Rejection.INVALID_WINDOW, "end must be after now");
+        }
+        return checkShape(now, end, now, false);
+    }
+
+    /**
      * The rules a move of a booking from {@code currentStart} to {@code [start, end)} breaks, if any: a kept start
-     * may lie in the past (the booking may be running), a moved one is checked like a new booking's.
+     * may lie in the past (the booking may be running) and off the alignment (it was booked now), a moved one is
+     * checked like a new booking's.
      */
     public Optional<Violation> checkMove(Instant currentStart, int quantity, Instant start, Instant end, Instant now) {
         if (!start.equals(currentStart)) {
@@ -64,21 +82,52 @@ public record BookingPolicy(
         if (end == null || !start.isBefore(end)) {
             return violation(Rejection.INVALID_WINDOW, "start must be before end");
         }
-        return checkShape(start, end, now);
+        return checkShape(start, end, now, false);
+    }
+
+    /** A length given instead of an end: positive and at most {@code maxDuration}. */
+    public Optional<Violation> checkDuration(Duration duration) {
+        if (duration.isNegative() || duration.isZero()) {
+            return violation(Rejection.INVALID_WINDOW, "duration must be positive");
+        }
+        if (duration.compareTo(maxDuration) > 0) {
+            return violation(Rejection.POLICY_MAX_DURATION, "a booking may last at most " + maxDuration);
+        }
+        return Optional.empty();
     }
 
     /** The rules on the window's shape alone: duration, advance and alignment. */
     public Optional<Violation> checkShape(Instant start, Instant end, Instant now) {
-        if (Duration.between(start, end).compareTo(maxDuration) > 0) {
+        return checkShape(start, end, now, true);
+    }
+
+    private Optional<Violation> checkShape(Instant start, Instant end, Instant now, boolean startAligned) {
+        if (Duration.between(alignUp(start), end).compareTo(maxDuration) > 0) {
             return violation(Rejection.POLICY_MAX_DURATION, "a booking may last at most " + maxDuration);
         }
         if (end.isAfter(now.plus(maxAdvance))) {
             return violation(Rejection.POLICY_MAX_ADVANCE, "a booking must end within " + maxAdvance + " from now");
         }
-        if (!isAligned(start) || !isAligned(end)) {
+        if ((startAligned && !isAligned(start)) || !isAligned(end)) {
             return violation(Rejection.POLICY_ALIGNMENT, "start and end must be multiples of " + alignment);
         }
         return Optional.empty();
+    }
+
+    /**
+     * The end of a window of {@code duration} from {@code start}: start + duration rounded up to the next multiple of
+     * the alignment (13:53 + PT2H with 15 minutes is 16:00). {@code duration} must have passed
+     * {@link #checkDuration}.
+     */
+    public Instant endAfter(Instant start, Duration duration) {
+        return alignUp(start.plus(duration));
+    }
+
+    /** The first multiple of the alignment at or after {@code t}. */
+    public Instant alignUp(Instant t) {
+        BigInteger nanos = nanos(t);
+        BigInteger over = nanos.mod(nanos(alignment));
+        return over.signum() == 0 ? t : instant(nanos.subtract(over).add(nanos(alignment)));
     }
 
     /**
@@ -86,13 +135,20 @@ public record BookingPolicy(
      * milliseconds let {@code 12:00:00.000000999Z} pass as {@code 12:00}.
      */
     public boolean isAligned(Instant t) {
-        BigInteger nanos = BigInteger.valueOf(t.getEpochSecond())
-                .multiply(NANOS_PER_SECOND)
-                .add(BigInteger.valueOf(t.getNano()));
-        BigInteger step = BigInteger.valueOf(alignment.getSeconds())
-                .multiply(NANOS_PER_SECOND)
-                .add(BigInteger.valueOf(alignment.getNano()));
-        return nanos.mod(step).signum() == 0;
+        return nanos(t).mod(nanos(alignment)).signum() == 0;
+    }
+
+    private static BigInteger nanos(Instant t) {
+        return BigInteger.valueOf(t.getEpochSecond()).multiply(NANOS_PER_SECOND).add(BigInteger.valueOf(t.getNano()));
+    }
+
+    private static BigInteger nanos(Duration d) {
+        return BigInteger.valueOf(d.getSeconds()).multiply(NANOS_PER_SECOND).add(BigInteger.valueOf(d.getNano()));
+    }
+
+    private static Instant instant(BigInteger nanos) {
+        BigInteger[] secondsAndNanos = nanos.divideAndRemainder(NANOS_PER_SECOND);
+        return Instant.ofEpochSecond(secondsAndNanos[0].longValueExact(), secondsAndNanos[1].longValue());
     }
 
     private static Optional<Violation> violation(Rejection rule, String message) {

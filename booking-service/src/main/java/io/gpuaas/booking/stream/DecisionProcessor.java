@@ -104,9 +104,9 @@ final class DecisionProcessor implements Processor<String, BookingCommand, Strin
             // The key decides which single writer sees the command; a mismatch would bypass it.
             throw new InvalidCommandException(key, "record key must be the pool id " + command.pool());
         }
-        if (command instanceof BookingCommand.CreateBooking create
-                && (create.namespace() == null || create.start() == null || create.end() == null)) {
-            throw new InvalidCommandException(key, "create needs namespace, start and end");
+        // A create without start books from now and one without end gives a duration: the decider checks those.
+        if (command instanceof BookingCommand.CreateBooking create && create.namespace() == null) {
+            throw new InvalidCommandException(key, "create needs a namespace");
         }
         if (command instanceof BookingCommand.ReleaseBooking release && release.reason() == null) {
             throw new InvalidCommandException(key, "release needs a reason");

@@ -11,6 +11,7 @@ import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand.CreateBooking;
 import io.gpuaas.events.booking.BookingEvent;
+import io.gpuaas.events.booking.BookingEvent.BookingActivated;
 import io.gpuaas.events.booking.BookingEvent.BookingConfirmed;
 import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.booking.Caller;
@@ -112,10 +113,33 @@ class BookingFeedTest {
         consumer.schedulePollTask(() -> consumer.addRecord(record(
                 Topics.BOOKING_EVENTS.name(PREFIX),
                 0,
-                bytes(Topics.BOOKING_EVENTS, new BookingConfirmed("req-1", confirmed, T0)))));
+                bytes(Topics.BOOKING_EVENTS, new BookingConfirmed("req-1", confirmed, T0.minusSeconds(60))))));
 
         assertThat(answer.get(30, TimeUnit.SECONDS)).isInstanceOf(BookingConfirmed.class);
         assertThat(visibleWhenAnswered.get()).isTrue();
+    }
+
+    @Test
+    void shouldAnswerABookNowWithItsActivationWhenTheSameDecisionConfirmedAndActivatedIt() throws Exception {
+        start(Map.of());
+        CompletableFuture<BookingEvent> answer = awaiter.expect("req-now");
+        Booking confirmed = booking("b-now", 1);
+        Booking active = confirmed.withState(BookingState.ACTIVE, T0);
+
+        consumer.schedulePollTask(() -> {
+            consumer.addRecord(record(
+                    Topics.BOOKING_EVENTS.name(PREFIX),
+                    0,
+                    bytes(Topics.BOOKING_EVENTS, new BookingConfirmed("req-now", confirmed, T0))));
+            consumer.addRecord(record(
+                    Topics.BOOKING_EVENTS.name(PREFIX),
+                    1,
+                    bytes(Topics.BOOKING_EVENTS, new BookingActivated(active, T0, "req-now"))));
+        });
+
+        BookingEvent answered = answer.get(30, TimeUnit.SECONDS);
+        assertThat(answered).isInstanceOf(BookingActivated.class);
+        assertThat(view.find("b-now")).contains(active);
     }
 
     @Test

@@ -44,6 +44,30 @@ final class Fixtures {
                 NOW);
     }
 
+    /** Book now ({@code start} absent): {@code end} or {@code duration}, the other null. */
+    static CreateBooking bookNow(Caller caller, String key, int quantity, Instant end, Duration duration) {
+        return new CreateBooking(
+                UUID.randomUUID().toString(),
+                key,
+                caller,
+                "h200",
+                UUID.randomUUID().toString(),
+                caller.tenant(),
+                quantity,
+                null,
+                end,
+                null,
+                NOW,
+                null,
+                duration);
+    }
+
+    /** Extend from now: a change with {@code duration} instead of an end, keeping {@code start}. */
+    static ChangeBooking extendFromNow(Caller caller, String bookingId, Instant start, Duration duration) {
+        return new ChangeBooking(
+                UUID.randomUUID().toString(), null, caller, "h200", bookingId, start, null, NOW, null, duration);
+    }
+
     static CancelBooking cancel(Caller caller, String bookingId) {
         return new CancelBooking(UUID.randomUUID().toString(), null, caller, "h200", bookingId, NOW);
     }
