@@ -7,7 +7,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuaas.events.Json;
 import io.micronaut.core.annotation.Introspected;
+import io.micronaut.core.annotation.Nullable;
+import io.swagger.v3.oas.annotations.media.Schema;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -26,34 +30,47 @@ public final class BookingRequests {
 
     private BookingRequests() {}
 
+    /** What {@code start} says when the booking starts at the decision: also what an absent start means. */
+    public static final String NOW = "now";
+
     /**
      * {@code POST /api/v1/bookings}.
      *
      * @param pool      pool id from {@code GET /api/v1/pools}
      * @param quantity  units of the pool's resource
-     * @param start     inclusive start (RFC 3339, aligned to the policy's alignment)
-     * @param end       exclusive end
+     * @param start     inclusive start (RFC 3339, aligned to the policy's alignment); absent or {@code "now"}: from the
+     *                  instant the booking is decided (null here)
+     * @param end       exclusive end (aligned); exactly one of {@code end} and {@code duration}
      * @param namespace a namespace the tenant owns (DNS-1123 label)
      * @param purpose   optional free text, at most 256 characters
      * @param tenant    the tenant the booking is for: required from admins, optional for a tenant (its own)
+     * @param duration  instead of {@code end}: ISO 8601 (e.g. {@code PT2H}); the end is start + duration rounded up to
+     *                  the alignment
      */
     @Introspected
     public record CreateBookingRequest(
             String pool,
             Integer quantity,
+
+            @Nullable @Schema(type = "string", description = "RFC 3339 date-time, or \"now\"; absent means now")
             Instant start,
-            Instant end,
+
+            @Nullable Instant end,
             String namespace,
-            String purpose,
-            String tenant) {
+            @Nullable String purpose,
+            @Nullable String tenant,
+
+            @Nullable @Schema(type = "string", example = "PT2H")
+            Duration duration) {
 
         /** The body as the idempotency fingerprint sees it, for {@code tenant} (the one the request acts for). */
         String canonical(String actingTenant) {
             Map<String, Object> fields = new TreeMap<>();
             fields.put("pool", pool);
             fields.put("quantity", quantity);
-            fields.put("start", start.toString());
-            fields.put("end", end.toString());
+            fields.put("start", start == null ? NOW : start.toString());
+            fields.put("end", end == null ? null : end.toString());
+            fields.put("duration", duration == null ? null : duration.toString());
             fields.put("namespace", namespace);
             fields.put("purpose", purpose);
             fields.put("tenant", actingTenant);
@@ -61,14 +78,23 @@ public final class BookingRequests {
         }
     }
 
-    /** {@code PATCH /api/v1/bookings/{id}}: the new window; a missing start keeps the current one. */
+    /**
+     * {@code PATCH /api/v1/bookings/{id}}: the new window; a missing start keeps the current one. Exactly one of
+     * {@code end} and {@code duration}: a duration extends an ACTIVE booking from now (rounded up to the alignment).
+     */
     @Introspected
-    public record ChangeBookingRequest(Instant start, Instant end) {
+    public record ChangeBookingRequest(
+            @Nullable Instant start,
+            @Nullable Instant end,
+
+            @Nullable @Schema(type = "string", example = "PT1H")
+            Duration duration) {
 
         String canonical() {
             Map<String, Object> fields = new TreeMap<>();
             fields.put("start", start == null ? null : start.toString());
-            fields.put("end", end.toString());
+            fields.put("end", end == null ? null : end.toString());
+            fields.put("duration", duration == null ? null : duration.toString());
             return write(fields);
         }
     }
@@ -82,16 +108,27 @@ public final class BookingRequests {
         return new CreateBookingRequest(
                 RequestValidator.text("pool", string(o, "pool"), RequestValidator.MAX_ID),
                 integer(o, "quantity"),
-                instant(o, "start"),
+                NOW.equals(o.path("start").textValue()) ? null : instant(o, "start"),
                 instant(o, "end"),
                 RequestValidator.dnsLabel("namespace", string(o, "namespace")),
                 RequestValidator.text("purpose", string(o, "purpose"), RequestValidator.MAX_PURPOSE),
-                RequestValidator.dnsLabel("tenant", string(o, "tenant")));
+                RequestValidator.dnsLabel("tenant", string(o, "tenant")),
+                duration(o, "duration"));
     }
 
     static ChangeBookingRequest change(String body) {
         JsonNode o = object(body);
-        return new ChangeBookingRequest(instant(o, "start"), instant(o, "end"));
+        return new ChangeBookingRequest(instant(o, "start"), instant(o, "end"), duration(o, "duration"));
+    }
+
+    /** Exactly one of {@code end} and {@code duration}: 400 naming what is missing or doubled. */
+    static void requireEndOrDuration(Instant end, Duration duration) {
+        if (end == null && duration == null) {
+            throw ProblemException.badRequest("REQUIRED", "end", "end or duration is required");
+        }
+        if (end != null && duration != null) {
+            throw ProblemException.badRequest("INVALID_WINDOW", "duration", "give either end or duration, not both");
+        }
     }
 
     static void require(Object value, String field) {
@@ -157,6 +194,25 @@ public final class BookingRequests {
                     "INVALID_FIELD", field, field + " must be an RFC 3339 date-time string, e.g. " + Rfc3339.EXAMPLE);
         }
         return Rfc3339.parse("INVALID_FIELD", field, v.textValue());
+    }
+
+    /** A positive ISO 8601 duration ({@code PT2H}, {@code PT1H30M}, {@code P1DT2H}); its bounds are the policy's. */
+    private static Duration duration(JsonNode o, String field) {
+        String text = string(o, field);
+        if (text == null) {
+            return null;
+        }
+        Duration d;
+        try {
+            d = text.length() > 32 ? null : Duration.parse(text);
+        } catch (DateTimeParseException e) {
+            d = null;
+        }
+        if (d == null || d.isNegative() || d.isZero()) {
+            throw ProblemException.badRequest(
+                    "INVALID_DURATION", field, field + " must be a positive ISO 8601 duration, e.g. PT2H or PT90M");
+        }
+        return d;
     }
 
     private static String write(Map<String, Object> fields) {

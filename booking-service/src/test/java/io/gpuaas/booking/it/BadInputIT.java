@@ -104,7 +104,7 @@ class BadInputIT {
                 400,
                 "INVALID_FIELD",
                 "start");
-        assertProblem(app.post(TEAM_A, "{\"pool\":\"h200\",\"quantity\":1}"), 400, "REQUIRED", "start");
+        assertProblem(app.post(TEAM_A, "{\"pool\":\"h200\",\"quantity\":1}"), 400, "REQUIRED", "end");
         assertProblem(
                 app.post(TEAM_A, createBody("a100", 1, START, START.plusSeconds(3600), "team-a")),
                 404,

@@ -59,6 +59,12 @@ final class FuzzCases {
                         "other tenant's namespace",
                         body("\"h200\"", "1", q(start), q(end), "\"" + otherNamespace + "\"")),
                 new Input("namespace missing", body("\"h200\"", "1", q(start), q(end), "null")),
+                new Input("book now, duration not a duration", nowBody("\"two hours\"")),
+                new Input("book now, duration negative", nowBody("\"-PT2H\"")),
+                new Input("book now, duration zero", nowBody("\"PT0S\"")),
+                new Input("book now, duration as number", nowBody("7200")),
+                new Input("book now, duration beyond the maximum", nowBody("\"PT9223372036854775807S\"")),
+                new Input("book now, neither end nor duration", nowBody("null")),
                 new Input("duplicate keys", "{\"pool\":\"h200\",\"pool\":\"x\",\"quantity\":1}"),
                 new Input("deeply nested", "[".repeat(20_000) + "]".repeat(20_000)),
                 new Input("control characters", body("\"h\\u0000\\u001f200\"", "1", q(start), q(end), "\"team-a\"")),
@@ -76,6 +82,9 @@ final class FuzzCases {
                 new Input("end not a date", "{\"end\":\"soon\"}"),
                 new Input("end in the past", "{\"end\":\"2020-01-01T00:00:00Z\"}"),
                 new Input("end as number", "{\"end\":5}"),
+                new Input("duration not a duration", "{\"duration\":\"longer\"}"),
+                new Input("duration negative", "{\"duration\":\"-PT1H\"}"),
+                new Input("duration and end", "{\"duration\":\"PT1H\",\"end\":\"2020-01-01T00:00:00Z\"}"),
                 new Input("oversized", "{\"end\":\"" + "9".repeat(100_000) + "\"}"));
     }
 
@@ -143,6 +152,11 @@ final class FuzzCases {
 
     private static String q(java.time.Instant instant) {
         return "\"" + instant + "\"";
+    }
+
+    /** A book-now body (no start, no end) with {@code duration} as raw JSON. */
+    private static String nowBody(String duration) {
+        return "{\"pool\":\"h200\",\"quantity\":1,\"namespace\":\"team-a\",\"duration\":" + duration + "}";
     }
 
     private static String body(String pool, String quantity, String start, String end, String namespace) {

@@ -44,6 +44,7 @@ class HttpFuzzReliabilityIT {
             new Endpoint("booking-service", "GET", "/api/v1/bookings/{id}"),
             new Endpoint("booking-service", "PATCH", "/api/v1/bookings/{id}"),
             new Endpoint("booking-service", "DELETE", "/api/v1/bookings/{id}"),
+            new Endpoint("booking-service", "POST", "/api/v1/bookings/{id}/end"),
             new Endpoint("booking-service", "GET", "/metrics"),
             new Endpoint("quota-projector", "GET", "/metrics"),
             new Endpoint("idle-reclaimer", "POST", "/api/v1/workloads/team-a/RayCluster/demo-ray/resume"),
@@ -190,6 +191,11 @@ class HttpFuzzReliabilityIT {
                 404,
                 "DELETE team-b's booking as team-a",
                 stack.http().send("DELETE", booking + otherTenantsBooking, teamA, null, Map.of()));
+        expect(
+                404,
+                404,
+                "end team-b's booking as team-a",
+                stack.http().send("POST", booking + otherTenantsBooking + "/end", teamA, null, Map.of()));
         expect(
                 404,
                 404,
