@@ -51,6 +51,29 @@ final class BookingClient {
         return decided(answer, id, b -> !"".equals(b.path("state").asText()));
     }
 
+    /** Books {@code quantity} units of the scenario's pool for team-a from now; returns the booking as answered. */
+    Answer bookNow(int quantity, Duration duration) {
+        return http.post(
+                url,
+                token,
+                Map.of(
+                        "pool",
+                        FLAVOR,
+                        "quantity",
+                        quantity,
+                        "duration",
+                        duration.toString(),
+                        "namespace",
+                        "team-a",
+                        "purpose",
+                        "book now"));
+    }
+
+    /** Ends booking {@code id} now ({@code POST .../end}); returns the answer. */
+    Answer end(String id) {
+        return http.post(url + "/" + id + "/end", token, Map.of());
+    }
+
     /** Moves the end of booking {@code id}; returns the booking with its new end. */
     JsonNode shorten(String id, Instant end) {
         Answer answer = http.patch(url + "/" + id, token, Map.of("end", end.toString()));

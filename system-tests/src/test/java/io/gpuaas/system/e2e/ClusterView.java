@@ -71,6 +71,14 @@ final class ClusterView {
                 .orElseThrow();
     }
 
+    /** Deletes a RayCluster of team-a (the Kueue stand-in then finishes and deletes its Workload). */
+    void deleteRayCluster(String name) {
+        client.genericKubernetesResources(GpuaasCrd.RAY_CLUSTER.context())
+                .inNamespace("team-a")
+                .withName(name)
+                .delete();
+    }
+
     /** Sets the simulated utilization of a RayCluster's devices: {@code busy}, {@code idle} or a ratio. */
     void simulateUtilization(String rayCluster, String value) {
         client.genericKubernetesResources(GpuaasCrd.RAY_CLUSTER.context())
