@@ -6,6 +6,7 @@
   const $ = (id) => document.getElementById(id);
   const HOUR = 3600 * 1000;
   let pools = [];
+  let bookingNow = false; // the dialog books from now for a duration instead of a window
 
   const token = () => sessionStorage.getItem(TOKEN_KEY);
 
@@ -134,6 +135,15 @@
         row.insertCell().textContent = v;
       }
       const actions = row.insertCell();
+      if (b.state === 'ACTIVE') {
+        const end = document.createElement('button');
+        end.type = 'button';
+        end.className = 'end';
+        end.textContent = 'End now';
+        end.title = 'Give the rest of this booking back now';
+        end.addEventListener('click', () => endBooking(b));
+        actions.appendChild(end);
+      }
       if (b.state === 'CONFIRMED' || b.state === 'ACTIVE') {
         const cancel = document.createElement('button');
         cancel.type = 'button';
@@ -156,12 +166,28 @@
     }
   }
 
+  async function endBooking(b) {
+    try {
+      const res = await api('POST', '/api/v1/bookings/' + encodeURIComponent(b.id) + '/end');
+      await Promise.all([loadBookings(), loadGrid()]);
+      say(res.status === 202 ? 'Ending accepted; the decision is still pending.'
+        : 'Ended ' + b.quantity + ' × ' + b.pool + ' now; the rest until ' + fmt(b.end) + ' is free again');
+    } catch (e) {
+      say(e.message, true);
+    }
+  }
+
   function isAdmin() {
     const roles = claims().roles || [];
     return roles.includes('admin');
   }
 
-  function openDialog(start) {
+  function openDialog(start, now) {
+    bookingNow = Boolean(now);
+    $('dlg-title').textContent = bookingNow ? 'Book now' : 'New booking';
+    $('dlg-window').hidden = bookingNow;
+    $('dlg-window').disabled = bookingNow; // disabled inputs are not required
+    $('dlg-duration-row').hidden = !bookingNow;
     const begin = start || new Date(Math.ceil(Date.now() / HOUR) * HOUR);
     const end = new Date(begin.getTime() + HOUR);
     $('dlg-pool').value = $('pool').value;
@@ -198,11 +224,15 @@
     const body = {
       pool: $('dlg-pool').value,
       quantity: Number($('dlg-quantity').value),
-      start: start.toISOString(),
-      end: end.toISOString(),
       namespace: isAdmin() ? $('dlg-namespace-free').value : $('dlg-namespace').value,
       purpose: $('dlg-purpose').value || undefined,
     };
+    if (bookingNow) {
+      body.duration = $('dlg-duration').value; // no start: it starts when it is decided
+    } else {
+      body.start = start.toISOString();
+      body.end = end.toISOString();
+    }
     if (isAdmin()) {
       body.tenant = $('dlg-tenant').value;
     }
@@ -251,6 +281,7 @@
   $('week-start').addEventListener('change', () => loadGrid().catch((e) => say(e.message, true)));
   $('days').addEventListener('change', () => loadGrid().catch((e) => say(e.message, true)));
   $('book-button').addEventListener('click', () => openDialog());
+  $('book-now-button').addEventListener('click', () => openDialog(null, true));
   $('dlg-cancel').addEventListener('click', () => $('booking-dialog').close());
   $('booking-form').addEventListener('submit', submitBooking);
   $('week-start').value = localDate(new Date());

@@ -25,7 +25,7 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
-/** Headless Debian Chromium loads the calendar, books, sees the booking and cancels it. */
+/** Headless Debian Chromium loads the calendar, books, sees the booking and cancels it; books now and ends it. */
 @ExtendWith(KafkaBrokerExtension.class)
 class CalendarBrowserIT {
 
@@ -91,6 +91,47 @@ class CalendarBrowserIT {
                 browser.findElements(By.cssSelector("#bookings tbody tr[data-id='" + bookingId + "']"));
         assertThat(after).singleElement().satisfies(r -> assertThat(r.getAttribute("data-state"))
                 .isEqualTo("CANCELLED"));
+    }
+
+    @Test
+    void shouldBookNowAndEndItWhenATenantUsesTheCalendar() {
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
+        browser.get(app.server.getURI() + "/");
+        browser.findElement(By.id("token")).sendKeys(TEAM_A);
+        browser.findElement(By.id("save-token")).click();
+        wait.until(d -> d.findElements(By.cssSelector("#grid td")).size() >= 24);
+        List<String> before = browser.findElements(By.cssSelector("#bookings tbody tr")).stream()
+                .map(r -> r.getAttribute("data-id"))
+                .toList();
+
+        browser.findElement(By.id("book-now-button")).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("dlg-duration")));
+        assertThat(browser.findElement(By.id("dlg-date")).isDisplayed()).isFalse();
+        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("dlg-pool")))
+                .selectByValue("h200-mig-3g.71gb");
+        set("dlg-quantity", "2");
+        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("dlg-duration"))).selectByValue("PT30M");
+        browser.findElement(By.id("dlg-submit")).click();
+
+        wait.until(d -> d.findElement(By.id("message")).getText().startsWith("Booked")
+                || !d.findElement(By.id("dlg-error")).getText().isEmpty());
+        assertThat(browser.findElement(By.id("dlg-error")).getText()).isEmpty();
+        WebElement row =
+                wait.until(d -> d.findElements(By.cssSelector("#bookings tbody tr[data-state='ACTIVE']")).stream()
+                        .filter(r -> !before.contains(r.getAttribute("data-id")))
+                        .findFirst()
+                        .orElse(null));
+        String bookingId = row.getAttribute("data-id");
+        assertThat(row.getText()).contains("h200-mig-3g.71gb", "ACTIVE");
+
+        row.findElement(By.cssSelector("button.end")).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("message"), "Ended 2"));
+        assertThat(browser.findElements(By.cssSelector("#bookings tbody tr[data-id='" + bookingId + "']")))
+                .singleElement()
+                .satisfies(r -> {
+                    assertThat(r.getAttribute("data-state")).isEqualTo("RELEASED");
+                    assertThat(r.findElements(By.tagName("button"))).isEmpty();
+                });
     }
 
     /** Sets an input's value the way a user would end up with it, including date and time inputs. */
