@@ -147,6 +147,39 @@ class BookingTopologyTest {
     }
 
     @Test
+    void shouldConfirmAndActivateInOneDecisionAtTheWallClockWhenBookedNow() {
+        driver.advanceWallClockTime(Duration.ofMillis(1_500));
+        Instant decided = START.plusMillis(1_500);
+        CreateBooking now = new CreateBooking(
+                "req-now",
+                null,
+                TEAM_A,
+                "h200",
+                "bk-now",
+                "team-a",
+                2,
+                null,
+                null,
+                null,
+                START,
+                null,
+                Duration.ofMinutes(10));
+
+        commands.pipeInput("h200", now);
+
+        List<BookingEvent> out = events.readValuesToList();
+        assertThat(out).hasExactlyElementsOfTypes(BookingConfirmed.class, BookingEvent.BookingActivated.class);
+        assertThat(out).extracting(BookingEvent::time).containsOnly(decided);
+        assertThat(out).extracting(BookingEvent::requestId).containsOnly("req-now");
+        Booking state = bookings.readKeyValuesToMap().get("bk-now");
+        assertThat(state.state()).isEqualTo(BookingState.ACTIVE);
+        assertThat(state.start())
+                .as("the decider's clock, not the edge's requestedAt")
+                .isEqualTo(decided);
+        assertThat(state.end()).isEqualTo(START.plus(Duration.ofMinutes(10)).plusSeconds(2));
+    }
+
+    @Test
     void shouldDeadLetterWithTheOriginalBytesAndCarryOnWhenACommandCannotBeDecoded() {
         Instant sent = START.minusSeconds(5);
         rawCommands().pipeInput(new TestRecord<>(utf8("h200"), utf8("{not json"), new RecordHeaders(), sent));
