@@ -56,8 +56,15 @@ public class IdempotencyKeys {
         }
     }
 
-    /** Who a key belongs to: the tenant the request acts for, or an admin's own subject when it acts for none. */
+    /**
+     * Who a key belongs to: the tenant the request acts for, or an admin's own subject when it acts for none. A system
+     * caller's keys (booking-service's own lifecycle, read back from the command topic) are kept apart from its
+     * tenant's, as the decider keeps them, so no tenant request is refused over a key the system used.
+     */
     public static String scope(Caller caller) {
+        if (caller.system()) {
+            return "system:" + caller.tenant();
+        }
         return caller.tenant() != null ? "tenant:" + caller.tenant() : "subject:" + caller.subject();
     }
 

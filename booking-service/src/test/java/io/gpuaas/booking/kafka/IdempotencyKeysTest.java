@@ -46,6 +46,14 @@ class IdempotencyKeysTest {
     }
 
     @Test
+    void shouldNotRefuseATenantsKeyWhenBookingServiceItselfUsedItForThatTenant() {
+        keys.learn(Caller.system("no-show-release", "team-a"), "no-show/b1", "fp-system", NOW);
+
+        assertThat(keys.claim(IdempotencyKeys.scope(TEAM_A), "no-show/b1", "fp-tenant"))
+                .isTrue();
+    }
+
+    @Test
     void shouldScopeAnAdminWithoutTenantByItsSubject() {
         assertThat(IdempotencyKeys.scope(new Caller("root", null, true))).isEqualTo("subject:root");
         assertThat(IdempotencyKeys.scope(new Caller("root", "team-a", true))).isEqualTo("tenant:team-a");
