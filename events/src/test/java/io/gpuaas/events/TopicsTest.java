@@ -2,6 +2,7 @@ package io.gpuaas.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuaas.events.gpu.GpuScrape;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -62,7 +63,8 @@ class TopicsTest {
                             .isPresent())
                     .map(TopicSpec::baseName)
                     .toList();
-            assertThat(topics).as(recordClass.getName()).hasSize(1);
+            // Transitional (issue #18): GpuScrape replaces GpuSample on gpu-samples once metrics-gateway publishes it.
+            assertThat(topics).as(recordClass.getName()).hasSize(recordClass == GpuScrape.class ? 0 : 1);
         }
     }
 
