@@ -7,6 +7,7 @@ import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.metrics.KafkaFactory;
 import io.gpuaas.metrics.MetricsGatewayApplication;
 import io.gpuaas.metrics.remotewrite.KafkaScrapePublisher;
+import io.gpuaas.metrics.remotewrite.LabelSlots;
 import io.gpuaas.metrics.remotewrite.RemoteWriteMetrics;
 import io.gpuaas.metrics.remotewrite.RemoteWriteReceiver;
 import io.micronaut.context.annotation.Bean;
@@ -45,6 +46,10 @@ public class RemoteWriteFactory {
     RemoteWriteReceiver remoteWriteReceiver(
             RemoteWriteSettings settings, KafkaScrapePublisher publisher, RemoteWriteMetrics metrics) {
         return new RemoteWriteReceiver(
-                settings.nodeLabels(), settings.maxBodyBytes(), settings.publishTimeout(), publisher, metrics);
+                new LabelSlots(settings.nodeLabels(), settings.targetPodLabels()),
+                settings.maxBodyBytes(),
+                settings.publishTimeout(),
+                publisher,
+                metrics);
     }
 }

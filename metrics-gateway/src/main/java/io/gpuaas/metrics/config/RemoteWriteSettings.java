@@ -15,6 +15,10 @@ import java.util.List;
  *                       Not the metrics role: reading {@code /metrics} must not let a scraper feed the reclaimer
  * @param nodeLabels     labels naming the node of a series, first present wins (a Prometheus relabel of
  *                       {@code __meta_kubernetes_pod_node_name}); without any, the host of {@code instance}
+ * @param targetPodLabels whether the Prometheus job attaches the exporter pod's own {@code pod}, {@code namespace}
+ *                        and {@code container} to every series (Prometheus Operator ServiceMonitors and PodMonitors
+ *                        without {@code honorLabels}): then only {@code exported_pod}/{@code exported_namespace}/
+ *                        {@code exported_container} attribute a device, and a GPU no pod holds stays unattributed
  * @param maxBodyBytes   largest body accepted, compressed and decompressed (the snappy header is checked before
  *                       anything is allocated); larger is answered 413
  * @param publishTimeout how long a request waits for Kafka to acknowledge its records before it is answered 503,
@@ -25,6 +29,7 @@ public record RemoteWriteSettings(
         @Bindable(defaultValue = "true") boolean enabled,
         @Bindable(defaultValue = "metrics-writer") String writerRole,
         @Nullable List<String> nodeLabels,
+        @Bindable(defaultValue = "false") boolean targetPodLabels,
         @Bindable(defaultValue = "16777216") int maxBodyBytes,
         @Bindable(defaultValue = "10s") Duration publishTimeout) {
 

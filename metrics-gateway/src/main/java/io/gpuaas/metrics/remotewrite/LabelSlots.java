@@ -10,15 +10,17 @@ import java.util.List;
  * first listed wins:
  * <ul>
  *   <li>{@code exported_pod} over {@code pod} over {@code pod_name} (and the same for namespace and container): a
- *       scrape job that attaches the exporter pod's own {@code pod}/{@code namespace} as target labels without
- *       {@code honor_labels} makes Prometheus rename the exporter's attribution labels to {@code exported_*};
- *       {@code pod_name}/{@code pod_namespace}/{@code container_name} are old-namespace mode's;</li>
+ *       scrape job that attaches the exporter pod's own {@code pod}/{@code namespace}/{@code container} as target
+ *       labels without {@code honor_labels} (Prometheus Operator's ServiceMonitors and PodMonitors do) makes
+ *       Prometheus rename the exporter's attribution labels to {@code exported_*}. On such a job every series has
+ *       the target's {@code pod}, also on a GPU no pod holds, so with {@code targetPodLabels} the plain names are
+ *       not read at all. {@code pod_name}/{@code pod_namespace}/{@code container_name} are old-namespace mode's;</li>
  *   <li>the node: the configured labels in their order (a relabel of {@code __meta_kubernetes_pod_node_name}),
  *       else {@code instance}.</li>
  * </ul>
  * Labels with an empty value count as absent (Prometheus drops them anyway). Immutable; one per gateway.
  */
-final class LabelSlots {
+public final class LabelSlots {
 
     enum Slot {
         NAME,
@@ -42,7 +44,12 @@ final class LabelSlots {
     /** Candidates by name length, so a label name is compared with the few of its length only. */
     private final Candidate[][] byLength;
 
-    LabelSlots(List<String> nodeLabels) {
+    /**
+     * @param nodeLabels      labels naming the node, first present wins; {@code instance} after them
+     * @param targetPodLabels whether plain {@code pod}/{@code namespace}/{@code container} are the scrape target's
+     *                        (the exporter pod's), so that only {@code exported_*} and old-namespace labels attribute
+     */
+    public LabelSlots(List<String> nodeLabels, boolean targetPodLabels) {
         List<Candidate> all = new ArrayList<>();
         add(all, Slot.NAME, "__name__");
         add(all, Slot.UUID, "UUID");
@@ -51,9 +58,15 @@ final class LabelSlots {
         add(all, Slot.GPU, "gpu");
         add(all, Slot.MODEL_NAME, "modelName");
         add(all, Slot.HOSTNAME, "Hostname");
-        add(all, Slot.POD, "exported_pod", "pod", "pod_name");
-        add(all, Slot.NAMESPACE, "exported_namespace", "namespace", "pod_namespace");
-        add(all, Slot.CONTAINER, "exported_container", "container", "container_name");
+        if (targetPodLabels) {
+            add(all, Slot.POD, "exported_pod", "pod_name");
+            add(all, Slot.NAMESPACE, "exported_namespace", "pod_namespace");
+            add(all, Slot.CONTAINER, "exported_container", "container_name");
+        } else {
+            add(all, Slot.POD, "exported_pod", "pod", "pod_name");
+            add(all, Slot.NAMESPACE, "exported_namespace", "namespace", "pod_namespace");
+            add(all, Slot.CONTAINER, "exported_container", "container", "container_name");
+        }
         add(all, Slot.NODE, nodeLabels.toArray(String[]::new));
         add(all, Slot.INSTANCE, "instance");
         int longest = all.stream().mapToInt(c -> c.upperName().length).max().orElse(0);

@@ -2,7 +2,6 @@ package io.gpuaas.metrics.remotewrite;
 
 import io.gpuaas.metrics.remotewrite.RemoteWriteRejection.Reason;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -28,12 +27,12 @@ public final class RemoteWriteReceiver {
     private final RemoteWriteMetrics metrics;
 
     public RemoteWriteReceiver(
-            List<String> nodeLabels,
+            LabelSlots slots,
             int maxBodyBytes,
             Duration publishTimeout,
             ScrapePublisher publisher,
             RemoteWriteMetrics metrics) {
-        this.slots = new LabelSlots(nodeLabels);
+        this.slots = slots;
         this.maxBodyBytes = maxBodyBytes;
         this.publishTimeout = publishTimeout;
         this.publisher = publisher;

@@ -24,7 +24,11 @@ class RemoteWriteReceiverTest {
     private final List<GpuScrape> published = new ArrayList<>();
     private CompletableFuture<Void> kafka = CompletableFuture.completedFuture(null);
     private final RemoteWriteReceiver receiver = new RemoteWriteReceiver(
-            List.of("node"), 4096, Duration.ofMillis(200), this::publish, new RemoteWriteMetrics(registry));
+            new LabelSlots(List.of("node"), false),
+            4096,
+            Duration.ofMillis(200),
+            this::publish,
+            new RemoteWriteMetrics(registry));
 
     private CompletableFuture<Void> publish(List<GpuScrape> scrapes) {
         published.addAll(scrapes);

@@ -17,8 +17,13 @@ class ScrapeAssemblerTest {
     private static final long T2 = T1 + 5_000;
 
     private static ScrapeAssembler.Mapped map(List<WriteRequests.TimeSeries> series) {
+        return map(series, false);
+    }
+
+    private static ScrapeAssembler.Mapped map(List<WriteRequests.TimeSeries> series, boolean targetPodLabels) {
         byte[] request = WriteRequests.encode(series);
-        ScrapeAssembler assembler = new ScrapeAssembler(new LabelSlots(List.of("node", "kubernetes_node")));
+        ScrapeAssembler assembler =
+                new ScrapeAssembler(new LabelSlots(List.of("node", "kubernetes_node"), targetPodLabels));
         WriteRequestReader.read(request, request.length, assembler);
         return assembler.result();
     }
@@ -112,6 +117,36 @@ class ScrapeAssemblerTest {
         assertThat(device.namespace()).isEqualTo("team-a");
         assertThat(device.container()).isEqualTo("main");
         assertThat(device.uuid()).isEqualTo("GPU-a");
+    }
+
+    @Test
+    void shouldLeaveAFreeGpuUnattributedWhenTheJobLabelsEverySeriesWithTheExporterPod() {
+        // A Prometheus Operator ServiceMonitor: the exporter pod's pod/namespace/container on every series.
+        Map<String, String> target = Map.of(
+                "node",
+                "n1",
+                "pod",
+                "nvidia-dcgm-exporter-x7k2p",
+                "namespace",
+                "gpu-operator",
+                "container",
+                "exporter");
+        Map<String, String> held = new java.util.HashMap<>(target);
+        held.putAll(Map.of("UUID", "GPU-held", "exported_pod", "trainer-0", "exported_namespace", "team-a"));
+        Map<String, String> free = new java.util.HashMap<>(target);
+        free.put("UUID", "GPU-free");
+        List<WriteRequests.TimeSeries> series =
+                List.of(series("DCGM_FI_DEV_GPU_UTIL", held, 1, T1), series("DCGM_FI_DEV_GPU_UTIL", free, 1, T1));
+
+        List<GpuScrape.Device> devices = map(series, true).scrapes().getFirst().devices();
+        List<GpuScrape.Device> naive = map(series, false).scrapes().getFirst().devices();
+
+        assertThat(devices.get(0).pod()).isEqualTo("trainer-0");
+        assertThat(devices.get(0).namespace()).isEqualTo("team-a");
+        assertThat(devices.get(0).container()).isNull();
+        assertThat(devices.get(1).attributed()).isFalse();
+        assertThat(devices.get(1).namespace()).isNull();
+        assertThat(naive.get(1).pod()).isEqualTo("nvidia-dcgm-exporter-x7k2p");
     }
 
     @Test
