@@ -84,6 +84,20 @@ public final class LabelSlots {
         }
     }
 
+    private static final byte[] NAME = DcgmSeries.upper("__name__");
+
+    /** The index of {@code series}' {@code __name__} label, -1 when it has none (or an empty one). */
+    int nameLabel(Series series) {
+        for (int label = 0; label < series.labelCount(); label++) {
+            if (series.nameLength(label) == NAME.length
+                    && series.nameEqualsIgnoreCase(label, NAME)
+                    && !series.valueEmpty(label)) {
+                return label;
+            }
+        }
+        return -1;
+    }
+
     /**
      * Fills {@code index[slot]} with the label that fills each slot of {@code series}, -1 where none does;
      * {@code rank} is scratch space of the same length (passed in so that a series costs no allocation).

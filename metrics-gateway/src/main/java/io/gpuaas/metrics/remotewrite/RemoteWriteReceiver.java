@@ -20,6 +20,13 @@ public final class RemoteWriteReceiver {
     private static final Logger LOG = LoggerFactory.getLogger(RemoteWriteReceiver.class);
     private static final String WRITE_REQUEST = "prometheus.WriteRequest";
 
+    /**
+     * A decompression buffer per request thread, large enough for a request of Prometheus' default 2,000 series; a
+     * larger request gets its own. The mapped scrapes hold copies, never slices, so the buffer is free once
+     * {@link #decode} returns.
+     */
+    private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[1 << 20]);
+
     private final LabelSlots slots;
     private final int maxBodyBytes;
     private final Duration publishTimeout;
@@ -67,9 +74,9 @@ public final class RemoteWriteReceiver {
 
     /** Decompresses and maps {@code body[0, length)}; nothing is published. Public for the benchmark. */
     public ScrapeAssembler.Mapped decode(byte[] body, int length) {
-        byte[] request = SnappyBlock.decompress(body, length, maxBodyBytes);
+        SnappyBlock.Block request = SnappyBlock.decompress(body, length, maxBodyBytes, SCRATCH.get());
         ScrapeAssembler assembler = new ScrapeAssembler(slots);
-        WriteRequestReader.read(request, request.length, assembler);
+        WriteRequestReader.read(request.bytes(), request.length(), assembler);
         return assembler.result();
     }
 

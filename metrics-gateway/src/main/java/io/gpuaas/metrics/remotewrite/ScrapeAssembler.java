@@ -38,8 +38,8 @@ public final class ScrapeAssembler implements WriteRequestReader.SeriesHandler {
     public void series(Series s) {
         series++;
         samples += s.sampleCount();
-        slots.resolve(s, index, rank);
-        int name = index[Slot.NAME.ordinal()];
+        // Most series of a scrape are not read (temperatures, clocks, up, scrape_*): their name is all they cost.
+        int name = slots.nameLabel(s);
         if (name < 0) {
             invalid("a series without __name__");
             return;
@@ -48,6 +48,7 @@ public final class ScrapeAssembler implements WriteRequestReader.SeriesHandler {
         if (field == null) {
             return;
         }
+        slots.resolve(s, index, rank);
         if (index[Slot.UUID.ordinal()] < 0) {
             invalid("a " + s.value(name) + " series without a UUID label");
             return;

@@ -30,11 +30,23 @@ public final class SnappyBlock {
                 Reason.NOT_SNAPPY, "the body does not start with a snappy block header (Content-Encoding: snappy)");
     }
 
+    /** The decompressed bytes {@code bytes[0, length)}. */
+    public record Block(byte[] bytes, int length) {}
+
     /**
      * Decompresses {@code body[0, length)}: at most {@code maxBytes} compressed and at most {@code maxBytes}
      * decompressed, else {@link Reason#BODY_TOO_LARGE}; a body that is not a snappy block is {@link Reason#NOT_SNAPPY}.
      */
     public static byte[] decompress(byte[] body, int length, int maxBytes) {
+        return decompress(body, length, maxBytes, null).bytes();
+    }
+
+    /**
+     * As {@link #decompress(byte[], int, int)}, into {@code scratch} when it is large enough (a receiver thread reuses
+     * one: a request's decompressed body is usually a few hundred KiB, which the collector would otherwise take as a
+     * humongous object on every request), else into a new array of the declared length.
+     */
+    public static Block decompress(byte[] body, int length, int maxBytes, byte[] scratch) {
         if (length > maxBytes) {
             throw tooLarge("the body has " + length + " bytes", maxBytes);
         }
@@ -46,9 +58,9 @@ public final class SnappyBlock {
             if (length != 1) {
                 throw notSnappy();
             }
-            return new byte[0];
+            return new Block(new byte[0], 0);
         }
-        byte[] out = new byte[declared];
+        byte[] out = scratch != null && scratch.length >= declared ? scratch : new byte[declared];
         int written;
         try {
             written = Snappy.uncompress(body, 0, length, out, 0);
@@ -58,7 +70,7 @@ public final class SnappyBlock {
         if (written != declared) {
             throw notSnappy();
         }
-        return out;
+        return new Block(out, declared);
     }
 
     private static RemoteWriteRejection tooLarge(String what, int maxBytes) {

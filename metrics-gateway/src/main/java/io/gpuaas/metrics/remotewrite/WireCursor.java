@@ -1,5 +1,9 @@
 package io.gpuaas.metrics.remotewrite;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
  * A cursor over protobuf wire-format bytes. Every read is checked against the end of the message it belongs to, so
  * a truncated body, a varint that never ends or a length pointing past its parent is a {@link RemoteWriteRejection},
@@ -75,13 +79,13 @@ final class WireCursor {
         if (end - pos < 8) {
             throw malformed("a 64-bit value cut off by the end of its message");
         }
-        long value = 0;
-        for (int i = 7; i >= 0; i--) {
-            value = value << 8 | (buf[pos + i] & 0xFFL);
-        }
+        long value = (long) LITTLE_ENDIAN_LONG.get(buf, pos);
         pos += 8;
         return value;
     }
+
+    private static final VarHandle LITTLE_ENDIAN_LONG =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     /** Reads a length prefix and returns where the field it announces ends, which must be within {@code end}. */
     int lengthDelimitedEnd(int end) {

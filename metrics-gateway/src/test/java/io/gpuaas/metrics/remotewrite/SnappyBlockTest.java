@@ -23,6 +23,21 @@ class SnappyBlockTest {
     }
 
     @Test
+    void shouldDecompressIntoTheScratchBufferOnlyWhenItIsLargeEnough() {
+        byte[] body = WriteRequests.snappy(TEXT);
+        byte[] large = new byte[TEXT.length + 100];
+        byte[] small = new byte[TEXT.length - 1];
+
+        SnappyBlock.Block reused = SnappyBlock.decompress(body, body.length, 1 << 20, large);
+        SnappyBlock.Block fresh = SnappyBlock.decompress(body, body.length, 1 << 20, small);
+
+        assertThat(reused.bytes()).isSameAs(large);
+        assertThat(Arrays.copyOf(reused.bytes(), reused.length())).isEqualTo(TEXT);
+        assertThat(fresh.bytes()).isNotSameAs(small).isEqualTo(TEXT);
+        assertThat(fresh.length()).isEqualTo(TEXT.length);
+    }
+
+    @Test
     void shouldAnswerTooLargeBeforeAllocatingWhenTheHeaderDeclaresMoreThanTheBound() {
         // A 6-byte body whose header declares 2 GiB - 1: refused from the header alone.
         byte[] bomb = {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x07, 0x00};
