@@ -57,6 +57,25 @@ final class Plan {
                     "1500m",
                     900));
         }
+        int remoteWriteGpus = quick ? 1000 : 10000;
+        steps.add(new Step(
+                "metrics-remote-write-" + remoteWriteGpus,
+                Step.Kind.REMOTE_WRITE,
+                remoteWriteGpus,
+                "io.gpuaas.bench.metrics.RemoteWriteBenchmark",
+                List.of(
+                        "--scrape",
+                        scrape.toString(),
+                        "--gpus",
+                        Integer.toString(remoteWriteGpus),
+                        "--scrapes",
+                        quick ? "4" : "12",
+                        "--rounds",
+                        quick ? "2" : "5",
+                        "--senders",
+                        "16"),
+                "1500m",
+                900));
         int[][] renders = quick
                 ? new int[][] {{1000, 100}, {10000, 1000}}
                 : new int[][] {{1000, 100}, {5000, 100}, {10000, 100}, {1000, 1000}, {5000, 1000}, {10000, 1000}};

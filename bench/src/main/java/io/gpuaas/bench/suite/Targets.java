@@ -145,6 +145,24 @@ final class Targets {
                         fig("baseline.producer.records_per_s", "records/s")
                                 .map(s -> "kafka-tools producer " + s)
                                 .orElse(""))));
+        int remoteWrite = largest("remote_write.", "g.ratio");
+        String rw = "remote_write." + remoteWrite + "g.";
+        rows.add(atLeast(
+                "remote-write ingested ≥ 0.5× a bare snappy + protobuf decode of the same requests"
+                        + (remoteWrite == 0 ? "" : " (" + remoteWrite + " GPUs)"),
+                rw + "ratio",
+                0.5,
+                "×",
+                join(
+                        fig(rw + "ingested_series_per_s", "/s")
+                                .map(s -> "ingested: series samples " + s)
+                                .orElse(""),
+                        fig(rw + "ingested_devices_per_s", "/s")
+                                .map(s -> "device samples " + s)
+                                .orElse(""),
+                        fig(rw + "bare_series_per_s", "/s")
+                                .map(s -> "bare decode, same run: series samples " + s)
+                                .orElse(""))));
         String render = renderKey();
         rows.add(atMost(
                 "/metrics render < 100 ms at 10,000 GPUs, 1,000 tenants" + renderScale(render),
