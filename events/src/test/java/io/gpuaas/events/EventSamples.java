@@ -6,7 +6,6 @@ import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.booking.Caller;
 import io.gpuaas.events.booking.Interval;
-import io.gpuaas.events.gpu.GpuSample;
 import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.events.reclaim.ReclaimEvent;
@@ -37,7 +36,6 @@ final class EventSamples {
                 samples,
                 new WorkloadEvent.WorkloadDeleted(
                         "team-a", "raycluster-train-1-3f2a1", "7c1e0b9a-uid", "gpuaas", "gpuaas-team-a", NOW));
-        put(samples, gpuSample());
         put(samples, gpuScrape());
         put(samples, queueState());
         reclaim(samples);
@@ -62,25 +60,6 @@ final class EventSamples {
                 NOW,
                 NOW,
                 1);
-    }
-
-    static GpuSample gpuSample() {
-        return new GpuSample(
-                NOW,
-                "gpu-node-1",
-                "GPU-5d2c1f7e-0000-4000-8000-00000000000a",
-                2,
-                "NVIDIA H200",
-                "3",
-                "2g.35gb",
-                "team-a",
-                "train-worker-0",
-                "pytorch",
-                0.42,
-                "GR_ENGINE_ACTIVE",
-                20480.0,
-                15360.0,
-                301.5);
     }
 
     /** A scrape of a node with a MIG instance and a full GPU, every optional field set on the first device. */

@@ -72,9 +72,9 @@ class EventsReadmeTest {
                     .filter(s -> EventSerdesTest.genericReader(s)
                             .filter(d -> d.baseType().isAssignableFrom(type.getValue()))
                             .isPresent())
-                    .map(s -> "`" + s.name(Topics.DEFAULT_PREFIX) + "`")
+                    .map(s -> s.name(Topics.DEFAULT_PREFIX))
                     .findFirst()
-                    .orElse("none yet");
+                    .orElseThrow();
             out.append("| `")
                     .append(type.getKey())
                     .append("` | `")
@@ -82,9 +82,9 @@ class EventsReadmeTest {
                             .getName()
                             .replace("io.gpuaas.events.", "")
                             .replace('$', '.'))
-                    .append("` | ")
+                    .append("` | `")
                     .append(topic)
-                    .append(" | [schema](src/main/resources")
+                    .append("` | [schema](src/main/resources")
                     .append(EventSchemas.resource(type.getKey()))
                     .append(") |\n");
         }

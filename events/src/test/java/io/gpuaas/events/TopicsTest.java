@@ -2,7 +2,6 @@ package io.gpuaas.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuaas.events.gpu.GpuScrape;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -63,8 +62,7 @@ class TopicsTest {
                             .isPresent())
                     .map(TopicSpec::baseName)
                     .toList();
-            // Transitional (issue #18): GpuScrape replaces GpuSample on gpu-samples once metrics-gateway publishes it.
-            assertThat(topics).as(recordClass.getName()).hasSize(recordClass == GpuScrape.class ? 0 : 1);
+            assertThat(topics).as(recordClass.getName()).hasSize(1);
         }
     }
 

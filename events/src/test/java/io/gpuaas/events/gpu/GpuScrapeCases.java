@@ -172,14 +172,14 @@ final class GpuScrapeCases {
                 uuid, index, null, null, null, null, null, null, null, utilization, source, used, free, power);
     }
 
-    /** The topic's serde. */
+    /** The topic's serde, as registered. */
     static Serde<GpuScrapeEvent> topicSerde() {
-        return GpuScrapeCodec.serde();
+        return Topics.GPU_SAMPLES.valueSerde();
     }
 
     /** What the topic's consumers read with: the codec and the tombstone rule. */
     static Deserializer<GpuScrapeEvent> topicReader() {
-        return EventSerdes.valueDeserializer(Topics.GPU_SAMPLES, new GpuScrapeCodec.Reader());
+        return EventSerdes.valueDeserializer(Topics.GPU_SAMPLES);
     }
 
     /** What the codec falls back to: the generic reader with full validation and the tombstone rule. */

@@ -9,7 +9,7 @@ import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * Binary serde for the internal repartition topic (samples keyed by workload). Internal to this service, so it
- * carries no CloudEvents envelope: the public contract is the GpuSample on {@code gpuaas.gpu-samples}.
+ * carries no CloudEvents envelope: the public contract is the GpuScrape on {@code gpuaas.gpu-samples}.
  */
 public final class AttributedSampleSerde implements Serde<AttributedSample> {
 

@@ -19,9 +19,9 @@ import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * {@code gpu-samples} (keyed by device) → attribute to the owning workload → repartition by workload →
- * per-workload windows in a changelogged store → {@code reclaim-events} (what the stream found) and
- * {@code reclaim-intents} (what the applier is to do), both keyed by workload.
+ * {@code gpu-samples} (one scrape per record, keyed by node) → one sample per attributed device, keyed by the owning
+ * workload → repartition by workload → per-workload windows in a changelogged store → {@code reclaim-events} (what
+ * the stream found) and {@code reclaim-intents} (what the applier is to do), both keyed by workload.
  */
 public final class ReclaimTopology {
 
