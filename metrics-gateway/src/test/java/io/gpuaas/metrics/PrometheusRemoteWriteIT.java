@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.gpu.GpuScrape;
-import io.gpuaas.events.gpu.GpuScrapeCodec;
-import io.gpuaas.events.gpu.GpuScrapeEvent;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.gpuaas.testing.kafka.KafkaBrokerExtension;
 import java.nio.file.Files;
@@ -16,8 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.serialization.Deserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -73,7 +69,7 @@ class PrometheusRemoteWriteIT {
     void shouldPublishTheNodesScrapesWhenPrometheusRemoteWritesWhatItScraped() throws Exception {
         GpuScrape scrape = (GpuScrape) gateway.consumeMatching(
                         Topics.GPU_SAMPLES.name(gateway.prefix),
-                        lenient(),
+                        Topics.GPU_SAMPLES.valueSerde().deserializer(),
                         r -> r.value() instanceof GpuScrape s && s.devices().size() == 8)
                 .getFirst()
                 .value();
@@ -115,25 +111,5 @@ class PrometheusRemoteWriteIT {
             sum += Double.parseDouble(m.group(2));
         }
         return sum;
-    }
-
-    /** The topic's reader, passing over anything it cannot read instead of failing the poll. */
-    private static Deserializer<GpuScrapeEvent> lenient() {
-        GpuScrapeCodec.Reader reader = new GpuScrapeCodec.Reader();
-        return new Deserializer<>() {
-            @Override
-            public GpuScrapeEvent deserialize(String topic, byte[] data) {
-                return deserialize(topic, null, data);
-            }
-
-            @Override
-            public GpuScrapeEvent deserialize(String topic, Headers headers, byte[] data) {
-                try {
-                    return reader.deserialize(topic, headers, data);
-                } catch (RuntimeException e) {
-                    return null;
-                }
-            }
-        };
     }
 }

@@ -9,7 +9,6 @@ import io.gpuaas.events.CloudEvents;
 import io.gpuaas.events.Json;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.gpu.GpuScrape;
-import io.gpuaas.events.gpu.GpuScrapeCodec;
 import io.gpuaas.events.gpu.GpuScrapeEvent;
 import io.gpuaas.metrics.remotewrite.WriteRequests;
 import io.gpuaas.testing.kafka.KafkaBroker;
@@ -25,8 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.serialization.Deserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -92,7 +89,7 @@ class RemoteWriteIT {
         assertThat(response.statusCode()).isEqualTo(204);
         ConsumerRecord<byte[], GpuScrapeEvent> record = gateway.consumeMatching(
                         Topics.GPU_SAMPLES.name(gateway.prefix),
-                        lenient(),
+                        Topics.GPU_SAMPLES.valueSerde().deserializer(),
                         r -> r.value() instanceof GpuScrape s && s.node().equals("rw-node-1"))
                 .getFirst();
         assertThat(new String(record.key())).isEqualTo("rw-node-1");
@@ -156,25 +153,5 @@ class RemoteWriteIT {
         assertThat(problem.path("rule").asText()).isEqualTo(rule);
         assertThat(problem.path("instance").asText()).isEqualTo("/api/v1/write");
         assertThat(response.body()).doesNotContain("Exception", "xerial", "io.gpuaas", ".java");
-    }
-
-    /** The topic's reader, passing over anything it cannot read instead of failing the poll. */
-    private static Deserializer<GpuScrapeEvent> lenient() {
-        GpuScrapeCodec.Reader reader = new GpuScrapeCodec.Reader();
-        return new Deserializer<>() {
-            @Override
-            public GpuScrapeEvent deserialize(String topic, byte[] data) {
-                return deserialize(topic, null, data);
-            }
-
-            @Override
-            public GpuScrapeEvent deserialize(String topic, Headers headers, byte[] data) {
-                try {
-                    return reader.deserialize(topic, headers, data);
-                } catch (RuntimeException e) {
-                    return null;
-                }
-            }
-        };
     }
 }

@@ -4,16 +4,13 @@ import static io.gpuaas.events.KafkaPrincipal.METRICS_GATEWAY;
 
 import io.gpuaas.bench.BenchOptions;
 import io.gpuaas.bench.suite.JvmActivity;
-import io.gpuaas.events.CloudEventHeaders;
 import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.TopicAdmin;
-import io.gpuaas.events.Topics;
-import io.gpuaas.events.gpu.GpuScrapeCodec;
 import io.gpuaas.kit.config.KafkaSettings;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.metrics.KafkaFactory;
-import io.gpuaas.metrics.MetricsGatewayApplication;
-import io.gpuaas.metrics.remotewrite.KafkaScrapePublisher;
+import io.gpuaas.metrics.kafka.GpuScrapePublisher;
+import io.gpuaas.metrics.metrics.PublishCounters;
 import io.gpuaas.metrics.remotewrite.LabelSlots;
 import io.gpuaas.metrics.remotewrite.RemoteWriteMetrics;
 import io.gpuaas.metrics.remotewrite.RemoteWriteReceiver;
@@ -26,9 +23,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * metrics-gateway's remote-write ingest: the requests a Prometheus scraping a simulated fleet would send
@@ -80,25 +74,16 @@ public final class RemoteWriteBenchmark {
             settings.putAll(Map.of("request.timeout.ms", "120000", "delivery.timeout.ms", "300000"));
             try (KafkaClients clients =
                             new KafkaClients(new KafkaSettings(broker.bootstrapServers(), prefix, settings));
-                    KafkaScrapePublisher publisher = publisher(clients)) {
+                    GpuScrapePublisher publisher = KafkaFactory.scrapePublisher(clients, new PublishCounters())) {
                 RemoteWriteReceiver receiver = new RemoteWriteReceiver(
                         new LabelSlots(List.of("node", "kubernetes_node"), false),
                         16 * 1024 * 1024,
                         Duration.ofMinutes(5),
-                        publisher,
+                        publisher::publishAll,
                         new RemoteWriteMetrics(new PrometheusRegistry()));
                 run(new RemoteWriteRounds(requests.bodies(), senders, receiver), rounds);
             }
         }
-    }
-
-    private static KafkaScrapePublisher publisher(KafkaClients clients) {
-        Map<String, Object> config = KafkaFactory.sampleProducerConfig(clients);
-        config.put(ProducerConfig.CLIENT_ID_CONFIG, "metrics-gateway-remote-write");
-        return new KafkaScrapePublisher(
-                new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer()),
-                clients.topic(Topics.GPU_SAMPLES),
-                new GpuScrapeCodec(CloudEventHeaders.of(MetricsGatewayApplication.SOURCE)));
     }
 
     /** Warm-up rounds until the JIT settles (at most 5, printed and discarded), then the measured rounds. */

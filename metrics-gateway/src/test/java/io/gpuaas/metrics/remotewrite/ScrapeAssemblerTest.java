@@ -5,11 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.metrics.GatewayHarness;
+import io.gpuaas.metrics.dcgm.DcgmEndpoint;
+import io.gpuaas.metrics.dcgm.DcgmTextParser;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ScrapeAssemblerTest {
 
@@ -205,6 +209,27 @@ class ScrapeAssemblerTest {
         assertThat(mapped.scrapes()).singleElement().satisfies(s -> assertThat(s.devices())
                 .singleElement()
                 .satisfies(d -> assertThat(d.uuid()).isEqualTo("GPU-b")));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/dcgm/dcgm-exporter-h100x8.prom", "/dcgm/dcgm-exporter-t4.prom"})
+    void shouldYieldExactlyTheTextParsersDevicesWhenPrometheusForwardsTheSameScrape(String resource) {
+        byte[] text = GatewayHarness.resource(resource);
+        GpuScrape parsed = new DcgmTextParser()
+                .parse(text, text.length, Instant.ofEpochMilli(T1), new DcgmEndpoint("node-a", "10.0.3.7", "x"))
+                .scrapes()
+                .getFirst();
+
+        GpuScrape forwarded = map(ExpositionSeries.scrape(
+                        new String(text, StandardCharsets.UTF_8),
+                        Map.of("instance", "10.0.3.7:9400", "job", "dcgm-exporter", "node", "node-a"),
+                        T1))
+                .scrapes()
+                .getFirst();
+
+        assertThat(forwarded.node()).isEqualTo(parsed.node());
+        assertThat(forwarded.time()).isEqualTo(parsed.time());
+        assertThat(forwarded.devices()).isNotEmpty().containsExactlyElementsOf(parsed.devices());
     }
 
     @Test
