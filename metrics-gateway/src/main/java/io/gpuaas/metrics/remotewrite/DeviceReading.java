@@ -67,6 +67,11 @@ final class DeviceReading {
         }
     }
 
+    /** Whether the request carried a utilization of this device (engine-active or GPU_UTIL, finite). */
+    boolean hasUtilization() {
+        return present[DcgmSeries.GR_ENGINE_ACTIVE.ordinal()] || present[DcgmSeries.GPU_UTIL.ordinal()];
+    }
+
     GpuScrape.Device toDevice() {
         String source = null;
         Double utilization = null;

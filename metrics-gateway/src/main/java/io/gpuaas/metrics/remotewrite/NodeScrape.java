@@ -46,14 +46,23 @@ final class NodeScrape {
         return device;
     }
 
+    /**
+     * The scrape of the devices the request gave a utilization for; null when none. Prometheus spreads one scrape's
+     * series over several requests (shards hash series; a batch can end mid-scrape), so a device whose utilization
+     * came in another request would read "no utilization" here, which the reclaimer takes as busy: such a partial
+     * reading is left out, its memory and power with it (nothing reads those yet).
+     */
     GpuScrape toScrape() {
         List<GpuScrape.Device> readings = new ArrayList<>(devices.size());
         for (DeviceReading device : devices) {
-            readings.add(device.toDevice());
+            if (device.hasUtilization()) {
+                readings.add(device.toDevice());
+            }
         }
-        return new GpuScrape(Instant.ofEpochMilli(timestampMillis), node, target, readings);
+        return readings.isEmpty() ? null : new GpuScrape(Instant.ofEpochMilli(timestampMillis), node, target, readings);
     }
 
+    /** Devices the request named, with or without a utilization. */
     int deviceCount() {
         return devices.size();
     }

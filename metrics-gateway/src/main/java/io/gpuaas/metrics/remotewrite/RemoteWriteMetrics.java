@@ -17,6 +17,7 @@ public final class RemoteWriteMetrics {
     private final CounterDataPoint written;
     private final CounterDataPoint samples;
     private final CounterDataPoint devices;
+    private final CounterDataPoint partial;
     private final CounterDataPoint unavailable;
     private final Map<Reason, CounterDataPoint> rejected = new EnumMap<>(Reason.class);
 
@@ -36,6 +37,11 @@ public final class RemoteWriteMetrics {
                 .help("Device readings published from remote-write requests")
                 .register(registry)
                 .labelValues();
+        partial = Counter.builder()
+                .name("gpuaas_remote_write_partial_devices_total")
+                .help("Device readings left out: the request held memory or power but no utilization of the device")
+                .register(registry)
+                .labelValues();
         unavailable = Counter.builder()
                 .name("gpuaas_remote_write_unavailable_total")
                 .help("Remote-write requests answered 503 (Kafka did not acknowledge in time; Prometheus retries)")
@@ -53,6 +59,7 @@ public final class RemoteWriteMetrics {
 
     void received(ScrapeAssembler.Mapped mapped) {
         samples.inc(mapped.samples());
+        partial.inc(mapped.partial());
     }
 
     void written(ScrapeAssembler.Mapped mapped) {

@@ -9,7 +9,8 @@ import java.util.Map;
 
 /**
  * Maps the series of one remote-write request to GpuScrapes, one per node and timestamp (Prometheus stamps every
- * sample of a scrape with the scrape's time), devices in first-seen order. Only the DCGM series of {@link DcgmSeries}
+ * sample of a scrape with the scrape's time), devices in first-seen order, each with a utilization (see
+ * {@link NodeScrape#toScrape}). Only the DCGM series of {@link DcgmSeries}
  * are read; any other series is counted and passed over. A series without {@code __name__} (the spec requires it),
  * or a DCGM series without a UUID or without a node is invalid: counted, its samples dropped, the rest of the request
  * still mapped. One per request; not thread-safe.
@@ -112,12 +113,17 @@ public final class ScrapeAssembler implements WriteRequestReader.SeriesHandler {
     /** What the request held: its GpuScrapes in first-seen order and the counts the endpoint reports. */
     public Mapped result() {
         List<GpuScrape> out = new ArrayList<>(scrapes.size());
+        int named = 0;
         int devices = 0;
         for (NodeScrape scrape : scrapes) {
-            out.add(scrape.toScrape());
-            devices += scrape.deviceCount();
+            named += scrape.deviceCount();
+            GpuScrape mapped = scrape.toScrape();
+            if (mapped != null) {
+                out.add(mapped);
+                devices += mapped.devices().size();
+            }
         }
-        return new Mapped(out, series, samples, dcgmSamples, devices, invalidSeries, firstInvalid);
+        return new Mapped(out, series, samples, dcgmSamples, devices, named - devices, invalidSeries, firstInvalid);
     }
 
     /**
@@ -128,6 +134,8 @@ public final class ScrapeAssembler implements WriteRequestReader.SeriesHandler {
      * @param samples       samples read, of every series
      * @param dcgmSamples   samples of DCGM series mapped onto a device
      * @param devices       device readings in {@code scrapes}
+     * @param partial       devices left out because the request held no utilization of theirs (only memory or
+     *                      power: their utilization series went in another request)
      * @param invalidSeries series dropped as invalid
      * @param firstInvalid  what was wrong with the first of them, in the sender's terms; null when none
      */
@@ -137,6 +145,7 @@ public final class ScrapeAssembler implements WriteRequestReader.SeriesHandler {
             int samples,
             int dcgmSamples,
             int devices,
+            int partial,
             int invalidSeries,
             String firstInvalid) {}
 }

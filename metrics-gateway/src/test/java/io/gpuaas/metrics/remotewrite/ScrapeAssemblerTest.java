@@ -70,7 +70,9 @@ class ScrapeAssemblerTest {
         Map<String, String> labels = Map.of(
                 "UUID", "GPU-a", "Hostname", "dcgm-exporter-wwwjh", "kubernetes_node", "gpu-node-7", "instance", "x:1");
 
-        GpuScrape scrape = map(List.of(series("DCGM_FI_DEV_POWER_USAGE", labels, 70.5, T1)))
+        GpuScrape scrape = map(List.of(
+                        series("DCGM_FI_DEV_POWER_USAGE", labels, 70.5, T1),
+                        series("DCGM_FI_DEV_GPU_UTIL", labels, 0, T1)))
                 .scrapes()
                 .getFirst();
 
@@ -158,16 +160,44 @@ class ScrapeAssemblerTest {
         double staleMarker = Double.longBitsToDouble(0x7ff0000000000002L);
         ScrapeAssembler.Mapped mapped = map(List.of(
                 series("DCGM_FI_DEV_GPU_UTIL", gpu("GPU-a", "n1"), staleMarker, T1),
-                series("DCGM_FI_DEV_FB_USED", gpu("GPU-a", "n1"), -1, T1),
-                series("DCGM_FI_DEV_POWER_USAGE", gpu("GPU-a", "n1"), Double.POSITIVE_INFINITY, T1),
-                series("DCGM_FI_PROF_GR_ENGINE_ACTIVE", gpu("GPU-b", "n1"), 1.7, T1)));
+                series("DCGM_FI_DEV_FB_USED", gpu("GPU-a", "n1"), 512, T1),
+                series("DCGM_FI_PROF_GR_ENGINE_ACTIVE", gpu("GPU-b", "n1"), 1.7, T1),
+                series("DCGM_FI_DEV_FB_USED", gpu("GPU-b", "n1"), -1, T1),
+                series("DCGM_FI_DEV_POWER_USAGE", gpu("GPU-b", "n1"), Double.POSITIVE_INFINITY, T1),
+                series("DCGM_FI_DEV_GPU_UTIL", gpu("GPU-c", "n1"), Double.NaN, T1),
+                series("DCGM_FI_DEV_GPU_UTIL", gpu("GPU-c", "n1"), -3, T1 + 1)));
 
-        List<GpuScrape.Device> devices = mapped.scrapes().getFirst().devices();
-        assertThat(devices.get(0).utilization()).isNull();
-        assertThat(devices.get(0).utilizationSource()).isNull();
-        assertThat(devices.get(0).memoryUsedMiB()).isNull();
-        assertThat(devices.get(0).powerWatts()).isNull();
-        assertThat(devices.get(1).utilization()).isEqualTo(1.0);
+        // A stale or NaN utilization is no utilization: GPU-a is left out, never published as idle.
+        assertThat(mapped.scrapes().getFirst().devices()).singleElement().satisfies(b -> {
+            assertThat(b.uuid()).isEqualTo("GPU-b");
+            assertThat(b.utilization()).isEqualTo(1.0);
+            assertThat(b.memoryUsedMiB()).isNull();
+            assertThat(b.powerWatts()).isNull();
+        });
+        // A negative utilization is a reading the contract cannot carry: published as none (doubt), not as 0.
+        assertThat(mapped.scrapes().get(1).devices()).singleElement().satisfies(c -> {
+            assertThat(c.utilization()).isNull();
+            assertThat(c.utilizationSource()).isNull();
+        });
+        assertThat(mapped.partial()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldLeaveOutDevicesWhoseUtilizationWentInAnotherRequestWhenPrometheusSplitAScrape() {
+        // Shards hash series: GPU-a's memory came in this request, its utilization in another one.
+        ScrapeAssembler.Mapped mapped = map(List.of(
+                series("DCGM_FI_DEV_FB_USED", gpu("GPU-a", "n1"), 100, T1),
+                series("DCGM_FI_DEV_POWER_USAGE", gpu("GPU-a", "n1"), 60, T1),
+                series("DCGM_FI_DEV_GPU_UTIL", gpu("GPU-b", "n1"), 0, T1),
+                series("DCGM_FI_DEV_FB_USED", gpu("GPU-c", "n2"), 100, T1)));
+
+        assertThat(mapped.scrapes()).singleElement().satisfies(s -> {
+            assertThat(s.node()).isEqualTo("n1");
+            assertThat(s.devices()).extracting(GpuScrape.Device::uuid).containsExactly("GPU-b");
+        });
+        assertThat(mapped.partial()).isEqualTo(2);
+        assertThat(mapped.devices()).isEqualTo(1);
+        assertThat(mapped.invalidSeries()).isZero();
     }
 
     @Test
@@ -177,6 +207,7 @@ class ScrapeAssemblerTest {
                 Map.of("UUID", "GPU-a", "node", "n1", "gpu", "0", "GPU_I_ID", "2", "GPU_I_PROFILE", "1g.6gb");
 
         GpuScrape scrape = map(List.of(
+                        series("DCGM_FI_PROF_GR_ENGINE_ACTIVE", parent, 0.1, T1),
                         series("DCGM_FI_DEV_FB_USED", parent, 100, T1),
                         series("DCGM_FI_PROF_GR_ENGINE_ACTIVE", mig, 0.5, T1),
                         series("DCGM_FI_DEV_FB_USED", mig, 50, T1)))
