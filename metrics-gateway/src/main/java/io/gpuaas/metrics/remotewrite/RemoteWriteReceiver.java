@@ -21,11 +21,11 @@ public final class RemoteWriteReceiver {
     private static final String WRITE_REQUEST = "prometheus.WriteRequest";
 
     /**
-     * A decompression buffer per request thread, large enough for a request of Prometheus' default 2,000 series; a
-     * larger request gets its own. The mapped scrapes hold copies, never slices, so the buffer is free once
-     * {@link #decode} returns.
+     * Decompression buffers large enough for a request of Prometheus' default 2,000 series (a larger request gets
+     * its own); as many as requests usually run at once. The mapped scrapes hold copies, never slices, so a buffer is
+     * free again once {@link #decode} returns.
      */
-    private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[1 << 20]);
+    private final ScratchBuffers scratch = new ScratchBuffers(16, 1 << 20);
 
     private final LabelSlots slots;
     private final int maxBodyBytes;
@@ -74,10 +74,15 @@ public final class RemoteWriteReceiver {
 
     /** Decompresses and maps {@code body[0, length)}; nothing is published. Public for the benchmark. */
     public ScrapeAssembler.Mapped decode(byte[] body, int length) {
-        SnappyBlock.Block request = SnappyBlock.decompress(body, length, maxBodyBytes, SCRATCH.get());
-        ScrapeAssembler assembler = new ScrapeAssembler(slots);
-        WriteRequestReader.read(request.bytes(), request.length(), assembler);
-        return assembler.result();
+        byte[] buffer = scratch.borrow();
+        try {
+            SnappyBlock.Block request = SnappyBlock.decompress(body, length, maxBodyBytes, buffer);
+            ScrapeAssembler assembler = new ScrapeAssembler(slots);
+            WriteRequestReader.read(request.bytes(), request.length(), assembler);
+            return assembler.result();
+        } finally {
+            scratch.release(buffer);
+        }
     }
 
     private boolean published(ScrapeAssembler.Mapped mapped) {

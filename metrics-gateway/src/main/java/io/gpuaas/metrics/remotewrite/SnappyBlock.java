@@ -42,9 +42,8 @@ public final class SnappyBlock {
     }
 
     /**
-     * As {@link #decompress(byte[], int, int)}, into {@code scratch} when it is large enough (a receiver thread reuses
-     * one: a request's decompressed body is usually a few hundred KiB, which the collector would otherwise take as a
-     * humongous object on every request), else into a new array of the declared length.
+     * As {@link #decompress(byte[], int, int)}, into {@code scratch} when it is large enough (the receiver lends one:
+     * see {@link ScratchBuffers}), else into a new array of the declared length.
      */
     public static Block decompress(byte[] body, int length, int maxBytes, byte[] scratch) {
         if (length > maxBytes) {
