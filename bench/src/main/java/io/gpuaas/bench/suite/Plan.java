@@ -47,8 +47,9 @@ final class Plan {
                             scrape.toString(),
                             "--gpus",
                             Integer.toString(gpus),
+                            // A round at 10,000 GPUs is then ~0.5 s: long enough for the CPU clock's 10 ms ticks.
                             "--scrapes",
-                            quick ? "2" : "4",
+                            quick ? "2" : "12",
                             // Two brokers (authentication on and off), rounds interleaved: twice the rounds.
                             "--rounds",
                             quick ? "2" : "5",

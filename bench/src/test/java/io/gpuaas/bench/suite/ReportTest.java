@@ -128,7 +128,7 @@ class ReportTest {
         List<Targets.Row> rows = new Targets(r).rows();
 
         assertThat(rows)
-                .filteredOn(row -> row.target().startsWith("reclaimer samples"))
+                .filteredOn(row -> row.target().startsWith("reclaimer device samples"))
                 .singleElement()
                 .satisfies(row -> assertThat(row.measured()).startsWith("not measured"));
         assertThat(Report.render(inputs(r)))

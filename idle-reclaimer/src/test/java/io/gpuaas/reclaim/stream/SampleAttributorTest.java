@@ -8,6 +8,7 @@ import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
 import io.gpuaas.reclaim.model.AttributedSample;
 import io.gpuaas.reclaim.model.Owner;
 import io.gpuaas.reclaim.model.OwnerLookup;
+import io.gpuaas.reclaim.model.WorkloadSamples;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,7 +31,7 @@ class SampleAttributorTest {
     private final OwnerLookup owners = lookup(pods);
 
     @Test
-    void shouldTurnEveryAttributedDeviceOfAScrapeIntoASampleOfItsWorkloadWhenANodeIsShared() {
+    void shouldGroupTheAttributedDevicesOfAScrapeByWorkloadWhenANodeIsShared() {
         GpuScrape scrape = new GpuScrape(
                 T,
                 "gpu-node-1",
@@ -41,17 +42,20 @@ class SampleAttributorTest {
                         device("GPU-b", "4", "team-b", "train-worker-0", null),
                         device("GPU-c", null, null, null, 0.0),
                         device("GPU-d", null, "team-c", "notebook-0", 0.5)));
-        List<KeyValue<String, AttributedSample>> out = new ArrayList<>();
+        List<KeyValue<String, WorkloadSamples>> out = new ArrayList<>();
 
         new SampleAttributor(owners, metrics).attribute(scrape, (k, v) -> out.add(KeyValue.pair(k, v)));
 
-        assertThat(out).extracting(kv -> kv.key).containsExactly(LLM.key(), RAY.key(), RAY.key());
-        assertThat(out)
-                .extracting(kv -> kv.value.device())
+        assertThat(out).extracting(kv -> kv.key).containsExactly(LLM.key(), RAY.key());
+        assertThat(out).extracting(kv -> kv.value.workload()).containsExactly(LLM, RAY);
+        List<AttributedSample> samples =
+                out.stream().flatMap(kv -> kv.value.samples().stream()).toList();
+        assertThat(samples)
+                .extracting(AttributedSample::device)
                 .containsExactly("gpu-node-1/GPU-a", "gpu-node-1/GPU-b/3", "gpu-node-1/GPU-b/4");
-        assertThat(out).extracting(kv -> kv.value.timeMillis()).containsOnly(T.toEpochMilli());
-        assertThat(out).extracting(kv -> kv.value.utilization()).containsExactly(0.01, 0.9, null);
-        assertThat(out.get(1).value)
+        assertThat(samples).extracting(AttributedSample::timeMillis).containsOnly(T.toEpochMilli());
+        assertThat(samples).extracting(AttributedSample::utilization).containsExactly(0.01, 0.9, null);
+        assertThat(samples.get(1))
                 .isEqualTo(new AttributedSample(
                         RAY, "gpu-node-1/GPU-b/3", "train-worker-0", "workers", T.toEpochMilli(), 0.9, 2_000L));
         assertThat(metrics.attributedSamples()).isEqualTo(3);
@@ -64,7 +68,7 @@ class SampleAttributorTest {
                 "gpu-node-2",
                 null,
                 List.of(device("GPU-x", null, null, null, 0.0), device("GPU-y", null, "ns", "p", 0.0)));
-        List<KeyValue<String, AttributedSample>> out = new ArrayList<>();
+        List<KeyValue<String, WorkloadSamples>> out = new ArrayList<>();
 
         new SampleAttributor(owners, metrics).attribute(scrape, (k, v) -> out.add(KeyValue.pair(k, v)));
         new SampleAttributor(owners, metrics)
