@@ -65,7 +65,6 @@ public final class CloudEventDeserializer<T> implements Deserializer<T> {
         return baseType.cast(
                 switch (validation) {
                     case FULL -> readValidated(ceType, recordClass, data);
-                    case REQUIRED_FIELDS -> readCheckingRequired(ceType, recordClass, data);
                     case OFF -> read(ceType, recordClass, data);
                 });
     }
@@ -78,19 +77,6 @@ public final class CloudEventDeserializer<T> implements Deserializer<T> {
         } catch (IOException e) {
             throw badJson(ceType, e);
         }
-    }
-
-    private static Object readCheckingRequired(String ceType, Class<?> recordClass, byte[] data) {
-        Object value = read(ceType, recordClass, data);
-        if (value == null) {
-            throw new EventDecodingException("BAD_JSON", "body is JSON null for " + ceType, null);
-        }
-        ComponentConstraints.firstViolation(value).ifPresent(violation -> {
-            // Rare path: run the full schema so the dead letter says everything that is wrong, not just one field.
-            List<String> violations = EventSchemas.violations(ceType, tree(ceType, data));
-            throwOnViolations(ceType, violations.isEmpty() ? List.of(violation) : violations);
-        });
-        return value;
     }
 
     private static JsonNode tree(String ceType, byte[] data) {

@@ -3,7 +3,7 @@ package io.gpuaas.events;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.BookingEvent;
-import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
@@ -38,7 +38,7 @@ public final class EventTypes {
         register(Booking.class, "io.gpuaas.booking.state.v1");
         register(WorkloadEvent.WorkloadObserved.class, "io.gpuaas.kueue.workload.observed.v1");
         register(WorkloadEvent.WorkloadDeleted.class, "io.gpuaas.kueue.workload.deleted.v1");
-        register(GpuSample.class, "io.gpuaas.gpu.sample.v1");
+        register(GpuScrape.class, "io.gpuaas.gpu.scrape.v1");
         register(QueueState.class, "io.gpuaas.quota.queue-state.v1");
         register(ReclaimEvent.IdleDetected.class, "io.gpuaas.reclaim.idle-detected.v1");
         register(ReclaimEvent.Reclaimed.class, "io.gpuaas.reclaim.reclaimed.v1");

@@ -3,8 +3,8 @@ package io.gpuaas.events;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.BookingEvent;
-import io.gpuaas.events.gpu.GpuSampleCodec;
-import io.gpuaas.events.gpu.GpuSampleEvent;
+import io.gpuaas.events.gpu.GpuScrapeCodec;
+import io.gpuaas.events.gpu.GpuScrapeEvent;
 import io.gpuaas.events.quota.QueueStateEvent;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
@@ -40,14 +40,12 @@ public final class Topics {
     public static final TopicSpec<String, WorkloadEvent> KUEUE_WORKLOADS =
             new TopicSpec<>("kueue-workloads", KEY, EventSerdes.of(WorkloadEvent.class), 12, false, Duration.ofDays(7));
     /**
-     * One record per GPU device per scrape, keyed by device ({@code hostname/uuid[/gpuInstanceId]}). The busiest
-     * topic (10,000 devices at 1 Hz and more), so it has its own codec, {@link GpuSampleCodec}: the same headers and
-     * bytes as the generic serdes without Jackson, and a reader that checks the schema's top-level constraints only
-     * ({@link SchemaValidation#REQUIRED_FIELDS}): full validation doubled the decode cost per record
-     * (events/README.md, "Schema validation and its cost").
+     * One record per exporter scrape of one node (or remote-write batch of one node at one time), every device of it
+     * inside, keyed by node. The busiest topic (10,000 devices at 1 Hz and more), so it has its own codec,
+     * {@link GpuScrapeCodec}: the same headers and bytes as the generic serdes without Jackson.
      */
-    public static final TopicSpec<String, GpuSampleEvent> GPU_SAMPLES =
-            new TopicSpec<>("gpu-samples", KEY, GpuSampleCodec.serde(), 24, false, Duration.ofHours(6));
+    public static final TopicSpec<String, GpuScrapeEvent> GPU_SAMPLES =
+            new TopicSpec<>("gpu-samples", KEY, GpuScrapeCodec.serde(), 24, false, Duration.ofHours(6));
     /** Latest state per Kueue queue, compacted, keyed by {@code cq/<name>} or {@code lq/<namespace>/<name>}. */
     public static final TopicSpec<String, QueueStateEvent> QUOTA_STATE =
             new TopicSpec<>("quota-state", KEY, EventSerdes.of(QueueStateEvent.class), 6, true, null);
@@ -85,7 +83,7 @@ public final class Topics {
             "booking-events", "booking id",
             "bookings", "booking id",
             "kueue-workloads", "`namespace/name` of the Workload",
-            "gpu-samples", "`hostname/uuid[/gpuInstanceId]`",
+            "gpu-samples", "node (devices inside: `node/uuid[/gpuInstanceId]`)",
             "quota-state", "`cq/<clusterQueue>` or `lq/<namespace>/<localQueue>`",
             "reclaim-events", "`namespace/kind/name`",
             "reclaim-intents", "`namespace/kind/name`",

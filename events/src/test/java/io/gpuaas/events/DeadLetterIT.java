@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.gpuaas.events.booking.BookingCommand;
-import io.gpuaas.events.gpu.GpuSample;
-import io.gpuaas.events.gpu.GpuSampleEvent;
+import io.gpuaas.events.gpu.GpuScrape;
+import io.gpuaas.events.gpu.GpuScrapeEvent;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.gpuaas.testing.kafka.KafkaBrokerExtension;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -76,20 +76,20 @@ class DeadLetterIT {
     @Test
     void shouldDeadLetterGarbageAndProcessTheNextGoodRecordWhenAConsumerUsesEventReader() throws Exception {
         String samples = Topics.GPU_SAMPLES.name(prefix);
-        GpuSample good = EventSamples.gpuSample();
-        byte[] key = good.deviceKey().getBytes(StandardCharsets.UTF_8);
+        GpuScrape good = EventSamples.gpuScrape();
+        byte[] key = good.key().getBytes(StandardCharsets.UTF_8);
         producer.send(new ProducerRecord<>(
-                        samples, null, key, GARBAGE, EventSerdesTest.headers("io.gpuaas.gpu.sample.v1")))
+                        samples, null, key, GARBAGE, EventSerdesTest.headers("io.gpuaas.gpu.scrape.v1")))
                 .get();
         RecordHeaders headers = new RecordHeaders();
         byte[] body = Topics.GPU_SAMPLES.valueSerde().serializer().serialize(samples, headers, good);
         producer.send(new ProducerRecord<>(samples, null, key, body, headers)).get();
 
         String group = broker.uniqueGroupId("metrics-gateway");
-        EventReader<GpuSampleEvent> reader = EventReader.of(
+        EventReader<GpuScrapeEvent> reader = EventReader.of(
                 Topics.GPU_SAMPLES,
                 new DeadLetterPublisher(producer, Topics.DEAD_LETTER.name(prefix), group, registry));
-        List<GpuSampleEvent> processed = new ArrayList<>();
+        List<GpuScrapeEvent> processed = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(group)) {
             consumer.subscribe(List.of(samples));
             await().atMost(Duration.ofSeconds(60)).until(() -> {
@@ -110,7 +110,7 @@ class DeadLetterIT {
         ConsumerRecord<byte[], byte[]> letter = readOneDeadLetter(samples);
         assertThat(letter.key()).isEqualTo(key);
         assertThat(letter.value()).isEqualTo(GARBAGE);
-        assertThat(header(letter, CloudEvents.TYPE)).isEqualTo("io.gpuaas.gpu.sample.v1");
+        assertThat(header(letter, CloudEvents.TYPE)).isEqualTo("io.gpuaas.gpu.scrape.v1");
         assertThat(header(letter, DeadLetterPublisher.REASON)).isEqualTo("BAD_JSON");
         assertThat(header(letter, DeadLetterPublisher.TOPIC)).isEqualTo(samples);
         assertThat(header(letter, DeadLetterPublisher.OFFSET)).isEqualTo("0");

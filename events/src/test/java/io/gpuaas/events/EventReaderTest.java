@@ -2,8 +2,8 @@ package io.gpuaas.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuaas.events.gpu.GpuSample;
-import io.gpuaas.events.gpu.GpuSampleEvent;
+import io.gpuaas.events.gpu.GpuScrape;
+import io.gpuaas.events.gpu.GpuScrapeEvent;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
@@ -16,30 +16,27 @@ import org.junit.jupiter.api.Test;
 class EventReaderTest {
 
     final MockProducer<byte[], byte[]> producer = DeadLetterPublisherTest.producer();
-    final EventReader<GpuSampleEvent> reader = EventReader.of(
+    final EventReader<GpuScrapeEvent> reader = EventReader.of(
             Topics.GPU_SAMPLES,
             new DeadLetterPublisher(producer, "gpuaas.dead-letter", "metrics-gateway", new PrometheusRegistry()));
 
     @Test
     void shouldReturnTheEventAndDeadLetterNothingWhenTheRecordIsGood() {
-        GpuSample sample = EventSamples.gpuSample();
+        GpuScrape scrape = EventSamples.gpuScrape();
         RecordHeaders headers = new RecordHeaders();
-        byte[] body = Topics.GPU_SAMPLES.valueSerde().serializer().serialize("gpuaas.gpu-samples", headers, sample);
+        byte[] body = Topics.GPU_SAMPLES.valueSerde().serializer().serialize("gpuaas.gpu-samples", headers, scrape);
 
-        Optional<GpuSampleEvent> read =
-                reader.read(raw(sample.deviceKey().getBytes(StandardCharsets.UTF_8), body, headers));
+        Optional<GpuScrapeEvent> read = reader.read(raw(scrape.key().getBytes(StandardCharsets.UTF_8), body, headers));
 
-        assertThat(read).contains(sample);
+        assertThat(read).contains(scrape);
         assertThat(producer.history()).isEmpty();
     }
 
     @Test
     void shouldDeadLetterAndReturnEmptyWhenTheBodyIsGarbage() {
         byte[] garbage = {(byte) 0xC3, 0x28, 0x00, 0x7F};
-        Optional<GpuSampleEvent> read = reader.read(raw(
-                "n1/GPU-1".getBytes(StandardCharsets.UTF_8),
-                garbage,
-                EventSerdesTest.headers("io.gpuaas.gpu.sample.v1")));
+        Optional<GpuScrapeEvent> read = reader.read(raw(
+                "n1".getBytes(StandardCharsets.UTF_8), garbage, EventSerdesTest.headers("io.gpuaas.gpu.scrape.v1")));
 
         assertThat(read).isEmpty();
         assertThat(producer.history()).singleElement().satisfies(letter -> {
@@ -51,7 +48,7 @@ class EventReaderTest {
 
     @Test
     void shouldDeadLetterWithANullKeyWhenTheRecordHasNoKeyAndNoType() {
-        Optional<GpuSampleEvent> read =
+        Optional<GpuScrapeEvent> read =
                 reader.read(raw(null, "{}".getBytes(StandardCharsets.UTF_8), new RecordHeaders()));
 
         assertThat(read).isEmpty();

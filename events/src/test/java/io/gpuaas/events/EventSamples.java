@@ -6,7 +6,7 @@ import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.booking.Caller;
 import io.gpuaas.events.booking.Interval;
-import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
@@ -39,7 +39,7 @@ final class EventSamples {
                 samples,
                 new WorkloadEvent.WorkloadDeleted(
                         "team-a", "raycluster-train-1-3f2a1", "7c1e0b9a-uid", "gpuaas", "gpuaas-team-a", NOW));
-        put(samples, gpuSample());
+        put(samples, gpuScrape());
         put(samples, queueState());
         reclaim(samples);
         put(samples, new TenantUtilization("team-a", T0, T1, 57600.0, 43200.5, 14399.5, 0.62, Map.of("h200", 4)));
@@ -65,23 +65,43 @@ final class EventSamples {
                 1);
     }
 
-    static GpuSample gpuSample() {
-        return new GpuSample(
+    /** A scrape of a node with a MIG instance and a full GPU, every optional field set on the first device. */
+    static GpuScrape gpuScrape() {
+        return new GpuScrape(
                 NOW,
                 "gpu-node-1",
-                "GPU-5d2c1f7e-0000-4000-8000-00000000000a",
-                2,
-                "NVIDIA H200",
-                "3",
-                "2g.35gb",
-                "team-a",
-                "train-worker-0",
-                "pytorch",
-                0.42,
-                "GR_ENGINE_ACTIVE",
-                20480.0,
-                15360.0,
-                301.5);
+                "10.0.3.7:9400",
+                List.of(
+                        new GpuScrape.Device(
+                                "GPU-5d2c1f7e-0000-4000-8000-00000000000a",
+                                2,
+                                "NVIDIA H200",
+                                "3",
+                                "2g.35gb",
+                                "dcgm-exporter-wwwjh",
+                                "team-a",
+                                "train-worker-0",
+                                "pytorch",
+                                0.42,
+                                "GR_ENGINE_ACTIVE",
+                                20480.0,
+                                15360.0,
+                                301.5),
+                        new GpuScrape.Device(
+                                "GPU-0a1b",
+                                3,
+                                "NVIDIA H200",
+                                null,
+                                null,
+                                "dcgm-exporter-wwwjh",
+                                null,
+                                null,
+                                null,
+                                0.0,
+                                "GPU_UTIL",
+                                0.0,
+                                143771.0,
+                                69.125)));
     }
 
     /** A hex SHA-256, as the HTTP edge writes into commands. */

@@ -55,11 +55,18 @@ class EventSchemasTest {
 
     @Test
     void shouldReportEveryProblemWhenABodyIsWrongInSeveralPlaces() {
-        JsonNode bad = Json.mapper().createObjectNode().put("hostname", 7).put("utilizationSource", "NVML");
-        assertThat(EventSchemas.violations("io.gpuaas.gpu.sample.v1", bad))
+        JsonNode bad = Json.mapper()
+                .createObjectNode()
+                .put("node", 7)
+                .set(
+                        "devices",
+                        Json.mapper()
+                                .createArrayNode()
+                                .add(Json.mapper().createObjectNode().put("utilizationSource", "NVML")));
+        assertThat(EventSchemas.violations("io.gpuaas.gpu.scrape.v1", bad))
                 .anySatisfy(v -> assertThat(v).contains("time"))
                 .anySatisfy(v -> assertThat(v).contains("uuid"))
-                .anySatisfy(v -> assertThat(v).contains("hostname"))
+                .anySatisfy(v -> assertThat(v).contains("node"))
                 .anySatisfy(v -> assertThat(v).contains("utilizationSource"));
     }
 

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpuaas.events.booking.BookingEvent;
-import io.gpuaas.events.gpu.GpuSample;
-import io.gpuaas.events.gpu.GpuSampleCodec;
-import io.gpuaas.events.gpu.GpuSampleEvent;
+import io.gpuaas.events.gpu.GpuScrape;
+import io.gpuaas.events.gpu.GpuScrapeCodec;
+import io.gpuaas.events.gpu.GpuScrapeEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
@@ -20,6 +20,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class EventSerdesTest {
+
+    private static final String SCRAPE = EventTypes.typeOf(GpuScrape.class);
 
     static Stream<Arguments> everyType() {
         Map<Class<?>, Object> samples = EventSamples.all();
@@ -49,7 +51,7 @@ class EventSerdesTest {
         RecordHeaders headers = new RecordHeaders();
         CloudEvents.setProcessSource("/gpuaas/booking-service");
         try {
-            new CloudEventSerializer<>().serialize("t", headers, EventSamples.gpuSample());
+            new CloudEventSerializer<>().serialize("t", headers, EventSamples.gpuScrape());
         } finally {
             CloudEvents.setProcessSource(CloudEvents.DEFAULT_SOURCE);
         }
@@ -61,7 +63,7 @@ class EventSerdesTest {
         java.util.Set<String> ids = new java.util.HashSet<>();
         for (int i = 0; i < 1_000; i++) {
             RecordHeaders headers = new RecordHeaders();
-            new CloudEventSerializer<>().serialize("t", headers, EventSamples.gpuSample());
+            new CloudEventSerializer<>().serialize("t", headers, EventSamples.gpuScrape());
             String id = CloudEvents.header(headers, CloudEvents.ID);
             assertThat(java.util.UUID.fromString(id).version()).isEqualTo(4);
             ids.add(id);
@@ -72,13 +74,13 @@ class EventSerdesTest {
     @Test
     void shouldIgnoreUnknownFieldsWhenANewerProducerAddsThem() {
         String json = """
-                {"time":"2026-11-21T17:30:00Z","hostname":"n1","uuid":"GPU-1","utilization":0.5,
-                 "futureField":{"nested":[1,2]},"anotherOne":"x"}""";
+                {"time":"2026-11-21T17:30:00Z","node":"n1","futureField":{"nested":[1,2]},"anotherOne":"x",
+                 "devices":[{"uuid":"GPU-1","utilization":0.5,"futureDeviceField":7}]}""";
         for (SchemaValidation mode : SchemaValidation.values()) {
-            GpuSampleEvent read = new CloudEventDeserializer<>(GpuSampleEvent.class, mode)
-                    .deserialize("t", headers("io.gpuaas.gpu.sample.v1"), bytes(json));
-            assertThat(read).as(mode.name()).isInstanceOf(GpuSample.class);
-            assertThat(((GpuSample) read).utilization()).isEqualTo(0.5);
+            GpuScrapeEvent read = new CloudEventDeserializer<>(GpuScrapeEvent.class, mode)
+                    .deserialize("t", headers(SCRAPE), bytes(json));
+            assertThat(read).as(mode.name()).isInstanceOf(GpuScrape.class);
+            assertThat(((GpuScrape) read).devices().getFirst().utilization()).isEqualTo(0.5);
         }
     }
 
@@ -98,30 +100,27 @@ class EventSerdesTest {
 
     @Test
     void shouldFailWithWrongTypeWhenTheTypeBelongsToAnotherTopic() {
-        assertReason(() -> deserialize(BookingEvent.class, "io.gpuaas.gpu.sample.v1", "{}"), "WRONG_TYPE");
+        assertReason(() -> deserialize(BookingEvent.class, SCRAPE, "{}"), "WRONG_TYPE");
     }
 
     @Test
     void shouldFailWithBadJsonWhenTheBodyIsNotJsonInEveryMode() {
         for (SchemaValidation mode : SchemaValidation.values()) {
             assertReason(
-                    () -> new CloudEventDeserializer<>(GpuSampleEvent.class, mode)
-                            .deserialize("t", headers("io.gpuaas.gpu.sample.v1"), bytes("\u0000\u0001garbage")),
+                    () -> new CloudEventDeserializer<>(GpuScrapeEvent.class, mode)
+                            .deserialize("t", headers(SCRAPE), bytes("\u0000\u0001garbage")),
                     "BAD_JSON");
         }
     }
 
     @Test
     void shouldFailWithSchemaViolationNamingTheFieldWhenARequiredFieldIsMissing() {
-        String noUuid = "{\"time\":\"2026-11-21T17:30:00Z\",\"hostname\":\"n1\"}";
-        for (SchemaValidation mode : new SchemaValidation[] {SchemaValidation.FULL, SchemaValidation.REQUIRED_FIELDS}) {
-            assertThatThrownBy(() -> new CloudEventDeserializer<>(GpuSampleEvent.class, mode)
-                            .deserialize("t", headers("io.gpuaas.gpu.sample.v1"), bytes(noUuid)))
-                    .as(mode.name())
-                    .isInstanceOfSatisfying(EventDecodingException.class, e -> assertThat(e.reason())
-                            .isEqualTo("SCHEMA_VIOLATION"))
-                    .hasMessageContaining("uuid");
-        }
+        String noUuid = "{\"time\":\"2026-11-21T17:30:00Z\",\"node\":\"n1\",\"devices\":[{\"gpuIndex\":1}]}";
+        assertThatThrownBy(() -> new CloudEventDeserializer<>(GpuScrapeEvent.class, SchemaValidation.FULL)
+                        .deserialize("t", headers(SCRAPE), bytes(noUuid)))
+                .isInstanceOfSatisfying(EventDecodingException.class, e -> assertThat(e.reason())
+                        .isEqualTo("SCHEMA_VIOLATION"))
+                .hasMessageContaining("uuid");
     }
 
     @Test
@@ -143,11 +142,11 @@ class EventSerdesTest {
     }
 
     @Test
-    void shouldUseCheapValidationOnlyOnTheGpuSamplesTopic() {
+    void shouldValidateFullyOnEveryTopicWhenARecordTakesTheGenericPath() {
         for (TopicSpec<?, ?> spec : Topics.all()) {
-            genericReader(spec).ifPresent(d -> assertThat(d.validation())
-                    .as(spec.baseName())
-                    .isEqualTo(spec == Topics.GPU_SAMPLES ? SchemaValidation.REQUIRED_FIELDS : SchemaValidation.FULL));
+            genericReader(spec)
+                    .ifPresent(
+                            d -> assertThat(d.validation()).as(spec.baseName()).isEqualTo(SchemaValidation.FULL));
         }
         assertThat(genericReader(Topics.GPU_SAMPLES))
                 .as("the samples codec's fallback")
@@ -158,7 +157,7 @@ class EventSerdesTest {
     static Optional<CloudEventDeserializer<?>> genericReader(TopicSpec<?, ?> spec) {
         return switch (spec.valueSerde().deserializer()) {
             case CloudEventDeserializer<?> d -> Optional.of(d);
-            case GpuSampleCodec.Reader codec -> Optional.of(codec.generic());
+            case GpuScrapeCodec.Reader codec -> Optional.of(codec.generic());
             default -> Optional.empty();
         };
     }

@@ -8,8 +8,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Values just inside and just outside every constraint a schema declares on its top-level properties, generated
- * from the schema itself: a decoder that checks bounds by hand is tested against whatever the schema says today.
+ * Values just inside and just outside every constraint a schema declares on its properties (top-level or of one
+ * definition), generated from the schema itself: a decoder that checks bounds by hand is tested against whatever the
+ * schema says today.
  */
 public final class SchemaBoundaries {
 
@@ -27,9 +28,18 @@ public final class SchemaBoundaries {
 
     /** The cases of every top-level property of the schema of {@code ceType}. */
     public static List<Case> of(String ceType) {
+        return of(EventSchemas.document(ceType));
+    }
+
+    /** The cases of every property of the definition {@code name} ({@code $defs/<name>}) in the schema of a type. */
+    public static List<Case> ofDefinition(String ceType, String name) {
+        return of(EventSchemas.document(ceType).path("$defs").path(name));
+    }
+
+    private static List<Case> of(JsonNode object) {
         List<Case> cases = new ArrayList<>();
         Iterator<Map.Entry<String, JsonNode>> properties =
-                EventSchemas.document(ceType).path("properties").fields();
+                object.path("properties").fields();
         properties.forEachRemaining(p -> cases.addAll(of(p.getKey(), p.getValue())));
         return cases;
     }

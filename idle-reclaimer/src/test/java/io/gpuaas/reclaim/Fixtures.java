@@ -9,7 +9,7 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
-import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.kube.kserve.v1beta1.InferenceService;
 import io.gpuaas.kube.kserve.v1beta1.InferenceServiceSpec;
 import io.gpuaas.kube.kserve.v1beta1.inferenceservicespec.Predictor;
@@ -154,24 +154,27 @@ public final class Fixtures {
                 .build();
     }
 
-    /** A dcgm-exporter reading of a full GPU (gpuInstanceId null) or a MIG instance. */
-    public static GpuSample sample(
+    /** A scrape of {@code host} holding one dcgm-exporter reading: a full GPU (gpuInstanceId null) or a MIG instance. */
+    public static GpuScrape sample(
             String host, String uuid, String gpuInstanceId, String ns, String pod, Instant time, Double utilization) {
-        return new GpuSample(
+        return new GpuScrape(
                 time,
                 host,
-                uuid,
-                0,
-                "NVIDIA H200",
-                gpuInstanceId,
-                gpuInstanceId == null ? null : "1g.18gb",
-                ns,
-                pod,
-                "main",
-                utilization,
-                "GR_ENGINE_ACTIVE",
-                1024.0,
-                80_000.0,
-                90.0);
+                host + ":9400",
+                List.of(new GpuScrape.Device(
+                        uuid,
+                        0,
+                        "NVIDIA H200",
+                        gpuInstanceId,
+                        gpuInstanceId == null ? null : "1g.18gb",
+                        "dcgm-exporter-" + host,
+                        ns,
+                        pod,
+                        "main",
+                        utilization,
+                        "GR_ENGINE_ACTIVE",
+                        1024.0,
+                        80_000.0,
+                        90.0)));
     }
 }

@@ -8,8 +8,8 @@ import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.TopicSpec;
 import io.gpuaas.events.Topics;
-import io.gpuaas.events.gpu.GpuSample;
-import io.gpuaas.events.gpu.GpuSampleEvent;
+import io.gpuaas.events.gpu.GpuScrape;
+import io.gpuaas.events.gpu.GpuScrapeEvent;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.kit.config.KafkaSettings;
@@ -67,7 +67,7 @@ public final class ReclaimerHarness implements AutoCloseable {
     private IntentApplier applier;
     private final ReclaimerMetrics metrics;
     private final PrometheusRegistry registry = new PrometheusRegistry();
-    private final KafkaProducer<String, GpuSampleEvent> producer;
+    private final KafkaProducer<String, GpuScrapeEvent> producer;
     private final ReclaimEventPublisher publisher;
     private final List<ReclaimEvent> events = new CopyOnWriteArrayList<>();
     private final List<ReclaimIntent> intents = new CopyOnWriteArrayList<>();
@@ -193,15 +193,15 @@ public final class ReclaimerHarness implements AutoCloseable {
         start();
     }
 
-    public void send(GpuSample... samples) {
-        for (GpuSample s : samples) {
-            producer.send(new ProducerRecord<>(Topics.GPU_SAMPLES.name(prefix), s.deviceKey(), s));
+    public void send(GpuScrape... scrapes) {
+        for (GpuScrape s : scrapes) {
+            producer.send(new ProducerRecord<>(Topics.GPU_SAMPLES.name(prefix), s.key(), s));
         }
         producer.flush();
     }
 
-    public void send(List<GpuSample> samples) {
-        send(samples.toArray(GpuSample[]::new));
+    public void send(List<GpuScrape> scrapes) {
+        send(scrapes.toArray(GpuScrape[]::new));
     }
 
     /** Events published so far for the workload {@code namespace/kind/name}. */

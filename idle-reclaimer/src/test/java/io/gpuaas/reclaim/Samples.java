@@ -1,13 +1,13 @@
 package io.gpuaas.reclaim;
 
-import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.gpu.GpuScrape;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-/** Sample series on a fixed slot grid: slot {@code i} is {@code t0 + i × interval}. */
+/** Sample series on a fixed slot grid: slot {@code i} is {@code t0 + i × interval}; one scrape per device reading. */
 public final class Samples {
 
     /** One GPU device attributed to a pod. */
@@ -33,8 +33,8 @@ public final class Samples {
     }
 
     /** Samples of {@code device} for slots {@code from..to} (inclusive) at {@code utilization}, minus {@code gaps}. */
-    public List<GpuSample> run(Device d, int from, int to, Double utilization, Set<Integer> gaps) {
-        List<GpuSample> out = new ArrayList<>();
+    public List<GpuScrape> run(Device d, int from, int to, Double utilization, Set<Integer> gaps) {
+        List<GpuScrape> out = new ArrayList<>();
         for (int slot = from; slot <= to; slot++) {
             if (!gaps.contains(slot)) {
                 out.add(Fixtures.sample(
@@ -44,11 +44,11 @@ public final class Samples {
         return out;
     }
 
-    public List<GpuSample> run(Device d, int from, int to, Double utilization) {
+    public List<GpuScrape> run(Device d, int from, int to, Double utilization) {
         return run(d, from, to, utilization, Set.of());
     }
 
-    public GpuSample one(Device d, int slot, Double utilization) {
+    public GpuScrape one(Device d, int slot, Double utilization) {
         return Fixtures.sample(d.host(), d.uuid(), d.gpuInstanceId(), d.namespace(), d.pod(), at(slot), utilization);
     }
 }

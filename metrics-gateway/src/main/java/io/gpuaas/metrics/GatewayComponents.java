@@ -13,6 +13,7 @@ import io.gpuaas.metrics.config.ScrapeSettings;
 import io.gpuaas.metrics.config.UsageSettings;
 import io.gpuaas.metrics.k8s.DcgmExporterDiscovery;
 import io.gpuaas.metrics.k8s.TenantNamespaceWatcher;
+import io.gpuaas.metrics.kafka.GpuScrapePublisher;
 import io.gpuaas.metrics.kafka.ProjectionFeeds;
 import io.gpuaas.metrics.kafka.ProjectionHook;
 import io.gpuaas.metrics.kafka.RollupPublisher;
@@ -27,6 +28,7 @@ import io.gpuaas.metrics.scrape.ScrapeHealth;
 import io.gpuaas.metrics.scrape.ScrapeScheduler;
 import io.gpuaas.metrics.scrape.ScrapeTarget;
 import io.micronaut.context.BeanProvider;
+import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.core.annotation.Nullable;
@@ -79,21 +81,26 @@ public class GatewayComponents {
         return feeds.sampleFeed(usage);
     }
 
+    /**
+     * The one writer of {@code gpuaas.gpu-samples}: the scrape loops and the remote-write endpoint publish through it.
+     * Closed with the context, after the scheduler (which depends on it) has stopped and flushed it.
+     */
+    @Singleton
+    @Bean(preDestroy = "close")
+    GpuScrapePublisher scrapePublisher(KafkaClients kafka, PublishCounters counters) {
+        return KafkaFactory.scrapePublisher(kafka, counters);
+    }
+
     @Singleton
     ScrapeScheduler scrapeScheduler(
             ScrapeSettings scrape,
             KubernetesSettings kubernetes,
             UsageSettings usage,
-            KafkaClients kafka,
-            PublishCounters counters,
+            GpuScrapePublisher publisher,
             ScrapeHealth health,
             Clock clock) {
         ScrapeScheduler scheduler = new ScrapeScheduler(
-                new Backoff(scrape.interval(), scrape.maxBackoff()),
-                scrape.timeout(),
-                KafkaFactory.samplePublisher(kafka, counters),
-                health,
-                clock);
+                new Backoff(scrape.interval(), scrape.maxBackoff()), scrape.timeout(), publisher, health, clock);
         scheduler.setTargets(
                 "config",
                 scrape.targets().stream().map(ScrapeTarget::configured).collect(Collectors.toSet()));

@@ -2,10 +2,10 @@ package io.gpuaas.metrics;
 
 import io.gpuaas.events.CloudEventHeaders;
 import io.gpuaas.events.Topics;
-import io.gpuaas.events.gpu.GpuSampleCodec;
+import io.gpuaas.events.gpu.GpuScrapeCodec;
 import io.gpuaas.events.tenant.TenantUtilizationEvent;
 import io.gpuaas.kit.kafka.KafkaClients;
-import io.gpuaas.metrics.kafka.GpuSamplePublisher;
+import io.gpuaas.metrics.kafka.GpuScrapePublisher;
 import io.gpuaas.metrics.metrics.PublishCounters;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -22,24 +22,24 @@ public final class KafkaFactory {
 
     private KafkaFactory() {}
 
-    /** Records come encoded from {@link GpuSampleCodec.Writer#record}: the producer itself only sends bytes. */
+    /** Records come encoded from {@link GpuScrapeCodec.Writer#record}: the producer itself only sends bytes. */
     public static Producer<byte[], byte[]> sampleProducer(KafkaClients kafka) {
         return new KafkaProducer<>(sampleProducerConfig(kafka), new ByteArraySerializer(), new ByteArraySerializer());
     }
 
-    /** The kit's idempotent {@code acks=all} settings with the batching the GpuSample stream needs. */
+    /** The kit's idempotent {@code acks=all} settings with the batching the GpuScrape stream needs. */
     public static Map<String, Object> sampleProducerConfig(KafkaClients kafka) {
         Map<String, Object> config = kafka.producerConfig("metrics-gateway-gpu-samples");
-        // 10,000 GPUs per interval arrive in bursts per exporter: larger batches keep the broker request rate low.
+        // 1,250 node scrapes per interval arrive in bursts: larger batches keep the broker request rate low.
         config.put(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024);
         return config;
     }
 
-    public static GpuSamplePublisher samplePublisher(KafkaClients kafka, PublishCounters counters) {
-        return new GpuSamplePublisher(
+    public static GpuScrapePublisher scrapePublisher(KafkaClients kafka, PublishCounters counters) {
+        return new GpuScrapePublisher(
                 sampleProducer(kafka),
                 kafka.topic(Topics.GPU_SAMPLES),
-                new GpuSampleCodec(CloudEventHeaders.of(MetricsGatewayApplication.SOURCE)),
+                new GpuScrapeCodec(CloudEventHeaders.of(MetricsGatewayApplication.SOURCE)),
                 counters);
     }
 

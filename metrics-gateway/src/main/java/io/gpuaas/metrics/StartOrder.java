@@ -15,7 +15,7 @@ public final class StartOrder {
     public static final int PROJECTIONS = 10;
     /** {@code tenant-rollups}: one-minute rollups of what the projections charged. */
     public static final int ROLLUPS = 20;
-    /** {@code scrape-scheduler}: one loop per exporter, publishing GpuSamples. */
+    /** {@code scrape-scheduler}: one loop per exporter, publishing GpuScrapes. */
     public static final int SCRAPES = 30;
     /**
      * {@code gateway-leadership}: the Lease whose holder runs the rollups and the scrapes; after both, so they are

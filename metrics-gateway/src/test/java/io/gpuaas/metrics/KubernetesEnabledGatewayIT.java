@@ -14,8 +14,8 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.gpuaas.events.Topics;
-import io.gpuaas.events.gpu.GpuSample;
-import io.gpuaas.events.gpu.GpuSampleEvent;
+import io.gpuaas.events.gpu.GpuScrape;
+import io.gpuaas.events.gpu.GpuScrapeEvent;
 import io.gpuaas.testing.k8s.KubernetesApi;
 import io.gpuaas.testing.k8s.KubernetesApiExtension;
 import io.gpuaas.testing.kafka.KafkaBroker;
@@ -48,6 +48,8 @@ import org.slf4j.LoggerFactory;
 class KubernetesEnabledGatewayIT {
 
     private static final String H100 = "NVIDIA H100 80GB HBM3";
+    /** The node the exporter pod runs on; its scrape's Hostname label names another. */
+    private static final String NODE = "h100-node-7";
     /** The namespace the h100x8 scrape attributes GPU 0 to (a vLLM pod). */
     private static final String WORKLOAD_NAMESPACE = "dynamo-workload";
 
@@ -101,19 +103,30 @@ class KubernetesEnabledGatewayIT {
     }
 
     @Test
-    void shouldScrapeAnExporterPodAndPublishItsGpuSamplesWhenDiscoveryFindsItRunning() {
+    void shouldPublishTheExporterPodsScrapeUnderItsNodeWhenDiscoveryFindsItRunning() {
         runningExporterPod();
 
-        List<ConsumerRecord<byte[], GpuSampleEvent>> records = gateway.consumeMatching(
+        List<ConsumerRecord<byte[], GpuScrapeEvent>> records = gateway.consumeMatching(
                 Topics.GPU_SAMPLES.name(gateway.prefix),
                 Topics.GPU_SAMPLES.valueSerde().deserializer(),
-                r -> r.value() instanceof GpuSample s && H100.equals(s.modelName()));
+                r -> r.value() instanceof GpuScrape s
+                        && s.devices().stream().anyMatch(d -> H100.equals(d.modelName())));
 
+        // The exporter's Hostname label says gpu-node-1; the pod runs on NODE, and the node the API server knows wins.
         Set<String> keys = records.stream().map(r -> new String(r.key())).collect(Collectors.toSet());
-        assertThat(keys).allMatch(k -> k.startsWith("gpu-node-1/GPU-"));
-        assertThat(records).anySatisfy(r -> assertThat(r.value()).isInstanceOfSatisfying(GpuSample.class, s -> {
-            assertThat(s.namespace()).isEqualTo(WORKLOAD_NAMESPACE);
-            assertThat(s.pod()).isEqualTo("vllm-agg-0-vllmdecodeworker-s65j5");
+        assertThat(keys).containsOnly(NODE);
+        assertThat(records).anySatisfy(r -> assertThat(r.value()).isInstanceOfSatisfying(GpuScrape.class, s -> {
+            assertThat(s.devices()).hasSize(8).allSatisfy(d -> {
+                assertThat(s.deviceKey(d)).startsWith(NODE + "/GPU-");
+                assertThat(d.hostnameLabel()).isEqualTo("gpu-node-1");
+            });
+            assertThat(s.devices())
+                    .filteredOn(GpuScrape.Device::attributed)
+                    .singleElement()
+                    .satisfies(d -> {
+                        assertThat(d.namespace()).isEqualTo(WORKLOAD_NAMESPACE);
+                        assertThat(d.pod()).isEqualTo("vllm-agg-0-vllmdecodeworker-s65j5");
+                    });
         }));
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(gateway.metrics())
                 .contains("gpuaas_scrape_up{target=\"127.0.0.1:"
@@ -188,7 +201,7 @@ class KubernetesEnabledGatewayIT {
                         .addToLabels("app.kubernetes.io/name", "dcgm-exporter")
                         .endMetadata()
                         .withNewSpec()
-                        .withNodeName("gpu-node-1")
+                        .withNodeName(NODE)
                         .addNewContainer()
                         .withName("nvidia-dcgm-exporter")
                         .withImage("nvcr.io/nvidia/k8s/dcgm-exporter")

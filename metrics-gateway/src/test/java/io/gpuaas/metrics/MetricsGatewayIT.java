@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.gpuaas.events.CloudEvents;
 import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.Topics;
-import io.gpuaas.events.gpu.GpuSample;
-import io.gpuaas.events.gpu.GpuSampleEvent;
+import io.gpuaas.events.gpu.GpuScrape;
+import io.gpuaas.events.gpu.GpuScrapeEvent;
 import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.WorkloadRef;
@@ -51,20 +51,27 @@ class MetricsGatewayIT {
     }
 
     @Test
-    void shouldPublishTheScrapedT4AsAGpuSampleKeyedByDeviceWhenTheExporterAnswers() {
-        ConsumerRecord<byte[], GpuSampleEvent> record = gateway.consumeMatching(
+    void shouldPublishTheScrapedT4AsAGpuScrapeKeyedByNodeWhenTheExporterAnswers() {
+        ConsumerRecord<byte[], GpuScrapeEvent> record = gateway.consumeMatching(
                         Topics.GPU_SAMPLES.name(gateway.prefix),
                         Topics.GPU_SAMPLES.valueSerde().deserializer(),
-                        r -> r.value() instanceof GpuSample s && "Tesla T4".equals(s.modelName()))
+                        r -> r.value() instanceof GpuScrape s
+                                && s.devices().stream().anyMatch(d -> "Tesla T4".equals(d.modelName())))
                 .getFirst();
 
-        assertThat(new String(record.key())).isEqualTo("424773df46e0/GPU-20c56d28-0da5-6d26-a36a-e7af1ce2586e");
-        assertThat(CloudEvents.header(record.headers(), CloudEvents.TYPE)).isNotBlank();
+        // A configured target without a name: the exporter's Hostname label is the only node name there is.
+        assertThat(new String(record.key())).isEqualTo("424773df46e0");
+        assertThat(CloudEvents.header(record.headers(), CloudEvents.TYPE)).isEqualTo("io.gpuaas.gpu.scrape.v1");
         assertThat(CloudEvents.header(record.headers(), CloudEvents.SOURCE)).isNotBlank();
-        assertThat(record.value()).isInstanceOfSatisfying(GpuSample.class, s -> {
-            assertThat(s.modelName()).isEqualTo("Tesla T4");
-            assertThat(s.memoryFreeMiB()).isEqualTo(15109.0);
-            assertThat(s.utilizationSource()).isEqualTo("GPU_UTIL");
+        assertThat(record.value()).isInstanceOfSatisfying(GpuScrape.class, s -> {
+            assertThat(s.node()).isEqualTo("424773df46e0");
+            assertThat(s.target()).matches("127\\.0\\.0\\.1:\\d+");
+            assertThat(s.devices()).singleElement().satisfies(d -> {
+                assertThat(s.deviceKey(d)).isEqualTo("424773df46e0/GPU-20c56d28-0da5-6d26-a36a-e7af1ce2586e");
+                assertThat(d.hostnameLabel()).isEqualTo("424773df46e0");
+                assertThat(d.memoryFreeMiB()).isEqualTo(15109.0);
+                assertThat(d.utilizationSource()).isEqualTo("GPU_UTIL");
+            });
         });
     }
 
@@ -164,8 +171,9 @@ class MetricsGatewayIT {
     void shouldChargeTheTenantAndPublishARollupWhenItsPodsGpusAreSampled() {
         Instant t0 = Instant.now();
         for (int i = 0; i < 3; i++) {
-            gateway.send(Topics.GPU_SAMPLES, "n1/GPU-a", sample("GPU-a", t0.plusSeconds(i), 0.8));
-            gateway.send(Topics.GPU_SAMPLES, "n1/GPU-b", sample("GPU-b", t0.plusSeconds(i), 0.0));
+            Instant t = t0.plusSeconds(i);
+            gateway.send(
+                    Topics.GPU_SAMPLES, "n1", TestScrapes.merged(sample("GPU-a", t, 0.8), sample("GPU-b", t, 0.0)));
         }
 
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(gateway.metrics())
@@ -227,22 +235,7 @@ class MetricsGatewayIT {
                 Instant.now());
     }
 
-    private static GpuSample sample(String uuid, Instant time, double utilization) {
-        return new GpuSample(
-                time,
-                "n1",
-                uuid,
-                0,
-                "NVIDIA H200",
-                null,
-                null,
-                "team-a",
-                "worker-" + uuid,
-                "main",
-                utilization,
-                "GR_ENGINE_ACTIVE",
-                100.0,
-                100.0,
-                300.0);
+    private static GpuScrape sample(String uuid, Instant time, double utilization) {
+        return TestScrapes.attributed("n1", uuid, "team-a", time, utilization);
     }
 }

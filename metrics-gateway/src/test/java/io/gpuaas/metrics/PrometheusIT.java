@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.gpuaas.events.Topics;
-import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.gpuaas.testing.kafka.KafkaBrokerExtension;
@@ -78,8 +78,8 @@ class PrometheusIT {
                         Map.of("nvidia.com/mig-1g.18gb", BigDecimal.valueOf(6)),
                         Instant.now()));
         Instant now = Instant.now();
-        gateway.send(Topics.GPU_SAMPLES, "n1/GPU-1", sample("GPU-1", now, 0.25));
-        gateway.send(Topics.GPU_SAMPLES, "n1/GPU-2", sample("GPU-2", now, 0.75));
+        gateway.send(Topics.GPU_SAMPLES, "n1", sample("GPU-1", now, 0.25));
+        gateway.send(Topics.GPU_SAMPLES, "n1", sample("GPU-2", now, 0.75));
 
         await().atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofSeconds(1))
@@ -143,22 +143,7 @@ class PrometheusIT {
                 .endsWith("# EOF\n");
     }
 
-    private static GpuSample sample(String uuid, Instant time, double utilization) {
-        return new GpuSample(
-                time,
-                "n1",
-                uuid,
-                0,
-                "NVIDIA H200",
-                null,
-                null,
-                "team-a",
-                "worker-" + uuid,
-                "main",
-                utilization,
-                "GR_ENGINE_ACTIVE",
-                100.0,
-                100.0,
-                300.0);
+    private static GpuScrape sample(String uuid, Instant time, double utilization) {
+        return TestScrapes.attributed("n1", uuid, "team-a", time, utilization);
     }
 }

@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A real Prometheus server (the Debian {@code prometheus} binary) on a loopback port, with a temporary config
- * and storage, scraping one target every second with a bearer token read from a file.
+ * and storage, scraping one target every second; a bearer token read from a file authenticates the scrape, or the
+ * remote-write.
  */
 final class PrometheusServer implements AutoCloseable {
 
@@ -37,9 +38,7 @@ final class PrometheusServer implements AutoCloseable {
     }
 
     static PrometheusServer scraping(String hostPort, String bearerToken) throws IOException {
-        Path dir = Files.createTempDirectory("prometheus-it");
-        Path token = Files.writeString(dir.resolve("token"), bearerToken);
-        Path config = Files.writeString(dir.resolve("prometheus.yml"), """
+        return start(bearerToken, token -> """
                 global:
                   scrape_interval: 1s
                   evaluation_interval: 1s
@@ -53,10 +52,45 @@ final class PrometheusServer implements AutoCloseable {
                     static_configs:
                       - targets: ['%s']
                 """.formatted(token, hostPort));
+    }
+
+    /**
+     * A Prometheus scraping the exporter at {@code exporterHostPort} every second (its series labelled with
+     * {@code targetLabels}, as a relabel would) and remote-writing everything to {@code writeUrl} with a bearer
+     * token read from a file, batches sent at least every second.
+     */
+    static PrometheusServer remoteWriting(
+            String exporterHostPort, String targetLabels, String writeUrl, String bearerToken) throws IOException {
+        return start(bearerToken, token -> """
+                global:
+                  scrape_interval: 1s
+                scrape_configs:
+                  - job_name: dcgm-exporter
+                    scrape_interval: 1s
+                    scrape_timeout: 1s
+                    static_configs:
+                      - targets: ['%s']
+                        labels: {%s}
+                remote_write:
+                  - url: %s
+                    authorization:
+                      type: Bearer
+                      credentials_file: %s
+                    queue_config:
+                      batch_send_deadline: 1s
+                """.formatted(exporterHostPort, targetLabels, writeUrl, token));
+    }
+
+    /** Starts Prometheus on a free loopback port with the config {@code config} writes for the token file. */
+    private static PrometheusServer start(String bearerToken, java.util.function.Function<Path, String> config)
+            throws IOException {
+        Path dir = Files.createTempDirectory("prometheus-it");
+        Path token = Files.writeString(dir.resolve("token"), bearerToken);
+        Path configFile = Files.writeString(dir.resolve("prometheus.yml"), config.apply(token));
         int port = freePort();
         Process process = new ProcessBuilder(
                         BINARY.toString(),
-                        "--config.file=" + config,
+                        "--config.file=" + configFile,
                         "--storage.tsdb.path=" + dir.resolve("data"),
                         "--web.listen-address=127.0.0.1:" + port,
                         "--log.level=warn")
@@ -84,6 +118,11 @@ final class PrometheusServer implements AutoCloseable {
     String query(String promql) throws IOException, InterruptedException {
         return get("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8))
                 .body();
+    }
+
+    /** Prometheus' own exposition (its remote-write queue's counters among others). */
+    String selfMetrics() throws IOException, InterruptedException {
+        return get("/metrics").body();
     }
 
     private HttpResponse<String> get(String path) throws IOException, InterruptedException {

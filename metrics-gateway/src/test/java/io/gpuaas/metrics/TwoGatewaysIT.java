@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.client.Config;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingState;
-import io.gpuaas.events.gpu.GpuSample;
 import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.WorkloadRef;
@@ -110,25 +109,7 @@ class TwoGatewaysIT {
                 ref.key(),
                 new ReclaimEvent.IdleDetected(
                         ref, "team-t", 2, now.minusSeconds(900), 900, 0.05, 0.01, 1.0, "keda", now));
-        first.send(
-                Topics.GPU_SAMPLES,
-                "n7/GPU-t",
-                new GpuSample(
-                        now,
-                        "n7",
-                        "GPU-t",
-                        0,
-                        "NVIDIA H200",
-                        null,
-                        null,
-                        "team-t",
-                        "worker-t",
-                        "main",
-                        0.7,
-                        "GR_ENGINE_ACTIVE",
-                        100.0,
-                        100.0,
-                        300.0));
+        first.send(Topics.GPU_SAMPLES, "n7", TestScrapes.attributed("n7", "GPU-t", "team-t", now, 0.7));
 
         for (GatewayHarness gateway : running) {
             await().atMost(WAIT).untilAsserted(() -> {

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.gpuaas.events.CloudEvents;
 import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.Topics;
-import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.gpuaas.testing.kafka.KafkaBrokerExtension;
@@ -48,7 +48,7 @@ class UntrustedRecordsIT {
     @Test
     void shouldDeadLetterATombstoneAndAnOutOfRangeSampleAndChargeTheNextGoodOneWhenTheyShareAPartition()
             throws Exception {
-        String key = "n9/GPU-u";
+        String key = "n9";
         gateway.sendGarbage(Topics.GPU_SAMPLES, key, null);
         gateway.send(Topics.GPU_SAMPLES, key, sample(Instant.now(), -5.0));
         gateway.send(Topics.GPU_SAMPLES, key, sample(Instant.now(), 0.6));
@@ -92,23 +92,8 @@ class UntrustedRecordsIT {
         return CloudEvents.header(letter.headers(), DeadLetterPublisher.REASON);
     }
 
-    private static GpuSample sample(Instant time, double utilization) {
-        return new GpuSample(
-                time,
-                "n9",
-                "GPU-u",
-                0,
-                "NVIDIA H200",
-                null,
-                null,
-                "team-u",
-                "worker-u",
-                "main",
-                utilization,
-                "GR_ENGINE_ACTIVE",
-                100.0,
-                100.0,
-                300.0);
+    private static GpuScrape sample(Instant time, double utilization) {
+        return TestScrapes.attributed("n9", "GPU-u", "team-u", time, utilization);
     }
 
     private static QueueState localQueue(String name, int pending) {

@@ -18,10 +18,11 @@ import org.apache.kafka.common.utils.CloseableIterator;
 
 /**
  * What a producer batch costs per record, by codec and records per batch: CPU, bytes allocated and bytes on the
- * wire, building batches the way the Kafka producer does ({@code MemoryRecordsBuilder}) from GpuSample-like JSON with
- * the six CloudEvents headers; and what reading them back costs a consumer (the batches' streaming iterator with a
- * reused buffer supplier, as the fetcher does). gpuaas services send a few records at a time (a booking command, a scrape of 8 GPUs
- * spread over 24 partitions), so the per-batch cost of a codec matters more than its throughput on big batches;
+ * wire, building batches the way the Kafka producer does ({@code MemoryRecordsBuilder}) from per-device sample JSON
+ * (the former GpuSample) with the six CloudEvents headers; and what reading them back costs a consumer (the batches'
+ * streaming iterator with a reused buffer supplier, as the fetcher does). gpuaas services send a few records at a time
+ * (a booking command, a scrape of 8 GPUs spread over 24 partitions), so the per-batch cost of a codec matters more than
+ * its throughput on big batches;
  * the service kit's producer codec was chosen from this table (service-kit/README.md, "Producer compression").
  *
  * <p>Usage: {@code BatchCompressionCost [--records 400000]} (single thread, no broker).

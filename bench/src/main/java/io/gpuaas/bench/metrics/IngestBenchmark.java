@@ -7,12 +7,12 @@ import io.gpuaas.events.CloudEventHeaders;
 import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
-import io.gpuaas.events.gpu.GpuSampleCodec;
+import io.gpuaas.events.gpu.GpuScrapeCodec;
 import io.gpuaas.kit.config.KafkaSettings;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.metrics.KafkaFactory;
 import io.gpuaas.metrics.MetricsGatewayApplication;
-import io.gpuaas.metrics.kafka.GpuSamplePublisher;
+import io.gpuaas.metrics.kafka.GpuScrapePublisher;
 import io.gpuaas.metrics.metrics.PublishCounters;
 import io.gpuaas.testing.kafka.EmbeddedKafka;
 import java.nio.file.Path;
@@ -27,10 +27,11 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * metrics-gateway ingestion throughput: dcgm-exporter text parsed into GpuSamples and published to a real
- * broker with the service's own parser, publisher, serializer and idempotent acks=all producer settings,
- * beside a raw producer (same producer settings) sending pre-serialized samples of the same size and keys in the
- * same run, without and with the gateway's CloudEvents headers, and the per-round ratio to the raw producer.
+ * metrics-gateway ingestion throughput: dcgm-exporter text parsed into GpuScrapes (one record per node scrape) and
+ * published to a real broker with the service's own parser, publisher, codec and idempotent acks=all producer
+ * settings, beside a raw producer (same producer settings) sending the same records pre-serialized, same keys, in the
+ * same run, without and with the gateway's CloudEvents headers, and the per-round ratio to the raw producer. Rates
+ * and CPU are per device sample.
  * Both run on two brokers in this JVM, rounds interleaved: one with authentication and ACLs as in production
  * (metrics-gateway's own user), one without ({@code auth off:} rows); {@code --security on|off} keeps one.
  *
@@ -86,7 +87,7 @@ public final class IngestBenchmark {
             EmbeddedKafka broker,
             KafkaClients clients,
             Producer<byte[], byte[]> raw,
-            GpuSamplePublisher publisher,
+            GpuScrapePublisher publisher,
             IngestRounds rounds,
             List<IngestRounds.Result> results) {
 
@@ -128,7 +129,7 @@ public final class IngestBenchmark {
             KafkaClients clients = new KafkaClients(new KafkaSettings(bootstrap, prefix, settings));
             String topic = clients.topic(Topics.GPU_SAMPLES);
             Producer<byte[], byte[]> raw = producer(clients, "bench-raw", overrides);
-            GpuSamplePublisher publisher = new GpuSamplePublisher(
+            GpuScrapePublisher publisher = new GpuScrapePublisher(
                     producer(clients, "metrics-gateway-gpu-samples", overrides), topic, codec(), new PublishCounters());
             IngestRounds rounds = new IngestRounds(fleet, scrapes, threads, raw, publisher, codec(), topic);
             return new Side(label, broker, clients, raw, publisher, rounds, new ArrayList<>());
@@ -184,8 +185,8 @@ public final class IngestBenchmark {
     }
 
     /** The topic's codec with the gateway's {@code ce_source}, as the service builds it. */
-    private static GpuSampleCodec codec() {
-        return new GpuSampleCodec(CloudEventHeaders.of(MetricsGatewayApplication.SOURCE));
+    private static GpuScrapeCodec codec() {
+        return new GpuScrapeCodec(CloudEventHeaders.of(MetricsGatewayApplication.SOURCE));
     }
 
     private static Map<String, String> producerOverrides(String spec) {
@@ -204,7 +205,7 @@ public final class IngestBenchmark {
         System.out.println("| measurement | samples/s (median, min, max over rounds) |");
         System.out.println("|---|---|");
         for (Side side : sides) {
-            System.out.println("| " + side.label() + "raw producer: the same devices' JSON pre-serialized, same keys, "
+            System.out.println("| " + side.label() + "raw producer: the same scrape records pre-serialized, same keys, "
                     + "no headers (baseline) | "
                     + Stats.of(side.rates(IngestRounds.Result::rawPerSecond)).format("/s", "%,.0f") + " |");
             System.out.println("| " + side.label() + "raw producer + the gateway's CloudEvents headers (fresh "
@@ -213,7 +214,7 @@ public final class IngestBenchmark {
                             .format("/s", "%,.0f") + " |");
             System.out.println("| " + side.label() + "parse only (DcgmTextParser, no Kafka) | "
                     + Stats.of(side.rates(IngestRounds.Result::parsePerSecond)).format("/s", "%,.0f") + " |");
-            System.out.println("| " + side.label() + "parsed and published (parser + CloudEvents serializer + "
+            System.out.println("| " + side.label() + "parsed and published (parser + scrape codec + "
                     + "idempotent acks=all, until acked) | "
                     + Stats.of(side.rates(IngestRounds.Result::publishPerSecond))
                             .format("/s", "%,.0f") + " |");

@@ -1,12 +1,12 @@
 package io.gpuaas.bench.metrics;
 
 import io.gpuaas.bench.suite.JvmActivity;
-import io.gpuaas.events.gpu.GpuSample;
-import io.gpuaas.events.gpu.GpuSampleCodec;
+import io.gpuaas.events.gpu.GpuScrape;
+import io.gpuaas.events.gpu.GpuScrapeCodec;
+import io.gpuaas.metrics.dcgm.DcgmEndpoint;
 import io.gpuaas.metrics.dcgm.DcgmScrape;
 import io.gpuaas.metrics.dcgm.DcgmTextParser;
-import io.gpuaas.metrics.kafka.GpuSamplePublisher;
-import io.gpuaas.metrics.scrape.ScrapeTarget;
+import io.gpuaas.metrics.kafka.GpuScrapePublisher;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,8 +16,9 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
- * One measured round of each contender over the same fleet. Each node has its own parser, as each scrape target
- * has in the service; nodes are spread over {@code threads} threads as concurrent target loops would be.
+ * One measured round of each contender over the same fleet. Each node has its own parser and endpoint (its node known,
+ * as discovery knows it), as each scrape target has in the service; nodes are spread over {@code threads} threads as
+ * concurrent target loops would be. Every rate and CPU figure is per device sample; a record carries one node's scrape.
  */
 final class IngestRounds {
 
@@ -40,20 +41,22 @@ final class IngestRounds {
     private final int scrapes;
     private final int threads;
     private final Producer<byte[], byte[]> raw;
-    private final GpuSamplePublisher publisher;
-    private final GpuSampleCodec headers;
+    private final GpuScrapePublisher publisher;
+    private final GpuScrapeCodec headers;
     private final String topic;
     private final DcgmTextParser[] parsers;
-    private final byte[][][] keys;
-    private final byte[][][] values;
+    private final DcgmEndpoint[] endpoints;
+    private final byte[][] keys;
+    private final byte[][] values;
+    private final int[] devices;
 
     IngestRounds(
             FleetScrape fleet,
             int scrapes,
             int threads,
             Producer<byte[], byte[]> raw,
-            GpuSamplePublisher publisher,
-            GpuSampleCodec headers,
+            GpuScrapePublisher publisher,
+            GpuScrapeCodec headers,
             String topic) {
         this.fleet = fleet;
         this.scrapes = scrapes;
@@ -63,19 +66,19 @@ final class IngestRounds {
         this.headers = headers;
         this.topic = topic;
         this.parsers = new DcgmTextParser[fleet.nodes()];
-        this.keys = new byte[fleet.nodes()][][];
-        this.values = new byte[fleet.nodes()][][];
+        this.endpoints = new DcgmEndpoint[fleet.nodes()];
+        this.keys = new byte[fleet.nodes()][];
+        this.values = new byte[fleet.nodes()][];
+        this.devices = new int[fleet.nodes()];
         for (int n = 0; n < fleet.nodes(); n++) {
             parsers[n] = new DcgmTextParser();
-            byte[] node = fleet.node(n);
-            List<GpuSample> samples =
-                    parsers[n].parse(node, node.length, Instant.now()).samples();
-            keys[n] = samples.stream()
-                    .map(s -> s.deviceKey().getBytes(StandardCharsets.UTF_8))
-                    .toArray(byte[][]::new);
-            // The baseline sends each device's own JSON (distinct bytes, like the real stream) so compression and
-            // broker I/O are comparable; it only skips parsing, serialization and the CloudEvents headers.
-            values[n] = samples.stream().map(headers.writer()::body).toArray(byte[][]::new);
+            endpoints[n] = new DcgmEndpoint("gpu-node-" + n, "10.0.0.1", "10.0.0.1:" + (9400 + n));
+            GpuScrape scrape = parse(n).scrapes().getFirst();
+            keys[n] = scrape.key().getBytes(StandardCharsets.UTF_8);
+            // The baseline sends each node's own JSON (distinct bytes, like the real stream) so compression and broker
+            // I/O are comparable; it only skips parsing, serialization and the CloudEvents headers.
+            values[n] = headers.writer().body(scrape);
+            devices[n] = scrape.devices().size();
         }
     }
 
@@ -83,10 +86,8 @@ final class IngestRounds {
         long cpu = JvmActivity.processCpuNanos();
         long start = System.nanoTime();
         long sent = parallel(n -> {
-            for (int d = 0; d < keys[n].length; d++) {
-                raw.send(new ProducerRecord<>(topic, keys[n][d], values[n][d]));
-            }
-            return keys[n].length;
+            raw.send(new ProducerRecord<>(topic, keys[n], values[n]));
+            return devices[n];
         });
         raw.flush();
         double rawRate = sent / seconds(start);
@@ -96,10 +97,8 @@ final class IngestRounds {
         // The same pre-serialized bytes with the gateway's CloudEvents headers: what Kafka itself charges for them.
         start = System.nanoTime();
         sent = parallel(n -> {
-            for (int d = 0; d < keys[n].length; d++) {
-                raw.send(new ProducerRecord<>(topic, null, null, keys[n][d], values[n][d], headers.headers()));
-            }
-            return keys[n].length;
+            raw.send(new ProducerRecord<>(topic, null, null, keys[n], values[n], headers.headers()));
+            return devices[n];
         });
         raw.flush();
         double rawWithHeadersRate = sent / seconds(start);
@@ -107,7 +106,7 @@ final class IngestRounds {
 
         cpu = JvmActivity.processCpuNanos();
         start = System.nanoTime();
-        long parsed = parallel(n -> parse(n).samples().size());
+        long parsed = parallel(n -> parse(n).devices());
         double parseRate = parsed / seconds(start);
         double parseCpu = (JvmActivity.processCpuNanos() - cpu) / 1e3 / parsed;
 
@@ -116,8 +115,8 @@ final class IngestRounds {
         start = System.nanoTime();
         long published = parallel(n -> {
             DcgmScrape scrape = parse(n);
-            publisher.publish(TARGET, scrape.samples());
-            return scrape.samples().size();
+            scrape.scrapes().forEach(publisher::publish);
+            return scrape.devices();
         });
         publisher.flush();
         double publishRate = published / seconds(start);
@@ -133,11 +132,9 @@ final class IngestRounds {
                 new Cpu(rawCpu, rawWithHeadersCpu, parseCpu, publishCpu));
     }
 
-    private static final ScrapeTarget TARGET = ScrapeTarget.configured("http://bench:9400/metrics");
-
     private DcgmScrape parse(int node) {
         byte[] text = fleet.node(node);
-        return parsers[node].parse(text, text.length, Instant.now());
+        return parsers[node].parse(text, text.length, Instant.now(), endpoints[node]);
     }
 
     private static double seconds(long startNanos) {

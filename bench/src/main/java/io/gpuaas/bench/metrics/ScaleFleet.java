@@ -2,7 +2,7 @@ package io.gpuaas.bench.metrics;
 
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingState;
-import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.WorkloadRef;
@@ -14,6 +14,8 @@ import io.gpuaas.metrics.scrape.ScrapeHealth;
 import io.gpuaas.metrics.scrape.ScrapeTarget;
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -81,25 +83,28 @@ final class ScaleFleet {
                         ref, tenant, 1, now.minusSeconds(900), 900, 0.05, 0.0, 1.0, "keda", now));
             }
         }
-        for (int g = 0; g < gpus; g++) {
-            String ns = "t" + (g % tenants);
-            for (int s = 1; s >= 0; s--) {
-                usage.apply(new GpuSample(
-                        now.minusSeconds(s),
-                        "gpu-node-" + g / 8,
-                        "GPU-" + g,
-                        g % 8,
-                        "NVIDIA H200",
-                        null,
-                        null,
-                        ns,
-                        "pod-" + g,
-                        "main",
-                        (g % 10) / 10.0,
-                        "GR_ENGINE_ACTIVE",
-                        1000.0,
-                        80000.0,
-                        300.0));
+        // One scrape per node of eight GPUs, twice a second apart, as the sample feed would deliver them.
+        for (int s = 1; s >= 0; s--) {
+            for (int node = 0; node < gpus / 8; node++) {
+                List<GpuScrape.Device> devices = new ArrayList<>(8);
+                for (int g = node * 8; g < node * 8 + 8; g++) {
+                    devices.add(new GpuScrape.Device(
+                            "GPU-" + g,
+                            g % 8,
+                            "NVIDIA H200",
+                            null,
+                            null,
+                            "dcgm-exporter-" + node,
+                            "t" + (g % tenants),
+                            "pod-" + g,
+                            "main",
+                            (g % 10) / 10.0,
+                            "GR_ENGINE_ACTIVE",
+                            1000.0,
+                            80000.0,
+                            300.0));
+                }
+                usage.apply(new GpuScrape(now.minusSeconds(s), "gpu-node-" + node, null, devices));
             }
         }
         for (int n = 0; n < gpus / 8; n++) {

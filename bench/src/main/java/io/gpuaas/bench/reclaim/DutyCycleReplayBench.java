@@ -1,7 +1,7 @@
 package io.gpuaas.bench.reclaim;
 
-import io.gpuaas.events.gpu.GpuSample;
-import io.gpuaas.events.gpu.GpuSampleEvent;
+import io.gpuaas.events.gpu.GpuScrape;
+import io.gpuaas.events.gpu.GpuScrapeEvent;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.reclaim.config.ReclaimerSettings.Mode;
 import io.gpuaas.reclaim.model.IdlePolicy;
@@ -141,32 +141,36 @@ public final class DutyCycleReplayBench {
         }
     }
 
+    /** One scrape per pod and minute: each pod is its own node with one GPU, as in the trace. */
     private static void produce(ReclaimRig rig, DutyCycleTrace trace, String ns) {
-        List<GpuSample> samples = new ArrayList<>(trace.samples());
+        List<GpuScrape> scrapes = new ArrayList<>(trace.samples());
         for (DutyCycleTrace.Pod pod : trace.pods()) {
             String name = "p" + pod.id().substring(0, 12);
             for (int i = 0; i < pod.minutes().length; i++) {
-                samples.add(new GpuSample(
+                scrapes.add(new GpuScrape(
                         Instant.ofEpochMilli(pod.timeMillis(i)),
                         "node-" + name,
-                        "GPU-" + pod.id(),
-                        0,
-                        "trace GPU",
                         null,
-                        null,
-                        ns,
-                        name + "-predictor",
-                        "kserve-container",
-                        pod.utilization()[i],
-                        "GPU_UTIL",
-                        null,
-                        null,
-                        null));
+                        List.of(new GpuScrape.Device(
+                                "GPU-" + pod.id(),
+                                0,
+                                "trace GPU",
+                                null,
+                                null,
+                                null,
+                                ns,
+                                name + "-predictor",
+                                "kserve-container",
+                                pod.utilization()[i],
+                                "GPU_UTIL",
+                                null,
+                                null,
+                                null))));
             }
         }
-        samples.sort(Comparator.comparing(GpuSample::time));
-        try (KafkaProducer<String, GpuSampleEvent> producer = rig.producer()) {
-            samples.forEach(s -> rig.send(producer, s));
+        scrapes.sort(Comparator.comparing(GpuScrape::time));
+        try (KafkaProducer<String, GpuScrapeEvent> producer = rig.producer()) {
+            scrapes.forEach(s -> rig.send(producer, s));
         }
     }
 

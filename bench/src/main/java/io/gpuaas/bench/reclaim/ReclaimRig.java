@@ -11,8 +11,8 @@ import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
-import io.gpuaas.events.gpu.GpuSample;
-import io.gpuaas.events.gpu.GpuSampleEvent;
+import io.gpuaas.events.gpu.GpuScrape;
+import io.gpuaas.events.gpu.GpuScrapeEvent;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.kit.config.KafkaSettings;
@@ -53,7 +53,7 @@ import org.apache.kafka.streams.KafkaStreams;
 
 /**
  * The reclaimer's real pipeline (informers, exactly-once Streams, the intent applier and its scaler) on a broker and
- * an in-memory API server, wired by hand for benchmarks: InferenceServices with predictor pods, samples in, events
+ * an in-memory API server, wired by hand for benchmarks: InferenceServices with predictor pods, scrapes in, events
  * out.
  */
 final class ReclaimRig implements AutoCloseable {
@@ -222,7 +222,7 @@ final class ReclaimRig implements AutoCloseable {
         }
     }
 
-    KafkaProducer<String, GpuSampleEvent> producer() {
+    KafkaProducer<String, GpuScrapeEvent> producer() {
         // One request in flight and generous timeouts: on a loaded 2-core box the embedded broker can time out a
         // request it later appends, and an idempotent producer with several in flight then loops on sequence errors.
         Map<String, Object> config = broker.clientProperties();
@@ -245,8 +245,8 @@ final class ReclaimRig implements AutoCloseable {
                 config, new StringSerializer(), Topics.GPU_SAMPLES.valueSerde().serializer());
     }
 
-    void send(KafkaProducer<String, GpuSampleEvent> producer, GpuSample sample) {
-        producer.send(new ProducerRecord<>(Topics.GPU_SAMPLES.name(prefix), sample.deviceKey(), sample));
+    void send(KafkaProducer<String, GpuScrapeEvent> producer, GpuScrape scrape) {
+        producer.send(new ProducerRecord<>(Topics.GPU_SAMPLES.name(prefix), scrape.key(), scrape));
     }
 
     /** The bench's own readers (the raw baseline, the event reader): the broker's super user. */
@@ -280,7 +280,7 @@ final class ReclaimRig implements AutoCloseable {
         }
     }
 
-    /** Waits until the window step has applied {@code count} samples. */
+    /** Waits until the window step has applied {@code count} device samples. */
     void awaitWindowSamples(long count, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (metrics.windowSamples() < count) {

@@ -3,8 +3,8 @@ package io.gpuaas.bench.reclaim;
 import io.gpuaas.bench.suite.JvmActivity;
 import io.gpuaas.bench.suite.WarmUp;
 import io.gpuaas.events.Topics;
-import io.gpuaas.events.gpu.GpuSample;
-import io.gpuaas.events.gpu.GpuSampleEvent;
+import io.gpuaas.events.gpu.GpuScrape;
+import io.gpuaas.events.gpu.GpuScrapeEvent;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.reclaim.config.ReclaimerSettings.Mode;
 import io.gpuaas.reclaim.model.IdlePolicy;
@@ -25,8 +25,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
- * In one run on one broker: (1) samples per second through the reclaim pipeline beside a raw consumer that only
- * reads and decodes the same topic; (2) latency from the sample that closes an idle window to the scale-down
+ * In one run on one broker: (1) device samples per second through the reclaim pipeline beside a raw consumer that
+ * only reads and decodes the same topic (one record per node scrape of {@code gpusPerWorkload} GPUs); (2) latency from the sample that closes an idle window to the scale-down
  * written to the API server.
  *
  * <p>Usage: {@code ReclaimThroughputBench [samples=400000] [workloads=1250] [gpusPerWorkload=8] [repeats=3]
@@ -77,38 +77,25 @@ public final class ReclaimThroughputBench {
             int devices = workloads * gpus;
             long t0 = System.currentTimeMillis() + 60_000;
             long produceStart = System.nanoTime();
-            try (KafkaProducer<String, GpuSampleEvent> producer = rig.producer()) {
-                for (int i = 0; i < samples; i++) {
-                    int device = i % devices;
-                    int round = i / devices;
-                    String name = names.get(device / gpus);
+            // One record per node scrape, as metrics-gateway publishes: each workload's predictor has a node of its
+            // own, every GPU of it in the scrape. Rounded down to whole scrapes.
+            samples = samples / gpus * gpus;
+            try (KafkaProducer<String, GpuScrapeEvent> producer = rig.producer()) {
+                for (int i = 0; i < samples / gpus; i++) {
+                    int workload = i % workloads;
+                    int round = i / workloads;
+                    String name = names.get(workload);
                     // Half the workloads idle, half busy: both paths of the window code are exercised.
-                    double util = (device / gpus) % 2 == 0 ? 0.0 : 0.6;
-                    rig.send(
-                            producer,
-                            new GpuSample(
-                                    Instant.ofEpochMilli(t0 + round * 1_000L),
-                                    "node-" + name,
-                                    "GPU-" + name + "-" + device % gpus,
-                                    device % gpus,
-                                    "NVIDIA H200",
-                                    null,
-                                    null,
-                                    "bench-tp",
-                                    name + "-predictor",
-                                    "main",
-                                    util,
-                                    "GR_ENGINE_ACTIVE",
-                                    1.0,
-                                    2.0,
-                                    3.0));
+                    double util = workload % 2 == 0 ? 0.0 : 0.6;
+                    rig.send(producer, scrape(Instant.ofEpochMilli(t0 + round * 1_000L), "bench-tp", name, gpus, util));
                 }
             }
             System.out.printf(
                     Locale.ROOT,
-                    "produced %d samples of %d devices in %.1f s%n",
+                    "produced %d samples of %d devices (%d per record) in %.1f s%n",
                     samples,
                     devices,
+                    gpus,
                     (System.nanoTime() - produceStart) / 1e9);
             System.out.println("| run | raw consumer samples/s | pipeline samples/s | raw CPU µs/sample "
                     + "| pipeline CPU µs/sample | JIT ms | GC ms |");
@@ -174,7 +161,7 @@ public final class ReclaimThroughputBench {
 
     private static Pass rawConsumer(ReclaimRig rig, int samples) {
         Map<String, Object> config = new HashMap<>(rig.consumerConfig());
-        try (KafkaConsumer<String, GpuSampleEvent> consumer = new KafkaConsumer<>(
+        try (KafkaConsumer<String, GpuScrapeEvent> consumer = new KafkaConsumer<>(
                 config,
                 new StringDeserializer(),
                 Topics.GPU_SAMPLES.valueSerde().deserializer())) {
@@ -188,8 +175,8 @@ public final class ReclaimThroughputBench {
             int read = 0;
             while (read < samples) {
                 for (var record : consumer.poll(Duration.ofMillis(100))) {
-                    if (record.value() instanceof GpuSample) {
-                        read++;
+                    if (record.value() instanceof GpuScrape scrape) {
+                        read += scrape.devices().size();
                     }
                 }
             }
@@ -273,7 +260,7 @@ public final class ReclaimThroughputBench {
     private static Histogram liveRun(ReclaimRig rig, List<String> names, long slot, int slots) throws Exception {
         Map<String, String> byKey = new HashMap<>();
         names.forEach(n -> byKey.put("bench-lat/InferenceService/" + n, n));
-        try (KafkaProducer<String, GpuSampleEvent> producer = rig.producer()) {
+        try (KafkaProducer<String, GpuScrapeEvent> producer = rig.producer()) {
             long first = (System.currentTimeMillis() / slot + 1) * slot;
             long end = first + slot * (slots + 25);
             while (System.currentTimeMillis() < end) {
@@ -284,24 +271,7 @@ public final class ReclaimThroughputBench {
                     if (boundary < first + (i % 20) * slot) {
                         continue;
                     }
-                    rig.send(
-                            producer,
-                            new GpuSample(
-                                    Instant.ofEpochMilli(boundary),
-                                    "node-" + n,
-                                    "GPU-" + n,
-                                    0,
-                                    "NVIDIA H200",
-                                    null,
-                                    null,
-                                    "bench-lat",
-                                    n + "-predictor",
-                                    "main",
-                                    0.0,
-                                    "GR_ENGINE_ACTIVE",
-                                    1.0,
-                                    2.0,
-                                    3.0));
+                    rig.send(producer, scrape(Instant.ofEpochMilli(boundary), "bench-lat", n, 1, 0.0));
                 }
                 producer.flush();
             }
@@ -333,5 +303,28 @@ public final class ReclaimThroughputBench {
             }
         }
         return h;
+    }
+
+    /** A scrape of workload {@code name}'s node: {@code gpus} GPUs, all held by its predictor, all at {@code util}. */
+    private static GpuScrape scrape(Instant time, String ns, String name, int gpus, double util) {
+        List<GpuScrape.Device> devices = new ArrayList<>(gpus);
+        for (int g = 0; g < gpus; g++) {
+            devices.add(new GpuScrape.Device(
+                    "GPU-" + name + "-" + g,
+                    g,
+                    "NVIDIA H200",
+                    null,
+                    null,
+                    "dcgm-exporter-" + name,
+                    ns,
+                    name + "-predictor",
+                    "main",
+                    util,
+                    "GR_ENGINE_ACTIVE",
+                    1.0,
+                    2.0,
+                    3.0));
+        }
+        return new GpuScrape(time, "node-" + name, null, devices);
     }
 }

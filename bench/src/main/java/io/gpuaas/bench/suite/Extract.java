@@ -36,6 +36,7 @@ final class Extract {
             case RECLAIM -> reclaim(results, step.size(), tables);
             case REPLAY -> replay(results, tables);
             case INGEST -> ingest(results, step.size(), tables);
+            case REMOTE_WRITE -> RemoteWriteExtract.into(results, step.size(), tables);
             case RENDER -> render(results, tables);
         }
         if (results.keys().size() == before) {

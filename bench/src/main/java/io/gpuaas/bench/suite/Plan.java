@@ -47,8 +47,9 @@ final class Plan {
                             scrape.toString(),
                             "--gpus",
                             Integer.toString(gpus),
+                            // A round at 10,000 GPUs is then ~0.5 s: long enough for the CPU clock's 10 ms ticks.
                             "--scrapes",
-                            quick ? "2" : "4",
+                            quick ? "2" : "12",
                             // Two brokers (authentication on and off), rounds interleaved: twice the rounds.
                             "--rounds",
                             quick ? "2" : "5",
@@ -57,6 +58,25 @@ final class Plan {
                     "1500m",
                     900));
         }
+        int remoteWriteGpus = quick ? 1000 : 10000;
+        steps.add(new Step(
+                "metrics-remote-write-" + remoteWriteGpus,
+                Step.Kind.REMOTE_WRITE,
+                remoteWriteGpus,
+                "io.gpuaas.bench.metrics.RemoteWriteBenchmark",
+                List.of(
+                        "--scrape",
+                        scrape.toString(),
+                        "--gpus",
+                        Integer.toString(remoteWriteGpus),
+                        "--scrapes",
+                        quick ? "4" : "12",
+                        "--rounds",
+                        quick ? "2" : "5",
+                        "--senders",
+                        "16"),
+                "1500m",
+                900));
         int[][] renders = quick
                 ? new int[][] {{1000, 100}, {10000, 1000}}
                 : new int[][] {{1000, 100}, {5000, 100}, {10000, 100}, {1000, 1000}, {5000, 1000}, {10000, 1000}};

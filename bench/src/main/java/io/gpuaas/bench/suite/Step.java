@@ -23,6 +23,7 @@ record Step(String id, Kind kind, int size, String main, List<String> args, Stri
         RECLAIM("reclaim"),
         REPLAY("reclaim"),
         INGEST("metrics"),
+        REMOTE_WRITE("metrics"),
         RENDER("metrics"),
         SCALE("scale");
 

@@ -180,8 +180,8 @@ class ExtractTest {
         Extract.into(r, step(Step.Kind.INGEST, 1000), """
                 | measurement | samples/s (median, min, max over rounds) |
                 |---|---|
-                | parsed and published (parser + CloudEvents serializer + idempotent acks=all, until acked) | 50,000 /s (min 45,000, max 52,000, n=2) |
-                | auth off: parsed and published (parser + CloudEvents serializer + idempotent acks=all, until acked) | 60,000 /s (min 58,000, max 61,000, n=2) |
+                | parsed and published (parser + scrape codec + idempotent acks=all, until acked) | 50,000 /s (min 45,000, max 52,000, n=2) |
+                | auth off: parsed and published (parser + scrape codec + idempotent acks=all, until acked) | 60,000 /s (min 58,000, max 61,000, n=2) |
                 """);
 
         assertThat(r.get("booking.fixed_p99_ms").orElseThrow())

@@ -28,6 +28,8 @@ class ReportTest {
         Extract.into(r, ExtractTest.step(Step.Kind.RECLAIM, 10000), ExtractTest.resource("reclaim-output.txt"));
         Extract.into(r, ExtractTest.step(Step.Kind.REPLAY, 0), ExtractTest.resource("replay-output.txt"));
         Extract.into(r, ExtractTest.step(Step.Kind.INGEST, 10000), ExtractTest.resource("ingest-output.txt"));
+        Extract.into(
+                r, ExtractTest.step(Step.Kind.REMOTE_WRITE, 10000), ExtractTest.resource("remote-write-output.txt"));
         Extract.into(r, ExtractTest.step(Step.Kind.RENDER, 10000), ExtractTest.resource("render-output.txt"));
         Extract.into(r, ExtractTest.step(Step.Kind.BASELINE, 0), """
                 RESULT baseline.producer.records_per_s 300000 records/s
@@ -126,7 +128,7 @@ class ReportTest {
         List<Targets.Row> rows = new Targets(r).rows();
 
         assertThat(rows)
-                .filteredOn(row -> row.target().startsWith("reclaimer samples"))
+                .filteredOn(row -> row.target().startsWith("reclaimer device samples"))
                 .singleElement()
                 .satisfies(row -> assertThat(row.measured()).startsWith("not measured"));
         assertThat(Report.render(inputs(r)))

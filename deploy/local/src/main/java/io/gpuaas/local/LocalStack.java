@@ -176,7 +176,7 @@ public final class LocalStack implements AutoCloseable {
         properties.put("gpuaas.kafka.bootstrap-servers", kafka.bootstrapServers());
         properties.put("gpuaas.security.jwks-path", files.get("jwks").toString());
         properties.put("gpuaas.pools-file", files.get("pools").toString());
-        properties.put("gpuaas.metrics-gateway.scrape.targets", String.join(",", fleet.urls()));
+        properties.put("gpuaas.metrics-gateway.scrape.targets", String.join(",", fleet.targets()));
         for (ServiceReplica replica : options.selectedReplicas()) {
             ServiceSpec spec = replica.spec();
             Map<String, String> own = new LinkedHashMap<>(properties);
@@ -231,6 +231,11 @@ public final class LocalStack implements AutoCloseable {
 
     public List<String> fleetUrls() {
         return fleet.urls();
+    }
+
+    /** metrics-gateway's {@code scrape.targets}: {@code <node>=<url>} per simulated node. */
+    public List<String> fleetTargets() {
+        return fleet.targets();
     }
 
     public List<String> topics() {

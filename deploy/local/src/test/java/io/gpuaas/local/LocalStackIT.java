@@ -210,7 +210,7 @@ class LocalStackIT {
         assertThat(SignedJWT.parse(tokens.get("prometheus").get("token").asText())
                         .getJWTClaimsSet()
                         .getStringListClaim("roles"))
-                .containsExactly("metrics");
+                .containsExactly("metrics", "metrics-writer");
     }
 
     @Test

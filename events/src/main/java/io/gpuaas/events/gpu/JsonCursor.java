@@ -44,6 +44,10 @@ final class JsonCursor {
         return b[p++];
     }
 
+    byte peek() {
+        return b[p];
+    }
+
     boolean atEnd() {
         return p == b.length;
     }

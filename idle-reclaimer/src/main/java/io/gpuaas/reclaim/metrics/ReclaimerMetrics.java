@@ -95,12 +95,17 @@ public final class ReclaimerMetrics {
 
     /** Counts one sample by what became of it; the usual outcomes skip the per-call label lookup. */
     public void sample(String result) {
-        CounterDataPoint point = sampleOutcomes.get(result);
-        (point != null ? point : samples.labelValues(result)).inc();
+        samples(result, 1);
     }
 
-    public void windowSample() {
-        windowSamples.inc();
+    /** Counts {@code count} samples by what became of them. */
+    public void samples(String result, int count) {
+        CounterDataPoint point = sampleOutcomes.get(result);
+        (point != null ? point : samples.labelValues(result)).inc(count);
+    }
+
+    public void windowSamples(int count) {
+        windowSamples.inc(count);
     }
 
     /** Samples the attribution step has keyed by their workload so far (the bench times from the first). */

@@ -6,6 +6,7 @@ import io.gpuaas.reclaim.model.AttributedSample;
 import io.gpuaas.reclaim.model.OwnerLookup;
 import io.gpuaas.reclaim.model.WorkloadInfo;
 import io.gpuaas.reclaim.model.WorkloadLookup;
+import io.gpuaas.reclaim.model.WorkloadSamples;
 import io.gpuaas.reclaim.model.WorkloadVerdict;
 import io.gpuaas.reclaim.model.WorkloadWindows;
 import java.util.HashMap;
@@ -17,12 +18,14 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * Second step: one workload's samples, in order, against its windows in the state store. Store update, output
+ * Second step: one workload's samples, in order, against its windows in the state store; a record holds that
+ * workload's samples of one scrape, which share their time, so the workload is judged once they are all in. Store
+ * update, output
  * events and intents and input offsets commit in one exactly-once transaction, so after a crash the windows are
  * exactly those of the committed offsets and re-processing rebuilds the rest. It only decides: nothing here waits
  * on the API server.
  */
-public final class IdlenessProcessor implements Processor<String, AttributedSample, String, Decision> {
+public final class IdlenessProcessor implements Processor<String, WorkloadSamples, String, Decision> {
 
     private final String storeName;
     private final WorkloadLookup workloads;
@@ -65,13 +68,13 @@ public final class IdlenessProcessor implements Processor<String, AttributedSamp
     }
 
     @Override
-    public void process(Record<String, AttributedSample> record) {
-        AttributedSample sample = record.value();
-        WorkloadRef ref = sample.workload();
+    public void process(Record<String, WorkloadSamples> record) {
+        WorkloadSamples batch = record.value();
+        WorkloadRef ref = batch.workload();
         Optional<WorkloadInfo> found = workloads.find(ref);
         if (found.isEmpty()) {
             // The object is gone or not cached yet: never act on what we cannot see.
-            metrics.sample("unknown_workload");
+            metrics.samples("unknown_workload", batch.samples().size());
             return;
         }
         WorkloadInfo info = found.get();
@@ -82,10 +85,14 @@ public final class IdlenessProcessor implements Processor<String, AttributedSamp
         if (state.phase() == WorkloadWindows.Phase.RECLAIMED && info.resumedAtMillis() > state.phaseSinceMillis()) {
             state.markResumed(info.resumedAtMillis());
         }
-        metrics.windowSample();
+        metrics.windowSamples(batch.samples().size());
         WorkloadWindows.Phase before = state.phase();
         String requested = before == WorkloadWindows.Phase.RECLAIMED ? state.actionId() : null;
-        boolean busy = state.accept(sample, info.policy());
+        boolean busy = false;
+        for (AttributedSample sample : batch.samples()) {
+            busy |= state.accept(sample, info.policy());
+        }
+        long latest = latest(batch);
         if (busy && before != WorkloadWindows.Phase.ACTIVE) {
             metrics.active(ref);
             if (requested != null) {
@@ -93,10 +100,18 @@ public final class IdlenessProcessor implements Processor<String, AttributedSamp
                 context.forward(new Record<>(ref.key(), decider.withdraw(ref, requested), record.timestamp()));
             }
         }
-        if (!busy && state.awaitingDecision(sample.timeMillis())) {
-            evaluate(ref, info, state, sample.timeMillis(), record.timestamp());
+        if (!busy && state.awaitingDecision(latest)) {
+            evaluate(ref, info, state, latest, record.timestamp());
         }
         store.put(record.key(), state);
+    }
+
+    private static long latest(WorkloadSamples batch) {
+        long latest = Long.MIN_VALUE;
+        for (AttributedSample sample : batch.samples()) {
+            latest = Math.max(latest, sample.timeMillis());
+        }
+        return latest;
     }
 
     private void evaluate(WorkloadRef ref, WorkloadInfo info, WorkloadWindows state, long now, long timestamp) {

@@ -19,9 +19,9 @@ import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * {@code gpu-samples} (keyed by device) → attribute to the owning workload → repartition by workload →
- * per-workload windows in a changelogged store → {@code reclaim-events} (what the stream found) and
- * {@code reclaim-intents} (what the applier is to do), both keyed by workload.
+ * {@code gpu-samples} (one scrape per record, keyed by node) → one record per workload with its samples of the scrape,
+ * keyed by the workload → repartition by workload → per-workload windows in a changelogged store → {@code reclaim-events} (what
+ * the stream found) and {@code reclaim-intents} (what the applier is to do), both keyed by workload.
  */
 public final class ReclaimTopology {
 
@@ -45,7 +45,7 @@ public final class ReclaimTopology {
                         Topics.GPU_SAMPLES.name(topicPrefix),
                         Consumed.with(Serdes.String(), EventSerdes.valueSerde(Topics.GPU_SAMPLES)))
                 .process(() -> new AttributionProcessor(attributor), Named.as("attribute"))
-                .repartition(Repartitioned.with(Serdes.String(), new AttributedSampleSerde())
+                .repartition(Repartitioned.with(Serdes.String(), new WorkloadSamplesSerde())
                         .withName(REPARTITION))
                 .process(() -> new IdlenessProcessor(STORE, workloads, owners, decider, metrics), STORE);
         decisions

@@ -1,18 +1,23 @@
 package io.gpuaas.reclaim.stream;
 
-import io.gpuaas.events.gpu.GpuSample;
-import io.gpuaas.events.gpu.GpuSampleEvent;
+import io.gpuaas.events.gpu.GpuScrape;
+import io.gpuaas.events.gpu.GpuScrapeEvent;
 import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
 import io.gpuaas.reclaim.model.AttributedSample;
 import io.gpuaas.reclaim.model.Owner;
 import io.gpuaas.reclaim.model.OwnerLookup;
+import io.gpuaas.reclaim.model.WorkloadSamples;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
-import org.apache.kafka.streams.KeyValue;
+import java.util.function.BiConsumer;
 
 /**
- * First step of the pipeline: a device sample becomes a sample of the workload owning the pod it is attributed to,
- * keyed by that workload. Samples of unattributed devices or of pods that are no Ray worker or KServe predictor
- * are counted and dropped: nothing else is ours to reclaim.
+ * First step of the pipeline: each device of a scrape becomes a sample of the workload owning the pod it is
+ * attributed to, and the scrape's samples of one workload travel together, keyed by that workload. Readings of
+ * unattributed devices or of pods that are no Ray worker or KServe predictor are counted and dropped: nothing else is
+ * ours to reclaim. A device is known by {@code node/uuid[/gpuInstanceId]}, so it keeps its identity whatever the
+ * exporter's own labels say.
  */
 public final class SampleAttributor {
 
@@ -24,34 +29,61 @@ public final class SampleAttributor {
         this.metrics = metrics;
     }
 
-    /** The sample keyed by its workload, or null when it is dropped (and counted). */
-    public KeyValue<String, AttributedSample> attribute(GpuSampleEvent event) {
-        return switch (event) {
-            case GpuSample sample -> attribute(sample);
-        };
+    /** Hands one {@link WorkloadSamples} per workload of {@code event} to {@code out}, keyed by workload. */
+    public void attribute(GpuScrapeEvent event, BiConsumer<String, WorkloadSamples> out) {
+        switch (event) {
+            case GpuScrape scrape -> attribute(scrape, out);
+        }
     }
 
-    private KeyValue<String, AttributedSample> attribute(GpuSample sample) {
-        if (!sample.attributed() || sample.time() == null) {
-            metrics.sample("unattributed");
-            return null;
+    /** One workload's samples of the scrape being attributed. */
+    private record Group(String key, Owner owner, List<AttributedSample> samples) {}
+
+    private void attribute(GpuScrape scrape, BiConsumer<String, WorkloadSamples> out) {
+        if (scrape.time() == null) {
+            metrics.samples("unattributed", scrape.devices().size());
+            return;
         }
-        Optional<Owner> owner = owners.ownerOf(sample.namespace(), sample.pod());
-        if (owner.isEmpty()) {
-            metrics.sample("not_reclaimable");
-            return null;
+        long timeMillis = scrape.time().toEpochMilli();
+        // A node holds a handful of workloads at most: a list searched in order beats a map here.
+        List<Group> groups = new ArrayList<>(2);
+        for (GpuScrape.Device device : scrape.devices()) {
+            if (!device.attributed()) {
+                metrics.sample("unattributed");
+                continue;
+            }
+            Optional<Owner> owner = owners.ownerOf(device.namespace(), device.pod());
+            if (owner.isEmpty()) {
+                metrics.sample("not_reclaimable");
+                continue;
+            }
+            Owner o = owner.get();
+            metrics.sample("attributed");
+            group(groups, o)
+                    .samples()
+                    .add(new AttributedSample(
+                            o.workload(),
+                            scrape.deviceKey(device),
+                            device.pod(),
+                            o.group(),
+                            timeMillis,
+                            device.utilization(),
+                            o.podStartMillis()));
         }
-        Owner o = owner.get();
-        metrics.sample("attributed");
-        return KeyValue.pair(
-                o.workload().key(),
-                new AttributedSample(
-                        o.workload(),
-                        sample.deviceKey(),
-                        sample.pod(),
-                        o.group(),
-                        sample.time().toEpochMilli(),
-                        sample.utilization(),
-                        o.podStartMillis()));
+        for (Group g : groups) {
+            out.accept(g.key(), new WorkloadSamples(g.owner().workload(), g.samples()));
+        }
+    }
+
+    private static Group group(List<Group> groups, Owner owner) {
+        String key = owner.workload().key();
+        for (Group g : groups) {
+            if (g.key().equals(key)) {
+                return g;
+            }
+        }
+        Group g = new Group(key, owner, new ArrayList<>(8));
+        groups.add(g);
+        return g;
     }
 }

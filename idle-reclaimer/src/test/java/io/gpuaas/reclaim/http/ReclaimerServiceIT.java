@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
-import io.gpuaas.events.gpu.GpuSampleEvent;
+import io.gpuaas.events.gpu.GpuScrapeEvent;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.kube.kserve.v1beta1.InferenceService;
 import io.gpuaas.reclaim.Fixtures;
@@ -60,7 +60,7 @@ class ReclaimerServiceIT {
     private static ApplicationContext context;
     private static EmbeddedServer server;
     private static KubernetesClient client;
-    private static KafkaProducer<String, GpuSampleEvent> producer;
+    private static KafkaProducer<String, GpuScrapeEvent> producer;
     private static String prefix;
     private static volatile boolean reading = true;
     private static Thread reader;
@@ -167,9 +167,9 @@ class ReclaimerServiceIT {
                 .until(() -> send("GET", "/health/readiness", null).statusCode() == 200);
         Device gpu = new Device("node-1", "GPU-svc", null, NS, "chat-predictor-0");
         Samples s = Samples.startingSoon(INTERVAL);
-        List<ProducerRecord<String, GpuSampleEvent>> records = new ArrayList<>();
+        List<ProducerRecord<String, GpuScrapeEvent>> records = new ArrayList<>();
         s.run(gpu, 0, 12, 0.0)
-                .forEach(x -> records.add(new ProducerRecord<>(Topics.GPU_SAMPLES.name(prefix), x.deviceKey(), x)));
+                .forEach(x -> records.add(new ProducerRecord<>(Topics.GPU_SAMPLES.name(prefix), x.key(), x)));
         records.forEach(producer::send);
         producer.flush();
 

@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
-import io.gpuaas.events.gpu.GpuSampleEvent;
+import io.gpuaas.events.gpu.GpuScrapeEvent;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.kube.kserve.v1beta1.InferenceService;
@@ -79,7 +79,7 @@ class ReclaimerFaultsIT {
     private String applicationId;
     private ApplicationContext context;
     private EmbeddedServer server;
-    private KafkaProducer<String, GpuSampleEvent> samples;
+    private KafkaProducer<String, GpuScrapeEvent> samples;
     private ScaleWrites writes;
     private TopicTail<ReclaimEvent> events;
     private TopicTail<ReclaimIntent> intents;
@@ -259,7 +259,7 @@ class ReclaimerFaultsIT {
         Device gpu = new Device("node-1", "GPU-" + name, null, NS, name + "-predictor-0");
         Samples.startingSoon(INTERVAL)
                 .run(gpu, 0, 12, 0.0)
-                .forEach(s -> samples.send(new ProducerRecord<>(Topics.GPU_SAMPLES.name(prefix), s.deviceKey(), s)));
+                .forEach(s -> samples.send(new ProducerRecord<>(Topics.GPU_SAMPLES.name(prefix), s.key(), s)));
         samples.flush();
     }
 

@@ -4,7 +4,7 @@ import static io.gpuaas.reclaim.Fixtures.group;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.kube.ray.v1.RayCluster;
@@ -84,8 +84,8 @@ class RayClusterReclaimIT {
     }
 
     /** Every device idle for slots 0..to, except {@code busy} at {@code busySlot}. */
-    private static List<GpuSample> fleet(Samples s, List<Device> devices, int to, Device busy, int busySlot) {
-        List<GpuSample> samples = new ArrayList<>();
+    private static List<GpuScrape> fleet(Samples s, List<Device> devices, int to, Device busy, int busySlot) {
+        List<GpuScrape> samples = new ArrayList<>();
         for (int slot = 0; slot <= to; slot++) {
             for (Device d : devices) {
                 samples.add(s.one(d, slot, d.equals(busy) && slot == busySlot ? 0.7 : 0.0));

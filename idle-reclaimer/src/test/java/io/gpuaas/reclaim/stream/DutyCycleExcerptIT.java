@@ -3,7 +3,7 @@ package io.gpuaas.reclaim.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.kube.kserve.v1beta1.InferenceService;
@@ -131,7 +131,7 @@ class DutyCycleExcerptIT {
     void shouldReclaimExactlyWhereTheOracleDoes() {
         // A window may not reach back before its pod was created: start the trace a window after now.
         long t0 = (System.currentTimeMillis() / 60_000 + WINDOW + 2) * 60_000;
-        List<GpuSample> samples = new ArrayList<>();
+        List<GpuScrape> samples = new ArrayList<>();
         trace.forEach((pod, series) -> series.forEach((minute, u) -> samples.add(Fixtures.sample(
                 "node-" + name(pod),
                 "GPU-" + pod,
@@ -140,7 +140,7 @@ class DutyCycleExcerptIT {
                 name(pod) + "-0",
                 Instant.ofEpochMilli(t0 + minute * 60_000L),
                 u))));
-        samples.sort(Comparator.comparing(GpuSample::time));
+        samples.sort(Comparator.comparing(GpuScrape::time));
         Set<String> expected = oracle();
 
         harness.send(samples);

@@ -3,7 +3,7 @@ package io.gpuaas.reclaim.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.kube.kserve.v1beta1.InferenceService;
@@ -102,7 +102,7 @@ class ReclaimPipelineIT {
         createIsvc("chat", 1, "chat-predictor-0");
         Device gpu = new Device("node-1", "GPU-chat", null, NS, "chat-predictor-0");
         Samples s = Samples.startingSoon(INTERVAL);
-        List<GpuSample> samples = new ArrayList<>(s.run(gpu, 0, 7, 0.01));
+        List<GpuScrape> samples = new ArrayList<>(s.run(gpu, 0, 7, 0.01));
         samples.add(s.one(gpu, 8, 0.6));
         samples.addAll(s.run(gpu, 9, 20, 0.0));
 
@@ -165,7 +165,7 @@ class ReclaimPipelineIT {
         Device slice1 = new Device("node-4", "GPU-mig", "1", NS, "embed-predictor-0");
         Device slice2 = new Device("node-4", "GPU-mig", "2", NS, "embed-predictor-0");
         Samples s = Samples.startingSoon(INTERVAL);
-        List<GpuSample> samples = new ArrayList<>();
+        List<GpuScrape> samples = new ArrayList<>();
         for (int slot = 0; slot <= 20; slot++) {
             samples.add(s.one(slice1, slot, 0.0));
             samples.add(s.one(slice2, slot, slot == 5 ? 0.4 : 0.02));

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.Topics;
-import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.reclaim.ReclaimerHarness;
 import io.gpuaas.reclaim.config.ReclaimerSettings.Mode;
 import io.gpuaas.reclaim.model.IdlePolicy;
@@ -34,59 +34,32 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The reclaim pipeline's source on a real broker: a tombstone and a sample whose utilization is below the schema's
- * minimum, both on the device's partition ahead of a good sample, are dead-lettered with their key and reason, and
- * the good sample behind them is still read.
+ * The reclaim pipeline's source on a real broker: a tombstone and a scrape with one device whose utilization is below
+ * the schema's minimum, both on the node's partition ahead of a good scrape, are dead-lettered with their key and
+ * reason, and the good scrape behind them is still read.
  */
 @ExtendWith({KafkaBrokerExtension.class, KubernetesApiExtension.class})
 class UntrustedSamplesIT {
 
     static final IdlePolicy POLICY =
             new IdlePolicy(0.05, Duration.ofSeconds(2), Duration.ofMillis(200), 0.9, Duration.ZERO, true);
-    static final String DEVICE = "node-untrusted/GPU-untrusted";
+    static final String NODE = "node-untrusted";
 
     @Test
-    void shouldDeadLetterATombstoneAndAnOutOfRangeSampleAndReadTheNextGoodOneWhenTheyShareAPartition(
+    void shouldDeadLetterATombstoneAndAScrapeWithAnOutOfRangeDeviceAndReadTheNextGoodOneWhenTheyShareAPartition(
             KafkaBroker broker, KubernetesApi api) throws Exception {
         try (ReclaimerHarness harness = new ReclaimerHarness(broker, api, POLICY, Mode.DIRECT, false);
                 KafkaProducer<byte[], byte[]> raw = new KafkaProducer<>(
                         broker.clientProperties(), new ByteArraySerializer(), new ByteArraySerializer())) {
             String topic = Topics.GPU_SAMPLES.name(harness.prefix);
-            GpuSample good = new GpuSample(
-                    Instant.now(),
-                    "node-untrusted",
-                    "GPU-untrusted",
-                    0,
-                    "NVIDIA H200",
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    0.3,
-                    "GR_ENGINE_ACTIVE",
-                    10.0,
-                    20.0,
-                    100.0);
-            GpuSample negative = new GpuSample(
-                    good.time(),
-                    good.hostname(),
-                    good.uuid(),
-                    0,
-                    "NVIDIA H200",
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    -5.0,
-                    "GR_ENGINE_ACTIVE",
-                    10.0,
-                    20.0,
-                    100.0);
+            GpuScrape.Device healthy = device("GPU-healthy", 0.3);
+            GpuScrape good = new GpuScrape(Instant.now(), NODE, "10.0.0.1:9400", List.of(device("GPU-untrusted", 0.3)));
+            // One device out of range spoils the record: nothing says which of its other values to trust.
+            GpuScrape negative =
+                    new GpuScrape(good.time(), NODE, "10.0.0.1:9400", List.of(healthy, device("GPU-untrusted", -5.0)));
             RecordHeaders headers = new RecordHeaders();
             byte[] body = Topics.GPU_SAMPLES.valueSerde().serializer().serialize(topic, headers, negative);
-            byte[] key = DEVICE.getBytes(StandardCharsets.UTF_8);
+            byte[] key = NODE.getBytes(StandardCharsets.UTF_8);
 
             raw.send(new ProducerRecord<>(topic, null, key, null)).get();
             raw.send(new ProducerRecord<>(topic, null, key, body, headers)).get();
@@ -105,6 +78,24 @@ class UntrustedSamplesIT {
             assertThat(count(harness.registry(), "gpuaas_dead_letter_records", "reason", "TOMBSTONE"))
                     .isEqualTo(1.0);
         }
+    }
+
+    private static GpuScrape.Device device(String uuid, double utilization) {
+        return new GpuScrape.Device(
+                uuid,
+                0,
+                "NVIDIA H200",
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                utilization,
+                "GR_ENGINE_ACTIVE",
+                10.0,
+                20.0,
+                100.0);
     }
 
     /** The first {@code n} dead letters read from {@code source}, in the order they were written. */

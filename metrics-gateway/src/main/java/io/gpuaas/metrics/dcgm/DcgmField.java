@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The dcgm-exporter counters a GpuSample is built from. Names match case-insensitively, so the lower-case
+ * The dcgm-exporter counters a GpuScrape is built from. Names match case-insensitively, so the lower-case
  * names some exporter builds emit and the 1.x names of old-namespace deployments map onto the same field.
  */
 enum DcgmField {
@@ -16,7 +16,7 @@ enum DcgmField {
     FB_FREE(1.0, "DCGM_FI_DEV_FB_FREE", "DCGM_FB_FREE"),
     POWER_USAGE(1.0, "DCGM_FI_DEV_POWER_USAGE", "DCGM_POWER_USAGE");
 
-    /** Multiplier from the exporter's unit to the GpuSample unit (percent to ratio for GPU_UTIL). */
+    /** Multiplier from the exporter's unit to the GpuScrape unit (percent to ratio for GPU_UTIL). */
     final double scale;
 
     private final byte[][] names;
@@ -45,7 +45,7 @@ enum DcgmField {
         return lists.stream().map(list -> list.toArray(DcgmField[]::new)).toArray(DcgmField[][]::new);
     }
 
-    /** The field named by {@code text[from, to)}, or null for a counter a GpuSample does not carry. */
+    /** The field named by {@code text[from, to)}, or null for a counter a GpuScrape does not carry. */
     static DcgmField of(byte[] text, int from, int to) {
         int length = to - from;
         if (length >= BY_LENGTH.length) {

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The dcgm-exporter labels a GpuSample needs. Matching ignores case ({@code Hostname}/{@code hostname},
+ * The dcgm-exporter labels a GpuScrape needs. Matching ignores case ({@code Hostname}/{@code hostname},
  * {@code UUID}/{@code uuid}); {@code pod_name}, {@code pod_namespace} and {@code container_name} are the
  * labels of old-namespace mode ({@code --kubernetes-use-old-namespace}) and fill the same slots.
  */
@@ -46,7 +46,7 @@ enum DcgmLabel {
         return lists.stream().map(list -> list.toArray(DcgmLabel[]::new)).toArray(DcgmLabel[][]::new);
     }
 
-    /** The label named by {@code text[from, to)}, or null for a label a GpuSample ignores. */
+    /** The label named by {@code text[from, to)}, or null for a label a GpuScrape ignores. */
     static DcgmLabel of(byte[] text, int from, int to) {
         int length = to - from;
         if (length >= BY_LENGTH.length) {

@@ -7,11 +7,12 @@ import java.util.Arrays;
 
 /**
  * Reads dcgm-exporter output (Prometheus text format 0.0.4) straight from the response bytes into one
- * GpuSample per device. Hand-written rather than regex-based because at 10,000 GPUs every scrape cycle is
- * on the hot path: it scans each byte once, reads labels only on the counters a GpuSample carries, allocates
- * no Strings for label values it has seen before, and skips a malformed line (counting it) instead of failing
- * the scrape. A device that reports none of those counters yields no sample (it has no reading to give).
- * One instance per scrape target; not thread-safe.
+ * GpuScrape of every device of the node. Hand-written rather than regex-based because at 10,000 GPUs every scrape
+ * cycle is on the hot path: it scans each byte once, reads labels only on the counters a GpuScrape carries,
+ * allocates no Strings for label values it has seen before, and skips a malformed line (counting it) instead of
+ * failing the scrape. A device that reports none of those counters is left out (it has no reading to give). The
+ * node of a device is the one the gateway knows the exporter runs on, not the exporter's {@code Hostname} label
+ * ({@link DcgmEndpoint}). One instance per scrape target; not thread-safe.
  */
 public final class DcgmTextParser {
 
@@ -26,16 +27,11 @@ public final class DcgmTextParser {
     private int lines;
     private int badLines;
 
-    /** Parses {@code text[0, length)} scraped at {@code time}. */
-    public DcgmScrape parse(byte[] text, int length, Instant time) {
-        return parse(text, length, time, null);
-    }
-
     /**
-     * Parses {@code text[0, length)} scraped at {@code time}; {@code fallbackHostname} names the node when a
-     * line carries no Hostname label (exporters started without it).
+     * Parses {@code text[0, length)} scraped at {@code time} from {@code endpoint}, which decides the node of each
+     * device (see {@link DcgmEndpoint}).
      */
-    public DcgmScrape parse(byte[] text, int length, Instant time, String fallbackHostname) {
+    public DcgmScrape parse(byte[] text, int length, Instant time, DcgmEndpoint endpoint) {
         devices.clear();
         Arrays.fill(filledOn, -1);
         lines = 0;
@@ -43,31 +39,31 @@ public final class DcgmTextParser {
         int pos = 0;
         while (pos < length) {
             int eol = ByteScan.newline(text, pos, length);
-            parseLine(text, pos, eol, fallbackHostname);
+            parseLine(text, pos, eol, endpoint);
             pos = eol + 1;
         }
-        return new DcgmScrape(devices.samples(time), lines, badLines);
+        return new DcgmScrape(devices.scrapes(time, endpoint.target()), devices.size(), lines, badLines);
     }
 
-    /** Convenience for tests and tools: parses a whole String. */
-    public DcgmScrape parse(String text, Instant time) {
+    /** Convenience for tests and tools: parses a whole String from an exporter known only as {@code host}. */
+    public DcgmScrape parse(String text, Instant time, String host) {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        return parse(bytes, bytes.length, time, null);
+        return parse(bytes, bytes.length, time, DcgmEndpoint.unknown(host));
     }
 
-    private void parseLine(byte[] text, int from, int to, String fallbackHostname) {
+    private void parseLine(byte[] text, int from, int to, DcgmEndpoint endpoint) {
         int pos = Ascii.skipBlanks(text, from, to);
         if (pos == to || text[pos] == '#') {
             return;
         }
         lines++;
-        if (!readLine(text, pos, to, fallbackHostname)) {
+        if (!readLine(text, pos, to, endpoint)) {
             badLines++;
         }
     }
 
     /** Reads one sample line; false when it is malformed (nothing of it is kept then). */
-    private boolean readLine(byte[] text, int pos, int to, String fallbackHostname) {
+    private boolean readLine(byte[] text, int pos, int to, DcgmEndpoint endpoint) {
         int nameFrom = pos;
         if (!Ascii.isNameStart(text[pos])) {
             return false;
@@ -77,7 +73,7 @@ public final class DcgmTextParser {
         }
         DcgmField field = DcgmField.of(text, nameFrom, pos);
         if (field == null) {
-            // Counters a GpuSample does not carry (temperatures, clocks, ...) are most of a default exporter's
+            // Counters a GpuScrape does not carry (temperatures, clocks, ...) are most of a default exporter's
             // output: their labels are not read, which is most of the parse time saved.
             return true;
         }
@@ -100,7 +96,7 @@ public final class DcgmTextParser {
         if (PromNumber.isInvalid(value) || !timestampOnly(text, valueEnd, to)) {
             return false;
         }
-        record(field, value, text, fallbackHostname);
+        record(field, value, text, endpoint);
         return true;
     }
 
@@ -194,14 +190,14 @@ public final class DcgmTextParser {
         return out.toString(StandardCharsets.UTF_8);
     }
 
-    private void record(DcgmField field, double value, byte[] text, String fallbackHostname) {
+    private void record(DcgmField field, double value, byte[] text, DcgmEndpoint endpoint) {
         String uuid = label(DcgmLabel.UUID, text);
         if (uuid == null) {
             return; // not a per-device series (e.g. an exporter self-metric): valid, but nothing to attribute
         }
         String hostname = label(DcgmLabel.HOSTNAME, text);
-        DeviceTable.Device device = devices.find(
-                hostname == null ? fallbackHostname : hostname, uuid, label(DcgmLabel.GPU_INSTANCE_ID, text));
+        DeviceTable.Device device =
+                devices.find(endpoint.nodeOf(hostname), uuid, label(DcgmLabel.GPU_INSTANCE_ID, text), hostname);
         if (device.gpu == null) {
             device.gpu = label(DcgmLabel.GPU, text);
         }

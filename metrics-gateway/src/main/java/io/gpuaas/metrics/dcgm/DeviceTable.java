@@ -1,9 +1,11 @@
 package io.gpuaas.metrics.dcgm;
 
-import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.gpu.GpuScrape;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -20,35 +22,59 @@ final class DeviceTable {
         next = 0;
     }
 
-    Device find(String hostname, String uuid, String gpuInstanceId) {
+    int size() {
+        return devices.size();
+    }
+
+    /** The device {@code node/uuid[/gpuInstanceId]}, created on first sight with the line's Hostname label. */
+    Device find(String node, String uuid, String gpuInstanceId, String hostnameLabel) {
         int n = devices.size();
         for (int probe = 0; probe < n; probe++) {
             int i = (next + probe) % n;
             Device device = devices.get(i);
-            if (device.is(hostname, uuid, gpuInstanceId)) {
+            if (device.is(node, uuid, gpuInstanceId)) {
                 next = (i + 1) % n;
                 return device;
             }
         }
-        Device device = new Device(hostname, uuid, gpuInstanceId);
+        Device device = new Device(node, uuid, gpuInstanceId, hostnameLabel);
         devices.add(device);
         next = 0;
         return device;
     }
 
-    List<GpuSample> samples(Instant time) {
-        List<GpuSample> samples = new ArrayList<>(devices.size());
-        for (Device device : devices) {
-            samples.add(device.toSample(time));
+    /** One GpuScrape per node, devices in first-seen order; one scrape in the usual case of one node. */
+    List<GpuScrape> scrapes(Instant time, String target) {
+        if (devices.isEmpty()) {
+            return List.of();
         }
-        return samples;
+        String first = devices.getFirst().node;
+        boolean oneNode = devices.stream().allMatch(d -> d.node.equals(first));
+        if (oneNode) {
+            return List.of(new GpuScrape(time, first, target, readings(devices)));
+        }
+        Map<String, List<Device>> byNode = new LinkedHashMap<>();
+        devices.forEach(
+                d -> byNode.computeIfAbsent(d.node, k -> new ArrayList<>()).add(d));
+        List<GpuScrape> scrapes = new ArrayList<>(byNode.size());
+        byNode.forEach((node, list) -> scrapes.add(new GpuScrape(time, node, target, readings(list))));
+        return scrapes;
+    }
+
+    private static List<GpuScrape.Device> readings(List<Device> devices) {
+        GpuScrape.Device[] readings = new GpuScrape.Device[devices.size()];
+        for (int i = 0; i < readings.length; i++) {
+            readings[i] = devices.get(i).reading();
+        }
+        return List.of(readings);
     }
 
     /** What one scrape said about one device; the first non-empty attribute wins, the last value wins. */
     static final class Device {
-        final String hostname;
+        final String node;
         final String uuid;
         final String gpuInstanceId;
+        final String hostnameLabel;
         String gpu;
         String modelName;
         String migProfile;
@@ -58,15 +84,16 @@ final class DeviceTable {
         final double[] values = new double[DcgmField.values().length];
         final boolean[] present = new boolean[values.length];
 
-        Device(String hostname, String uuid, String gpuInstanceId) {
-            this.hostname = hostname;
+        Device(String node, String uuid, String gpuInstanceId, String hostnameLabel) {
+            this.node = node;
             this.uuid = uuid;
             this.gpuInstanceId = gpuInstanceId;
+            this.hostnameLabel = hostnameLabel;
         }
 
-        boolean is(String otherHostname, String otherUuid, String otherGpuInstanceId) {
+        boolean is(String otherNode, String otherUuid, String otherGpuInstanceId) {
             return uuid.equals(otherUuid)
-                    && Objects.equals(hostname, otherHostname)
+                    && Objects.equals(node, otherNode)
                     && Objects.equals(gpuInstanceId, otherGpuInstanceId);
         }
 
@@ -78,7 +105,7 @@ final class DeviceTable {
             }
         }
 
-        GpuSample toSample(Instant time) {
+        GpuScrape.Device reading() {
             String source = null;
             Double utilization = null;
             if (present[DcgmField.GR_ENGINE_ACTIVE.ordinal()]) {
@@ -88,14 +115,13 @@ final class DeviceTable {
                 source = "GPU_UTIL";
                 utilization = ratio(values[DcgmField.GPU_UTIL.ordinal()]);
             }
-            return new GpuSample(
-                    time,
-                    hostname,
+            return new GpuScrape.Device(
                     uuid,
                     gpuIndex(),
                     modelName,
                     gpuInstanceId,
                     migProfile,
+                    hostnameLabel,
                     namespace,
                     pod,
                     container,
@@ -108,7 +134,7 @@ final class DeviceTable {
 
         /**
          * A reading the contract cannot carry (memory and power are never negative; an exporter reports a negative
-         * or NaN value for a field it could not read) is reported as missing, so the sample stays valid and its
+         * or NaN value for a field it could not read) is reported as missing, so the scrape stays valid and its
          * readers never dead-letter it.
          */
         private Double value(DcgmField field) {

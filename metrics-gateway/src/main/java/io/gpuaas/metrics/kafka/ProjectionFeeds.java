@@ -3,7 +3,7 @@ package io.gpuaas.metrics.kafka;
 import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.TopicSpec;
 import io.gpuaas.events.Topics;
-import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.kit.runtime.TopicReplica;
 import io.gpuaas.kit.runtime.TopicReplica.RecordHandler;
@@ -81,9 +81,9 @@ public final class ProjectionFeeds {
 
     public TopicReplica sampleFeed(TenantUsage usage) {
         return builder(SAMPLE_FEED)
-                .follow(Topics.GPU_SAMPLES, StartAt.END, hooked(Topics.GPU_SAMPLES, (key, sample) -> {
-                    switch (sample) {
-                        case GpuSample gpu -> usage.apply(gpu);
+                .follow(Topics.GPU_SAMPLES, StartAt.END, hooked(Topics.GPU_SAMPLES, (key, value) -> {
+                    switch (value) {
+                        case GpuScrape scrape -> usage.apply(scrape);
                     }
                 }))
                 .build();

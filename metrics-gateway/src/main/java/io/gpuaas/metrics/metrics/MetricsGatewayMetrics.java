@@ -174,9 +174,9 @@ public final class MetricsGatewayMetrics {
         Exposition.Family failures =
                 out.counter("gpuaas_scrape_failures", "Failed scrapes of the dcgm-exporter", "target");
         targets.forEach((target, h) -> failures.add(h.failuresTotal(), target));
-        out.counter("gpuaas_gpu_samples_published", "GpuSamples acknowledged by Kafka")
+        out.counter("gpuaas_gpu_samples_published", "Device samples (in GpuScrapes) acknowledged by Kafka")
                 .add(publishing.acknowledgedCount());
-        out.counter("gpuaas_gpu_samples_publish_errors", "GpuSamples Kafka failed to take")
+        out.counter("gpuaas_gpu_samples_publish_errors", "Device samples (in GpuScrapes) Kafka failed to take")
                 .add(publishing.failedCount());
     }
 

@@ -1,6 +1,6 @@
 package io.gpuaas.metrics.projection;
 
-import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.tenant.TenantUtilization;
 import java.time.Duration;
 import java.time.Instant;
@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Per-tenant GPU use from {@code gpuaas.gpu-samples}. The time between two samples of a device is charged to
+ * Per-tenant GPU use from {@code gpuaas.gpu-samples}. The time between two readings of a device is charged to
  * the tenant that held it at the first sample, as busy (utilization above the threshold), idle (at or under
  * it) or neither (no reading: doubt is never counted as idle). Gaps longer than {@code maxGap} are capped, so
  * an exporter outage is not charged in full. Cumulative totals feed the counters; a window accumulator feeds
@@ -51,15 +51,22 @@ public final class TenantUsage {
         this.maxGap = maxGap;
     }
 
-    public synchronized void apply(GpuSample sample) {
-        Device device = devices.computeIfAbsent(sample.deviceKey(), k -> new Device());
-        if (device.tenant != null && device.time != null && sample.time().isAfter(device.time)) {
-            charge(device, Duration.between(device.time, sample.time()));
+    /** Charges every device of {@code scrape}. */
+    public synchronized void apply(GpuScrape scrape) {
+        for (GpuScrape.Device reading : scrape.devices()) {
+            apply(scrape.deviceKey(reading), scrape.time(), reading);
         }
-        if (device.time == null || !sample.time().isBefore(device.time)) {
-            device.tenant = sample.attributed() ? tenants.tenantOf(sample.namespace()) : null;
-            device.time = sample.time();
-            device.utilization = sample.utilization();
+    }
+
+    private void apply(String key, Instant time, GpuScrape.Device reading) {
+        Device device = devices.computeIfAbsent(key, k -> new Device());
+        if (device.tenant != null && device.time != null && time.isAfter(device.time)) {
+            charge(device, Duration.between(device.time, time));
+        }
+        if (device.time == null || !time.isBefore(device.time)) {
+            device.tenant = reading.attributed() ? tenants.tenantOf(reading.namespace()) : null;
+            device.time = time;
+            device.utilization = reading.utilization();
             if (device.tenant != null) {
                 // A tenant once seen keeps its series (allocated drops to 0) instead of vanishing from /metrics.
                 totals.computeIfAbsent(device.tenant, t -> new double[2]);

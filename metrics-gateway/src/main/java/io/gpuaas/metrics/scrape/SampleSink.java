@@ -1,19 +1,14 @@
 package io.gpuaas.metrics.scrape;
 
-import io.gpuaas.events.gpu.GpuSample;
-import java.util.List;
+import io.gpuaas.events.gpu.GpuScrape;
 
-/** Where the samples of one scrape go: Kafka in the service, a list in tests. */
+/** Where scrapes go: Kafka in the service, a list in tests. */
 @FunctionalInterface
-public interface SampleSink extends AutoCloseable {
+public interface SampleSink {
 
-    /** Hands over the samples of one scrape; must not block on the network for long. */
-    void publish(ScrapeTarget target, List<GpuSample> samples);
+    /** Hands over one scrape of one node; must not block on the network for long. */
+    void publish(GpuScrape scrape);
 
-    /** Sends what is buffered, and waits for it; called when this replica stops leading. */
+    /** Sends what is buffered, and waits for it; called when this replica stops leading and when scraping stops. */
     default void flush() {}
-
-    /** Sends what is buffered; called once the scheduler's loops have ended. */
-    @Override
-    default void close() {}
 }

@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * targets up to date, only the one that leads (holds the gateway's Lease) scrapes them, from {@link #lead()} to
  * {@link #stepDown()}, so each sample is published once. A failing exporter is a metric ({@code gpuaas_scrape_up}),
  * not a readiness problem: the component is {@code RUNNING} whatever its targets do, leading or not. Stopping ends
- * the loops, then closes the sink (flushing its samples).
+ * the loops, then flushes the sink; the sink belongs to whoever made it (the remote-write endpoint shares it).
  */
 public final class ScrapeScheduler implements ServiceComponent, LeaderDuty, AutoCloseable {
 
@@ -168,7 +168,7 @@ public final class ScrapeScheduler implements ServiceComponent, LeaderDuty, Auto
 
     /**
      * Stops every loop and waits up to {@code grace} for in-flight scrapes, so shutdown does not publish half a
-     * scrape late; then closes the sink, which sends what it buffered.
+     * scrape late; then flushes the sink, which sends what it buffered.
      */
     @Override
     public void stop(Duration grace) {
@@ -183,7 +183,7 @@ public final class ScrapeScheduler implements ServiceComponent, LeaderDuty, Auto
             endLoops(grace);
         } finally {
             http.close();
-            sink.close();
+            sink.flush();
         }
     }
 

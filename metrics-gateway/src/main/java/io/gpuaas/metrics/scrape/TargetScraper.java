@@ -1,5 +1,6 @@
 package io.gpuaas.metrics.scrape;
 
+import io.gpuaas.metrics.dcgm.DcgmEndpoint;
 import io.gpuaas.metrics.dcgm.DcgmScrape;
 import io.gpuaas.metrics.dcgm.DcgmTextParser;
 import java.io.IOException;
@@ -16,7 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Scrapes one dcgm-exporter: fetch with a hard deadline, parse, hand the samples to the sink. Owns its parser
+ * Scrapes one dcgm-exporter: fetch with a hard deadline, parse, hand the scrape to the sink. Owns its parser
  * (and so its label string pool) because the same labels repeat on every scrape of the same target.
  */
 final class TargetScraper {
@@ -30,6 +31,7 @@ final class TargetScraper {
     private final ScrapeHealth health;
     private final Clock clock;
     private final DcgmTextParser parser = new DcgmTextParser();
+    private final DcgmEndpoint endpoint;
 
     TargetScraper(
             ScrapeTarget target, HttpClient http, Duration timeout, SampleSink sink, ScrapeHealth health, Clock clock) {
@@ -39,6 +41,7 @@ final class TargetScraper {
         this.sink = sink;
         this.health = health;
         this.clock = clock;
+        this.endpoint = target.endpoint();
     }
 
     /** One scrape; returns the target's health afterwards. Never throws except on interruption. */
@@ -46,9 +49,9 @@ final class TargetScraper {
         long start = System.nanoTime();
         try {
             byte[] body = fetch();
-            DcgmScrape scrape = parser.parse(body, body.length, clock.instant(), target.fallbackHostname());
-            sink.publish(target, scrape.samples());
-            return health.succeeded(target, seconds(start), scrape.samples().size(), scrape.badLines());
+            DcgmScrape scrape = parser.parse(body, body.length, clock.instant(), endpoint);
+            scrape.scrapes().forEach(sink::publish);
+            return health.succeeded(target, seconds(start), scrape.devices(), scrape.badLines());
         } catch (IOException | TimeoutException | ExecutionException | RuntimeException e) {
             ScrapeHealth.TargetHealth after = health.failed(target, seconds(start));
             if (after.consecutiveFails() == 1) {

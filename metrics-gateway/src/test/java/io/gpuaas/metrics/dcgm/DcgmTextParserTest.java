@@ -2,7 +2,6 @@ package io.gpuaas.metrics.dcgm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuaas.events.gpu.GpuSample;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Instant;
@@ -14,6 +13,7 @@ import org.junit.jupiter.api.Test;
 class DcgmTextParserTest {
 
     private static final Instant NOW = Instant.parse("2026-11-22T12:00:00Z");
+    private static final String HOST = "10.0.0.9";
     private final DcgmTextParser parser = new DcgmTextParser();
 
     @Test
@@ -22,7 +22,7 @@ class DcgmTextParserTest {
 
         assertThat(scrape.badLines()).isZero();
         assertThat(scrape.lines()).isEqualTo(16);
-        assertThat(scrape.samples()).singleElement().satisfies(s -> {
+        assertThat(ScrapedDevice.all(scrape)).singleElement().satisfies(s -> {
             assertThat(s.deviceKey()).isEqualTo("424773df46e0/GPU-20c56d28-0da5-6d26-a36a-e7af1ce2586e");
             assertThat(s.gpuIndex()).isZero();
             assertThat(s.modelName()).isEqualTo("Tesla T4");
@@ -42,28 +42,31 @@ class DcgmTextParserTest {
         DcgmScrape scrape = parseResource("dcgm-exporter-h100x8.prom");
 
         assertThat(scrape.badLines()).isZero();
-        assertThat(scrape.samples()).hasSize(8);
-        Map<Integer, GpuSample> byIndex =
-                scrape.samples().stream().collect(Collectors.toMap(GpuSample::gpuIndex, Function.identity()));
-        GpuSample vllm = byIndex.get(0);
+        assertThat(ScrapedDevice.all(scrape)).hasSize(8);
+        Map<Integer, ScrapedDevice> byIndex = ScrapedDevice.all(scrape).stream()
+                .collect(Collectors.toMap(ScrapedDevice::gpuIndex, Function.identity()));
+        ScrapedDevice vllm = byIndex.get(0);
         assertThat(vllm.pod()).isEqualTo("vllm-agg-0-vllmdecodeworker-s65j5");
         assertThat(vllm.namespace()).isEqualTo("dynamo-workload");
         assertThat(vllm.container()).isEqualTo("main");
         assertThat(vllm.utilization()).isEqualTo(0.0);
         assertThat(vllm.powerWatts()).isEqualTo(113.611);
-        assertThat(vllm.hostname()).isEqualTo("gpu-node-1");
+        assertThat(vllm.deviceKey()).startsWith("gpu-node-1/");
+        assertThat(vllm.device().hostnameLabel()).isEqualTo("gpu-node-1");
         assertThat(byIndex.get(7).attributed()).isFalse();
         assertThat(byIndex.get(7).uuid()).isEqualTo("GPU-04d228d3-3b5a-3534-f5cf-969706647d56");
-        assertThat(scrape.samples()).extracting(GpuSample::modelName).containsOnly("NVIDIA H100 80GB HBM3");
+        assertThat(ScrapedDevice.all(scrape))
+                .extracting(ScrapedDevice::modelName)
+                .containsOnly("NVIDIA H100 80GB HBM3");
     }
 
     @Test
     void shouldAcceptLowerCaseHostnameAndUuidLabelsWhenTheExporterWritesThem() {
         DcgmScrape scrape = parser.parse("""
                 DCGM_FI_DEV_GPU_UTIL{gpu="1",uuid="GPU-abc",hostname="node-7"} 42
-                """, NOW);
+                """, NOW, HOST);
 
-        assertThat(scrape.samples()).singleElement().satisfies(s -> {
+        assertThat(ScrapedDevice.all(scrape)).singleElement().satisfies(s -> {
             assertThat(s.deviceKey()).isEqualTo("node-7/GPU-abc");
             assertThat(s.utilization()).isEqualTo(0.42);
         });
@@ -76,9 +79,9 @@ class DcgmTextParserTest {
                 DCGM_FI_DEV_FB_USED{gpu="0",UUID="GPU-neg",Hostname="node-1"} -1
                 DCGM_FI_DEV_FB_FREE{gpu="0",UUID="GPU-neg",Hostname="node-1"} 2048
                 DCGM_FI_DEV_POWER_USAGE{gpu="0",UUID="GPU-neg",Hostname="node-1"} -5.5
-                """, NOW);
+                """, NOW, HOST);
 
-        assertThat(scrape.samples()).singleElement().satisfies(s -> {
+        assertThat(ScrapedDevice.all(scrape)).singleElement().satisfies(s -> {
             assertThat(s.memoryUsedMiB()).isNull();
             assertThat(s.powerWatts()).isNull();
             assertThat(s.memoryFreeMiB()).isEqualTo(2048.0);
@@ -93,9 +96,9 @@ class DcgmTextParserTest {
                 dcgm_fi_dev_gpu_util{gpu="0",UUID="GPU-1",Hostname="n1",pod_name="w-0",pod_namespace="team-a",container_name="ray"} 75
                 dcgm_fi_dev_fb_used{gpu="0",UUID="GPU-1",Hostname="n1",pod_name="w-0",pod_namespace="team-a",container_name="ray"} 1024
                 dcgm_power_usage{gpu="0",uuid="GPU-1",Hostname="n1"} 250.5
-                """, NOW);
+                """, NOW, HOST);
 
-        assertThat(scrape.samples()).singleElement().satisfies(s -> {
+        assertThat(ScrapedDevice.all(scrape)).singleElement().satisfies(s -> {
             assertThat(s.pod()).isEqualTo("w-0");
             assertThat(s.namespace()).isEqualTo("team-a");
             assertThat(s.container()).isEqualTo("ray");
@@ -113,10 +116,10 @@ class DcgmTextParserTest {
                 DCGM_FI_DEV_FB_USED{gpu="0",UUID="GPU-h200",Hostname="n1",GPU_I_PROFILE="1g.18gb",GPU_I_ID="9",pod="a",namespace="team-a"} 512
                 DCGM_FI_DEV_POWER_USAGE{gpu="0",UUID="GPU-h200",Hostname="n1"} 310.5
                 DCGM_FI_DEV_GPU_TEMP{gpu="0",UUID="GPU-other",Hostname="n1"} 31
-                """, NOW);
+                """, NOW, HOST);
 
-        Map<String, GpuSample> byKey =
-                scrape.samples().stream().collect(Collectors.toMap(GpuSample::deviceKey, Function.identity()));
+        Map<String, ScrapedDevice> byKey = ScrapedDevice.all(scrape).stream()
+                .collect(Collectors.toMap(ScrapedDevice::deviceKey, Function.identity()));
         assertThat(byKey).containsOnlyKeys("n1/GPU-h200/9", "n1/GPU-h200/2", "n1/GPU-h200");
         assertThat(byKey.get("n1/GPU-h200/9")).satisfies(s -> {
             assertThat(s.migProfile()).isEqualTo("1g.18gb");
@@ -137,9 +140,9 @@ class DcgmTextParserTest {
         DcgmScrape scrape = parser.parse("""
                 DCGM_FI_DEV_GPU_UTIL{UUID="GPU-1",Hostname="n1"} 100
                 DCGM_FI_PROF_GR_ENGINE_ACTIVE{UUID="GPU-1",Hostname="n1"} 0.1
-                """, NOW);
+                """, NOW, HOST);
 
-        assertThat(scrape.samples()).singleElement().satisfies(s -> {
+        assertThat(ScrapedDevice.all(scrape)).singleElement().satisfies(s -> {
             assertThat(s.utilization()).isEqualTo(0.1);
             assertThat(s.utilizationSource()).isEqualTo("GR_ENGINE_ACTIVE");
         });
@@ -149,9 +152,12 @@ class DcgmTextParserTest {
     void shouldUnescapeLabelValuesWhenTheyContainQuotesBackslashesAndNewlines() {
         DcgmScrape scrape = parser.parse("""
                 DCGM_FI_DEV_GPU_UTIL{UUID="GPU-1",Hostname="n1",pod="a\\"b\\\\c\\nd",namespace="ns"} 5
-                """, NOW);
+                """, NOW, HOST);
 
-        assertThat(scrape.samples()).singleElement().extracting(GpuSample::pod).isEqualTo("a\"b\\c\nd");
+        assertThat(ScrapedDevice.all(scrape))
+                .singleElement()
+                .extracting(ScrapedDevice::pod)
+                .isEqualTo("a\"b\\c\nd");
     }
 
     @Test
@@ -162,10 +168,10 @@ class DcgmTextParserTest {
                 DCGM_FI_DEV_FB_FREE{UUID="GPU-1",Hostname="n1"} 7.0E+3
                 DCGM_FI_PROF_GR_ENGINE_ACTIVE{UUID="GPU-1",Hostname="n1"} NaN
                 DCGM_FI_DEV_GPU_UTIL{UUID="GPU-1",Hostname="n1"} -Inf
-                """, NOW);
+                """, NOW, HOST);
 
         assertThat(scrape.badLines()).isZero();
-        assertThat(scrape.samples()).singleElement().satisfies(s -> {
+        assertThat(ScrapedDevice.all(scrape)).singleElement().satisfies(s -> {
             assertThat(s.powerWatts()).isEqualTo(150.0);
             assertThat(s.memoryFreeMiB()).isEqualTo(7000.0);
             assertThat(s.memoryUsedMiB())
@@ -190,21 +196,23 @@ class DcgmTextParserTest {
                 DCGM_FI_DEV_GPU_UTIL{UUID="GPU-7",Hostname="n1"} 0x10
                 {UUID="GPU-8",Hostname="n1"} 40
                 DCGM_FI_DEV_GPU_UTIL{UUID="GPU-9",Hostname="n1"} 90
-                """, NOW);
+                """, NOW, HOST);
 
         assertThat(scrape.lines()).isEqualTo(9);
         assertThat(scrape.badLines()).isEqualTo(7);
-        assertThat(scrape.samples()).extracting(GpuSample::uuid).containsExactly("GPU-1", "GPU-9");
-        assertThat(scrape.samples()).extracting(GpuSample::utilization).containsExactly(0.3, 0.9);
+        assertThat(ScrapedDevice.all(scrape)).extracting(ScrapedDevice::uuid).containsExactly("GPU-1", "GPU-9");
+        assertThat(ScrapedDevice.all(scrape))
+                .extracting(ScrapedDevice::utilization)
+                .containsExactly(0.3, 0.9);
     }
 
     @Test
     void shouldLeaveTheDeviceUnattributedWhenPodLabelsAreEmpty() {
         DcgmScrape scrape = parser.parse("""
                 DCGM_FI_DEV_GPU_UTIL{UUID="GPU-1",Hostname="n1",pod="",namespace="",container=""} 0
-                """, NOW);
+                """, NOW, HOST);
 
-        assertThat(scrape.samples()).singleElement().satisfies(s -> {
+        assertThat(ScrapedDevice.all(scrape)).singleElement().satisfies(s -> {
             assertThat(s.attributed()).isFalse();
             assertThat(s.pod()).isNull();
             assertThat(s.namespace()).isNull();
@@ -216,10 +224,10 @@ class DcgmTextParserTest {
         byte[] text = "DCGM_FI_DEV_GPU_UTIL{UUID=\"GPU-1\"} 10\r\nDCGM_FI_DEV_FB_USED{UUID=\"GPU-1\"} 3\r\n"
                 .getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
-        DcgmScrape scrape = parser.parse(text, text.length, NOW, "10.0.0.7");
+        DcgmScrape scrape = parser.parse(text, text.length, NOW, DcgmEndpoint.unknown("10.0.0.7"));
 
         assertThat(scrape.badLines()).isZero();
-        assertThat(scrape.samples()).singleElement().satisfies(s -> {
+        assertThat(ScrapedDevice.all(scrape)).singleElement().satisfies(s -> {
             assertThat(s.deviceKey()).isEqualTo("10.0.0.7/GPU-1");
             assertThat(s.memoryUsedMiB()).isEqualTo(3.0);
         });
@@ -229,18 +237,18 @@ class DcgmTextParserTest {
     void shouldReturnFreshSamplesWhenTheSameParserReadsTheNextScrape() throws IOException {
         parseResource("dcgm-exporter-h100x8.prom");
 
-        DcgmScrape second = parser.parse("DCGM_FI_DEV_GPU_UTIL{UUID=\"GPU-x\",Hostname=\"h\"} 1\n", NOW);
+        DcgmScrape second = parser.parse("DCGM_FI_DEV_GPU_UTIL{UUID=\"GPU-x\",Hostname=\"h\"} 1\n", NOW, HOST);
 
-        assertThat(second.samples())
+        assertThat(ScrapedDevice.all(second))
                 .singleElement()
-                .extracting(GpuSample::deviceKey)
+                .extracting(ScrapedDevice::deviceKey)
                 .isEqualTo("h/GPU-x");
     }
 
     private DcgmScrape parseResource(String name) throws IOException {
         try (InputStream in = getClass().getResourceAsStream("/dcgm/" + name)) {
             byte[] bytes = in.readAllBytes();
-            return parser.parse(bytes, bytes.length, NOW);
+            return parser.parse(bytes, bytes.length, NOW, DcgmEndpoint.unknown(HOST));
         }
     }
 }

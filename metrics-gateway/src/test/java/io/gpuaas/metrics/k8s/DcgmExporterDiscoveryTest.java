@@ -14,7 +14,10 @@ class DcgmExporterDiscoveryTest {
         ScrapeTarget target = DcgmExporterDiscovery.targetOf(pod("Running", "10.1.2.3"), 9400, "/metrics");
 
         assertThat(target.url()).hasToString("http://10.1.2.3:9400/metrics");
-        assertThat(target.fallbackHostname()).isEqualTo("gpu-node-7");
+        assertThat(target.nodeName()).isEqualTo("gpu-node-7");
+        assertThat(target.endpoint().node())
+                .as("the node names every device scraped there")
+                .isEqualTo("gpu-node-7");
         assertThat(target.label()).isEqualTo("10.1.2.3:9400");
     }
 

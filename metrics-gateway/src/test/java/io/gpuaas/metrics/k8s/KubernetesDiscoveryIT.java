@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.kit.runtime.ComponentHealth.State;
 import io.gpuaas.metrics.projection.TenantDirectory;
 import io.gpuaas.metrics.scrape.Backoff;
@@ -33,11 +33,11 @@ class KubernetesDiscoveryIT {
     @Test
     void shouldScrapeAnExporterPodWhenItRunsAndStopWhenItIsDeleted(KubernetesClient client) throws Exception {
         HttpServer exporter = exporter();
-        List<GpuSample> published = new CopyOnWriteArrayList<>();
+        List<GpuScrape> published = new CopyOnWriteArrayList<>();
         try (ScrapeScheduler scheduler = new ScrapeScheduler(
                         new Backoff(Duration.ofMillis(200), Duration.ofSeconds(1)),
                         Duration.ofSeconds(1),
-                        (target, samples) -> published.addAll(samples),
+                        published::add,
                         new ScrapeHealth(),
                         Clock.systemUTC());
                 DcgmExporterDiscovery discovery = new DcgmExporterDiscovery(
@@ -63,7 +63,13 @@ class KubernetesDiscoveryIT {
             assertThat(running.getStatus().getPhase()).isEqualTo("Running");
 
             await().atMost(Duration.ofSeconds(10)).until(() -> !published.isEmpty());
-            assertThat(published.getFirst().modelName()).isEqualTo("Tesla T4");
+            assertThat(published.getFirst().node())
+                    .as("the pod's node, not the exporter's Hostname label")
+                    .isEqualTo("gpu-node-1");
+            assertThat(published.getFirst().devices()).singleElement().satisfies(d -> {
+                assertThat(d.modelName()).isEqualTo("Tesla T4");
+                assertThat(d.hostnameLabel()).isEqualTo("424773df46e0");
+            });
 
             client.pods()
                     .inNamespace("gpu-operator")

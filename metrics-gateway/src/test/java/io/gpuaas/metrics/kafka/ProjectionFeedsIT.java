@@ -11,13 +11,14 @@ import io.gpuaas.events.TopicSpec;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingState;
-import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.kit.config.KafkaSettings;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kit.runtime.ComponentHealth.State;
 import io.gpuaas.kit.runtime.TopicReplica;
 import io.gpuaas.metrics.KafkaFactory;
+import io.gpuaas.metrics.TestScrapes;
 import io.gpuaas.metrics.config.ProjectionSettings;
 import io.gpuaas.metrics.projection.BookedUnits;
 import io.gpuaas.metrics.projection.QueueDepth;
@@ -210,22 +211,22 @@ class ProjectionFeedsIT {
 
         await().atMost(WAIT).until(() -> stateFeed.health().state() == State.DEAD);
         assertThat(stateFeed.health().alive()).isFalse();
-        send(Topics.GPU_SAMPLES, "n1/GPU-a", sample("GPU-a"));
+        send(Topics.GPU_SAMPLES, "n1", sample("GPU-a"));
         await().atMost(WAIT).untilAsserted(() -> assertThat(allocated()).isEqualTo(1));
         assertThat(sampleFeed.health().ready()).isTrue();
     }
 
     @Test
     void shouldChargeOnlySamplesSentAfterTheSampleFeedWasAssignedWhenFollowingFromTheEnd() throws Exception {
-        send(Topics.GPU_SAMPLES, "n1/GPU-before", sample("GPU-before"));
+        send(Topics.GPU_SAMPLES, "n1", sample("GPU-before"));
         start(clientId -> KafkaFactory.projectionConsumer(clients, clientId), null);
         assertThat(sampleFeed.awaitCaughtUp(WAIT)).isTrue();
 
         // Right after caught up, before any poll could have moved a lazily resolved position (decision 0009).
-        send(Topics.GPU_SAMPLES, "n1/GPU-after", sample("GPU-after"));
+        send(Topics.GPU_SAMPLES, "n1", sample("GPU-after"));
 
         await().atMost(WAIT).untilAsserted(() -> assertThat(allocated()).isEqualTo(1));
-        send(Topics.GPU_SAMPLES, "n1/GPU-later", sample("GPU-later"));
+        send(Topics.GPU_SAMPLES, "n1", sample("GPU-later"));
         await().atMost(WAIT).untilAsserted(() -> assertThat(allocated()).isEqualTo(2));
     }
 
@@ -317,22 +318,7 @@ class ProjectionFeedsIT {
                 Instant.now());
     }
 
-    private static GpuSample sample(String uuid) {
-        return new GpuSample(
-                Instant.now(),
-                "n1",
-                uuid,
-                0,
-                "NVIDIA H200",
-                null,
-                null,
-                "team-a",
-                "worker-" + uuid,
-                "main",
-                0.5,
-                "GR_ENGINE_ACTIVE",
-                100.0,
-                100.0,
-                300.0);
+    private static GpuScrape sample(String uuid) {
+        return TestScrapes.attributed("n1", uuid, "team-a", Instant.now(), 0.5);
     }
 }

@@ -2,7 +2,7 @@ package io.gpuaas.metrics.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.WorkloadRef;
@@ -18,6 +18,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -102,22 +103,25 @@ class MetricsGatewayMetricsTest {
                         0,
                         Map.of(),
                         NOW));
-        usage.apply(new GpuSample(
+        usage.apply(new GpuScrape(
                 NOW.minusSeconds(1),
                 "n1",
-                "GPU-1",
-                0,
-                "H200",
-                null,
-                null,
-                "team-a",
-                "secret-pod-name",
-                "main",
-                0.3,
-                "GR_ENGINE_ACTIVE",
-                1.0,
-                1.0,
-                1.0));
+                "10.0.0.1:9400",
+                List.of(new GpuScrape.Device(
+                        "GPU-1",
+                        0,
+                        "H200",
+                        null,
+                        null,
+                        "dcgm-exporter-secret",
+                        "team-a",
+                        "secret-pod-name",
+                        "main",
+                        0.3,
+                        "GR_ENGINE_ACTIVE",
+                        1.0,
+                        1.0,
+                        1.0))));
 
         String text = render();
 
@@ -125,7 +129,7 @@ class MetricsGatewayMetricsTest {
                 .contains(
                         "gpuaas_tenant_gpu_allocated{tenant=\"team-a\"} 1.0",
                         "gpuaas_tenant_gpu_utilization_ratio{tenant=\"team-a\"} 0.3");
-        assertThat(text).doesNotContain("secret-pod-name", "GPU-1");
+        assertThat(text).doesNotContain("secret-pod-name", "GPU-1", "dcgm-exporter-secret");
     }
 
     @Test

@@ -3,7 +3,7 @@ package io.gpuaas.metrics.projection;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.tenant.TenantUtilization;
 import java.time.Duration;
 import java.time.Instant;
@@ -100,22 +100,25 @@ class TenantUsageTest {
                 .isEmpty();
     }
 
-    private static GpuSample sample(String uuid, String namespace, int second, Double utilization) {
-        return new GpuSample(
+    private static GpuScrape sample(String uuid, String namespace, int second, Double utilization) {
+        return new GpuScrape(
                 T0.plusSeconds(second),
                 "node-1",
-                uuid,
-                0,
-                "NVIDIA H200",
-                null,
-                null,
-                namespace,
-                "pod-" + namespace,
-                "main",
-                utilization,
-                utilization == null ? null : "GR_ENGINE_ACTIVE",
-                1.0,
-                1.0,
-                100.0);
+                "10.0.0.1:9400",
+                List.of(new GpuScrape.Device(
+                        uuid,
+                        0,
+                        "NVIDIA H200",
+                        null,
+                        null,
+                        null,
+                        namespace,
+                        "pod-" + namespace,
+                        "main",
+                        utilization,
+                        utilization == null ? null : "GR_ENGINE_ACTIVE",
+                        1.0,
+                        1.0,
+                        100.0)));
     }
 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
-import io.gpuaas.events.gpu.GpuSample;
+import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.kit.runtime.ComponentHealth;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,7 +12,6 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,7 +25,6 @@ class ScrapeSchedulerTest {
     private final AtomicInteger brokenCalls = new AtomicInteger();
     private final Map<String, AtomicInteger> published = new ConcurrentHashMap<>();
     private final ScrapeHealth health = new ScrapeHealth();
-    private final AtomicInteger sinkClosed = new AtomicInteger();
     private final AtomicInteger sinkFlushed = new AtomicInteger();
     private final ScrapeScheduler scheduler;
 
@@ -49,20 +47,15 @@ class ScrapeSchedulerTest {
         exporters.start();
         SampleSink sink = new SampleSink() {
             @Override
-            public void publish(ScrapeTarget target, List<GpuSample> samples) {
+            public void publish(GpuScrape scrape) {
                 published
-                        .computeIfAbsent(target.label(), k -> new AtomicInteger())
-                        .addAndGet(samples.size());
+                        .computeIfAbsent(scrape.target(), k -> new AtomicInteger())
+                        .addAndGet(scrape.devices().size());
             }
 
             @Override
             public void flush() {
                 sinkFlushed.incrementAndGet();
-            }
-
-            @Override
-            public void close() {
-                sinkClosed.incrementAndGet();
             }
         };
         scheduler = new ScrapeScheduler(
@@ -80,7 +73,7 @@ class ScrapeSchedulerTest {
     }
 
     @Test
-    void shouldScrapeTargetsSetBeforeStartOnlyOnceStartedAndCloseTheSinkOnceWhenStopped() {
+    void shouldScrapeTargetsSetBeforeStartOnlyOnceStartedAndFlushTheSinkWhenStopped() {
         scheduler.lead();
         scheduler.setTargets("config", Set.of(target("/fast")));
         assertThat(scheduler.targets()).isEmpty();
@@ -94,7 +87,9 @@ class ScrapeSchedulerTest {
         scheduler.close();
         assertThat(scheduler.targets()).isEmpty();
         assertThat(scheduler.health().state()).isEqualTo(ComponentHealth.State.STOPPED);
-        assertThat(sinkClosed).hasValue(1);
+        assertThat(sinkFlushed)
+                .as("stopping flushes the sink once; its owner closes it")
+                .hasValue(1);
     }
 
     @Test
@@ -116,7 +111,6 @@ class ScrapeSchedulerTest {
         assertThat(scheduler.targets()).isEmpty();
         assertThat(health.targets()).as("scrape_up is the leader's to report").isEmpty();
         assertThat(sinkFlushed).hasValue(1);
-        assertThat(sinkClosed).as("the sink serves the next term").hasValue(0);
         scheduler.setTargets("config", Set.of(target("/fast"), target("/broken")));
         assertThat(scheduler.targets()).isEmpty();
         assertThat(published.get(key("/fast"))).hasValue(afterStepDown);

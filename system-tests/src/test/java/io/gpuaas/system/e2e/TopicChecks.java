@@ -13,6 +13,7 @@ import io.gpuaas.local.services.ServiceSpec;
 import io.gpuaas.system.e2e.Kcat.KafkaRecord;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -150,26 +151,37 @@ final class TopicChecks {
                                 .isEqualTo("Admitted"));
     }
 
-    /** The workers' MIG devices were sampled busy (0.7) and then idle (0.0), one record per device and scrape. */
+    /**
+     * The workers' MIG devices were sampled busy (0.7) and then idle (0.0): one record per node and scrape, keyed by the
+     * node, every device of the node inside it.
+     */
     static void gpuSamples(List<KafkaRecord> records) {
-        List<KafkaRecord> ours = of(
-                records,
-                r -> "team-a".equals(r.body().path("namespace").asText())
-                        && r.body().path("pod").asText().startsWith("e2e-train-gpu-workers-worker-"));
-        assertThat(ours).isNotEmpty().allSatisfy(r -> {
-            JsonNode s = r.body();
-            assertThat(r.type()).isEqualTo("io.gpuaas.gpu.sample.v1");
-            assertThat(r.key())
-                    .isEqualTo(
-                            s.path("hostname").asText() + "/" + s.path("uuid").asText() + "/"
-                                    + s.path("gpuInstanceId").asText());
-            assertThat(s.path("migProfile").asText()).isEqualTo("1g.18gb");
-            assertThat(s.path("utilizationSource").asText()).isEqualTo("GR_ENGINE_ACTIVE");
+        List<Map.Entry<KafkaRecord, JsonNode>> ours = new ArrayList<>();
+        for (KafkaRecord r : records) {
+            r.body().path("devices").forEach(d -> {
+                if ("team-a".equals(d.path("namespace").asText())
+                        && d.path("pod").asText().startsWith("e2e-train-gpu-workers-worker-")) {
+                    ours.add(Map.entry(r, d));
+                }
+            });
+        }
+        assertThat(ours).isNotEmpty().allSatisfy(e -> {
+            KafkaRecord r = e.getKey();
+            JsonNode device = e.getValue();
+            assertThat(r.type()).isEqualTo("io.gpuaas.gpu.scrape.v1");
+            assertThat(r.key()).isEqualTo(r.body().path("node").asText()).startsWith("gpu-node-");
+            assertThat(device.path("migProfile").asText()).isEqualTo("1g.18gb");
+            assertThat(device.path("utilizationSource").asText()).isEqualTo("GR_ENGINE_ACTIVE");
         });
         assertThat(ours)
-                .extracting(r -> r.body().path("utilization").asDouble())
+                .extracting(e -> e.getValue().path("utilization").asDouble())
                 .contains(0.7, 0.0);
-        assertThat(ours.stream().map(KafkaRecord::key).distinct().count())
+        assertThat(ours.stream()
+                        .map(e -> e.getKey().key() + "/"
+                                + e.getValue().path("uuid").asText() + "/"
+                                + e.getValue().path("gpuInstanceId").asText())
+                        .distinct()
+                        .count())
                 .as("devices sampled")
                 .isGreaterThanOrEqualTo(2);
     }

@@ -196,7 +196,7 @@ class PoisonRecordReliabilityIT {
             "kueue-workloads",
             "io.gpuaas.kueue.workload.observed.v1",
             "gpu-samples",
-            "io.gpuaas.gpu.sample.v1",
+            "io.gpuaas.gpu.scrape.v1",
             "quota-state",
             "io.gpuaas.quota.queue-state.v1",
             "reclaim-events",

@@ -37,7 +37,8 @@ public final class DemoTokens {
                     tenant.name(), entry(jwt, tenant.name() + "-user", tenant.name(), tenant.namespaces(), List.of()));
         }
         tokens.put("admin", entry(jwt, "admin", null, List.of(), List.of("admin")));
-        tokens.put("prometheus", entry(jwt, "prometheus", null, List.of(), List.of("metrics")));
+        // The platform's Prometheus: reads /metrics and may remote-write dcgm-exporter scrapes to the gateway.
+        tokens.put("prometheus", entry(jwt, "prometheus", null, List.of(), List.of("metrics", "metrics-writer")));
         try {
             Files.writeString(
                     dir.resolve("demo-tokens.json"),

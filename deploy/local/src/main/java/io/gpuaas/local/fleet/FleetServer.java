@@ -22,6 +22,7 @@ public final class FleetServer implements AutoCloseable {
 
     private final List<HttpServer> servers = new ArrayList<>();
     private final List<String> urls = new ArrayList<>();
+    private final List<String> targets = new ArrayList<>();
     private final ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
         Thread thread = new Thread(r, "dcgm-exporter");
         thread.setDaemon(true);
@@ -50,7 +51,9 @@ public final class FleetServer implements AutoCloseable {
                 server.setExecutor(executor);
                 server.start();
                 servers.add(server);
-                urls.add("http://127.0.0.1:" + server.getAddress().getPort() + "/metrics");
+                String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/metrics";
+                urls.add(url);
+                targets.add(node.name() + "=" + url);
             }
         } catch (IOException e) {
             close();
@@ -61,6 +64,15 @@ public final class FleetServer implements AutoCloseable {
     /** Scrape URLs, one per node, in node order. */
     public List<String> urls() {
         return List.copyOf(urls);
+    }
+
+    /**
+     * metrics-gateway's configured targets, {@code <node>=<url>} in node order: every exporter listens on 127.0.0.1
+     * here, so only the name tells the gateway which node a scrape is of (discovery's {@code spec.nodeName} in a
+     * cluster).
+     */
+    public List<String> targets() {
+        return List.copyOf(targets);
     }
 
     private static void serve(HttpExchange exchange, Supplier<String> body) throws IOException {

@@ -152,7 +152,7 @@ public final class ReliabilityStack {
                         .toString());
         properties.put("gpuaas.security.jwks-path", infra.file("jwks").toString());
         properties.put("gpuaas.pools-file", infra.file("pools").toString());
-        properties.put("gpuaas.metrics-gateway.scrape.targets", String.join(",", infra.fleetUrls()));
+        properties.put("gpuaas.metrics-gateway.scrape.targets", String.join(",", infra.fleetTargets()));
         properties.putAll(ServiceTuning.of(spec.name()));
         Map<String, String> env = new LinkedHashMap<>(replica.environment());
         env.put("KUBECONFIG", infra.file("kubeconfig").toString());

@@ -1,4 +1,0 @@
-package io.gpuaas.events.gpu;
-
-/** The values of {@code gpuaas.gpu-samples}. */
-public sealed interface GpuSampleEvent permits GpuSample {}

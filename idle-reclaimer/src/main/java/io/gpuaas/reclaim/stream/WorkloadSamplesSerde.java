@@ -1,0 +1,82 @@
+package io.gpuaas.reclaim.stream;
+
+import io.gpuaas.events.reclaim.WorkloadRef;
+import io.gpuaas.reclaim.model.AttributedSample;
+import io.gpuaas.reclaim.model.Binary;
+import io.gpuaas.reclaim.model.WorkloadSamples;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Binary serde for the internal repartition topic (one workload's samples of one scrape, keyed by workload). Internal
+ * to this service, so it carries no CloudEvents envelope: the public contract is the GpuScrape on
+ * {@code gpuaas.gpu-samples}. Version 2 holds the workload once and then its samples; version 1 (one sample per
+ * record, written before scrapes were batched) is still read, so records in flight across an upgrade are not lost.
+ */
+public final class WorkloadSamplesSerde implements Serde<WorkloadSamples> {
+
+    private static final byte SINGLE = 1;
+    private static final byte BATCH = 2;
+
+    @Override
+    public Serializer<WorkloadSamples> serializer() {
+        return (topic, s) -> s == null ? null : write(s);
+    }
+
+    @Override
+    public Deserializer<WorkloadSamples> deserializer() {
+        return (topic, bytes) -> bytes == null ? null : read(bytes);
+    }
+
+    static byte[] write(WorkloadSamples batch) {
+        WorkloadRef ref = batch.workload();
+        int size =
+                32 + ref.namespace().length() + ref.kind().length() + ref.name().length();
+        for (AttributedSample s : batch.samples()) {
+            size += 32 + s.device().length() + s.pod().length() + s.group().length();
+        }
+        Binary.Writer out = new Binary.Writer(size);
+        out.writeByte(BATCH);
+        out.writeUTF(ref.namespace());
+        out.writeUTF(ref.kind());
+        out.writeUTF(ref.name());
+        out.writeInt(batch.samples().size());
+        for (AttributedSample s : batch.samples()) {
+            out.writeUTF(s.device());
+            out.writeUTF(s.pod());
+            out.writeUTF(s.group());
+            out.writeLong(s.timeMillis());
+            out.writeDouble(s.utilization() == null ? Double.NaN : s.utilization());
+            out.writeLong(s.podStartMillis());
+        }
+        return out.toByteArray();
+    }
+
+    static WorkloadSamples read(byte[] data) {
+        Binary.Reader in = new Binary.Reader(data);
+        byte version = in.readByte();
+        if (version != SINGLE && version != BATCH) {
+            throw new IllegalArgumentException("unknown workload samples version " + version);
+        }
+        WorkloadRef ref = new WorkloadRef(in.readUTF(), in.readUTF(), in.readUTF());
+        int count = version == SINGLE ? 1 : in.readInt();
+        if (count < 1 || count > data.length) {
+            throw new IllegalArgumentException("bad sample count " + count);
+        }
+        List<AttributedSample> samples = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            String device = in.readUTF();
+            String pod = in.readUTF();
+            String group = in.readUTF();
+            long time = in.readLong();
+            double utilization = in.readDouble();
+            long podStart = in.readLong();
+            samples.add(new AttributedSample(
+                    ref, device, pod, group, time, Double.isNaN(utilization) ? null : utilization, podStart));
+        }
+        return new WorkloadSamples(ref, samples);
+    }
+}

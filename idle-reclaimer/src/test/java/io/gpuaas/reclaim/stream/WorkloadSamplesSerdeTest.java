@@ -1,0 +1,58 @@
+package io.gpuaas.reclaim.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.gpuaas.events.reclaim.WorkloadRef;
+import io.gpuaas.reclaim.model.AttributedSample;
+import io.gpuaas.reclaim.model.Binary;
+import io.gpuaas.reclaim.model.WorkloadSamples;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class WorkloadSamplesSerdeTest {
+
+    private static final WorkloadRef RAY = new WorkloadRef("team-b", "RayCluster", "train");
+
+    @Test
+    void shouldReadBackEverySampleOfTheBatchWhenAWorkloadHoldsSeveralDevicesOfANode() {
+        WorkloadSamples batch = new WorkloadSamples(
+                RAY,
+                List.of(
+                        new AttributedSample(RAY, "n1/GPU-a", "train-worker-0", "workers", 5_000, 0.25, 1_000),
+                        new AttributedSample(RAY, "n1/GPU-b/3", "train-worker-1", "workers", 5_000, null, 2_000)));
+
+        WorkloadSamples read = WorkloadSamplesSerde.read(WorkloadSamplesSerde.write(batch));
+
+        assertThat(read).isEqualTo(batch);
+    }
+
+    @Test
+    void shouldStillReadAOneSampleRecordWhenItWasWrittenBeforeSamplesWereBatched() {
+        // Version 1, as the repartition topic held it: one sample per record.
+        Binary.Writer v1 = new Binary.Writer(64);
+        v1.writeByte(1);
+        v1.writeUTF("team-b");
+        v1.writeUTF("RayCluster");
+        v1.writeUTF("train");
+        v1.writeUTF("n1/GPU-a");
+        v1.writeUTF("train-worker-0");
+        v1.writeUTF("workers");
+        v1.writeLong(5_000);
+        v1.writeDouble(Double.NaN);
+        v1.writeLong(1_000);
+
+        assertThat(WorkloadSamplesSerde.read(v1.toByteArray()))
+                .isEqualTo(new WorkloadSamples(
+                        RAY,
+                        List.of(new AttributedSample(
+                                RAY, "n1/GPU-a", "train-worker-0", "workers", 5_000, null, 1_000))));
+    }
+
+    @Test
+    void shouldRefuseAnUnknownVersionWhenTheBytesAreNotOurs() {
+        assertThatThrownBy(() -> WorkloadSamplesSerde.read(new byte[] {9, 0, 0}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("version 9");
+    }
+}
