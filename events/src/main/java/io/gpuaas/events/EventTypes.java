@@ -4,6 +4,7 @@ import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.gpu.GpuScrape;
+import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
@@ -48,6 +49,8 @@ public final class EventTypes {
         register(ReclaimIntent.ReclaimRequested.class, "io.gpuaas.reclaim.intent.requested.v1");
         register(ReclaimIntent.ReclaimWithdrawn.class, "io.gpuaas.reclaim.intent.withdrawn.v1");
         register(TenantUtilization.class, "io.gpuaas.tenant.utilization.v1");
+        register(Notice.BookingEndingSoon.class, "io.gpuaas.notice.booking-ending-soon.v1");
+        register(Notice.NoShowWarning.class, "io.gpuaas.notice.no-show-warning.v1");
     }
 
     private EventTypes() {}

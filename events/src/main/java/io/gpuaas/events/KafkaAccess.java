@@ -55,12 +55,17 @@ public final class KafkaAccess {
                 Topics.BOOKINGS,
                 EnumSet.of(BOOKING_SERVICE),
                 EnumSet.of(BOOKING_SERVICE, QUOTA_PROJECTOR, METRICS_GATEWAY));
-        topic(Topics.KUEUE_WORKLOADS, EnumSet.of(QUOTA_PROJECTOR), EnumSet.of(QUOTA_PROJECTOR));
+        // booking-service's lifecycle reads Workloads to tell a no-show from a booking in use.
+        topic(Topics.KUEUE_WORKLOADS, EnumSet.of(QUOTA_PROJECTOR), EnumSet.of(QUOTA_PROJECTOR, BOOKING_SERVICE));
         topic(Topics.GPU_SAMPLES, EnumSet.of(METRICS_GATEWAY), EnumSet.of(IDLE_RECLAIMER, METRICS_GATEWAY));
         topic(Topics.QUOTA_STATE, EnumSet.of(QUOTA_PROJECTOR), EnumSet.of(METRICS_GATEWAY));
         topic(Topics.RECLAIM_EVENTS, EnumSet.of(IDLE_RECLAIMER), EnumSet.of(METRICS_GATEWAY));
         topic(Topics.RECLAIM_INTENTS, EnumSet.of(IDLE_RECLAIMER), EnumSet.of(IDLE_RECLAIMER));
         topic(Topics.TENANT_UTILIZATION, EnumSet.of(METRICS_GATEWAY), EnumSet.noneOf(KafkaPrincipal.class));
+        // Booking notices from booking-service's lifecycle, workload notices (ReclaimPending) from idle-reclaimer;
+        // their
+        // deliverers (Kubernetes Events, webhooks) become readers when they exist.
+        topic(Topics.NOTICES, EnumSet.of(BOOKING_SERVICE, IDLE_RECLAIMER), EnumSet.noneOf(KafkaPrincipal.class));
         topic(
                 Topics.DEAD_LETTER,
                 EnumSet.of(BOOKING_SERVICE, QUOTA_PROJECTOR, IDLE_RECLAIMER, METRICS_GATEWAY),

@@ -7,6 +7,7 @@ import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.booking.Caller;
 import io.gpuaas.events.booking.Interval;
 import io.gpuaas.events.gpu.GpuScrape;
+import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
@@ -43,6 +44,7 @@ final class EventSamples {
         put(samples, queueState());
         reclaim(samples);
         put(samples, new TenantUtilization("team-a", T0, T1, 57600.0, 43200.5, 14399.5, 0.62, Map.of("h200", 4)));
+        notices(samples);
         return samples;
     }
 
@@ -244,6 +246,37 @@ final class EventSamples {
                 new ReclaimIntent.ReclaimRequested(
                         ref, window, "team-a", List.of("workers"), 2, 1900, false, T0.plusSeconds(1800), NOW));
         put(samples, new ReclaimIntent.ReclaimWithdrawn(ref, window, NOW));
+    }
+
+    private static void notices(Map<Class<?>, Object> samples) {
+        Booking b = booking();
+        Duration lead = Duration.ofMinutes(15);
+        put(
+                samples,
+                new Notice.BookingEndingSoon(
+                        Notice.endingSoonId(b.id(), lead, T1),
+                        b.id(),
+                        b.tenant(),
+                        b.namespace(),
+                        b.pool(),
+                        b.quantity(),
+                        T1,
+                        lead,
+                        T1.minus(lead).plusMillis(180)));
+        Duration grace = Duration.ofMinutes(15);
+        put(
+                samples,
+                new Notice.NoShowWarning(
+                        Notice.noShowWarningId(b.id()),
+                        b.id(),
+                        b.tenant(),
+                        b.namespace(),
+                        b.pool(),
+                        b.quantity(),
+                        T0,
+                        T0.plus(grace),
+                        grace,
+                        T0.plus(grace.dividedBy(2)).plusMillis(240)));
     }
 
     private static void put(Map<Class<?>, Object> samples, Object sample) {

@@ -80,6 +80,7 @@ class TopicsTest {
                         "reclaim-events",
                         "reclaim-intents",
                         "tenant-utilization",
+                        "notices",
                         "dead-letter");
     }
 }
