@@ -24,6 +24,7 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.net.URI;
 import java.util.List;
 
@@ -56,6 +57,13 @@ public class WebhookController {
                     @Content(
                             mediaType = MediaType.APPLICATION_JSON,
                             schema = @Schema(implementation = CreateWebhookRequest.class)))
+    @ApiResponse(
+            responseCode = "201",
+            description = "registered; the secret is in this answer only",
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON,
+                            schema = @Schema(implementation = CreatedWebhook.class)))
     @Post(consumes = MediaType.ALL, produces = MediaType.APPLICATION_JSON)
     public HttpResponse<CreatedWebhook> create(@Nullable @Body String body, Authentication authentication) {
         Caller caller = guard.admit(authentication);
@@ -73,6 +81,7 @@ public class WebhookController {
     }
 
     @Operation(summary = "Delete a webhook endpoint; another tenant's answers 404")
+    @ApiResponse(responseCode = "204", description = "deleted; its notices are no longer sent")
     @Delete(uri = "/{id}")
     public HttpResponse<Void> delete(@PathVariable String id, Authentication authentication) {
         Caller caller = guard.admit(authentication);

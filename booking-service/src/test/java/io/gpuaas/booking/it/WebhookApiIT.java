@@ -67,6 +67,15 @@ class WebhookApiIT {
     }
 
     @Test
+    void shouldDescribeTheWebhookApiWhenTheOpenApiDocumentIsRead() {
+        String document = fixture.app.get("/openapi", null).body();
+
+        assertThat(document)
+                .contains("/api/v1/webhooks:", "/api/v1/webhooks/{id}:", "WebhookRequests.CreatedWebhook")
+                .contains("\"201\":", "\"204\":");
+    }
+
+    @Test
     void shouldRefuseWithAProblemNamingTheRuleWhenTheUrlIsNotHttpsOrPointsInside() {
         assertProblem(post(TEAM_A, Map.of("url", "http://hooks.example.com/x")), 422, "HTTPS_REQUIRED");
         assertProblem(post(TEAM_A, Map.of("url", "https://10.0.0.7/x")), 422, "PRIVATE_ADDRESS");
