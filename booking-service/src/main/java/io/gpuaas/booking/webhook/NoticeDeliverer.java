@@ -35,6 +35,12 @@ public final class NoticeDeliverer implements ServiceComponent {
     public static final String NAME = "webhook-deliverer";
 
     private static final Logger LOG = LoggerFactory.getLogger(NoticeDeliverer.class);
+
+    /** Waits until the registry holds every registration written before the start; false on timeout. */
+    interface RegistryLoaded {
+        boolean await(Duration timeout) throws InterruptedException;
+    }
+
     private static final Duration POLL = Duration.ofMillis(200);
 
     private final Supplier<Consumer<byte[], byte[]>> consumers;
@@ -44,6 +50,7 @@ public final class NoticeDeliverer implements ServiceComponent {
     private final EndpointQueues queues;
     private final OffsetTracker tracker;
     private final int maxPending;
+    private final RegistryLoaded registryLoaded;
     private final RetryBackoff restartBackoff = new RetryBackoff(Duration.ofMillis(500), Duration.ofSeconds(30));
     private volatile State state = State.STARTING;
     private volatile String detail = "starting";
@@ -59,7 +66,9 @@ public final class NoticeDeliverer implements ServiceComponent {
             WebhookRegistry registry,
             EndpointQueues queues,
             OffsetTracker tracker,
-            int maxPending) {
+            int maxPending,
+            RegistryLoaded registryLoaded) {
+        this.registryLoaded = registryLoaded;
         this.consumers = consumers;
         this.topic = topic;
         this.reader = reader;
@@ -119,6 +128,12 @@ public final class NoticeDeliverer implements ServiceComponent {
 
     private void run() {
         try {
+            // A notice read before its tenant's endpoints are known would count as delivered to nobody and its offset
+            // would be committed: the registry must be whole first (after a restart, too).
+            detail = "waiting for the webhook registry";
+            while (running && !registryLoaded.await(Duration.ofSeconds(1))) {
+                LOG.debug("{}: the webhook registry is still loading", NAME);
+            }
             for (int failures = 0; running; ) {
                 RuntimeException failure = session();
                 if (failure == null || !running) {

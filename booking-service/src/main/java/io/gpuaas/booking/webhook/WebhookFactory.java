@@ -94,7 +94,8 @@ public class WebhookFactory {
             WebhookRegistry registry,
             @Named("webhooks") UrlPolicy policy,
             DeadLetterPublisher deadLetters,
-            PrometheusRegistry prometheus) {
+            PrometheusRegistry prometheus,
+            @Named("webhook-registry") TopicReplica registryReplica) {
         HttpClient http = HttpClient.newBuilder()
                 .connectTimeout(settings.connectTimeout())
                 .followRedirects(HttpClient.Redirect.NEVER)
@@ -126,7 +127,8 @@ public class WebhookFactory {
                 registry,
                 queues[0],
                 tracker,
-                settings.maxPending());
+                settings.maxPending(),
+                registryReplica::awaitCaughtUp);
     }
 
     private static KafkaConsumer<byte[], byte[]> consumer(KafkaClients clients, String group) {

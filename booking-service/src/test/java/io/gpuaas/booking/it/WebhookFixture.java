@@ -29,6 +29,23 @@ final class WebhookFixture {
             .encodeToString("webhook-test-key-32-bytes-long!!".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
     static final int MAX_ATTEMPTS = 3;
 
+    /** Webhooks on, loopback receivers allowed, short backoff, three attempts, a long request timeout. */
+    static final Map<String, Object> SETTINGS = Map.of(
+            "gpuaas.webhooks.encryption-key",
+            ENCRYPTION_KEY,
+            "gpuaas.webhooks.local-hosts",
+            List.of("127.0.0.1"),
+            "gpuaas.webhooks.max-attempts",
+            MAX_ATTEMPTS,
+            "gpuaas.webhooks.backoff-initial",
+            "PT0.4S",
+            "gpuaas.webhooks.backoff-max",
+            "PT10S",
+            "gpuaas.webhooks.request-timeout",
+            "PT30S",
+            "gpuaas.webhooks.max-per-tenant",
+            20);
+
     private static WebhookFixture shared;
 
     final KafkaBroker broker;
@@ -42,23 +59,7 @@ final class WebhookFixture {
 
     static synchronized WebhookFixture shared(KafkaBroker broker) {
         if (shared == null) {
-            BookingApp app = BookingApp.start(
-                    broker,
-                    Map.of(
-                            "gpuaas.webhooks.encryption-key",
-                            ENCRYPTION_KEY,
-                            "gpuaas.webhooks.local-hosts",
-                            List.of("127.0.0.1"),
-                            "gpuaas.webhooks.max-attempts",
-                            MAX_ATTEMPTS,
-                            "gpuaas.webhooks.backoff-initial",
-                            "PT0.4S",
-                            "gpuaas.webhooks.backoff-max",
-                            "PT10S",
-                            "gpuaas.webhooks.request-timeout",
-                            "PT30S",
-                            "gpuaas.webhooks.max-per-tenant",
-                            20));
+            BookingApp app = BookingApp.start(broker, SETTINGS);
             shared = new WebhookFixture(broker, app);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 shared.receiver.close();
@@ -70,6 +71,10 @@ final class WebhookFixture {
 
     /** Registers {@code url} as {@code token}'s tenant; the 201 body. */
     Map<String, Object> register(String token, String url) {
+        return register(app, token, url);
+    }
+
+    static Map<String, Object> register(BookingApp app, String token, String url) {
         HttpResponse<String> created =
                 app.send("POST", "/api/v1/webhooks", token, BookingApp.json(Map.of("url", url)), Map.of());
         if (created.statusCode() != 201) {
@@ -98,7 +103,11 @@ final class WebhookFixture {
 
     /** Writes {@code notice} to the notices topic as its writer would; the record's bytes and where it went. */
     Written publish(Notice notice) {
-        String topic = Topics.NOTICES.name(app.prefix);
+        return publish(broker, app.prefix, notice);
+    }
+
+    static Written publish(KafkaBroker broker, String prefix, Notice notice) {
+        String topic = Topics.NOTICES.name(prefix);
         RecordHeaders headers = new RecordHeaders();
         byte[] value = Topics.NOTICES.valueSerde().serializer().serialize(topic, headers, notice);
         String key = notice instanceof Notice.NoShowWarning w ? w.bookingId() : notice.noticeId();
