@@ -9,6 +9,7 @@ import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.tenant.TenantUtilization;
+import io.gpuaas.events.webhook.WebhookRegistration;
 import io.gpuaas.events.workload.WorkloadEvent;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -51,6 +52,7 @@ public final class EventTypes {
         register(TenantUtilization.class, "io.gpuaas.tenant.utilization.v1");
         register(Notice.BookingEndingSoon.class, "io.gpuaas.notice.booking-ending-soon.v1");
         register(Notice.NoShowWarning.class, "io.gpuaas.notice.no-show-warning.v1");
+        register(WebhookRegistration.class, "io.gpuaas.webhook.registration.v1");
     }
 
     private EventTypes() {}

@@ -10,6 +10,7 @@ import io.gpuaas.events.quota.QueueStateEvent;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.tenant.TenantUtilizationEvent;
+import io.gpuaas.events.webhook.WebhookRegistration;
 import io.gpuaas.events.workload.WorkloadEvent;
 import java.time.Duration;
 import java.util.List;
@@ -70,6 +71,12 @@ public final class Topics {
      */
     public static final TopicSpec<String, Notice> NOTICES =
             new TopicSpec<>("notices", KEY, EventSerdes.of(Notice.class), 6, false, Duration.ofDays(7));
+    /**
+     * Tenants' webhook endpoints, compacted, keyed by {@code <tenant>/<id>}; a tombstone deletes one. Every
+     * booking-service replica reads it whole; the signing secret in it is encrypted ({@link WebhookRegistration}).
+     */
+    public static final TopicSpec<String, WebhookRegistration> WEBHOOKS =
+            new TopicSpec<>("webhooks", KEY, EventSerdes.of(WebhookRegistration.class), 3, true, null);
     /** Records that could not be processed: original key and bytes, the reason in {@code gpuaas_dlq_*} headers. */
     public static final TopicSpec<byte[], byte[]> DEAD_LETTER =
             new TopicSpec<>("dead-letter", Serdes.ByteArray(), Serdes.ByteArray(), 3, false, Duration.ofDays(30));
@@ -85,6 +92,7 @@ public final class Topics {
             RECLAIM_INTENTS,
             TENANT_UTILIZATION,
             NOTICES,
+            WEBHOOKS,
             DEAD_LETTER);
 
     private static final Map<String, String> KEYS = Map.ofEntries(
@@ -98,6 +106,7 @@ public final class Topics {
             Map.entry("reclaim-intents", "`namespace/kind/name`"),
             Map.entry("tenant-utilization", "tenant"),
             Map.entry("notices", "booking id, or `namespace/kind/name` of a workload"),
+            Map.entry("webhooks", "`<tenant>/<id>` of the endpoint"),
             Map.entry("dead-letter", "the original record's key, unchanged"));
 
     private Topics() {}

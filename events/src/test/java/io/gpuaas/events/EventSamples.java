@@ -13,6 +13,7 @@ import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.events.tenant.TenantUtilization;
+import io.gpuaas.events.webhook.WebhookRegistration;
 import io.gpuaas.events.workload.WorkloadEvent;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -45,6 +46,16 @@ final class EventSamples {
         reclaim(samples);
         put(samples, new TenantUtilization("team-a", T0, T1, 57600.0, 43200.5, 14399.5, 0.62, Map.of("h200", 4)));
         notices(samples);
+        put(
+                samples,
+                new WebhookRegistration(
+                        "wh-5b1f0c2a9d3e4f60",
+                        "team-a",
+                        "https://hooks.team-a.example/gpuaas",
+                        "on-call pager",
+                        "v1.q7cTAQmWHn0UqjUuAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+                        "alice",
+                        NOW));
         return samples;
     }
 

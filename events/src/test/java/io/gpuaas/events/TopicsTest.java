@@ -41,7 +41,7 @@ class TopicsTest {
             }
         }
         assertThat(Topics.all().stream().filter(TopicSpec::compacted).map(TopicSpec::baseName))
-                .containsExactlyInAnyOrder("bookings", "quota-state");
+                .containsExactlyInAnyOrder("bookings", "quota-state", "webhooks");
     }
 
     @Test
@@ -81,6 +81,7 @@ class TopicsTest {
                         "reclaim-intents",
                         "tenant-utilization",
                         "notices",
+                        "webhooks",
                         "dead-letter");
     }
 }
