@@ -10,6 +10,7 @@ import io.gpuaas.events.TopicSpec;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.gpu.GpuSample;
 import io.gpuaas.events.gpu.GpuSampleEvent;
+import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.kit.config.KafkaSettings;
@@ -71,11 +72,13 @@ public final class ReclaimerHarness implements AutoCloseable {
     private final ReclaimEventPublisher publisher;
     private final List<ReclaimEvent> events = new CopyOnWriteArrayList<>();
     private final List<ReclaimIntent> intents = new CopyOnWriteArrayList<>();
+    private final List<Notice> notices = new CopyOnWriteArrayList<>();
     /** Window ids the harness's own applier tried to apply (a second applier records its own). */
     public final List<String> appliedByFirst = new CopyOnWriteArrayList<>();
 
     private final Thread eventReader;
     private final Thread intentReader;
+    private final Thread noticeReader;
     private volatile boolean running = true;
     private KafkaStreams streams;
     private final org.apache.kafka.clients.producer.Producer<byte[], byte[]> deadLetterProducer;
@@ -115,6 +118,7 @@ public final class ReclaimerHarness implements AutoCloseable {
                 Topics.GPU_SAMPLES.valueSerde().serializer());
         this.eventReader = Thread.ofVirtual().start(() -> read(Topics.RECLAIM_EVENTS, events));
         this.intentReader = Thread.ofVirtual().start(() -> read(Topics.RECLAIM_INTENTS, intents));
+        this.noticeReader = Thread.ofVirtual().start(() -> read(Topics.NOTICES, notices));
         await().atMost(Duration.ofSeconds(20)).until(() -> owners.synced() && directory.synced());
         start();
     }
@@ -242,6 +246,15 @@ public final class ReclaimerHarness implements AutoCloseable {
                 .toList();
     }
 
+    /** ReclaimPending notices committed so far for the workload {@code namespace/kind/name}, in order. */
+    public List<Notice.ReclaimPending> noticesOf(String workloadKey) {
+        return notices.stream()
+                .filter(Notice.ReclaimPending.class::isInstance)
+                .map(Notice.ReclaimPending.class::cast)
+                .filter(n -> n.workload().key().equals(workloadKey))
+                .toList();
+    }
+
     /** Reads {@code topic} from the beginning as a read_committed consumer would, into {@code sink}. */
     private <T> void read(TopicSpec<String, T> topic, List<T> sink) {
         Map<String, Object> config = broker.clientProperties();
@@ -272,6 +285,7 @@ public final class ReclaimerHarness implements AutoCloseable {
         }
         eventReader.join(5_000);
         intentReader.join(5_000);
+        noticeReader.join(5_000);
         producer.close();
         publisher.close();
         clients.close();
