@@ -62,10 +62,11 @@ public final class KafkaAccess {
         topic(Topics.RECLAIM_EVENTS, EnumSet.of(IDLE_RECLAIMER), EnumSet.of(METRICS_GATEWAY));
         topic(Topics.RECLAIM_INTENTS, EnumSet.of(IDLE_RECLAIMER), EnumSet.of(IDLE_RECLAIMER));
         topic(Topics.TENANT_UTILIZATION, EnumSet.of(METRICS_GATEWAY), EnumSet.noneOf(KafkaPrincipal.class));
-        // Booking notices from booking-service's lifecycle, workload notices (ReclaimPending) from idle-reclaimer;
-        // their
-        // deliverers (Kubernetes Events, webhooks) become readers when they exist.
-        topic(Topics.NOTICES, EnumSet.of(BOOKING_SERVICE, IDLE_RECLAIMER), EnumSet.noneOf(KafkaPrincipal.class));
+        // Booking notices from booking-service's lifecycle, workload notices (ReclaimPending) from idle-reclaimer,
+        // which
+        // also reads them back to show them on the workload objects (Event, gpuaas.io/reclaim-at); webhook
+        // deliverers become readers when they exist.
+        topic(Topics.NOTICES, EnumSet.of(BOOKING_SERVICE, IDLE_RECLAIMER), EnumSet.of(IDLE_RECLAIMER));
         topic(
                 Topics.DEAD_LETTER,
                 EnumSet.of(BOOKING_SERVICE, QUOTA_PROJECTOR, IDLE_RECLAIMER, METRICS_GATEWAY),

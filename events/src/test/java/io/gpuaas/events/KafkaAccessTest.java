@@ -103,7 +103,8 @@ class KafkaAccessTest {
     void shouldLetBookingServiceAndTheReclaimerWriteNoticesAndBookingServiceReadWorkloadsWhenTheTableIsRead() {
         assertThat(KafkaAccess.writers(Topics.NOTICES))
                 .containsExactlyInAnyOrder(KafkaPrincipal.BOOKING_SERVICE, KafkaPrincipal.IDLE_RECLAIMER);
-        assertThat(KafkaAccess.readers(Topics.NOTICES)).containsExactly(KafkaPrincipal.SRE);
+        assertThat(KafkaAccess.readers(Topics.NOTICES))
+                .containsExactlyInAnyOrder(KafkaPrincipal.IDLE_RECLAIMER, KafkaPrincipal.SRE);
         assertThat(KafkaAccess.acls(KafkaPrincipal.BOOKING_SERVICE, "t1.gpuaas."))
                 .anyMatch(a -> a.pattern().name().equals("t1.gpuaas.kueue-workloads")
                         && a.entry().operation() == AclOperation.READ)

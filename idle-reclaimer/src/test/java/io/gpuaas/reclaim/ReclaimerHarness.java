@@ -13,12 +13,18 @@ import io.gpuaas.events.gpu.GpuSampleEvent;
 import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
+import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.kit.config.KafkaSettings;
 import io.gpuaas.kit.kafka.KafkaClients;
+import io.gpuaas.kit.runtime.ReconcileLoop;
+import io.gpuaas.kit.runtime.TopicReplica;
+import io.gpuaas.reclaim.announce.AnnouncerFactory;
+import io.gpuaas.reclaim.announce.ReclaimAnnouncements;
 import io.gpuaas.reclaim.apply.IntentApplier;
 import io.gpuaas.reclaim.apply.ScaleAction;
 import io.gpuaas.reclaim.config.ReclaimerSettings.Mode;
 import io.gpuaas.reclaim.k8s.PodOwnerIndex;
+import io.gpuaas.reclaim.k8s.ReclaimAnnouncer;
 import io.gpuaas.reclaim.k8s.ResumeRequests;
 import io.gpuaas.reclaim.k8s.ResumeService;
 import io.gpuaas.reclaim.k8s.WorkerScaler;
@@ -79,6 +85,8 @@ public final class ReclaimerHarness implements AutoCloseable {
     private final Thread eventReader;
     private final Thread intentReader;
     private final Thread noticeReader;
+    private final ReconcileLoop<WorkloadRef> announcerLoop;
+    private final TopicReplica announcementFeed;
     private volatile boolean running = true;
     private KafkaStreams streams;
     private final org.apache.kafka.clients.producer.Producer<byte[], byte[]> deadLetterProducer;
@@ -121,6 +129,12 @@ public final class ReclaimerHarness implements AutoCloseable {
         this.noticeReader = Thread.ofVirtual().start(() -> read(Topics.NOTICES, notices));
         await().atMost(Duration.ofSeconds(20)).until(() -> owners.synced() && directory.synced());
         start();
+        ReclaimAnnouncements announcements = new ReclaimAnnouncements();
+        this.announcerLoop =
+                AnnouncerFactory.loop(new ReclaimAnnouncer(client, Clock.systemUTC()), announcements, registry);
+        this.announcementFeed = AnnouncerFactory.feed(clients, announcements, announcerLoop, registry);
+        announcerLoop.start();
+        announcementFeed.start();
     }
 
     /**
@@ -280,6 +294,8 @@ public final class ReclaimerHarness implements AutoCloseable {
     @Override
     public void close() throws Exception {
         running = false;
+        announcementFeed.stop(Duration.ofSeconds(5));
+        announcerLoop.stop(Duration.ofSeconds(5));
         if (streams != null) {
             closeStreams();
         }
