@@ -14,6 +14,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.time.Clock;
+import java.time.Duration;
 
 /**
  * ReclaimPending onto the workload objects: a replica of {@code notices} and {@code reclaim-intents} (only its
@@ -56,6 +57,8 @@ public class AnnouncerFactory {
                     return ReconcileLoop.Outcome.done();
                 })
                 .workers(2)
+                // A resume is seen on the object, not on a topic: announced workloads are looked at every minute.
+                .resync(Duration.ofMinutes(1), announcements::announcedWorkloads)
                 .metrics(registry)
                 .build();
     }

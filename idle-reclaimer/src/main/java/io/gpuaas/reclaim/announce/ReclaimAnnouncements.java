@@ -4,6 +4,7 @@ import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.reclaim.WorkloadRef;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -53,6 +54,13 @@ public final class ReclaimAnnouncements {
         Instant upTo = entry.withdrawnUpTo();
         boolean over = upTo != null && !upTo.isBefore(entry.latest().idleSince());
         return over ? Optional.empty() : Optional.of(entry.latest());
+    }
+
+    /** Workloads announced now: the loop looks at them again from time to time, to see a resume. */
+    public List<WorkloadRef> announcedWorkloads() {
+        return byWorkload.keySet().stream()
+                .filter(ref -> current(ref).isPresent())
+                .toList();
     }
 
     /** {@code namespace/kind/name@<window start>} → the start. */
