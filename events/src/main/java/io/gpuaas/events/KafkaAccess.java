@@ -69,8 +69,9 @@ public final class KafkaAccess {
         topic(Topics.RECLAIM_INTENTS, EnumSet.of(IDLE_RECLAIMER), EnumSet.of(IDLE_RECLAIMER));
         topic(Topics.TENANT_UTILIZATION, EnumSet.of(METRICS_GATEWAY), EnumSet.noneOf(KafkaPrincipal.class));
         // Booking notices from booking-service's lifecycle, workload notices (ReclaimPending) from idle-reclaimer;
-        // booking-service delivers them to tenants' webhooks.
-        topic(Topics.NOTICES, EnumSet.of(BOOKING_SERVICE, IDLE_RECLAIMER), EnumSet.of(BOOKING_SERVICE));
+        // booking-service delivers them to tenants' webhooks, idle-reclaimer reads its own back to show them on the
+        // workload objects (Event, gpuaas.io/reclaim-at).
+        topic(Topics.NOTICES, EnumSet.of(BOOKING_SERVICE, IDLE_RECLAIMER), EnumSet.of(BOOKING_SERVICE, IDLE_RECLAIMER));
         topic(Topics.WEBHOOKS, EnumSet.of(BOOKING_SERVICE), EnumSet.of(BOOKING_SERVICE));
         topic(
                 Topics.DEAD_LETTER,

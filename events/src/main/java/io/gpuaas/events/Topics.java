@@ -66,7 +66,7 @@ public final class Topics {
             "tenant-utilization", KEY, EventSerdes.of(TenantUtilizationEvent.class), 6, false, Duration.ofDays(30));
     /**
      * Heads-ups to tenants, each emitted once: booking notices (BookingEndingSoon, NoShowWarning) from booking-service,
-     * keyed by booking id; workload notices from idle-reclaimer, keyed by {@code namespace/kind/name}. Read by whatever
+     * keyed by booking id; workload notices (ReclaimPending) from idle-reclaimer, keyed by {@code namespace/kind/name}. Read by whatever
      * delivers them (Kubernetes Events, webhooks) and by SREs; kept a week, as long as a delivery may lag.
      */
     public static final TopicSpec<String, Notice> NOTICES =

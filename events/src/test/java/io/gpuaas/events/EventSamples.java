@@ -288,6 +288,20 @@ final class EventSamples {
                         T0.plus(grace),
                         grace,
                         T0.plus(grace.dividedBy(2)).plusMillis(240)));
+        WorkloadRef ref = new WorkloadRef("team-a", "RayCluster", "train-1");
+        Duration window = Duration.ofMinutes(15);
+        put(
+                samples,
+                new Notice.ReclaimPending(
+                        Notice.reclaimPendingId(ref, T0),
+                        "team-a",
+                        ref.namespace(),
+                        ref,
+                        ref.key() + "@" + T0,
+                        T0,
+                        T0.plus(window),
+                        window,
+                        T0.plus(Duration.ofMinutes(12)).plusMillis(130)));
     }
 
     private static void put(Map<Class<?>, Object> samples, Object sample) {

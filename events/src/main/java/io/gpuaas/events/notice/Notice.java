@@ -1,17 +1,19 @@
 package io.gpuaas.events.notice;
 
 import io.gpuaas.events.IdentifiedEvent;
+import io.gpuaas.events.reclaim.WorkloadRef;
 import java.time.Duration;
 import java.time.Instant;
 
 /**
  * A heads-up to a tenant about something that happens to its capacity unless it acts; the values of
- * {@code gpuaas.notices}. Booking notices are keyed by booking id. Each notice is emitted once (its writer decides
+ * {@code gpuaas.notices}. Booking notices are keyed by booking id, workload notices by {@code namespace/kind/name}. Each notice is emitted once (its writer decides
  * and writes it in one exactly-once transaction) and carries a deterministic {@link #noticeId()}; the record's
  * {@code ce_id} is a name-based UUID of it, so a consumer that delivers notices (Kubernetes Events, webhooks) can also
  * drop a copy it has seen.
  */
-public sealed interface Notice extends IdentifiedEvent permits Notice.BookingEndingSoon, Notice.NoShowWarning {
+public sealed interface Notice extends IdentifiedEvent
+        permits Notice.BookingEndingSoon, Notice.NoShowWarning, Notice.ReclaimPending {
 
     /** The notice's own id: what it is about and when, the same for every copy (see {@link #endingSoonId}). */
     String noticeId();
@@ -35,6 +37,14 @@ public sealed interface Notice extends IdentifiedEvent permits Notice.BookingEnd
     /** {@code <bookingId>/no-show-warning}: a booking is warned of its no-show release at most once. */
     static String noShowWarningId(String bookingId) {
         return bookingId + "/no-show-warning";
+    }
+
+    /**
+     * {@code <namespace/kind/name>/reclaim-pending@<idleSince>}: one per idle window of a workload; its next idle
+     * run, after a busy sample, starts later and gets its own.
+     */
+    static String reclaimPendingId(WorkloadRef workload, Instant idleSince) {
+        return workload.key() + "/reclaim-pending@" + idleSince;
     }
 
     /**
@@ -92,6 +102,37 @@ public sealed interface Notice extends IdentifiedEvent permits Notice.BookingEnd
             Instant activeSince,
             Instant releaseAt,
             Duration grace,
+            Instant time)
+            implements Notice {}
+
+    /**
+     * A workload has been idle for 80 % of its idle window: unless a device gets busy, idle-reclaimer scales its GPU
+     * workers to zero at about {@code reclaimAt} (a {@code Reclaimed} on {@code gpuaas.reclaim-events}). Decided by
+     * the same rule as the reclaim (every device at or under the threshold, enough samples, after the warm-up) over
+     * the part of the window that has passed; sent once per idle window, only when the reclaim would write (direct
+     * mode, not dry-run, not opted out). A busy sample ends the window: no reclaim, and its next idle run is a new
+     * window with a notice of its own.
+     *
+     * @param noticeId  {@link #reclaimPendingId}
+     * @param tenant    the workload's tenant
+     * @param namespace the workload's namespace
+     * @param workload  the workload (the record key is its {@code namespace/kind/name})
+     * @param windowId  {@code namespace/kind/name@<idleSince>}: the window id the reclaim carries when the run goes on
+     *                  without a gap (a gap in the samples delays the reclaim and moves its window start)
+     * @param idleSince when the window began: the last device's idle run, or the end of the warm-up if later
+     * @param reclaimAt the projected reclaim: {@code idleSince + window}
+     * @param window    the workload's idle window (policy)
+     * @param time      when it was decided (the time of the sample at 80 % of the window)
+     */
+    record ReclaimPending(
+            String noticeId,
+            String tenant,
+            String namespace,
+            WorkloadRef workload,
+            String windowId,
+            Instant idleSince,
+            Instant reclaimAt,
+            Duration window,
             Instant time)
             implements Notice {}
 }
