@@ -104,7 +104,8 @@ class KafkaAccessTest {
         assertThat(KafkaAccess.writers(Topics.NOTICES))
                 .containsExactlyInAnyOrder(KafkaPrincipal.BOOKING_SERVICE, KafkaPrincipal.IDLE_RECLAIMER);
         assertThat(KafkaAccess.readers(Topics.NOTICES))
-                .containsExactlyInAnyOrder(KafkaPrincipal.SRE, KafkaPrincipal.BOOKING_SERVICE, KafkaPrincipal.IDLE_RECLAIMER);
+                .containsExactlyInAnyOrder(
+                        KafkaPrincipal.SRE, KafkaPrincipal.BOOKING_SERVICE, KafkaPrincipal.IDLE_RECLAIMER);
         assertThat(KafkaAccess.acls(KafkaPrincipal.BOOKING_SERVICE, "t1.gpuaas."))
                 .anyMatch(a -> a.pattern().name().equals("t1.gpuaas.kueue-workloads")
                         && a.entry().operation() == AclOperation.READ)

@@ -70,6 +70,7 @@ public class BookingMetrics implements LifecycleOutcomes {
                 switch (notice) {
                     case Notice.BookingEndingSoon n -> "booking_ending_soon";
                     case Notice.NoShowWarning n -> "no_show_warning";
+                    case Notice.ReclaimPending n -> "reclaim_pending"; // idle-reclaimer's; listed for completeness
                 };
         notices.labelValues(type).inc();
     }

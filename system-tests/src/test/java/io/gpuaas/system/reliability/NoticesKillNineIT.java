@@ -234,6 +234,7 @@ class NoticesKillNineIT {
             return switch (notice) {
                 case BookingEndingSoon s -> s.endsAt().minus(s.lead());
                 case NoShowWarning w -> w.releaseAt().minus(w.grace().dividedBy(2));
+                case Notice.ReclaimPending p -> throw new IllegalStateException("booking-service emits no " + p);
             };
         }
 
