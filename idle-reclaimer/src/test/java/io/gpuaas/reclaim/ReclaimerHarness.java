@@ -130,8 +130,8 @@ public final class ReclaimerHarness implements AutoCloseable {
         await().atMost(Duration.ofSeconds(20)).until(() -> owners.synced() && directory.synced());
         start();
         ReclaimAnnouncements announcements = new ReclaimAnnouncements();
-        this.announcerLoop =
-                AnnouncerFactory.loop(new ReclaimAnnouncer(client, Clock.systemUTC()), announcements, registry);
+        this.announcerLoop = AnnouncerFactory.loop(
+                new ReclaimAnnouncer(client, scaler::leavesAlone, Clock.systemUTC()), announcements, registry);
         this.announcementFeed = AnnouncerFactory.feed(clients, announcements, announcerLoop, registry);
         announcerLoop.start();
         announcementFeed.start();

@@ -9,6 +9,7 @@ import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kit.runtime.ReconcileLoop;
 import io.gpuaas.kit.runtime.TopicReplica;
 import io.gpuaas.reclaim.k8s.ReclaimAnnouncer;
+import io.gpuaas.reclaim.k8s.WorkerScaler;
 import io.micronaut.context.annotation.Factory;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import jakarta.inject.Named;
@@ -35,8 +36,11 @@ public class AnnouncerFactory {
     @Singleton
     @Named(LOOP)
     ReconcileLoop<WorkloadRef> announcerLoop(
-            KubernetesClient client, ReclaimAnnouncements announcements, PrometheusRegistry registry) {
-        return loop(new ReclaimAnnouncer(client, Clock.systemUTC()), announcements, registry);
+            KubernetesClient client,
+            WorkerScaler scaler,
+            ReclaimAnnouncements announcements,
+            PrometheusRegistry registry) {
+        return loop(new ReclaimAnnouncer(client, scaler::leavesAlone, Clock.systemUTC()), announcements, registry);
     }
 
     @Singleton

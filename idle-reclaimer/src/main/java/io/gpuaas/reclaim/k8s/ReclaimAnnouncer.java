@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Shows a ReclaimPending notice on its workload, so {@code kubectl describe} and {@code kubectl get -o yaml} tell the
@@ -28,10 +29,13 @@ public final class ReclaimAnnouncer {
     static final String COMPONENT = "gpuaas-idle-reclaimer";
 
     private final KubernetesClient client;
+    private final Predicate<HasMetadata> leftAlone;
     private final Clock clock;
 
-    public ReclaimAnnouncer(KubernetesClient client, Clock clock) {
+    /** @param leftAlone objects a reclaim would skip ({@link WorkerScaler#leavesAlone}): nothing is announced on them */
+    public ReclaimAnnouncer(KubernetesClient client, Predicate<HasMetadata> leftAlone, Clock clock) {
         this.client = client;
+        this.leftAlone = leftAlone;
         this.clock = clock;
     }
 
@@ -47,7 +51,7 @@ public final class ReclaimAnnouncer {
         if (object == null) {
             return;
         }
-        Optional<Notice.ReclaimPending> shown = notice.filter(n -> !resumedAfter(object, n));
+        Optional<Notice.ReclaimPending> shown = notice.filter(n -> !resumedAfter(object, n) && !leftAlone.test(object));
         String desired = shown.map(n -> n.reclaimAt().toString()).orElse(null);
         if (!Objects.equals(KubeResources.annotations(object).get(RECLAIM_AT), desired)) {
             if (desired == null) {

@@ -122,11 +122,13 @@ public final class IdlenessWindow {
         }
         int span = Math.min(spanSlots, slots);
         long spanStart = (nowSlot - span + 1) * slotMillis;
+        // Called on most samples of a busy workload: the cheap tests first, the bit count last.
+        if ((lastBadMillis != EMPTY && lastBadMillis >= spanStart) || spanStart < notBeforeMillis) {
+            return EMPTY;
+        }
         long from = Math.max(nowSlot - span + 1, headSlot - slots + 1);
         long to = Math.min(nowSlot, headSlot);
-        int seen = from > to ? 0 : forRange(from, to, true);
-        boolean busy = lastBadMillis != EMPTY && lastBadMillis >= spanStart;
-        if (busy || seen < requiredSamples || spanStart < notBeforeMillis) {
+        if (from > to || forRange(from, to, true) < requiredSamples) {
             return EMPTY;
         }
         return Math.max(Math.floorDiv(runStartMillis, slotMillis) * slotMillis, spanStart);
