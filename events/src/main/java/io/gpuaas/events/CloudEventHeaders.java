@@ -3,6 +3,7 @@ package io.gpuaas.events;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
@@ -80,12 +81,40 @@ public final class CloudEventHeaders {
         };
     }
 
+    /**
+     * The six headers of a record of an {@link IdentifiedEvent}: {@code ce_id} is {@link #idOf(String)} of its id,
+     * the same for every copy, so consumers can deduplicate by it.
+     */
+    public Header[] next(Header type, String eventId) {
+        Header[] headers = next(type);
+        headers[1] = new RecordHeader(CloudEvents.ID, idOf(eventId).toString().getBytes(StandardCharsets.US_ASCII));
+        return headers;
+    }
+
     /** Writes the six headers into {@code target}, replacing those it carried (e.g. copied from an input record). */
     public void replace(Headers target, Header type) {
-        for (Header header : next(type)) {
+        replace(target, next(type));
+    }
+
+    /** As {@link #replace(Headers, Header)} for an {@link IdentifiedEvent}: {@code ce_id} from its id. */
+    public void replace(Headers target, Header type, String eventId) {
+        replace(target, next(type, eventId));
+    }
+
+    private static void replace(Headers target, Header[] headers) {
+        for (Header header : headers) {
             target.remove(header.key());
             target.add(header);
         }
+    }
+
+    /**
+     * The {@code ce_id} of an event whose own id is {@code eventId}: the name-based (version 3) UUID of its UTF-8
+     * bytes, so it keeps the shape of every other {@code ce_id} and is the same wherever and however often the event
+     * is written.
+     */
+    public static UUID idOf(String eventId) {
+        return UUID.nameUUIDFromBytes(eventId.getBytes(StandardCharsets.UTF_8));
     }
 
     private Header source() {

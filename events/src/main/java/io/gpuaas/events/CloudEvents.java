@@ -9,7 +9,7 @@ public final class CloudEvents {
 
     /** Header of the CloudEvents spec version, always {@code 1.0}. */
     public static final String SPECVERSION = "ce_specversion";
-    /** Header of the event id, a random UUID per record. */
+    /** Header of the event id: a random UUID per record, or the name-based UUID of an {@link IdentifiedEvent}'s id. */
     public static final String ID = "ce_id";
     /** Header naming the producing service, e.g. {@code /gpuaas/booking-service}. */
     public static final String SOURCE = "ce_source";

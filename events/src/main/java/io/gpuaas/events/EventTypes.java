@@ -4,10 +4,12 @@ import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.gpu.GpuScrape;
+import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.tenant.TenantUtilization;
+import io.gpuaas.events.webhook.WebhookRegistration;
 import io.gpuaas.events.workload.WorkloadEvent;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -48,6 +50,10 @@ public final class EventTypes {
         register(ReclaimIntent.ReclaimRequested.class, "io.gpuaas.reclaim.intent.requested.v1");
         register(ReclaimIntent.ReclaimWithdrawn.class, "io.gpuaas.reclaim.intent.withdrawn.v1");
         register(TenantUtilization.class, "io.gpuaas.tenant.utilization.v1");
+        register(Notice.BookingEndingSoon.class, "io.gpuaas.notice.booking-ending-soon.v1");
+        register(Notice.NoShowWarning.class, "io.gpuaas.notice.no-show-warning.v1");
+        register(Notice.ReclaimPending.class, "io.gpuaas.notice.reclaim-pending.v1");
+        register(WebhookRegistration.class, "io.gpuaas.webhook.registration.v1");
     }
 
     private EventTypes() {}

@@ -41,9 +41,15 @@ public final class KafkaAccess {
      */
     public static final String RECLAIM_APPLIER = "-applier";
 
+    /**
+     * Suffix of booking-service's webhook deliverer's consumer group: it reads {@code notices} in the group
+     * {@code <application.id>-webhooks} and commits an offset once every delivery below it has ended.
+     */
+    public static final String WEBHOOK_DELIVERY = "-webhooks";
+
     /** Plain consumer groups of a Streams service, as suffixes of its application id. */
     private static final Map<KafkaPrincipal, List<String>> GROUP_SUFFIXES =
-            Map.of(IDLE_RECLAIMER, List.of(RECLAIM_APPLIER));
+            Map.of(IDLE_RECLAIMER, List.of(RECLAIM_APPLIER), BOOKING_SERVICE, List.of(WEBHOOK_DELIVERY));
 
     private static final Map<TopicSpec<?, ?>, Set<KafkaPrincipal>> WRITERS = new LinkedHashMap<>();
     private static final Map<TopicSpec<?, ?>, Set<KafkaPrincipal>> READERS = new LinkedHashMap<>();
@@ -55,12 +61,18 @@ public final class KafkaAccess {
                 Topics.BOOKINGS,
                 EnumSet.of(BOOKING_SERVICE),
                 EnumSet.of(BOOKING_SERVICE, QUOTA_PROJECTOR, METRICS_GATEWAY));
-        topic(Topics.KUEUE_WORKLOADS, EnumSet.of(QUOTA_PROJECTOR), EnumSet.of(QUOTA_PROJECTOR));
+        // booking-service's lifecycle reads Workloads to tell a no-show from a booking in use.
+        topic(Topics.KUEUE_WORKLOADS, EnumSet.of(QUOTA_PROJECTOR), EnumSet.of(QUOTA_PROJECTOR, BOOKING_SERVICE));
         topic(Topics.GPU_SAMPLES, EnumSet.of(METRICS_GATEWAY), EnumSet.of(IDLE_RECLAIMER, METRICS_GATEWAY));
         topic(Topics.QUOTA_STATE, EnumSet.of(QUOTA_PROJECTOR), EnumSet.of(METRICS_GATEWAY));
         topic(Topics.RECLAIM_EVENTS, EnumSet.of(IDLE_RECLAIMER), EnumSet.of(METRICS_GATEWAY));
         topic(Topics.RECLAIM_INTENTS, EnumSet.of(IDLE_RECLAIMER), EnumSet.of(IDLE_RECLAIMER));
         topic(Topics.TENANT_UTILIZATION, EnumSet.of(METRICS_GATEWAY), EnumSet.noneOf(KafkaPrincipal.class));
+        // Booking notices from booking-service's lifecycle, workload notices (ReclaimPending) from idle-reclaimer;
+        // booking-service delivers them to tenants' webhooks, idle-reclaimer reads its own back to show them on the
+        // workload objects (Event, gpuaas.io/reclaim-at).
+        topic(Topics.NOTICES, EnumSet.of(BOOKING_SERVICE, IDLE_RECLAIMER), EnumSet.of(BOOKING_SERVICE, IDLE_RECLAIMER));
+        topic(Topics.WEBHOOKS, EnumSet.of(BOOKING_SERVICE), EnumSet.of(BOOKING_SERVICE));
         topic(
                 Topics.DEAD_LETTER,
                 EnumSet.of(BOOKING_SERVICE, QUOTA_PROJECTOR, IDLE_RECLAIMER, METRICS_GATEWAY),

@@ -5,10 +5,12 @@ import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.gpu.GpuScrapeCodec;
 import io.gpuaas.events.gpu.GpuScrapeEvent;
+import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.quota.QueueStateEvent;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.tenant.TenantUtilizationEvent;
+import io.gpuaas.events.webhook.WebhookRegistration;
 import io.gpuaas.events.workload.WorkloadEvent;
 import java.time.Duration;
 import java.util.List;
@@ -62,6 +64,19 @@ public final class Topics {
     /** Per-tenant utilization rollups, keyed by tenant. */
     public static final TopicSpec<String, TenantUtilizationEvent> TENANT_UTILIZATION = new TopicSpec<>(
             "tenant-utilization", KEY, EventSerdes.of(TenantUtilizationEvent.class), 6, false, Duration.ofDays(30));
+    /**
+     * Heads-ups to tenants, each emitted once: booking notices (BookingEndingSoon, NoShowWarning) from booking-service,
+     * keyed by booking id; workload notices (ReclaimPending) from idle-reclaimer, keyed by {@code namespace/kind/name}. Read by whatever
+     * delivers them (Kubernetes Events, webhooks) and by SREs; kept a week, as long as a delivery may lag.
+     */
+    public static final TopicSpec<String, Notice> NOTICES =
+            new TopicSpec<>("notices", KEY, EventSerdes.of(Notice.class), 6, false, Duration.ofDays(7));
+    /**
+     * Tenants' webhook endpoints, compacted, keyed by {@code <tenant>/<id>}; a tombstone deletes one. Every
+     * booking-service replica reads it whole; the signing secret in it is encrypted ({@link WebhookRegistration}).
+     */
+    public static final TopicSpec<String, WebhookRegistration> WEBHOOKS =
+            new TopicSpec<>("webhooks", KEY, EventSerdes.of(WebhookRegistration.class), 3, true, null);
     /** Records that could not be processed: original key and bytes, the reason in {@code gpuaas_dlq_*} headers. */
     public static final TopicSpec<byte[], byte[]> DEAD_LETTER =
             new TopicSpec<>("dead-letter", Serdes.ByteArray(), Serdes.ByteArray(), 3, false, Duration.ofDays(30));
@@ -76,19 +91,23 @@ public final class Topics {
             RECLAIM_EVENTS,
             RECLAIM_INTENTS,
             TENANT_UTILIZATION,
+            NOTICES,
+            WEBHOOKS,
             DEAD_LETTER);
 
-    private static final Map<String, String> KEYS = Map.of(
-            "booking-commands", "pool id",
-            "booking-events", "booking id",
-            "bookings", "booking id",
-            "kueue-workloads", "`namespace/name` of the Workload",
-            "gpu-samples", "node (devices inside: `node/uuid[/gpuInstanceId]`)",
-            "quota-state", "`cq/<clusterQueue>` or `lq/<namespace>/<localQueue>`",
-            "reclaim-events", "`namespace/kind/name`",
-            "reclaim-intents", "`namespace/kind/name`",
-            "tenant-utilization", "tenant",
-            "dead-letter", "the original record's key, unchanged");
+    private static final Map<String, String> KEYS = Map.ofEntries(
+            Map.entry("booking-commands", "pool id"),
+            Map.entry("booking-events", "booking id"),
+            Map.entry("bookings", "booking id"),
+            Map.entry("kueue-workloads", "`namespace/name` of the Workload"),
+            Map.entry("gpu-samples", "node (devices inside: `node/uuid[/gpuInstanceId]`)"),
+            Map.entry("quota-state", "`cq/<clusterQueue>` or `lq/<namespace>/<localQueue>`"),
+            Map.entry("reclaim-events", "`namespace/kind/name`"),
+            Map.entry("reclaim-intents", "`namespace/kind/name`"),
+            Map.entry("tenant-utilization", "tenant"),
+            Map.entry("notices", "booking id, or `namespace/kind/name` of a workload"),
+            Map.entry("webhooks", "`<tenant>/<id>` of the endpoint"),
+            Map.entry("dead-letter", "the original record's key, unchanged"));
 
     private Topics() {}
 

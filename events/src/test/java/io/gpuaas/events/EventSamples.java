@@ -7,11 +7,13 @@ import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.booking.Caller;
 import io.gpuaas.events.booking.Interval;
 import io.gpuaas.events.gpu.GpuScrape;
+import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.events.tenant.TenantUtilization;
+import io.gpuaas.events.webhook.WebhookRegistration;
 import io.gpuaas.events.workload.WorkloadEvent;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -43,6 +45,17 @@ final class EventSamples {
         put(samples, queueState());
         reclaim(samples);
         put(samples, new TenantUtilization("team-a", T0, T1, 57600.0, 43200.5, 14399.5, 0.62, Map.of("h200", 4)));
+        notices(samples);
+        put(
+                samples,
+                new WebhookRegistration(
+                        "wh-5b1f0c2a9d3e4f60",
+                        "team-a",
+                        "https://hooks.team-a.example/gpuaas",
+                        "on-call pager",
+                        "v1.q7cTAQmWHn0UqjUuAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+                        "alice",
+                        NOW));
         return samples;
     }
 
@@ -244,6 +257,51 @@ final class EventSamples {
                 new ReclaimIntent.ReclaimRequested(
                         ref, window, "team-a", List.of("workers"), 2, 1900, false, T0.plusSeconds(1800), NOW));
         put(samples, new ReclaimIntent.ReclaimWithdrawn(ref, window, NOW));
+    }
+
+    private static void notices(Map<Class<?>, Object> samples) {
+        Booking b = booking();
+        Duration lead = Duration.ofMinutes(15);
+        put(
+                samples,
+                new Notice.BookingEndingSoon(
+                        Notice.endingSoonId(b.id(), lead, T1),
+                        b.id(),
+                        b.tenant(),
+                        b.namespace(),
+                        b.pool(),
+                        b.quantity(),
+                        T1,
+                        lead,
+                        T1.minus(lead).plusMillis(180)));
+        Duration grace = Duration.ofMinutes(15);
+        put(
+                samples,
+                new Notice.NoShowWarning(
+                        Notice.noShowWarningId(b.id()),
+                        b.id(),
+                        b.tenant(),
+                        b.namespace(),
+                        b.pool(),
+                        b.quantity(),
+                        T0,
+                        T0.plus(grace),
+                        grace,
+                        T0.plus(grace.dividedBy(2)).plusMillis(240)));
+        WorkloadRef ref = new WorkloadRef("team-a", "RayCluster", "train-1");
+        Duration window = Duration.ofMinutes(15);
+        put(
+                samples,
+                new Notice.ReclaimPending(
+                        Notice.reclaimPendingId(ref, T0),
+                        "team-a",
+                        ref.namespace(),
+                        ref,
+                        ref.key() + "@" + T0,
+                        T0,
+                        T0.plus(window),
+                        window,
+                        T0.plus(Duration.ofMinutes(12)).plusMillis(130)));
     }
 
     private static void put(Map<Class<?>, Object> samples, Object sample) {

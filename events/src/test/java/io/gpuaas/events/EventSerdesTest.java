@@ -7,6 +7,7 @@ import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.gpu.GpuScrapeCodec;
 import io.gpuaas.events.gpu.GpuScrapeEvent;
+import io.gpuaas.events.notice.Notice;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
@@ -69,6 +70,25 @@ class EventSerdesTest {
             ids.add(id);
         }
         assertThat(ids).hasSize(1_000);
+    }
+
+    @Test
+    void shouldWriteTheSameIdForEveryCopyOfANoticeWhenItIsSerializedTwice() {
+        Notice notice = (Notice) EventSamples.all().get(Notice.NoShowWarning.class);
+        RecordHeaders first = new RecordHeaders();
+        RecordHeaders second = new RecordHeaders();
+
+        Topics.NOTICES.valueSerde().serializer().serialize("t", first, notice);
+        Topics.NOTICES.valueSerde().serializer().serialize("t", second, notice);
+
+        String id = CloudEvents.header(first, CloudEvents.ID);
+        assertThat(id).isEqualTo(CloudEvents.header(second, CloudEvents.ID));
+        assertThat(java.util.UUID.fromString(id)).isEqualTo(CloudEventHeaders.idOf(notice.noticeId()));
+        assertThat(java.util.UUID.fromString(id).version()).isEqualTo(3);
+        RecordHeaders other = new RecordHeaders();
+        Topics.NOTICES.valueSerde().serializer().serialize("t", other, (Notice)
+                EventSamples.all().get(Notice.BookingEndingSoon.class));
+        assertThat(CloudEvents.header(other, CloudEvents.ID)).isNotEqualTo(id);
     }
 
     @Test

@@ -99,6 +99,25 @@ class KafkaAccessTest {
         }
     }
 
+    @Test
+    void shouldLetBookingServiceAndTheReclaimerWriteNoticesAndBookingServiceReadWorkloadsWhenTheTableIsRead() {
+        assertThat(KafkaAccess.writers(Topics.NOTICES))
+                .containsExactlyInAnyOrder(KafkaPrincipal.BOOKING_SERVICE, KafkaPrincipal.IDLE_RECLAIMER);
+        assertThat(KafkaAccess.readers(Topics.NOTICES))
+                .containsExactlyInAnyOrder(
+                        KafkaPrincipal.SRE, KafkaPrincipal.BOOKING_SERVICE, KafkaPrincipal.IDLE_RECLAIMER);
+        assertThat(KafkaAccess.acls(KafkaPrincipal.BOOKING_SERVICE, "t1.gpuaas."))
+                .anyMatch(a -> a.pattern().name().equals("t1.gpuaas.kueue-workloads")
+                        && a.entry().operation() == AclOperation.READ)
+                .noneMatch(a -> a.pattern().name().equals("t1.gpuaas.kueue-workloads")
+                        && a.entry().operation() == AclOperation.WRITE);
+        for (KafkaPrincipal other : List.of(KafkaPrincipal.QUOTA_PROJECTOR, KafkaPrincipal.METRICS_GATEWAY)) {
+            assertThat(KafkaAccess.acls(other, "t1.gpuaas."))
+                    .as(other.name())
+                    .noneMatch(a -> a.pattern().name().equals("t1.gpuaas.notices"));
+        }
+    }
+
     private static boolean isWrite(AclBinding acl, String topic) {
         return acl.pattern().resourceType() == ResourceType.TOPIC
                 && acl.pattern().name().equals(topic)

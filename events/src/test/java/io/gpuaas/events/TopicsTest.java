@@ -41,7 +41,7 @@ class TopicsTest {
             }
         }
         assertThat(Topics.all().stream().filter(TopicSpec::compacted).map(TopicSpec::baseName))
-                .containsExactlyInAnyOrder("bookings", "quota-state");
+                .containsExactlyInAnyOrder("bookings", "quota-state", "webhooks");
     }
 
     @Test
@@ -80,6 +80,8 @@ class TopicsTest {
                         "reclaim-events",
                         "reclaim-intents",
                         "tenant-utilization",
+                        "notices",
+                        "webhooks",
                         "dead-letter");
     }
 }

@@ -10,14 +10,21 @@ import io.gpuaas.events.TopicSpec;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.gpu.GpuScrapeEvent;
+import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
+import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.kit.config.KafkaSettings;
 import io.gpuaas.kit.kafka.KafkaClients;
+import io.gpuaas.kit.runtime.ReconcileLoop;
+import io.gpuaas.kit.runtime.TopicReplica;
+import io.gpuaas.reclaim.announce.AnnouncerFactory;
+import io.gpuaas.reclaim.announce.ReclaimAnnouncements;
 import io.gpuaas.reclaim.apply.IntentApplier;
 import io.gpuaas.reclaim.apply.ScaleAction;
 import io.gpuaas.reclaim.config.ReclaimerSettings.Mode;
 import io.gpuaas.reclaim.k8s.PodOwnerIndex;
+import io.gpuaas.reclaim.k8s.ReclaimAnnouncer;
 import io.gpuaas.reclaim.k8s.ResumeRequests;
 import io.gpuaas.reclaim.k8s.ResumeService;
 import io.gpuaas.reclaim.k8s.WorkerScaler;
@@ -71,11 +78,15 @@ public final class ReclaimerHarness implements AutoCloseable {
     private final ReclaimEventPublisher publisher;
     private final List<ReclaimEvent> events = new CopyOnWriteArrayList<>();
     private final List<ReclaimIntent> intents = new CopyOnWriteArrayList<>();
+    private final List<Notice> notices = new CopyOnWriteArrayList<>();
     /** Window ids the harness's own applier tried to apply (a second applier records its own). */
     public final List<String> appliedByFirst = new CopyOnWriteArrayList<>();
 
     private final Thread eventReader;
     private final Thread intentReader;
+    private final Thread noticeReader;
+    private final ReconcileLoop<WorkloadRef> announcerLoop;
+    private final TopicReplica announcementFeed;
     private volatile boolean running = true;
     private KafkaStreams streams;
     private final org.apache.kafka.clients.producer.Producer<byte[], byte[]> deadLetterProducer;
@@ -115,8 +126,15 @@ public final class ReclaimerHarness implements AutoCloseable {
                 Topics.GPU_SAMPLES.valueSerde().serializer());
         this.eventReader = Thread.ofVirtual().start(() -> read(Topics.RECLAIM_EVENTS, events));
         this.intentReader = Thread.ofVirtual().start(() -> read(Topics.RECLAIM_INTENTS, intents));
+        this.noticeReader = Thread.ofVirtual().start(() -> read(Topics.NOTICES, notices));
         await().atMost(Duration.ofSeconds(20)).until(() -> owners.synced() && directory.synced());
         start();
+        ReclaimAnnouncements announcements = new ReclaimAnnouncements();
+        this.announcerLoop = AnnouncerFactory.loop(
+                new ReclaimAnnouncer(client, scaler::leavesAlone, Clock.systemUTC()), announcements, registry);
+        this.announcementFeed = AnnouncerFactory.feed(clients, announcements, announcerLoop, registry);
+        announcerLoop.start();
+        announcementFeed.start();
     }
 
     /**
@@ -242,6 +260,15 @@ public final class ReclaimerHarness implements AutoCloseable {
                 .toList();
     }
 
+    /** ReclaimPending notices committed so far for the workload {@code namespace/kind/name}, in order. */
+    public List<Notice.ReclaimPending> noticesOf(String workloadKey) {
+        return notices.stream()
+                .filter(Notice.ReclaimPending.class::isInstance)
+                .map(Notice.ReclaimPending.class::cast)
+                .filter(n -> n.workload().key().equals(workloadKey))
+                .toList();
+    }
+
     /** Reads {@code topic} from the beginning as a read_committed consumer would, into {@code sink}. */
     private <T> void read(TopicSpec<String, T> topic, List<T> sink) {
         Map<String, Object> config = broker.clientProperties();
@@ -267,11 +294,14 @@ public final class ReclaimerHarness implements AutoCloseable {
     @Override
     public void close() throws Exception {
         running = false;
+        announcementFeed.stop(Duration.ofSeconds(5));
+        announcerLoop.stop(Duration.ofSeconds(5));
         if (streams != null) {
             closeStreams();
         }
         eventReader.join(5_000);
         intentReader.join(5_000);
+        noticeReader.join(5_000);
         producer.close();
         publisher.close();
         clients.close();

@@ -1,7 +1,10 @@
 package io.gpuaas.booking.metrics;
 
 import io.gpuaas.booking.stream.DecisionOutcome;
+import io.gpuaas.booking.stream.LifecycleOutcomes;
+import io.gpuaas.events.booking.BookingCommand.ReleaseBooking;
 import io.gpuaas.events.booking.BookingEvent;
+import io.gpuaas.events.notice.Notice;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -13,13 +16,15 @@ import jakarta.inject.Singleton;
  * module's {@code DeadLetterPublisher}, as in every service.
  */
 @Singleton
-public class BookingMetrics {
+public class BookingMetrics implements LifecycleOutcomes {
 
     private final Counter decisions;
     private final Histogram decisionSeconds;
     private final Histogram httpWaitSeconds;
     private final Counter httpTimeouts;
     private final Counter rateLimited;
+    private final Counter notices;
+    private final Counter noShowReleases;
 
     public BookingMetrics(PrometheusRegistry registry) {
         decisions = Counter.builder()
@@ -47,6 +52,32 @@ public class BookingMetrics {
                 .name("gpuaas_booking_rate_limited_total")
                 .help("Requests refused with 429 because the tenant exceeded its rate")
                 .register(registry);
+        notices = Counter.builder()
+                .name("gpuaas_booking_notices_total")
+                .help("Notices the lifecycle wrote to gpuaas.notices, by type (booking_ending_soon, no_show_warning)")
+                .labelNames("type")
+                .register(registry);
+        noShowReleases = Counter.builder()
+                .name("gpuaas_booking_no_show_releases_total")
+                .help("No-show releases the lifecycle sent to the decider, by pool")
+                .labelNames("pool")
+                .register(registry);
+    }
+
+    @Override
+    public void noticed(Notice notice) {
+        String type =
+                switch (notice) {
+                    case Notice.BookingEndingSoon n -> "booking_ending_soon";
+                    case Notice.NoShowWarning n -> "no_show_warning";
+                    case Notice.ReclaimPending n -> "reclaim_pending"; // idle-reclaimer's; listed for completeness
+                };
+        notices.labelValues(type).inc();
+    }
+
+    @Override
+    public void releaseRequested(ReleaseBooking release) {
+        noShowReleases.labelValues(release.pool()).inc();
     }
 
     public void decided(DecisionOutcome outcome) {

@@ -2,9 +2,12 @@ package io.gpuaas.booking.stream;
 
 import io.gpuaas.booking.config.BookingSettings;
 import io.gpuaas.booking.config.EngineTuning;
+import io.gpuaas.booking.config.LifecycleSettings;
 import io.gpuaas.booking.metrics.BookingMetrics;
 import io.gpuaas.booking.model.BookingDecider;
+import io.gpuaas.booking.model.WorkloadCells;
 import io.gpuaas.events.DeadLetterPublisher;
+import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kit.runtime.ComponentHealth;
 import io.gpuaas.kit.runtime.ComponentHealth.State;
@@ -29,7 +32,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The decision topology's Kafka Streams application as a service component: started and stopped by the kit's
+ * The Kafka Streams application of the decisions and the lifecycle ({@link BookingTopology},
+ * {@link LifecycleTopology}) as a service component: started and stopped by the kit's
  * {@code ServiceLifecycle}, its health in the kit's readiness and liveness. A failed stream thread is replaced after
  * a backoff (its tasks restore from the local store or the changelog); a client that ends in {@code ERROR}, or
  * cannot be created, is closed and replaced by a new one after a backoff. Meanwhile the engine is RECOVERING, so the
@@ -73,10 +77,22 @@ public class DecisionEngine implements ServiceComponent {
             BookingSettings settings,
             EngineTuning tuning,
             BookingDecider decider,
+            LifecycleSettings lifecycle,
+            PoolCatalog pools,
             BookingMetrics metrics,
             DeadLetterPublisher deadLetters) {
-        this.topology = BookingTopology.build(
-                clients.settings().topicPrefix(), decider, settings.tick(), settings.retention(), metrics::decided);
+        String prefix = clients.settings().topicPrefix();
+        Topology decisions =
+                BookingTopology.build(prefix, decider, settings.tick(), settings.retention(), metrics::decided);
+        this.topology = LifecycleTopology.addTo(
+                decisions,
+                prefix,
+                lifecycle.rules(pools),
+                new WorkloadCells(pools),
+                lifecycle.interval(),
+                deadLetters,
+                metrics);
+        LOG.info("booking lifecycle: {}", lifecycle);
         this.applicationId = settings.applicationId();
         this.properties = new Properties();
         properties.putAll(clients.streamsConfig(applicationId));

@@ -177,6 +177,9 @@ public final class LocalStack implements AutoCloseable {
         properties.put("gpuaas.security.jwks-path", files.get("jwks").toString());
         properties.put("gpuaas.pools-file", files.get("pools").toString());
         properties.put("gpuaas.metrics-gateway.scrape.targets", String.join(",", fleet.targets()));
+        // One webhook key per stack, shared by booking-service's replicas (in the environment, not on the command
+        // line where ps shows it); receivers on this machine are allowed.
+        String webhookKey = newWebhookKey();
         for (ServiceReplica replica : options.selectedReplicas()) {
             ServiceSpec spec = replica.spec();
             Map<String, String> own = new LinkedHashMap<>(properties);
@@ -185,12 +188,25 @@ public final class LocalStack implements AutoCloseable {
                     spec.principal(),
                     options.targetDir().resolve("kafka-logins").resolve(spec.name() + ".properties"));
             own.put(KafkaIdentities.CONFIG_FILES_PROPERTY, login.toString());
+            if (spec.principal() == KafkaPrincipal.BOOKING_SERVICE) {
+                own.put("gpuaas.webhooks.local-hosts", "127.0.0.1,localhost");
+            }
             own.putAll(options.propertiesFor(spec.name()));
             Map<String, String> env = new LinkedHashMap<>(replica.environment());
             env.put("KUBECONFIG", files.get("kubeconfig").toString());
+            if (spec.principal() == KafkaPrincipal.BOOKING_SERVICE) {
+                env.put("GPUAAS_WEBHOOKS_ENCRYPTION_KEY", webhookKey);
+            }
             services.start(replica, servicePort(replica), own, env);
         }
         services.awaitHealthy(options.readyTimeout());
+    }
+
+    /** A fresh AES-256 key for the webhook secrets of this run (registrations do not outlive the stack's broker). */
+    private static String newWebhookKey() {
+        byte[] key = new byte[32];
+        new java.security.SecureRandom().nextBytes(key);
+        return java.util.Base64.getEncoder().encodeToString(key);
     }
 
     /** The documented port, or with {@code --service-port 0} a port free right now (tests run beside a stack). */

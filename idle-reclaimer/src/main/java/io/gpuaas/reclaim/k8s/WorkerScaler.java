@@ -99,6 +99,18 @@ public final class WorkerScaler {
         return new ScaleOutcome.Applied(plan.groups(), plan.action(), false);
     }
 
+    /** Whether a reclaim of this object would be skipped (a RayCluster Kueue would requeue, or suspended). */
+    public boolean leavesAlone(HasMetadata object) {
+        return object instanceof RayCluster cluster && leftAlone(refOf(cluster), cluster) != null;
+    }
+
+    private static WorkloadRef refOf(HasMetadata object) {
+        return new WorkloadRef(
+                object.getMetadata().getNamespace(),
+                object.getKind(),
+                object.getMetadata().getName());
+    }
+
     /** A RayCluster the reclaimer must not touch: Kueue would requeue it, or it is suspended already. */
     private ScaleOutcome.Skipped leftAlone(WorkloadRef ref, RayCluster cluster) {
         if (kueueNonElastic(cluster) && !allowKueueNonElastic) {

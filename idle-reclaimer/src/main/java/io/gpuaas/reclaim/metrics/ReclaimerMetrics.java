@@ -18,6 +18,7 @@ public final class ReclaimerMetrics {
     private final Counter samples;
     private final Counter windowSamples;
     private final Counter idleDetected;
+    private final Counter pendingNotices;
     private final Counter reclaims;
     private final Counter skipped;
     private final Counter failed;
@@ -52,6 +53,11 @@ public final class ReclaimerMetrics {
                 .name("gpuaas_reclaim_idle_detected_total")
                 .help("Idle windows closed on a workload")
                 .labelNames("kind", "mode")
+                .register(registry);
+        pendingNotices = Counter.builder()
+                .name("gpuaas_reclaim_pending_notices_total")
+                .help("ReclaimPending notices sent (a workload idle for 80 % of its window)")
+                .labelNames("kind")
                 .register(registry);
         reclaims = Counter.builder()
                 .name("gpuaas_reclaim_reclaims_total")
@@ -121,6 +127,10 @@ public final class ReclaimerMetrics {
     public void idleDetected(WorkloadRef ref, String mode) {
         idleDetected.labelValues(ref.kind(), mode).inc();
         workloadIdle.labelValues(ref.namespace(), ref.kind(), ref.name()).set(1);
+    }
+
+    public void noticed(WorkloadRef ref) {
+        pendingNotices.labelValues(ref.kind()).inc();
     }
 
     public void active(WorkloadRef ref) {

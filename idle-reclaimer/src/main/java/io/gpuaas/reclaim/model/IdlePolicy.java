@@ -62,6 +62,19 @@ public record IdlePolicy(
         return (int) Math.ceil(minCoverage * slots() - 1e-9);
     }
 
+    /** Share of the window after which a workload idle so far is sent a ReclaimPending notice. */
+    public static final double PENDING_SHARE = 0.8;
+
+    /** Slots of the part of the window that must have passed idle before the ReclaimPending notice. */
+    public int pendingSlots() {
+        return (int) Math.max(1, Math.ceil(PENDING_SHARE * slots() - 1e-9));
+    }
+
+    /** Samples the pending part must hold: the same coverage as the whole window. */
+    public int pendingRequiredSamples() {
+        return (int) Math.ceil(minCoverage * pendingSlots() - 1e-9);
+    }
+
     public IdlePolicy withThreshold(double value) {
         return new IdlePolicy(value, window, sampleInterval, minCoverage, warmUp, reclaimEnabled);
     }

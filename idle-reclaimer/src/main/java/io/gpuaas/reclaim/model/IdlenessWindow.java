@@ -11,7 +11,8 @@ package io.gpuaas.reclaim.model;
  */
 public final class IdlenessWindow {
 
-    static final long EMPTY = Long.MIN_VALUE;
+    /** No such instant (no sample yet, no busy sample, no idle run). */
+    public static final long EMPTY = Long.MIN_VALUE;
 
     private final long slotMillis;
     private final int slots;
@@ -103,6 +104,34 @@ public final class IdlenessWindow {
         }
         long idleFor = runStartMillis == EMPTY ? 0 : Math.max(0, nowMillis - runStartMillis);
         return new DeviceVerdict(reason, seen, slots, runMax, windowStart, idleFor);
+    }
+
+    /**
+     * When this device's part of a pending window began, if the last {@code spanSlots} slots up to
+     * {@code nowMillis} pass the idleness rule (no busy or valueless sample, {@code requiredSamples} of them held a
+     * sample, after {@code notBeforeMillis}); {@link #EMPTY} otherwise. The start is that of the device's idle run,
+     * aligned to its slot, or the span's start if the run began earlier (its older part may have lacked samples).
+     */
+    public long idleSinceAt(long nowMillis, long notBeforeMillis, int spanSlots, int requiredSamples) {
+        long nowSlot = Math.floorDiv(nowMillis, slotMillis);
+        if (headSlot == EMPTY || runStartMillis == EMPTY) {
+            return EMPTY;
+        }
+        if (nowSlot > headSlot) {
+            advanceTo(nowSlot);
+        }
+        int span = Math.min(spanSlots, slots);
+        long spanStart = (nowSlot - span + 1) * slotMillis;
+        // Called on most samples of a busy workload: the cheap tests first, the bit count last.
+        if ((lastBadMillis != EMPTY && lastBadMillis >= spanStart) || spanStart < notBeforeMillis) {
+            return EMPTY;
+        }
+        long from = Math.max(nowSlot - span + 1, headSlot - slots + 1);
+        long to = Math.min(nowSlot, headSlot);
+        if (from > to || forRange(from, to, true) < requiredSamples) {
+            return EMPTY;
+        }
+        return Math.max(Math.floorDiv(runStartMillis, slotMillis) * slotMillis, spanStart);
     }
 
     private void advanceTo(long slot) {

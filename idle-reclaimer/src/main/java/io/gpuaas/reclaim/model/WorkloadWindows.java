@@ -26,9 +26,11 @@ public final class WorkloadWindows {
     private long phaseSinceMillis;
     private long lastSampleMillis;
     private long retryAtMillis;
+    /** Start of the idle window whose ReclaimPending notice was sent; {@link IdlenessWindow#EMPTY} when none is. */
+    private long noticedSinceMillis;
 
     public WorkloadWindows() {
-        this(new LinkedHashMap<>(), Phase.ACTIVE, null, 0L, IdlenessWindow.EMPTY, NEVER);
+        this(new LinkedHashMap<>(), Phase.ACTIVE, null, 0L, IdlenessWindow.EMPTY, NEVER, IdlenessWindow.EMPTY);
     }
 
     WorkloadWindows(
@@ -37,13 +39,15 @@ public final class WorkloadWindows {
             String actionId,
             long phaseSinceMillis,
             long lastSampleMillis,
-            long retryAtMillis) {
+            long retryAtMillis,
+            long noticedSinceMillis) {
         this.devices = devices;
         this.phase = phase;
         this.actionId = actionId;
         this.phaseSinceMillis = phaseSinceMillis;
         this.lastSampleMillis = lastSampleMillis;
         this.retryAtMillis = retryAtMillis;
+        this.noticedSinceMillis = noticedSinceMillis;
     }
 
     /** {@link #retryAtMillis()} of an episode that is not retried. */
@@ -74,6 +78,10 @@ public final class WorkloadWindows {
         }
         boolean bad = device.window().record(sample.timeMillis(), sample.utilization(), policy.threshold());
         lastSampleMillis = Math.max(lastSampleMillis, sample.timeMillis());
+        if (bad && device.window().lastBadMillis() == sample.timeMillis()) {
+            // The device's idle run starts over, so the noticed window will not close idle: a new run, a new notice.
+            noticedSinceMillis = IdlenessWindow.EMPTY;
+        }
         if (bad && phase != Phase.ACTIVE) {
             markResumed(sample.timeMillis());
         }
@@ -111,6 +119,45 @@ public final class WorkloadWindows {
         boolean idle = reason == DeviceVerdict.Reason.IDLE;
         return new WorkloadVerdict(
                 idle, devices.size(), (double) seen / expected, max, windowStart, idle ? idleMillis : 0, reason);
+    }
+
+    /**
+     * When the pending window began, if every device has passed the idleness rule over the last
+     * {@link IdlePolicy#pendingSlots()} slots (the part of the window that must have passed before the ReclaimPending
+     * notice); {@link IdlenessWindow#EMPTY} otherwise, or when the workload has no devices. The window began when
+     * the last of its devices began to be idle.
+     */
+    public long pendingSince(long nowMillis, IdlePolicy policy, long resumedAtMillis) {
+        if (devices.isEmpty()) {
+            return IdlenessWindow.EMPTY;
+        }
+        long since = IdlenessWindow.EMPTY;
+        long warmUp = policy.warmUp().toMillis();
+        for (DeviceState device : devices.values()) {
+            long notBefore = Math.max(device.podStartMillis(), resumedAtMillis) + warmUp;
+            long deviceSince = device.window()
+                    .idleSinceAt(nowMillis, notBefore, policy.pendingSlots(), policy.pendingRequiredSamples());
+            if (deviceSince == IdlenessWindow.EMPTY) {
+                return IdlenessWindow.EMPTY;
+            }
+            since = Math.max(since, deviceSince);
+        }
+        return since;
+    }
+
+    /** Whether the current idle run has had its ReclaimPending notice. */
+    public boolean noticed() {
+        return noticedSinceMillis != IdlenessWindow.EMPTY;
+    }
+
+    /** The ReclaimPending notice of the window that began at {@code sinceMillis} was sent. */
+    public void markNoticed(long sinceMillis) {
+        noticedSinceMillis = sinceMillis;
+    }
+
+    /** Start of the noticed window ({@link IdlenessWindow#EMPTY} when none). */
+    public long noticedSinceMillis() {
+        return noticedSinceMillis;
     }
 
     /**
@@ -174,6 +221,7 @@ public final class WorkloadWindows {
     public void markResumed(long nowMillis) {
         phase = Phase.ACTIVE;
         actionId = null;
+        noticedSinceMillis = IdlenessWindow.EMPTY;
         phaseSinceMillis = nowMillis;
         retryAtMillis = NEVER;
     }

@@ -10,7 +10,10 @@ import java.util.Map;
  */
 public final class WorkloadWindowsCodec {
 
-    private static final byte VERSION = 1;
+    /** 2 added the noticed window's start after {@code retryAt}; 1 (without it) is still read. */
+    private static final byte VERSION = 2;
+
+    private static final byte VERSION_1 = 1;
     /** Fixed bytes of one window besides its bit words. */
     private static final int WINDOW_FIXED = 8 + 4 + 8 + 8 + 8 + 8 + 2;
     /** Fixed bytes of one device besides its strings and bit words. */
@@ -29,6 +32,7 @@ public final class WorkloadWindowsCodec {
         out.writeLong(state.phaseSinceMillis());
         out.writeLong(state.lastSampleMillis());
         out.writeLong(state.retryAtMillis());
+        out.writeLong(state.noticedSinceMillis());
         out.writeInt(state.devices().size());
         for (Map.Entry<String, DeviceState> e : state.devices().entrySet()) {
             out.writeUTF(e.getKey());
@@ -39,7 +43,7 @@ public final class WorkloadWindowsCodec {
 
     /** Exact for ASCII names, so the buffer is allocated once. */
     private static int capacity(WorkloadWindows state) {
-        int bytes = 64 + (state.actionId() == null ? 0 : state.actionId().length());
+        int bytes = 72 + (state.actionId() == null ? 0 : state.actionId().length());
         for (Map.Entry<String, DeviceState> e : state.devices().entrySet()) {
             DeviceState d = e.getValue();
             bytes += 6
@@ -55,7 +59,7 @@ public final class WorkloadWindowsCodec {
     public static WorkloadWindows decode(byte[] data) {
         Binary.Reader in = new Binary.Reader(data);
         byte version = in.readByte();
-        if (version != VERSION) {
+        if (version != VERSION && version != VERSION_1) {
             throw new IllegalArgumentException("unknown workload state version " + version);
         }
         WorkloadWindows.Phase phase = WorkloadWindows.Phase.values()[in.readByte()];
@@ -63,12 +67,13 @@ public final class WorkloadWindowsCodec {
         long phaseSince = in.readLong();
         long lastSample = in.readLong();
         long retryAt = in.readLong();
+        long noticedSince = version == VERSION_1 ? IdlenessWindow.EMPTY : in.readLong();
         int n = in.readInt();
         Map<String, DeviceState> devices = new LinkedHashMap<>(Math.max(4, n * 2));
         for (int i = 0; i < n; i++) {
             devices.put(in.readUTF(), readDevice(in));
         }
-        return new WorkloadWindows(devices, phase, actionId, phaseSince, lastSample, retryAt);
+        return new WorkloadWindows(devices, phase, actionId, phaseSince, lastSample, retryAt, noticedSince);
     }
 
     private static void writeDevice(Binary.Writer out, DeviceState d) {

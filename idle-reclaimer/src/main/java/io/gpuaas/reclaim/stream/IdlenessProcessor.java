@@ -3,6 +3,7 @@ package io.gpuaas.reclaim.stream;
 import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
 import io.gpuaas.reclaim.model.AttributedSample;
+import io.gpuaas.reclaim.model.IdlenessWindow;
 import io.gpuaas.reclaim.model.OwnerLookup;
 import io.gpuaas.reclaim.model.WorkloadInfo;
 import io.gpuaas.reclaim.model.WorkloadLookup;
@@ -88,11 +89,18 @@ public final class IdlenessProcessor implements Processor<String, WorkloadSample
         metrics.windowSamples(batch.samples().size());
         WorkloadWindows.Phase before = state.phase();
         String requested = before == WorkloadWindows.Phase.RECLAIMED ? state.actionId() : null;
+        String announced = before != WorkloadWindows.Phase.RECLAIMED && state.noticed()
+                ? ReclaimDecider.windowId(ref, state.noticedSinceMillis())
+                : null;
         boolean busy = false;
         for (AttributedSample sample : batch.samples()) {
             busy |= state.accept(sample, info.policy());
         }
         long latest = latest(batch);
+        if (announced != null && !state.noticed()) {
+            // The announced window ends without a reclaim: the applier takes the reclaim-at annotation off.
+            context.forward(new Record<>(ref.key(), decider.withdraw(ref, announced), record.timestamp()));
+        }
         if (busy && before != WorkloadWindows.Phase.ACTIVE) {
             metrics.active(ref);
             if (requested != null) {
@@ -118,8 +126,21 @@ public final class IdlenessProcessor implements Processor<String, WorkloadSample
         state.retainDevices((device, d) -> owners.ownerOf(ref.namespace(), d.pod())
                 .map(o -> o.workload().equals(ref))
                 .orElse(false));
+        if (state.missingDevices(owners.gpusPerPod(ref))) {
+            return;
+        }
         WorkloadVerdict verdict = state.evaluate(now, info.policy(), info.resumedAtMillis());
-        if (!verdict.idle() || state.missingDevices(owners.gpusPerPod(ref))) {
+        if (!state.noticed() && decider.notifies(info)) {
+            // At 80 % of the window, or at its close if the coverage of the 80 % fell short but the whole passed.
+            long since = verdict.idle()
+                    ? verdict.windowStart()
+                    : state.pendingSince(now, info.policy(), info.resumedAtMillis());
+            if (since != IdlenessWindow.EMPTY) {
+                decider.pending(ref, info, state, since, now, verdict.idle())
+                        .ifPresent(d -> context.forward(new Record<>(ref.key(), d, timestamp)));
+            }
+        }
+        if (!verdict.idle()) {
             return;
         }
         for (Decision decision : decider.decide(ref, info, state, verdict, now)) {

@@ -1,5 +1,6 @@
 package io.gpuaas.reclaim.stream;
 
+import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.reclaim.WorkloadRef;
@@ -13,6 +14,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -67,6 +69,10 @@ public final class ReclaimDecider {
             out.add(new Decision.Report(new ReclaimEvent.ReclaimSkipped(
                     ref, tenant, "OPTED_OUT", ref.key() + " opted out with gpuaas.io/reclaim", clock.instant())));
             state.markReported(sampleMillis, WorkloadWindows.NEVER);
+            if (state.noticed()) {
+                // Opted out after its notice: the announced reclaim will not come, so the annotation goes.
+                out.add(withdraw(ref, windowId(ref, state.noticedSinceMillis())));
+            }
             return out;
         }
         String windowId = windowId(ref, v.windowStart());
@@ -87,6 +93,46 @@ public final class ReclaimDecider {
             state.markReclaimed(windowId, sampleMillis);
         }
         return out;
+    }
+
+    /**
+     * The ReclaimPending notice of a window that began at {@code sinceMillis}, if this run would ever write a
+     * reclaim (direct mode, not dry-run, not opted out: a notice says what will happen), and records it as sent.
+     *
+     * @param closing the window closes idle at this very sample: the reclaim is decided now, not at 100 %
+     */
+    public Optional<Decision> pending(
+            WorkloadRef ref,
+            WorkloadInfo info,
+            WorkloadWindows state,
+            long sinceMillis,
+            long nowMillis,
+            boolean closing) {
+        if (!notifies(info)) {
+            return Optional.empty();
+        }
+        state.markNoticed(sinceMillis);
+        Instant since = Instant.ofEpochMilli(sinceMillis);
+        Instant reclaimAt = closing
+                ? Instant.ofEpochMilli(nowMillis)
+                : since.plus(info.policy().window());
+        String tenant = info.tenant() != null ? info.tenant() : ref.namespace();
+        metrics.noticed(ref);
+        return Optional.of(new Decision.Notify(new Notice.ReclaimPending(
+                Notice.reclaimPendingId(ref, since),
+                tenant,
+                ref.namespace(),
+                ref,
+                windowId(ref, sinceMillis),
+                since,
+                reclaimAt,
+                info.policy().window(),
+                Instant.ofEpochMilli(nowMillis))));
+    }
+
+    /** Whether a workload under this policy is ever reclaimed by this reclaimer, so worth a ReclaimPending notice. */
+    public boolean notifies(WorkloadInfo info) {
+        return mode == Mode.DIRECT && !dryRun && info.policy().reclaimEnabled();
     }
 
     /** The workload of a requested reclaim was busy again: the applier must not apply it if it has not yet. */

@@ -2,6 +2,7 @@ package io.gpuaas.reclaim.stream;
 
 import io.gpuaas.events.EventSerdes;
 import io.gpuaas.events.Topics;
+import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
@@ -20,8 +21,9 @@ import org.apache.kafka.streams.state.Stores;
 
 /**
  * {@code gpu-samples} (one scrape per record, keyed by node) → one record per workload with its samples of the scrape,
- * keyed by the workload → repartition by workload → per-workload windows in a changelogged store → {@code reclaim-events} (what
- * the stream found) and {@code reclaim-intents} (what the applier is to do), both keyed by workload.
+ * keyed by the workload → repartition by workload → per-workload windows in a changelogged store → {@code
+ * reclaim-events} (what the stream found), {@code reclaim-intents} (what the applier is to do) and {@code notices}
+ * (ReclaimPending), all keyed by workload.
  */
 public final class ReclaimTopology {
 
@@ -58,6 +60,9 @@ public final class ReclaimTopology {
                 .to(
                         Topics.RECLAIM_INTENTS.name(topicPrefix),
                         Produced.with(Serdes.String(), Topics.RECLAIM_INTENTS.valueSerde()));
+        decisions
+                .flatMapValues(ReclaimTopology::notices, Named.as("notices"))
+                .to(Topics.NOTICES.name(topicPrefix), Produced.with(Serdes.String(), Topics.NOTICES.valueSerde()));
         return builder.build();
     }
 
@@ -65,6 +70,7 @@ public final class ReclaimTopology {
         return switch (decision) {
             case Decision.Report report -> List.of(report.event());
             case Decision.Intent intent -> List.of();
+            case Decision.Notify notify -> List.of();
         };
     }
 
@@ -72,6 +78,15 @@ public final class ReclaimTopology {
         return switch (decision) {
             case Decision.Report report -> List.of();
             case Decision.Intent intent -> List.of(intent.intent());
+            case Decision.Notify notify -> List.of();
+        };
+    }
+
+    private static List<Notice> notices(Decision decision) {
+        return switch (decision) {
+            case Decision.Notify notify -> List.of(notify.notice());
+            case Decision.Report report -> List.of();
+            case Decision.Intent intent -> List.of();
         };
     }
 }

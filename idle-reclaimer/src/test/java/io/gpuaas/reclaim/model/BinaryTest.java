@@ -110,6 +110,23 @@ class BinaryTest {
                         .verdictAt(2_000, 0, 1)
                         .samples())
                 .isEqualTo(3);
-        assertThat(WorkloadWindowsCodec.encode(decoded)).isEqualTo(old);
+        assertThat(decoded.noticed())
+                .as("layout 1 predates ReclaimPending: nothing was announced")
+                .isFalse();
+        byte[] current = WorkloadWindowsCodec.encode(decoded);
+        assertThat(current[0]).as("written in the current layout").isEqualTo((byte) 2);
+        assertThat(WorkloadWindowsCodec.encode(WorkloadWindowsCodec.decode(current)))
+                .isEqualTo(current);
+    }
+
+    @Test
+    void shouldKeepTheAnnouncedWindowWhenTheStateIsWrittenAndRead() {
+        WorkloadWindows state = new WorkloadWindows();
+        state.markNoticed(1_234L);
+
+        WorkloadWindows decoded = WorkloadWindowsCodec.decode(WorkloadWindowsCodec.encode(state));
+
+        assertThat(decoded.noticed()).isTrue();
+        assertThat(decoded.noticedSinceMillis()).isEqualTo(1_234L);
     }
 }

@@ -158,4 +158,44 @@ class WorkloadWindowsTest {
 
         assertThat(WorkloadWindowsCodec.encode(written)).isEqualTo(WorkloadWindowsCodec.encode(state));
     }
+
+    @Test
+    void shouldBeginThePendingWindowOnlyWhenEveryDeviceWasIdleForEightyPercentOfTheWindow() {
+        feed("node1/GPU-a", 0, 0, 0.9);
+        feed("node1/GPU-a", 1, 8, 0.0);
+        feed("node1/GPU-b", 1, 8, 0.0);
+
+        assertThat(state.pendingSince(7_000, POLICY, 0)).as("7 of 10 slots").isEqualTo(IdlenessWindow.EMPTY);
+        assertThat(state.pendingSince(8_000, POLICY, 0)).isEqualTo(1_000);
+    }
+
+    @Test
+    void shouldNotBeginThePendingWindowOnDoubt() {
+        feed("node1/GPU-a", 0, 8, 0.0);
+        feed("node1/GPU-b", 0, 3, 0.0);
+        feed("node1/GPU-b", 4, 4, null);
+        feed("node1/GPU-b", 5, 8, 0.0);
+        feed("node2/GPU-c", 0, 8, 0.0);
+
+        assertThat(state.pendingSince(8_000, POLICY, 0))
+                .as("a valueless sample")
+                .isEqualTo(IdlenessWindow.EMPTY);
+        state.retainDevices((device, d) -> !device.equals("node1/GPU-b"));
+        assertThat(state.pendingSince(8_000, POLICY, 0)).isEqualTo(1_000);
+        assertThat(state.pendingSince(8_000, POLICY.withWarmUp(Duration.ofSeconds(2)), 0))
+                .as("the pending part reaches into the warm-up")
+                .isEqualTo(IdlenessWindow.EMPTY);
+    }
+
+    @Test
+    void shouldForgetTheNoticeWhenADeviceTurnsBusySoTheNextRunIsAnnouncedAgain() {
+        feed("node1/GPU-a", 0, 8, 0.0);
+        state.markNoticed(state.pendingSince(8_000, POLICY, 0));
+        feed("node1/GPU-a", 9, 9, 0.01);
+        assertThat(state.noticed()).isTrue();
+
+        feed("node1/GPU-a", 10, 10, 0.5);
+
+        assertThat(state.noticed()).isFalse();
+    }
 }

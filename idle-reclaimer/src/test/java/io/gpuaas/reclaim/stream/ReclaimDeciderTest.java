@@ -148,4 +148,47 @@ class ReclaimDeciderTest {
         assertThat(decider(Mode.DIRECT, false).withdraw(REF, WINDOW))
                 .isEqualTo(new Decision.Intent(new ReclaimIntent.ReclaimWithdrawn(REF, WINDOW, CLOCK.instant())));
     }
+
+    @Test
+    void shouldAnnounceOnlyAReclaimThatWillBeWrittenWhenAWindowIsEightyPercentIdle() {
+        WorkloadWindows state = state();
+
+        assertThat(decider(Mode.DIRECT, true).pending(REF, info(true), state, 1_000, 721_000, false))
+                .as("dry-run")
+                .isEmpty();
+        assertThat(decider(Mode.KEDA, false).pending(REF, info(true), state, 1_000, 721_000, false))
+                .isEmpty();
+        assertThat(decider(Mode.DIRECT, false).pending(REF, info(false), state, 1_000, 721_000, false))
+                .as("opted out")
+                .isEmpty();
+        assertThat(state.noticed()).isFalse();
+
+        Decision pending = decider(Mode.DIRECT, false)
+                .pending(REF, info(true), state, 1_000, 721_000, false)
+                .orElseThrow();
+
+        assertThat(pending)
+                .isEqualTo(new Decision.Notify(new io.gpuaas.events.notice.Notice.ReclaimPending(
+                        "team-a/InferenceService/chat/reclaim-pending@1970-01-01T00:00:01Z",
+                        "team-a",
+                        "team-a",
+                        REF,
+                        WINDOW,
+                        Instant.ofEpochMilli(1_000),
+                        Instant.ofEpochMilli(1_000).plus(IdlePolicy.DEFAULT_WINDOW),
+                        IdlePolicy.DEFAULT_WINDOW,
+                        Instant.ofEpochMilli(721_000))));
+        assertThat(state.noticed()).isTrue();
+    }
+
+    @Test
+    void shouldWithdrawTheAnnouncementWhenTheWorkloadOptedOutAfterIt() {
+        WorkloadWindows state = state();
+        state.markNoticed(1_000);
+
+        List<Decision> decisions = decider(Mode.DIRECT, false).decide(REF, info(false), state, IDLE, 901_000);
+
+        assertThat(intents(decisions))
+                .containsExactly(new ReclaimIntent.ReclaimWithdrawn(REF, WINDOW, CLOCK.instant()));
+    }
 }

@@ -57,13 +57,16 @@ class KafkaTrustBoundariesIT {
     static void start() throws Exception {
         assumeTrue(Kcat.available(), "needs Debian's kcat (installed by .ci/run)");
         stack = E2eStack.start(List.of("--only", "booking-service"));
-        // Every topic holds something for the SRE to read: booking-service's topics a decided command, the others a
-        // record from their owner (topics no running service consumes, so it harms no one).
+        // Every topic holds something for the SRE to read: booking-service's three a decided command, every other one
+        // a record from a principal allowed to write it. booking-service reads one of those, kueue-workloads, and
+        // dead-letters the record; nothing else running reads them.
         awaitDecision(sendCommand(KafkaPrincipal.BOOKING_SERVICE, "seed"));
+        Set<TopicSpec<?, ?>> decided = Set.of(Topics.BOOKING_COMMANDS, Topics.BOOKING_EVENTS, Topics.BOOKINGS);
         for (TopicSpec<?, ?> topic : Topics.all()) {
-            if (!KafkaAccess.readers(topic).contains(KafkaPrincipal.BOOKING_SERVICE)) {
-                KafkaPrincipal owner = KafkaAccess.writers(topic).iterator().next();
-                write(owner, topic.name(Topics.DEFAULT_PREFIX)).get(30, TimeUnit.SECONDS);
+            if (!decided.contains(topic)) {
+                KafkaPrincipal writer =
+                        KafkaAccess.writers(topic).stream().sorted().findFirst().orElseThrow();
+                write(writer, topic.name(Topics.DEFAULT_PREFIX)).get(30, TimeUnit.SECONDS);
             }
         }
     }

@@ -54,7 +54,9 @@ class PoisonRecordReliabilityIT {
         CONSUMERS.put(Topics.GPU_SAMPLES.name(Topics.DEFAULT_PREFIX), List.of("idle-reclaimer", "metrics-gateway"));
         CONSUMERS.put(Topics.QUOTA_STATE.name(Topics.DEFAULT_PREFIX), List.of("metrics-gateway"));
         CONSUMERS.put(Topics.RECLAIM_EVENTS.name(Topics.DEFAULT_PREFIX), List.of("metrics-gateway"));
-        CONSUMERS.put(Topics.KUEUE_WORKLOADS.name(Topics.DEFAULT_PREFIX), List.of("quota-projector"));
+        // booking-service's lifecycle reads every partition into its global store, on every replica.
+        CONSUMERS.put(
+                Topics.KUEUE_WORKLOADS.name(Topics.DEFAULT_PREFIX), List.of("quota-projector", "booking-service"));
     }
 
     private static ReliabilityStack stack;

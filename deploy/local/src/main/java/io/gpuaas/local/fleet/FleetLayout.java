@@ -3,6 +3,7 @@ package io.gpuaas.local.fleet;
 import io.gpuaas.events.pool.Pool;
 import io.gpuaas.events.pool.PoolCatalog;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -27,6 +28,9 @@ public record FleetLayout(List<GpuNode> nodes) {
     public static final String MIG_MIXED = "gpuaas-h200-mixed";
     public static final int GPU_MEMORY_MIB = 143_771;
     static final int GPUS_PER_NODE = 8;
+    /** The no-show grace the shipped default pools name (default-pools.json), so the local stack behaves alike. */
+    static final Duration NO_SHOW_GRACE = Duration.ofMinutes(15);
+
     private static final String[] PCI_BUSES = {"53", "64", "75", "86", "97", "A8", "B9", "CA"};
 
     public FleetLayout {
@@ -61,10 +65,12 @@ public record FleetLayout(List<GpuNode> nodes) {
     /** The pools this fleet offers: one for whole GPUs, one per MIG profile. */
     public PoolCatalog pools() {
         List<Pool> pools = new ArrayList<>();
-        pools.add(new Pool(FULL_POOL, FULL_POOL, WHOLE_GPU_RESOURCE, count(WHOLE_GPU_RESOURCE), MODEL, null));
+        pools.add(new Pool(
+                FULL_POOL, FULL_POOL, WHOLE_GPU_RESOURCE, count(WHOLE_GPU_RESOURCE), MODEL, null, NO_SHOW_GRACE));
         for (MigProfile profile : MigProfile.ALL) {
             String id = FULL_POOL + "-mig-" + profile.name();
-            pools.add(new Pool(id, id, profile.resource(), count(profile.resource()), MODEL, profile.name()));
+            pools.add(new Pool(
+                    id, id, profile.resource(), count(profile.resource()), MODEL, profile.name(), NO_SHOW_GRACE));
         }
         return new PoolCatalog(pools);
     }

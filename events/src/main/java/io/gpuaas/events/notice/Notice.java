@@ -1,0 +1,138 @@
+package io.gpuaas.events.notice;
+
+import io.gpuaas.events.IdentifiedEvent;
+import io.gpuaas.events.reclaim.WorkloadRef;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * A heads-up to a tenant about something that happens to its capacity unless it acts; the values of
+ * {@code gpuaas.notices}. Booking notices are keyed by booking id, workload notices by {@code namespace/kind/name}. Each notice is emitted once (its writer decides
+ * and writes it in one exactly-once transaction) and carries a deterministic {@link #noticeId()}; the record's
+ * {@code ce_id} is a name-based UUID of it, so a consumer that delivers notices (Kubernetes Events, webhooks) can also
+ * drop a copy it has seen.
+ */
+public sealed interface Notice extends IdentifiedEvent
+        permits Notice.BookingEndingSoon, Notice.NoShowWarning, Notice.ReclaimPending {
+
+    /** The notice's own id: what it is about and when, the same for every copy (see {@link #endingSoonId}). */
+    String noticeId();
+
+    /** The tenant the notice is for. */
+    String tenant();
+
+    /** When the notice was decided. */
+    Instant time();
+
+    @Override
+    default String eventId() {
+        return noticeId();
+    }
+
+    /** {@code <bookingId>/booking-ending-soon/<lead>@<endsAt>}: one per lead and end, so an extension warns again. */
+    static String endingSoonId(String bookingId, Duration lead, Instant endsAt) {
+        return bookingId + "/booking-ending-soon/" + lead + "@" + endsAt;
+    }
+
+    /** {@code <bookingId>/no-show-warning}: a booking is warned of its no-show release at most once. */
+    static String noShowWarningId(String bookingId) {
+        return bookingId + "/no-show-warning";
+    }
+
+    /**
+     * {@code <namespace/kind/name>/reclaim-pending@<idleSince>}: one per idle window of a workload; its next idle
+     * run, after a busy sample, starts later and gets its own.
+     */
+    static String reclaimPendingId(WorkloadRef workload, Instant idleSince) {
+        return workload.key() + "/reclaim-pending@" + idleSince;
+    }
+
+    /**
+     * An ACTIVE booking ends in {@code lead}: its quota goes at {@code endsAt} and Kueue drains the tenant's queue.
+     * Sent once per configured lead (booking-service, {@code gpuaas.booking.lifecycle.ending-soon-leads}), unless the
+     * lead had already passed when the booking became active with this end. A booking extended or shortened while
+     * active is warned again before its new end.
+     *
+     * @param noticeId  {@link #endingSoonId}
+     * @param bookingId the booking (the record key)
+     * @param tenant    its tenant
+     * @param namespace the namespace the booking is for
+     * @param pool      its pool
+     * @param quantity  units of the pool it holds
+     * @param endsAt    when its window ends
+     * @param lead      how long before {@code endsAt} the notice was due
+     * @param time      when it was decided (at or shortly after {@code endsAt - lead})
+     */
+    record BookingEndingSoon(
+            String noticeId,
+            String bookingId,
+            String tenant,
+            String namespace,
+            String pool,
+            int quantity,
+            Instant endsAt,
+            Duration lead,
+            Instant time)
+            implements Notice {}
+
+    /**
+     * An ACTIVE booking has had no Workload of its tenant admitted or pending on its pool's flavor and resource since
+     * it began, for half of its pool's no-show grace: unless one comes, it is released at {@code releaseAt} (a
+     * {@code BookingReleased} with reason {@code NO_SHOW} on {@code gpuaas.booking-events}) and its units go back to
+     * the cohort. Sent at most once per booking.
+     *
+     * @param noticeId    {@link #noShowWarningId}
+     * @param bookingId   the booking (the record key)
+     * @param tenant      its tenant
+     * @param namespace   the namespace the booking is for
+     * @param pool        its pool
+     * @param quantity    units of the pool it holds
+     * @param activeSince from when the grace is counted (the booking's start, or when booking-service first watched it)
+     * @param releaseAt   when it will be released unless a Workload comes
+     * @param grace       the pool's no-show grace
+     * @param time        when it was decided (at or shortly after half the grace)
+     */
+    record NoShowWarning(
+            String noticeId,
+            String bookingId,
+            String tenant,
+            String namespace,
+            String pool,
+            int quantity,
+            Instant activeSince,
+            Instant releaseAt,
+            Duration grace,
+            Instant time)
+            implements Notice {}
+
+    /**
+     * A workload has been idle for 80 % of its idle window: unless a device gets busy, idle-reclaimer scales its GPU
+     * workers to zero at about {@code reclaimAt} (a {@code Reclaimed} on {@code gpuaas.reclaim-events}). Decided by
+     * the same rule as the reclaim (every device at or under the threshold, enough samples, after the warm-up) over
+     * the part of the window that has passed; sent once per idle window, only when the reclaim would write (direct
+     * mode, not dry-run, not opted out). A busy sample ends the window: no reclaim, and its next idle run is a new
+     * window with a notice of its own.
+     *
+     * @param noticeId  {@link #reclaimPendingId}
+     * @param tenant    the workload's tenant
+     * @param namespace the workload's namespace
+     * @param workload  the workload (the record key is its {@code namespace/kind/name})
+     * @param windowId  {@code namespace/kind/name@<idleSince>}: the window id the reclaim carries when the run goes on
+     *                  without a gap (a gap in the samples delays the reclaim and moves its window start)
+     * @param idleSince when the window began: the last device's idle run, or the end of the warm-up if later
+     * @param reclaimAt the projected reclaim: {@code idleSince + window}
+     * @param window    the workload's idle window (policy)
+     * @param time      when it was decided (the time of the sample at 80 % of the window)
+     */
+    record ReclaimPending(
+            String noticeId,
+            String tenant,
+            String namespace,
+            WorkloadRef workload,
+            String windowId,
+            Instant idleSince,
+            Instant reclaimAt,
+            Duration window,
+            Instant time)
+            implements Notice {}
+}
