@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.gpuaas.events.KafkaAccess;
+import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.booking.BookingEvent.BookingReleased;
@@ -33,6 +34,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -57,6 +59,7 @@ class LifecycleIT {
     private static final String NEVER = "h200-mig-1g.18gb";
 
     private static KafkaBroker broker;
+    private static Path pools;
     private static BookingApp app;
     private static CommittedRecords<Notice> notices;
     private static CommittedRecords<BookingEvent> events;
@@ -64,7 +67,7 @@ class LifecycleIT {
     @BeforeAll
     static void start(KafkaBroker kafka) throws IOException {
         broker = kafka;
-        Path pools = Files.createTempFile("pools", ".json");
+        pools = Files.createTempFile("pools", ".json");
         Files.writeString(
                 pools,
                 new PoolCatalog(List.of(
@@ -86,14 +89,7 @@ class LifecycleIT {
                                         "2g.35gb",
                                         GRACE)))
                         .toJson());
-        app = BookingApp.start(
-                broker,
-                Map.of(
-                        "gpuaas.pools-file", pools.toString(),
-                        "gpuaas.booking.alignment", "PT1S",
-                        "gpuaas.booking.lifecycle.interval", "PT0.25S",
-                        "gpuaas.booking.lifecycle.ending-soon-leads", "PT6S,PT3S",
-                        "gpuaas.booking.http.requests-per-second", 50));
+        app = BookingApp.start(broker, settings());
         notices = new CommittedRecords<>(broker, Topics.NOTICES, app.prefix);
         events = new CommittedRecords<>(broker, Topics.BOOKING_EVENTS, app.prefix);
     }
@@ -172,10 +168,50 @@ class LifecycleIT {
                 .containsExactly(Duration.ofSeconds(3));
     }
 
+    @Test
+    void shouldKnowAWorkloadPublishedBeforeTheServiceStartedWhenItsGlobalStoreIsRestoredFromTheTopic()
+            throws Exception {
+        String prefix = broker.uniquePrefix();
+        try (Admin admin = broker.admin()) {
+            TopicAdmin.createAll(admin, prefix);
+        }
+        // Read at start through the store's restore, which Streams runs through the updater (headers and all).
+        publishAsQuotaProjector(prefix, pending("team-a", "queued-early", "nvidia.com/gpu"));
+        try (BookingApp fresh = BookingApp.start(broker, prefix, broker.uniqueGroupId("booking"), settings());
+                CommittedRecords<BookingEvent> freshEvents =
+                        new CommittedRecords<>(broker, Topics.BOOKING_EVENTS, prefix)) {
+            String kept =
+                    (String) bookNow(fresh, TEAM_A, NO_SHOWS, "team-a", "PT2M").get("id");
+            String control =
+                    (String) bookNow(fresh, TEAM_B, NO_SHOWS, "team-b", "PT2M").get("id");
+
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> freshEvents.values(control).stream().anyMatch(BookingReleased.class::isInstance));
+            Thread.sleep(GRACE.toMillis());
+
+            assertThat(read(fresh.get("/api/v1/bookings/" + kept, TEAM_A).body()))
+                    .containsEntry("state", "ACTIVE");
+        }
+    }
+
+    private static Map<String, Object> settings() {
+        return Map.of(
+                "gpuaas.pools-file", pools.toString(),
+                "gpuaas.booking.alignment", "PT1S",
+                "gpuaas.booking.lifecycle.interval", "PT0.25S",
+                "gpuaas.booking.lifecycle.ending-soon-leads", "PT6S,PT3S",
+                "gpuaas.booking.http.requests-per-second", 50);
+    }
+
     private static Map<String, Object> bookNow(String token, String pool, String namespace, String duration) {
+        return bookNow(app, token, pool, namespace, duration);
+    }
+
+    private static Map<String, Object> bookNow(
+            BookingApp service, String token, String pool, String namespace, String duration) {
         Map<String, Object> body =
                 new HashMap<>(Map.of("pool", pool, "quantity", 1, "namespace", namespace, "duration", duration));
-        HttpResponse<String> created = app.post(token, json(body));
+        HttpResponse<String> created = service.post(token, json(body));
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
         return read(created.body());
     }
@@ -191,16 +227,19 @@ class LifecycleIT {
     }
 
     private static void publishAsQuotaProjector(WorkloadObserved workload) throws Exception {
+        publishAsQuotaProjector(app.prefix, workload);
+    }
+
+    private static void publishAsQuotaProjector(String prefix, WorkloadObserved workload) throws Exception {
         Map<String, Object> config = new HashMap<>(broker.clientProperties());
-        config.putAll(
-                broker.serviceCredentials(QUOTA_PROJECTOR.userName(), KafkaAccess.acls(QUOTA_PROJECTOR, app.prefix)));
+        config.putAll(broker.serviceCredentials(QUOTA_PROJECTOR.userName(), KafkaAccess.acls(QUOTA_PROJECTOR, prefix)));
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         try (KafkaProducer<String, WorkloadEvent> producer = new KafkaProducer<>(
                 config,
                 new StringSerializer(),
                 Topics.KUEUE_WORKLOADS.valueSerde().serializer())) {
             producer.send(new ProducerRecord<>(
-                            Topics.KUEUE_WORKLOADS.name(app.prefix),
+                            Topics.KUEUE_WORKLOADS.name(prefix),
                             WorkloadEvent.key(workload.namespace(), workload.name()),
                             workload))
                     .get();
