@@ -1,6 +1,7 @@
 package io.gpuaas.reclaim.announce;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.reclaim.ReclaimIntent;
@@ -27,6 +28,8 @@ public class AnnouncerFactory {
 
     static final String FEED = "reclaim-announcements";
     static final String LOOP = "reclaim-announcer";
+    private static final Duration CONFLICT_RETRY = Duration.ofMillis(100);
+    private static final Duration REFUSED_RETRY = Duration.ofSeconds(5);
 
     @Singleton
     ReclaimAnnouncements announcements() {
@@ -53,12 +56,21 @@ public class AnnouncerFactory {
         return feed(clients, announcements, loop, registry);
     }
 
-    /** The loop: one workload at a time, retried with backoff (a conflict, an API server away). */
+    /**
+     * The loop: one workload at a time; an API error is retried after a while without counting as a failure of the
+     * loop (anything else thrown is the loop's per-key backoff).
+     */
     public static ReconcileLoop<WorkloadRef> loop(
             ReclaimAnnouncer announcer, ReclaimAnnouncements announcements, PrometheusRegistry registry) {
         return ReconcileLoop.<WorkloadRef>builder(LOOP, ref -> {
-                    announcer.reconcile(ref, announcements.current(ref));
-                    return ReconcileLoop.Outcome.done();
+                    try {
+                        announcer.reconcile(ref, announcements.current(ref));
+                        return ReconcileLoop.Outcome.done();
+                    } catch (KubernetesClientException e) {
+                        // One object the API server refuses must not take the service out of readiness (as the
+                        // applier's retries): try again later, a conflict at once.
+                        return ReconcileLoop.Outcome.requeueAfter(e.getCode() == 409 ? CONFLICT_RETRY : REFUSED_RETRY);
+                    }
                 })
                 .workers(2)
                 // A resume is seen on the object, not on a topic: announced workloads are looked at every minute.
