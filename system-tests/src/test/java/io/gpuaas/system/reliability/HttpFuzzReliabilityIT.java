@@ -45,12 +45,16 @@ class HttpFuzzReliabilityIT {
             new Endpoint("booking-service", "PATCH", "/api/v1/bookings/{id}"),
             new Endpoint("booking-service", "DELETE", "/api/v1/bookings/{id}"),
             new Endpoint("booking-service", "POST", "/api/v1/bookings/{id}/end"),
+            new Endpoint("booking-service", "GET", "/api/v1/webhooks"),
+            new Endpoint("booking-service", "POST", "/api/v1/webhooks"),
+            new Endpoint("booking-service", "DELETE", "/api/v1/webhooks/{id}"),
             new Endpoint("booking-service", "GET", "/metrics"),
             new Endpoint("quota-projector", "GET", "/metrics"),
             new Endpoint("idle-reclaimer", "POST", "/api/v1/workloads/team-a/RayCluster/demo-ray/resume"),
             new Endpoint("idle-reclaimer", "GET", "/metrics"),
             new Endpoint("metrics-gateway", "GET", "/api/v1/keda/queues/team-a/gpuaas"),
             new Endpoint("metrics-gateway", "GET", "/api/v1/keda/workloads/team-a/RayCluster/demo-ray"),
+            new Endpoint("metrics-gateway", "POST", "/api/v1/write"),
             new Endpoint("metrics-gateway", "GET", "/metrics"));
 
     private static ReliabilityStack stack;
