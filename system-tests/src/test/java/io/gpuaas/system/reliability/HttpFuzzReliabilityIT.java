@@ -45,16 +45,12 @@ class HttpFuzzReliabilityIT {
             new Endpoint("booking-service", "PATCH", "/api/v1/bookings/{id}"),
             new Endpoint("booking-service", "DELETE", "/api/v1/bookings/{id}"),
             new Endpoint("booking-service", "POST", "/api/v1/bookings/{id}/end"),
-            new Endpoint("booking-service", "GET", "/api/v1/webhooks"),
-            new Endpoint("booking-service", "POST", "/api/v1/webhooks"),
-            new Endpoint("booking-service", "DELETE", "/api/v1/webhooks/{id}"),
             new Endpoint("booking-service", "GET", "/metrics"),
             new Endpoint("quota-projector", "GET", "/metrics"),
             new Endpoint("idle-reclaimer", "POST", "/api/v1/workloads/team-a/RayCluster/demo-ray/resume"),
             new Endpoint("idle-reclaimer", "GET", "/metrics"),
             new Endpoint("metrics-gateway", "GET", "/api/v1/keda/queues/team-a/gpuaas"),
             new Endpoint("metrics-gateway", "GET", "/api/v1/keda/workloads/team-a/RayCluster/demo-ray"),
-            new Endpoint("metrics-gateway", "POST", "/api/v1/write"),
             new Endpoint("metrics-gateway", "GET", "/metrics"));
 
     private static ReliabilityStack stack;
@@ -317,6 +313,9 @@ class HttpFuzzReliabilityIT {
         while (path.find()) {
             documented.add(path.group(1).replaceAll("\\{[^}]+}", "{}"));
         }
+        // This stack runs booking-service without a webhook encryption key, so the webhook API is not served here
+        // (404 at any auth); booking-service's WebhookApiIT checks its authentication and tenant isolation.
+        documented.removeIf(p -> p.startsWith("/api/v1/webhooks"));
         Set<String> fuzzed = ENDPOINTS.stream()
                 .filter(e -> e.service().equals("booking-service"))
                 .map(e -> e.path().replace("/h200/", "/{}/").replace("{id}", "{}"))
