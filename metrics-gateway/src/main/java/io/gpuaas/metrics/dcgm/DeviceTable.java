@@ -110,14 +110,14 @@ final class DeviceTable {
             Double utilization = null;
             if (present[DcgmField.GR_ENGINE_ACTIVE.ordinal()]) {
                 source = "GR_ENGINE_ACTIVE";
-                utilization = ratio(values[DcgmField.GR_ENGINE_ACTIVE.ordinal()]);
+                utilization = DeviceValues.ratio(values[DcgmField.GR_ENGINE_ACTIVE.ordinal()]);
             } else if (present[DcgmField.GPU_UTIL.ordinal()]) {
                 source = "GPU_UTIL";
-                utilization = ratio(values[DcgmField.GPU_UTIL.ordinal()]);
+                utilization = DeviceValues.ratio(values[DcgmField.GPU_UTIL.ordinal()]);
             }
             return new GpuScrape.Device(
                     uuid,
-                    gpuIndex(),
+                    DeviceValues.gpuIndex(gpu),
                     modelName,
                     gpuInstanceId,
                     migProfile,
@@ -132,29 +132,8 @@ final class DeviceTable {
                     value(DcgmField.POWER_USAGE));
         }
 
-        /**
-         * A reading the contract cannot carry (memory and power are never negative; an exporter reports a negative
-         * or NaN value for a field it could not read) is reported as missing, so the scrape stays valid and its
-         * readers never dead-letter it.
-         */
         private Double value(DcgmField field) {
-            double v = values[field.ordinal()];
-            return present[field.ordinal()] && v >= 0 ? v : null;
-        }
-
-        private static Double ratio(double value) {
-            return value < 0 ? null : Math.min(value, 1.0);
-        }
-
-        private Integer gpuIndex() {
-            if (gpu == null) {
-                return null;
-            }
-            try {
-                return Integer.valueOf(gpu);
-            } catch (NumberFormatException e) {
-                return null;
-            }
+            return DeviceValues.nonNegative(present[field.ordinal()], values[field.ordinal()]);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.gpuaas.metrics.remotewrite;
 
 import io.gpuaas.events.gpu.GpuScrape;
+import io.gpuaas.metrics.dcgm.DeviceValues;
 import io.gpuaas.metrics.remotewrite.LabelSlots.Slot;
 
 /**
@@ -77,14 +78,14 @@ final class DeviceReading {
         Double utilization = null;
         if (present[DcgmSeries.GR_ENGINE_ACTIVE.ordinal()]) {
             source = "GR_ENGINE_ACTIVE";
-            utilization = ratio(values[DcgmSeries.GR_ENGINE_ACTIVE.ordinal()]);
+            utilization = DeviceValues.ratio(values[DcgmSeries.GR_ENGINE_ACTIVE.ordinal()]);
         } else if (present[DcgmSeries.GPU_UTIL.ordinal()]) {
             source = "GPU_UTIL";
-            utilization = ratio(values[DcgmSeries.GPU_UTIL.ordinal()]);
+            utilization = DeviceValues.ratio(values[DcgmSeries.GPU_UTIL.ordinal()]);
         }
         return new GpuScrape.Device(
                 uuid,
-                gpuIndex(),
+                DeviceValues.gpuIndex(gpu),
                 modelName,
                 gpuInstanceId,
                 migProfile,
@@ -99,24 +100,7 @@ final class DeviceReading {
                 value(DcgmSeries.POWER_USAGE));
     }
 
-    /** Memory and power are never negative: an exporter reports a negative value for a field it could not read. */
     private Double value(DcgmSeries field) {
-        double v = values[field.ordinal()];
-        return present[field.ordinal()] && v >= 0 ? v : null;
-    }
-
-    private static Double ratio(double value) {
-        return value < 0 ? null : Math.min(value, 1.0);
-    }
-
-    private Integer gpuIndex() {
-        if (gpu == null) {
-            return null;
-        }
-        try {
-            return Integer.valueOf(gpu);
-        } catch (NumberFormatException e) {
-            return null;
-        }
+        return DeviceValues.nonNegative(present[field.ordinal()], values[field.ordinal()]);
     }
 }
