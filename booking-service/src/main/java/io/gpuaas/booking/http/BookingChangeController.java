@@ -30,6 +30,7 @@ import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * Cancel, move and end existing bookings. A tenant acts on its own bookings only (another's is a 404), an admin on
@@ -62,21 +63,16 @@ public class BookingChangeController {
             @PathVariable String id,
             @Nullable @Header("Idempotency-Key") String idempotencyKey,
             Authentication authentication) {
-        Caller caller = guard.admit(authentication);
         String key = RequestValidator.idempotencyKey(idempotencyKey);
         String fingerprint = key == null ? null : IdempotencyKeys.fingerprint("DELETE", request.getPath(), "");
-        Booking booking = access.acting(id, caller, key, fingerprint);
-        String requestId = UUID.randomUUID().toString();
-        BookingCommand command = new BookingCommand.CancelBooking(
-                requestId,
+        return send(
+                request,
+                id,
+                guard.admit(authentication),
                 key,
-                BookingAccess.actorFor(caller, booking),
-                booking.pool(),
-                booking.id(),
-                Instant.now(),
-                fingerprint);
-        return gateway.decide(command)
-                .thenApply(decision -> DecisionResponses.toResponse(decision, requestId, id, request.getPath()));
+                fingerprint,
+                change -> new BookingCommand.CancelBooking(
+                        change.requestId(), key, change.actor(), change.pool(), id, change.at(), fingerprint));
     }
 
     @Operation(
@@ -91,22 +87,23 @@ public class BookingChangeController {
             @PathVariable String id,
             @Nullable @Header("Idempotency-Key") String idempotencyKey,
             Authentication authentication) {
-        Caller caller = guard.admit(authentication);
         String key = RequestValidator.idempotencyKey(idempotencyKey);
         String fingerprint = key == null ? null : IdempotencyKeys.fingerprint("POST", request.getPath(), "");
-        Booking booking = access.acting(id, caller, key, fingerprint);
-        String requestId = UUID.randomUUID().toString();
-        BookingCommand command = new ReleaseBooking(
-                requestId,
+        return send(
+                request,
+                id,
+                guard.admit(authentication),
                 key,
-                BookingAccess.actorFor(caller, booking),
-                booking.pool(),
-                booking.id(),
-                ReleaseBooking.Reason.END_NOW,
-                Instant.now(),
-                fingerprint);
-        return gateway.decide(command)
-                .thenApply(decision -> DecisionResponses.toResponse(decision, requestId, id, request.getPath()));
+                fingerprint,
+                change -> new ReleaseBooking(
+                        change.requestId(),
+                        key,
+                        change.actor(),
+                        change.pool(),
+                        id,
+                        ReleaseBooking.Reason.END_NOW,
+                        change.at(),
+                        fingerprint));
     }
 
     @Operation(
@@ -136,22 +133,46 @@ public class BookingChangeController {
         check(req, booking, start);
         String fingerprint =
                 key == null ? null : IdempotencyKeys.fingerprint("PATCH", request.getPath(), req.canonical());
-        booking = access.acting(id, caller, key, fingerprint);
-        String requestId = UUID.randomUUID().toString();
-        BookingCommand command = new BookingCommand.ChangeBooking(
-                requestId,
+        return send(
+                request,
+                id,
+                caller,
                 key,
-                BookingAccess.actorFor(caller, booking),
-                booking.pool(),
-                booking.id(),
-                start,
-                req.end(),
-                Instant.now(),
                 fingerprint,
-                req.duration());
-        return gateway.decide(command)
-                .thenApply(decision -> DecisionResponses.toResponse(decision, requestId, id, request.getPath()));
+                change -> new BookingCommand.ChangeBooking(
+                        change.requestId(),
+                        key,
+                        change.actor(),
+                        change.pool(),
+                        id,
+                        start,
+                        req.end(),
+                        change.at(),
+                        fingerprint,
+                        req.duration()));
     }
+
+    /**
+     * The path every change shares: the caller must be allowed to act on the booking (or replay its key), the
+     * command goes to the pool's writer, and the decision becomes the answer.
+     */
+    private CompletableFuture<MutableHttpResponse<?>> send(
+            HttpRequest<?> request,
+            String id,
+            Caller caller,
+            @Nullable String key,
+            @Nullable String fingerprint,
+            Function<Change, BookingCommand> command) {
+        Booking booking = access.acting(id, caller, key, fingerprint);
+        Change change = new Change(
+                UUID.randomUUID().toString(), BookingAccess.actorFor(caller, booking), booking.pool(), Instant.now());
+        return gateway.decide(command.apply(change))
+                .thenApply(
+                        decision -> DecisionResponses.toResponse(decision, change.requestId(), id, request.getPath()));
+    }
+
+    /** What every change command carries besides its own fields. */
+    private record Change(String requestId, Caller actor, String pool, Instant at) {}
 
     /**
      * The decider's own window rules, so what it would refuse never becomes a 202 followed by a rejection. An extension
