@@ -4,10 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The dcgm-exporter counters a GpuScrape is built from. Names match case-insensitively, so the lower-case
- * names some exporter builds emit and the 1.x names of old-namespace deployments map onto the same field.
+ * The dcgm-exporter counters a GpuScrape is built from, for the text parser and the remote-write receiver alike. Names
+ * match case-insensitively, so the lower-case names some exporter builds emit and the 1.x names of old-namespace
+ * deployments map onto the same field.
  */
-enum DcgmField {
+public enum DcgmField {
     /** Graphics engine active ratio 0..1; the preferred utilization signal, also reported per MIG instance. */
     GR_ENGINE_ACTIVE(1.0, "DCGM_FI_PROF_GR_ENGINE_ACTIVE"),
     /** GPU utilization in percent; not reported for MIG instances. */
@@ -17,7 +18,7 @@ enum DcgmField {
     POWER_USAGE(1.0, "DCGM_FI_DEV_POWER_USAGE", "DCGM_POWER_USAGE");
 
     /** Multiplier from the exporter's unit to the GpuScrape unit (percent to ratio for GPU_UTIL). */
-    final double scale;
+    public final double scale;
 
     private final byte[][] names;
 
@@ -46,7 +47,7 @@ enum DcgmField {
     }
 
     /** The field named by {@code text[from, to)}, or null for a counter a GpuScrape does not carry. */
-    static DcgmField of(byte[] text, int from, int to) {
+    public static DcgmField of(byte[] text, int from, int to) {
         int length = to - from;
         if (length >= BY_LENGTH.length) {
             return null;

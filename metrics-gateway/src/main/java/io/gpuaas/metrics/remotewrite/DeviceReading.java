@@ -1,6 +1,7 @@
 package io.gpuaas.metrics.remotewrite;
 
 import io.gpuaas.events.gpu.GpuScrape;
+import io.gpuaas.metrics.dcgm.DcgmField;
 import io.gpuaas.metrics.dcgm.DeviceValues;
 import io.gpuaas.metrics.remotewrite.LabelSlots.Slot;
 
@@ -23,8 +24,8 @@ final class DeviceReading {
     private String pod;
     private String container;
     private boolean complete;
-    private final double[] values = new double[DcgmSeries.COUNT];
-    private final boolean[] present = new boolean[DcgmSeries.COUNT];
+    private final double[] values = new double[DcgmField.values().length];
+    private final boolean[] present = new boolean[DcgmField.values().length];
 
     DeviceReading(Series series, int[] index) {
         uuidBytes = series.valueBytes(index[Slot.UUID.ordinal()]);
@@ -60,7 +61,7 @@ final class DeviceReading {
                 && (gpuInstanceId == null || migProfile != null);
     }
 
-    void set(DcgmSeries field, double value) {
+    void set(DcgmField field, double value) {
         // NaN (including Prometheus' stale marker) or infinity is no reading: it must never look like an idle GPU.
         if (Double.isFinite(value)) {
             values[field.ordinal()] = value * field.scale;
@@ -70,18 +71,18 @@ final class DeviceReading {
 
     /** Whether the request carried a utilization of this device (engine-active or GPU_UTIL, finite). */
     boolean hasUtilization() {
-        return present[DcgmSeries.GR_ENGINE_ACTIVE.ordinal()] || present[DcgmSeries.GPU_UTIL.ordinal()];
+        return present[DcgmField.GR_ENGINE_ACTIVE.ordinal()] || present[DcgmField.GPU_UTIL.ordinal()];
     }
 
     GpuScrape.Device toDevice() {
         String source = null;
         Double utilization = null;
-        if (present[DcgmSeries.GR_ENGINE_ACTIVE.ordinal()]) {
+        if (present[DcgmField.GR_ENGINE_ACTIVE.ordinal()]) {
             source = "GR_ENGINE_ACTIVE";
-            utilization = DeviceValues.ratio(values[DcgmSeries.GR_ENGINE_ACTIVE.ordinal()]);
-        } else if (present[DcgmSeries.GPU_UTIL.ordinal()]) {
+            utilization = DeviceValues.ratio(values[DcgmField.GR_ENGINE_ACTIVE.ordinal()]);
+        } else if (present[DcgmField.GPU_UTIL.ordinal()]) {
             source = "GPU_UTIL";
-            utilization = DeviceValues.ratio(values[DcgmSeries.GPU_UTIL.ordinal()]);
+            utilization = DeviceValues.ratio(values[DcgmField.GPU_UTIL.ordinal()]);
         }
         return new GpuScrape.Device(
                 uuid,
@@ -95,12 +96,12 @@ final class DeviceReading {
                 container,
                 utilization,
                 utilization == null ? null : source,
-                value(DcgmSeries.FB_USED),
-                value(DcgmSeries.FB_FREE),
-                value(DcgmSeries.POWER_USAGE));
+                value(DcgmField.FB_USED),
+                value(DcgmField.FB_FREE),
+                value(DcgmField.POWER_USAGE));
     }
 
-    private Double value(DcgmSeries field) {
+    private Double value(DcgmField field) {
         return DeviceValues.nonNegative(present[field.ordinal()], values[field.ordinal()]);
     }
 }

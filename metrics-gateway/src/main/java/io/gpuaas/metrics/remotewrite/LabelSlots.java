@@ -1,8 +1,10 @@
 package io.gpuaas.metrics.remotewrite;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Which label of a series fills which part of a device reading. Names match ignoring ASCII case, as the text parser
@@ -80,11 +82,15 @@ public final class LabelSlots {
 
     private static void add(List<Candidate> all, Slot slot, String... names) {
         for (int rank = 0; rank < names.length; rank++) {
-            all.add(new Candidate(DcgmSeries.upper(names[rank]), slot, rank));
+            all.add(new Candidate(upper(names[rank]), slot, rank));
         }
     }
 
-    private static final byte[] NAME = DcgmSeries.upper("__name__");
+    private static final byte[] NAME = upper("__name__");
+
+    private static byte[] upper(String name) {
+        return name.toUpperCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII);
+    }
 
     /** The index of {@code series}' {@code __name__} label, -1 when it has none (or an empty one). */
     int nameLabel(Series series) {

@@ -1,6 +1,7 @@
 package io.gpuaas.metrics.remotewrite;
 
 import io.gpuaas.events.gpu.GpuScrape;
+import io.gpuaas.metrics.dcgm.DcgmField;
 import io.gpuaas.metrics.remotewrite.LabelSlots.Slot;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,7 +11,7 @@ import java.util.Map;
 /**
  * Maps the series of one remote-write request to GpuScrapes, one per node and timestamp (Prometheus stamps every
  * sample of a scrape with the scrape's time), devices in first-seen order, each with a utilization (see
- * {@link NodeScrape#toScrape}). Only the DCGM series of {@link DcgmSeries}
+ * {@link NodeScrape#toScrape}). Only the DCGM series of {@link DcgmField}
  * are read; any other series is counted and passed over. A series without {@code __name__} (the spec requires it),
  * or a DCGM series without a UUID or without a node is invalid: counted, its samples dropped, the rest of the request
  * still mapped. One per request; not thread-safe.
@@ -45,7 +46,7 @@ public final class ScrapeAssembler implements WriteRequestReader.SeriesHandler {
             invalid("a series without __name__");
             return;
         }
-        DcgmSeries field = DcgmSeries.of(s, name);
+        DcgmField field = s.fieldNamedBy(name);
         if (field == null) {
             return;
         }

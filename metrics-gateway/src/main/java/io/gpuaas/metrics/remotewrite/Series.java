@@ -1,5 +1,6 @@
 package io.gpuaas.metrics.remotewrite;
 
+import io.gpuaas.metrics.dcgm.DcgmField;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -74,6 +75,11 @@ public final class Series {
     /** Whether label {@code i}'s name equals {@code upper} ignoring ASCII case ({@code upper} upper-case ASCII). */
     public boolean nameEqualsIgnoreCase(int i, byte[] upper) {
         return equalsIgnoreCase(nameFrom[i], nameTo[i], upper);
+    }
+
+    /** The DCGM field label {@code i}'s value names (ignoring case), or null for any other value. */
+    public DcgmField fieldNamedBy(int i) {
+        return DcgmField.of(buf, valueFrom[i], valueTo[i]);
     }
 
     /** Whether label {@code i}'s value equals {@code upper} ignoring ASCII case ({@code upper} upper-case ASCII). */
