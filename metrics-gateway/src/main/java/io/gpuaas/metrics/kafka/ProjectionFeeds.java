@@ -10,6 +10,7 @@ import io.gpuaas.kit.runtime.TopicReplica.RecordHandler;
 import io.gpuaas.kit.runtime.TopicReplica.StartAt;
 import io.gpuaas.metrics.StartOrder;
 import io.gpuaas.metrics.config.ProjectionSettings;
+import io.gpuaas.metrics.ledger.LedgerInputs;
 import io.gpuaas.metrics.projection.BookedUnits;
 import io.gpuaas.metrics.projection.QueueDepth;
 import io.gpuaas.metrics.projection.ReclaimState;
@@ -25,14 +26,17 @@ import org.apache.kafka.clients.consumer.Consumer;
  *       from the beginning, into QueueDepth, BookedUnits and ReclaimState;</li>
  *   <li>{@value #SAMPLE_FEED}: {@code gpu-samples} from the end (only the present matters for gauges; the end is
  *       the one at assignment, before readiness), into TenantUsage.</li>
+ *   <li>{@value #LEDGER_FEED}: {@code booking-events}, {@code kueue-workloads}, {@code reclaim-events} and
+ *       {@code gpu-samples}, all from the beginning, into the ledger's {@link LedgerInputs} (a rebuild is a replay).</li>
  * </ul>
- * Two replicas rather than one, so that thousands of samples a second never delay a queue state on its way to
+ * Separate replicas rather than one, so that thousands of samples a second never delay a queue state on its way to
  * KEDA, and a projection retrying one record holds up only its own feed.
  */
 public final class ProjectionFeeds {
 
     public static final String STATE_FEED = "state-feed";
     public static final String SAMPLE_FEED = "sample-feed";
+    public static final String LEDGER_FEED = "ledger-feed";
 
     private final Function<String, Consumer<byte[], byte[]>> consumers;
     private final String prefix;
@@ -84,6 +88,26 @@ public final class ProjectionFeeds {
                 .follow(Topics.GPU_SAMPLES, StartAt.END, hooked(Topics.GPU_SAMPLES, (key, value) -> {
                     switch (value) {
                         case GpuScrape scrape -> usage.apply(scrape);
+                    }
+                }))
+                .build();
+    }
+
+    /** Everything the ledger is built from, from the beginning, so a fresh instance rebuilds the same ledger. */
+    public TopicReplica ledgerFeed(LedgerInputs ledger) {
+        return builder(LEDGER_FEED)
+                .follow(
+                        Topics.BOOKING_EVENTS,
+                        StartAt.BEGINNING,
+                        hooked(Topics.BOOKING_EVENTS, (key, event) -> ledger.apply(event)))
+                .follow(Topics.KUEUE_WORKLOADS, StartAt.BEGINNING, hooked(Topics.KUEUE_WORKLOADS, ledger::apply))
+                .follow(
+                        Topics.RECLAIM_EVENTS,
+                        StartAt.BEGINNING,
+                        hooked(Topics.RECLAIM_EVENTS, (key, event) -> ledger.apply(event)))
+                .follow(Topics.GPU_SAMPLES, StartAt.BEGINNING, hooked(Topics.GPU_SAMPLES, (key, value) -> {
+                    switch (value) {
+                        case GpuScrape scrape -> ledger.apply(scrape);
                     }
                 }))
                 .build();
