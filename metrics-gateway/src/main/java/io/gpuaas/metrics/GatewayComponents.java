@@ -69,6 +69,7 @@ public class GatewayComponents {
                 clientId -> KafkaFactory.projectionConsumer(kafka, clientId),
                 kafka.settings().topicPrefix(),
                 kafka.deadLetterPublisher("metrics-gateway", registry),
+                kafka.deadLetterPublisher(ProjectionFeeds.LEDGER_GROUP, registry),
                 settings,
                 hook);
     }

@@ -37,26 +37,34 @@ public final class ProjectionFeeds {
     public static final String STATE_FEED = "state-feed";
     public static final String SAMPLE_FEED = "sample-feed";
     public static final String LEDGER_FEED = "ledger-feed";
+    /** The dead-letter group of the ledger feed. */
+    public static final String LEDGER_GROUP = "metrics-gateway-ledger";
 
     private final Function<String, Consumer<byte[], byte[]>> consumers;
     private final String prefix;
     private final DeadLetterPublisher deadLetters;
+    private final DeadLetterPublisher ledgerDeadLetters;
     private final ProjectionSettings settings;
     private final ProjectionHook hook;
 
     /**
-     * @param consumers   a new byte-array consumer without a group, given its client id
-     * @param hook        called before every record is applied; null for none (production)
+     * @param consumers         a new byte-array consumer without a group, given its client id
+     * @param deadLetters       the projections' dead letters (group {@code metrics-gateway})
+     * @param ledgerDeadLetters the ledger feed's (group {@value #LEDGER_GROUP}): a bad record on a topic both read
+     *                          is dead-lettered by each, and the group header tells which
+     * @param hook              called before every record is applied; null for none (production)
      */
     public ProjectionFeeds(
             Function<String, Consumer<byte[], byte[]>> consumers,
             String prefix,
             DeadLetterPublisher deadLetters,
+            DeadLetterPublisher ledgerDeadLetters,
             ProjectionSettings settings,
             ProjectionHook hook) {
         this.consumers = consumers;
         this.prefix = prefix;
         this.deadLetters = deadLetters;
+        this.ledgerDeadLetters = ledgerDeadLetters;
         this.settings = settings;
         this.hook = hook;
     }
@@ -95,7 +103,7 @@ public final class ProjectionFeeds {
 
     /** Everything the ledger is built from, from the beginning, so a fresh instance rebuilds the same ledger. */
     public TopicReplica ledgerFeed(LedgerInputs ledger) {
-        return builder(LEDGER_FEED)
+        return builder(LEDGER_FEED, ledgerDeadLetters)
                 .follow(
                         Topics.BOOKING_EVENTS,
                         StartAt.BEGINNING,
@@ -114,7 +122,11 @@ public final class ProjectionFeeds {
     }
 
     private TopicReplica.Builder builder(String name) {
-        return TopicReplica.builder(name, () -> consumers.apply("metrics-gateway-" + name), prefix, deadLetters)
+        return builder(name, deadLetters);
+    }
+
+    private TopicReplica.Builder builder(String name, DeadLetterPublisher letters) {
+        return TopicReplica.builder(name, () -> consumers.apply("metrics-gateway-" + name), prefix, letters)
                 .backoff(settings.backoffInitial(), settings.backoffMax())
                 .handlerRetries(settings.handlerAttempts())
                 .probe(settings.probeInterval(), settings.probeTimeout())
