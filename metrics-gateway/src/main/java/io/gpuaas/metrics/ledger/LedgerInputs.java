@@ -122,11 +122,19 @@ public final class LedgerInputs {
                 .orElse(1.0));
     }
 
-    /** A pool the catalog does not know: a {@code nvidia.com/mig-<profile>} resource is weighed by its profile. */
+    /**
+     * A pool the catalog does not know: a {@code nvidia.com/mig-<profile>} resource is weighed by its profile
+     * (sevenths), anything else as a whole GPU.
+     */
     static double weightOfResource(String resource) {
         String mig = "nvidia.com/mig-";
-        return resource != null && resource.startsWith(mig)
-                ? Pool.gpuFraction(null, resource.substring(mig.length()))
-                : 1.0;
+        if (resource == null || !resource.startsWith(mig)) {
+            return 1.0;
+        }
+        try {
+            return Pool.gpuFraction(null, resource.substring(mig.length()));
+        } catch (IllegalArgumentException e) {
+            return 1.0; // a profile without <N>g: counted as a whole GPU rather than failing every read
+        }
     }
 }
