@@ -9,6 +9,7 @@ import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.tenant.TenantUtilization;
+import io.gpuaas.events.usage.UsageDaily;
 import io.gpuaas.events.webhook.WebhookRegistration;
 import io.gpuaas.events.workload.WorkloadEvent;
 import java.util.LinkedHashMap;
@@ -50,6 +51,7 @@ public final class EventTypes {
         register(ReclaimIntent.ReclaimRequested.class, "io.gpuaas.reclaim.intent.requested.v1");
         register(ReclaimIntent.ReclaimWithdrawn.class, "io.gpuaas.reclaim.intent.withdrawn.v1");
         register(TenantUtilization.class, "io.gpuaas.tenant.utilization.v1");
+        register(UsageDaily.class, "io.gpuaas.usage.daily.v1");
         register(Notice.BookingEndingSoon.class, "io.gpuaas.notice.booking-ending-soon.v1");
         register(Notice.NoShowWarning.class, "io.gpuaas.notice.no-show-warning.v1");
         register(Notice.ReclaimPending.class, "io.gpuaas.notice.reclaim-pending.v1");

@@ -56,18 +56,25 @@ public final class KafkaAccess {
 
     static {
         topic(Topics.BOOKING_COMMANDS, EnumSet.of(BOOKING_SERVICE), EnumSet.of(BOOKING_SERVICE));
-        topic(Topics.BOOKING_EVENTS, EnumSet.of(BOOKING_SERVICE), EnumSet.of(BOOKING_SERVICE));
+        // metrics-gateway's ledger reads bookings with why they were released (BookingReleased).
+        topic(Topics.BOOKING_EVENTS, EnumSet.of(BOOKING_SERVICE), EnumSet.of(BOOKING_SERVICE, METRICS_GATEWAY));
         topic(
                 Topics.BOOKINGS,
                 EnumSet.of(BOOKING_SERVICE),
                 EnumSet.of(BOOKING_SERVICE, QUOTA_PROJECTOR, METRICS_GATEWAY));
-        // booking-service's lifecycle reads Workloads to tell a no-show from a booking in use.
-        topic(Topics.KUEUE_WORKLOADS, EnumSet.of(QUOTA_PROJECTOR), EnumSet.of(QUOTA_PROJECTOR, BOOKING_SERVICE));
+        // booking-service's lifecycle reads Workloads to tell a no-show from a booking in use; metrics-gateway's
+        // ledger reads them for the GPU-hours admitted under a booking.
+        topic(
+                Topics.KUEUE_WORKLOADS,
+                EnumSet.of(QUOTA_PROJECTOR),
+                EnumSet.of(QUOTA_PROJECTOR, BOOKING_SERVICE, METRICS_GATEWAY));
         topic(Topics.GPU_SAMPLES, EnumSet.of(METRICS_GATEWAY), EnumSet.of(IDLE_RECLAIMER, METRICS_GATEWAY));
         topic(Topics.QUOTA_STATE, EnumSet.of(QUOTA_PROJECTOR), EnumSet.of(METRICS_GATEWAY));
         topic(Topics.RECLAIM_EVENTS, EnumSet.of(IDLE_RECLAIMER), EnumSet.of(METRICS_GATEWAY));
         topic(Topics.RECLAIM_INTENTS, EnumSet.of(IDLE_RECLAIMER), EnumSet.of(IDLE_RECLAIMER));
         topic(Topics.TENANT_UTILIZATION, EnumSet.of(METRICS_GATEWAY), EnumSet.noneOf(KafkaPrincipal.class));
+        // The daily ledger, for SREs (who read every topic).
+        topic(Topics.USAGE_LEDGER, EnumSet.of(METRICS_GATEWAY), EnumSet.noneOf(KafkaPrincipal.class));
         // Booking notices from booking-service's lifecycle, workload notices (ReclaimPending) from idle-reclaimer;
         // booking-service delivers them to tenants' webhooks, idle-reclaimer reads its own back to show them on the
         // workload objects (Event, gpuaas.io/reclaim-at).

@@ -10,6 +10,7 @@ import io.gpuaas.events.quota.QueueStateEvent;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.tenant.TenantUtilizationEvent;
+import io.gpuaas.events.usage.UsageLedgerEvent;
 import io.gpuaas.events.webhook.WebhookRegistration;
 import io.gpuaas.events.workload.WorkloadEvent;
 import java.time.Duration;
@@ -65,6 +66,12 @@ public final class Topics {
     public static final TopicSpec<String, TenantUtilizationEvent> TENANT_UTILIZATION = new TopicSpec<>(
             "tenant-utilization", KEY, EventSerdes.of(TenantUtilizationEvent.class), 6, false, Duration.ofDays(30));
     /**
+     * Each tenant's GPU-hours ledger per UTC day (booked, admitted, busy, idle, reclaimed, released per pool),
+     * compacted, keyed by {@code <tenant>/<yyyy-mm-dd>}: the latest figures of a day replace the earlier ones.
+     */
+    public static final TopicSpec<String, UsageLedgerEvent> USAGE_LEDGER =
+            new TopicSpec<>("usage-ledger", KEY, EventSerdes.of(UsageLedgerEvent.class), 6, true, null);
+    /**
      * Heads-ups to tenants, each emitted once: booking notices (BookingEndingSoon, NoShowWarning) from booking-service,
      * keyed by booking id; workload notices (ReclaimPending) from idle-reclaimer, keyed by {@code namespace/kind/name}. Read by whatever
      * delivers them (Kubernetes Events, webhooks) and by SREs; kept a week, as long as a delivery may lag.
@@ -91,6 +98,7 @@ public final class Topics {
             RECLAIM_EVENTS,
             RECLAIM_INTENTS,
             TENANT_UTILIZATION,
+            USAGE_LEDGER,
             NOTICES,
             WEBHOOKS,
             DEAD_LETTER);
@@ -105,6 +113,7 @@ public final class Topics {
             Map.entry("reclaim-events", "`namespace/kind/name`"),
             Map.entry("reclaim-intents", "`namespace/kind/name`"),
             Map.entry("tenant-utilization", "tenant"),
+            Map.entry("usage-ledger", "`<tenant>/<yyyy-mm-dd>` (UTC day)"),
             Map.entry("notices", "booking id, or `namespace/kind/name` of a workload"),
             Map.entry("webhooks", "`<tenant>/<id>` of the endpoint"),
             Map.entry("dead-letter", "the original record's key, unchanged"));

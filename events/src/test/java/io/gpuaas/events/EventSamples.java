@@ -13,6 +13,7 @@ import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.events.tenant.TenantUtilization;
+import io.gpuaas.events.usage.UsageDaily;
 import io.gpuaas.events.webhook.WebhookRegistration;
 import io.gpuaas.events.workload.WorkloadEvent;
 import java.math.BigDecimal;
@@ -45,6 +46,8 @@ final class EventSamples {
         put(samples, queueState());
         reclaim(samples);
         put(samples, new TenantUtilization("team-a", T0, T1, 57600.0, 43200.5, 14399.5, 0.62, Map.of("h200", 4)));
+        UsageDaily.Figures mig = new UsageDaily.Figures(1.714286, 1.285714, 0.857143, 0.428571, 0.142857, 0.428571);
+        put(samples, new UsageDaily("team-a", "2026-11-22", Map.of("h200-mig-2g.35gb", mig), mig, 42, RELEASED_AT));
         notices(samples);
         put(
                 samples,

@@ -41,7 +41,7 @@ class TopicsTest {
             }
         }
         assertThat(Topics.all().stream().filter(TopicSpec::compacted).map(TopicSpec::baseName))
-                .containsExactlyInAnyOrder("bookings", "quota-state", "webhooks");
+                .containsExactlyInAnyOrder("bookings", "quota-state", "usage-ledger", "webhooks");
     }
 
     @Test
@@ -80,6 +80,7 @@ class TopicsTest {
                         "reclaim-events",
                         "reclaim-intents",
                         "tenant-utilization",
+                        "usage-ledger",
                         "notices",
                         "webhooks",
                         "dead-letter");

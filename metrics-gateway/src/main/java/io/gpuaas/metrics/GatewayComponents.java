@@ -8,15 +8,18 @@ import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kit.runtime.TopicReplica;
 import io.gpuaas.metrics.config.KubernetesSettings;
 import io.gpuaas.metrics.config.LeaderElectionSettings;
+import io.gpuaas.metrics.config.LedgerSettings;
 import io.gpuaas.metrics.config.ProjectionSettings;
 import io.gpuaas.metrics.config.ScrapeSettings;
 import io.gpuaas.metrics.config.UsageSettings;
 import io.gpuaas.metrics.k8s.DcgmExporterDiscovery;
 import io.gpuaas.metrics.k8s.TenantNamespaceWatcher;
 import io.gpuaas.metrics.kafka.GpuScrapePublisher;
+import io.gpuaas.metrics.kafka.LedgerPublisher;
 import io.gpuaas.metrics.kafka.ProjectionFeeds;
 import io.gpuaas.metrics.kafka.ProjectionHook;
 import io.gpuaas.metrics.kafka.RollupPublisher;
+import io.gpuaas.metrics.ledger.LedgerInputs;
 import io.gpuaas.metrics.metrics.PublishCounters;
 import io.gpuaas.metrics.projection.BookedUnits;
 import io.gpuaas.metrics.projection.QueueDepth;
@@ -36,6 +39,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -65,6 +69,7 @@ public class GatewayComponents {
                 clientId -> KafkaFactory.projectionConsumer(kafka, clientId),
                 kafka.settings().topicPrefix(),
                 kafka.deadLetterPublisher("metrics-gateway", registry),
+                kafka.deadLetterPublisher(ProjectionFeeds.LEDGER_GROUP, registry),
                 settings,
                 hook);
     }
@@ -79,6 +84,28 @@ public class GatewayComponents {
     @Named(ProjectionFeeds.SAMPLE_FEED)
     TopicReplica sampleFeed(ProjectionFeeds feeds, TenantUsage usage) {
         return feeds.sampleFeed(usage);
+    }
+
+    @Singleton
+    @Named(ProjectionFeeds.LEDGER_FEED)
+    TopicReplica ledgerFeed(ProjectionFeeds feeds, LedgerInputs ledger) {
+        return feeds.ledgerFeed(ledger);
+    }
+
+    /** Daily ledger records, from the Lease holder only, never while its ledger feed is behind. */
+    @Singleton
+    @Requires(property = "gpuaas.metrics-gateway.ledger.publish", notEquals = "false")
+    LedgerPublisher ledgerPublisher(
+            LedgerSettings settings,
+            LedgerInputs ledger,
+            KafkaClients kafka,
+            @Named(ProjectionFeeds.LEDGER_FEED) TopicReplica ledgerFeed) {
+        return new LedgerPublisher(
+                ledger,
+                KafkaFactory.ledgerProducer(kafka),
+                kafka.topic(Topics.USAGE_LEDGER),
+                settings.publishInterval(),
+                () -> ledgerFeed.health().caughtUp());
     }
 
     /**
@@ -136,10 +163,18 @@ public class GatewayComponents {
             BeanProvider<KubernetesClient> client,
             ScrapeScheduler scheduler,
             @Nullable RollupPublisher rollups,
+            @Nullable LedgerPublisher ledger,
             @Named(ProjectionFeeds.STATE_FEED) TopicReplica stateFeed,
             @Named(ProjectionFeeds.SAMPLE_FEED) TopicReplica sampleFeed) {
         boolean elect = kubernetes.enabled() && election.enabled();
-        List<LeaderDuty> duties = rollups == null ? List.of(scheduler) : List.of(rollups, scheduler);
+        List<LeaderDuty> duties = new ArrayList<>();
+        if (rollups != null) {
+            duties.add(rollups);
+        }
+        if (ledger != null) {
+            duties.add(ledger);
+        }
+        duties.add(scheduler);
         return new LeaseLeadership(
                 elect ? client.get() : null,
                 "gateway-leadership",

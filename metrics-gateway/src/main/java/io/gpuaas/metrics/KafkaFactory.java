@@ -4,6 +4,7 @@ import io.gpuaas.events.CloudEventHeaders;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.gpu.GpuScrapeCodec;
 import io.gpuaas.events.tenant.TenantUtilizationEvent;
+import io.gpuaas.events.usage.UsageLedgerEvent;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.metrics.kafka.GpuScrapePublisher;
 import io.gpuaas.metrics.metrics.PublishCounters;
@@ -48,6 +49,13 @@ public final class KafkaFactory {
                 kafka.producerConfig("metrics-gateway-rollups"),
                 Topics.TENANT_UTILIZATION.keySerde().serializer(),
                 Topics.TENANT_UTILIZATION.valueSerde().serializer());
+    }
+
+    public static Producer<String, UsageLedgerEvent> ledgerProducer(KafkaClients kafka) {
+        return new KafkaProducer<>(
+                kafka.producerConfig("metrics-gateway-usage-ledger"),
+                Topics.USAGE_LEDGER.keySerde().serializer(),
+                Topics.USAGE_LEDGER.valueSerde().serializer());
     }
 
     /**

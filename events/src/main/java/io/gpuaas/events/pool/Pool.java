@@ -1,6 +1,7 @@
 package io.gpuaas.events.pool;
 
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * A bookable pool: whole GPUs or one MIG slice size of one GPU model. Pools are configuration, shared by
@@ -41,6 +42,40 @@ public record Pool(
         if (noShowGrace != null && noShowGrace.isNegative()) {
             throw new IllegalArgumentException("pool " + id + ": noShowGrace must be >= 0 (PT0S turns it off)");
         }
+    }
+
+    /**
+     * The fraction of one GPU a unit of this pool is: 1 for a whole GPU, a MIG slice's share otherwise
+     * ({@link #gpuFraction(String, String)}). The ledger weighs GPU-hours with it.
+     */
+    public double gpuFraction() {
+        return gpuFraction(gpuModel, migProfile);
+    }
+
+    /**
+     * The fraction of one GPU of {@code gpuModel} that a unit of {@code migProfile} is: 1 without a profile; for a
+     * profile {@code <N>g.<memory>} (or a compute-instance profile {@code <C>c.<N>g.<memory>}) N of the GPU's
+     * compute slices, which are 4 on an A30 and 7 on the A100/H100/H200/B200 class.
+     *
+     * @throws IllegalArgumentException when the profile names no {@code <N>g} part or more slices than the GPU has
+     */
+    public static double gpuFraction(String gpuModel, String migProfile) {
+        if (migProfile == null || migProfile.isBlank()) {
+            return 1.0;
+        }
+        int slices = gpuModel != null && gpuModel.toUpperCase(Locale.ROOT).contains("A30") ? 4 : 7;
+        for (String part : migProfile.split("\\.")) {
+            if (part.length() > 1
+                    && part.endsWith("g")
+                    && part.chars().limit(part.length() - 1).allMatch(Character::isDigit)) {
+                int n = Integer.parseInt(part.substring(0, part.length() - 1));
+                if (n < 1 || n > slices) {
+                    break;
+                }
+                return (double) n / slices;
+            }
+        }
+        throw new IllegalArgumentException("MIG profile " + migProfile + " names no compute slices of " + gpuModel);
     }
 
     /** A pool with the service's default no-show grace. */

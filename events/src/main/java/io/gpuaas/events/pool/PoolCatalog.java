@@ -9,7 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -76,6 +78,23 @@ public final class PoolCatalog {
     /** The pool with this id, if any. */
     public Optional<Pool> find(String id) {
         return Optional.ofNullable(pools.get(id));
+    }
+
+    /**
+     * The pool a device belongs to, as an exporter reports it: same MIG profile (none for a whole GPU) and a model
+     * name equal to the pool's or containing it ({@code NVIDIA H100 80GB HBM3} is an {@code NVIDIA H100}), compared
+     * ignoring case; the first such pool in file order.
+     */
+    public Optional<Pool> forDevice(String modelName, String migProfile) {
+        if (modelName == null) {
+            return Optional.empty();
+        }
+        String model = modelName.toLowerCase(Locale.ROOT);
+        String profile = migProfile == null || migProfile.isBlank() ? null : migProfile;
+        return ordered.stream()
+                .filter(p -> Objects.equals(p.migProfile(), profile))
+                .filter(p -> p.gpuModel() != null && model.contains(p.gpuModel().toLowerCase(Locale.ROOT)))
+                .findFirst();
     }
 
     /** The pool holding {@code resource} on {@code flavor}, if any. */

@@ -10,6 +10,7 @@ import io.gpuaas.kit.runtime.TopicReplica.RecordHandler;
 import io.gpuaas.kit.runtime.TopicReplica.StartAt;
 import io.gpuaas.metrics.StartOrder;
 import io.gpuaas.metrics.config.ProjectionSettings;
+import io.gpuaas.metrics.ledger.LedgerInputs;
 import io.gpuaas.metrics.projection.BookedUnits;
 import io.gpuaas.metrics.projection.QueueDepth;
 import io.gpuaas.metrics.projection.ReclaimState;
@@ -25,34 +26,45 @@ import org.apache.kafka.clients.consumer.Consumer;
  *       from the beginning, into QueueDepth, BookedUnits and ReclaimState;</li>
  *   <li>{@value #SAMPLE_FEED}: {@code gpu-samples} from the end (only the present matters for gauges; the end is
  *       the one at assignment, before readiness), into TenantUsage.</li>
+ *   <li>{@value #LEDGER_FEED}: {@code booking-events}, {@code kueue-workloads}, {@code reclaim-events} and
+ *       {@code gpu-samples}, all from the beginning, into the ledger's {@link LedgerInputs} (a rebuild is a replay).</li>
  * </ul>
- * Two replicas rather than one, so that thousands of samples a second never delay a queue state on its way to
+ * Separate replicas rather than one, so that thousands of samples a second never delay a queue state on its way to
  * KEDA, and a projection retrying one record holds up only its own feed.
  */
 public final class ProjectionFeeds {
 
     public static final String STATE_FEED = "state-feed";
     public static final String SAMPLE_FEED = "sample-feed";
+    public static final String LEDGER_FEED = "ledger-feed";
+    /** The dead-letter group of the ledger feed. */
+    public static final String LEDGER_GROUP = "metrics-gateway-ledger";
 
     private final Function<String, Consumer<byte[], byte[]>> consumers;
     private final String prefix;
     private final DeadLetterPublisher deadLetters;
+    private final DeadLetterPublisher ledgerDeadLetters;
     private final ProjectionSettings settings;
     private final ProjectionHook hook;
 
     /**
-     * @param consumers   a new byte-array consumer without a group, given its client id
-     * @param hook        called before every record is applied; null for none (production)
+     * @param consumers         a new byte-array consumer without a group, given its client id
+     * @param deadLetters       the projections' dead letters (group {@code metrics-gateway})
+     * @param ledgerDeadLetters the ledger feed's (group {@value #LEDGER_GROUP}): a bad record on a topic both read
+     *                          is dead-lettered by each, and the group header tells which
+     * @param hook              called before every record is applied; null for none (production)
      */
     public ProjectionFeeds(
             Function<String, Consumer<byte[], byte[]>> consumers,
             String prefix,
             DeadLetterPublisher deadLetters,
+            DeadLetterPublisher ledgerDeadLetters,
             ProjectionSettings settings,
             ProjectionHook hook) {
         this.consumers = consumers;
         this.prefix = prefix;
         this.deadLetters = deadLetters;
+        this.ledgerDeadLetters = ledgerDeadLetters;
         this.settings = settings;
         this.hook = hook;
     }
@@ -89,8 +101,32 @@ public final class ProjectionFeeds {
                 .build();
     }
 
+    /** Everything the ledger is built from, from the beginning, so a fresh instance rebuilds the same ledger. */
+    public TopicReplica ledgerFeed(LedgerInputs ledger) {
+        return builder(LEDGER_FEED, ledgerDeadLetters)
+                .follow(
+                        Topics.BOOKING_EVENTS,
+                        StartAt.BEGINNING,
+                        hooked(Topics.BOOKING_EVENTS, (key, event) -> ledger.apply(event)))
+                .follow(Topics.KUEUE_WORKLOADS, StartAt.BEGINNING, hooked(Topics.KUEUE_WORKLOADS, ledger::apply))
+                .follow(
+                        Topics.RECLAIM_EVENTS,
+                        StartAt.BEGINNING,
+                        hooked(Topics.RECLAIM_EVENTS, (key, event) -> ledger.apply(event)))
+                .follow(Topics.GPU_SAMPLES, StartAt.BEGINNING, hooked(Topics.GPU_SAMPLES, (key, value) -> {
+                    switch (value) {
+                        case GpuScrape scrape -> ledger.apply(scrape);
+                    }
+                }))
+                .build();
+    }
+
     private TopicReplica.Builder builder(String name) {
-        return TopicReplica.builder(name, () -> consumers.apply("metrics-gateway-" + name), prefix, deadLetters)
+        return builder(name, deadLetters);
+    }
+
+    private TopicReplica.Builder builder(String name, DeadLetterPublisher letters) {
+        return TopicReplica.builder(name, () -> consumers.apply("metrics-gateway-" + name), prefix, letters)
                 .backoff(settings.backoffInitial(), settings.backoffMax())
                 .handlerRetries(settings.handlerAttempts())
                 .probe(settings.probeInterval(), settings.probeTimeout())

@@ -33,11 +33,13 @@ public class MetricsController {
 
     private final PrometheusRegistry registry;
     private final MetricsGatewayMetrics metrics;
+    private final LedgerMetrics ledger;
     private final ExpositionFormats formats = ExpositionFormats.init();
 
-    public MetricsController(PrometheusRegistry registry, MetricsGatewayMetrics metrics) {
+    public MetricsController(PrometheusRegistry registry, MetricsGatewayMetrics metrics, LedgerMetrics ledger) {
         this.registry = registry;
         this.metrics = metrics;
+        this.ledger = ledger;
     }
 
     // Explicit: without it Micronaut routes only JSON-accepting requests here, and a scraper asking for text or
@@ -60,6 +62,7 @@ public class MetricsController {
         }
         Exposition own = new Exposition(openMetrics, 1024);
         metrics.writeTo(own);
+        ledger.writeTo(own);
         byte[] tail = own.toBytes();
         byte[] headBytes = head.getBytes(StandardCharsets.UTF_8);
         byte[] all = new byte[headBytes.length + tail.length];

@@ -233,7 +233,7 @@ class ProjectionFeedsIT {
     private void start(Function<String, Consumer<byte[], byte[]>> consumers, ProjectionHook hook) {
         DeadLetterPublisher deadLetters = new DeadLetterPublisher(
                 deadLetterProducer, Topics.DEAD_LETTER.name(prefix), "metrics-gateway", new PrometheusRegistry());
-        ProjectionFeeds feeds = new ProjectionFeeds(consumers, prefix, deadLetters, FAST, hook);
+        ProjectionFeeds feeds = new ProjectionFeeds(consumers, prefix, deadLetters, deadLetters, FAST, hook);
         stateFeed = feeds.stateFeed(queues, bookings, new ReclaimState());
         sampleFeed = feeds.sampleFeed(usage);
         stateFeed.start();

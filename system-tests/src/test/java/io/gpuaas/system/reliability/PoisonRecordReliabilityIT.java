@@ -47,16 +47,25 @@ class PoisonRecordReliabilityIT {
 
     static {
         CONSUMERS.put(Topics.BOOKING_COMMANDS.name(Topics.DEFAULT_PREFIX), List.of("booking-service"));
-        CONSUMERS.put(Topics.BOOKING_EVENTS.name(Topics.DEFAULT_PREFIX), List.of("booking-service"));
+        // metrics-gateway's ledger feed reads booking-events, kueue-workloads, gpu-samples and reclaim-events beside
+        // its projections and dead-letters under its own group.
+        CONSUMERS.put(
+                Topics.BOOKING_EVENTS.name(Topics.DEFAULT_PREFIX),
+                List.of("booking-service", "metrics-gateway-ledger"));
         CONSUMERS.put(
                 Topics.BOOKINGS.name(Topics.DEFAULT_PREFIX),
                 List.of("booking-service", "quota-projector", "metrics-gateway"));
-        CONSUMERS.put(Topics.GPU_SAMPLES.name(Topics.DEFAULT_PREFIX), List.of("idle-reclaimer", "metrics-gateway"));
+        CONSUMERS.put(
+                Topics.GPU_SAMPLES.name(Topics.DEFAULT_PREFIX),
+                List.of("idle-reclaimer", "metrics-gateway", "metrics-gateway-ledger"));
         CONSUMERS.put(Topics.QUOTA_STATE.name(Topics.DEFAULT_PREFIX), List.of("metrics-gateway"));
-        CONSUMERS.put(Topics.RECLAIM_EVENTS.name(Topics.DEFAULT_PREFIX), List.of("metrics-gateway"));
+        CONSUMERS.put(
+                Topics.RECLAIM_EVENTS.name(Topics.DEFAULT_PREFIX),
+                List.of("metrics-gateway", "metrics-gateway-ledger"));
         // booking-service's lifecycle reads every partition into its global store, on every replica.
         CONSUMERS.put(
-                Topics.KUEUE_WORKLOADS.name(Topics.DEFAULT_PREFIX), List.of("quota-projector", "booking-service"));
+                Topics.KUEUE_WORKLOADS.name(Topics.DEFAULT_PREFIX),
+                List.of("quota-projector", "booking-service", "metrics-gateway-ledger"));
     }
 
     private static ReliabilityStack stack;

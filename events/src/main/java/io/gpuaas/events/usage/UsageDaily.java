@@ -1,0 +1,53 @@
+package io.gpuaas.events.usage;
+
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * One tenant's ledger for one UTC day, in GPU-hours (MIG slices weighted by their fraction of a GPU); the values of
+ * the compacted {@code gpuaas.usage-ledger}, keyed by {@code <tenant>/<yyyy-mm-dd>}. metrics-gateway's DESIGN.md
+ * defines every figure; a later record of the same key replaces the earlier one.
+ *
+ * @param tenant  the tenant
+ * @param day     the UTC day, {@code yyyy-mm-dd}
+ * @param pools   pool id to that pool's figures of the day
+ * @param total   the sum over the pools
+ * @param version how many input records the ledger had folded when this record was computed
+ * @param asOf    the latest event time among those records (never the wall clock)
+ */
+public record UsageDaily(
+        String tenant, String day, Map<String, Figures> pools, Figures total, long version, Instant asOf)
+        implements UsageLedgerEvent {
+
+    /** The record key of a tenant's day. */
+    public static String key(String tenant, String day) {
+        return tenant + "/" + day;
+    }
+
+    /**
+     * GPU-hours of one pool (or all pools) over one day.
+     *
+     * @param booked    booked window of the tenant's bookings (released ones included)
+     * @param admitted  Workloads admitted on the bookings' flavors while the bookings held, capped at their quantity
+     * @param busy      device time above the idle threshold, attributed to a holding booking
+     * @param idle      device time at or under the idle threshold, attributed to a holding booking
+     * @param reclaimed GPUs freed by idle reclaim, from the reclaim until the resume or the booking's end
+     * @param released  booked time given back early (end now or no-show), from the release to the booked end
+     */
+    public record Figures(double booked, double admitted, double busy, double idle, double reclaimed, double released) {
+
+        /** All zero. */
+        public static final Figures ZERO = new Figures(0, 0, 0, 0, 0, 0);
+
+        /** The sum of this and {@code other}. */
+        public Figures plus(Figures other) {
+            return new Figures(
+                    booked + other.booked,
+                    admitted + other.admitted,
+                    busy + other.busy,
+                    idle + other.idle,
+                    reclaimed + other.reclaimed,
+                    released + other.released);
+        }
+    }
+}

@@ -1,0 +1,19 @@
+package io.gpuaas.metrics.config;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+import io.micronaut.core.bind.annotation.Bindable;
+import java.time.Duration;
+
+/**
+ * The GPU-hours ledger ({@code gpuaas.metrics-gateway.ledger.*}; DESIGN.md "Ledger"). The idle threshold and the
+ * longest charged sample gap are the usage settings', so the ledger's busy and idle agree with the counters'.
+ *
+ * @param publish         whether the Lease holder publishes daily records on {@code gpuaas.usage-ledger}
+ * @param publishInterval how often the Lease holder looks for days whose figures changed and publishes them
+ * @param maxRangeDays    the widest {@code [from, to)} the usage API answers, in days
+ */
+@ConfigurationProperties("gpuaas.metrics-gateway.ledger")
+public record LedgerSettings(
+        @Bindable(defaultValue = "true") boolean publish,
+        @Bindable(defaultValue = "60s") Duration publishInterval,
+        @Bindable(defaultValue = "366") int maxRangeDays) {}
