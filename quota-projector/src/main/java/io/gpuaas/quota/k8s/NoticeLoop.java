@@ -55,7 +55,7 @@ public final class NoticeLoop {
         this.clock = clock;
         this.loop = ReconcileLoop.<String>builder(LOOP, bookingId -> gated(() -> reconcile(bookingId)))
                 .workers(2)
-                .resync(RESYNC, () -> gate.isOpen() ? notices.bookings() : List.of())
+                .resync(RESYNC, this::resync)
                 .metrics(registry)
                 .startOrder(startOrder)
                 .build();
@@ -103,6 +103,15 @@ public final class NoticeLoop {
         } catch (KubernetesClientException e) {
             return Outcome.requeueAfter(e.getCode() == 409 ? CONFLICT_RETRY : REFUSED_RETRY);
         }
+    }
+
+    /** Every booking with a notice, on the leader; a follower only forgets what is over. */
+    private List<String> resync() {
+        if (gate.isOpen()) {
+            return notices.bookings();
+        }
+        notices.dropOver(clock.instant());
+        return List.of();
     }
 
     private Outcome gated(Callable<Outcome> work) throws Exception {

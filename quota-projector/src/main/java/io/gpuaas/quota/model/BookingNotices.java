@@ -44,6 +44,12 @@ public final class BookingNotices {
         });
     }
 
+    /** Forgets every notice over at {@code now} (a follower, which takes no annotation off, keeps no old ones). */
+    public void dropOver(Instant now) {
+        byBooking.values().forEach(notices -> notices.values().removeIf(n -> n.over(now)));
+        byBooking.values().removeIf(Map::isEmpty);
+    }
+
     /** Bookings with a notice to show (the loop's resync). */
     public List<String> bookings() {
         return List.copyOf(byBooking.keySet());

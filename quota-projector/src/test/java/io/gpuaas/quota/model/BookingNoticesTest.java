@@ -72,7 +72,8 @@ class BookingNoticesTest {
 
         assertThat(notices.of("b-1")).containsExactly(fifteen, five);
         notices.forget(fifteen);
-        notices.forget(five);
+        assertThat(notices.of("b-1")).containsExactly(five);
+        notices.dropOver(END);
         assertThat(notices.bookings()).isEmpty();
     }
 
