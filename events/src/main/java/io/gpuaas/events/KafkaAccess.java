@@ -77,8 +77,12 @@ public final class KafkaAccess {
         topic(Topics.USAGE_LEDGER, EnumSet.of(METRICS_GATEWAY), EnumSet.noneOf(KafkaPrincipal.class));
         // Booking notices from booking-service's lifecycle, workload notices (ReclaimPending) from idle-reclaimer;
         // booking-service delivers them to tenants' webhooks, idle-reclaimer reads its own back to show them on the
-        // workload objects (Event, gpuaas.io/reclaim-at).
-        topic(Topics.NOTICES, EnumSet.of(BOOKING_SERVICE, IDLE_RECLAIMER), EnumSet.of(BOOKING_SERVICE, IDLE_RECLAIMER));
+        // workload objects (Event, gpuaas.io/reclaim-at), quota-projector the booking notices (Events and annotations
+        // on the tenant's Workloads and queues).
+        topic(
+                Topics.NOTICES,
+                EnumSet.of(BOOKING_SERVICE, IDLE_RECLAIMER),
+                EnumSet.of(BOOKING_SERVICE, IDLE_RECLAIMER, QUOTA_PROJECTOR));
         topic(Topics.WEBHOOKS, EnumSet.of(BOOKING_SERVICE), EnumSet.of(BOOKING_SERVICE));
         topic(
                 Topics.DEAD_LETTER,

@@ -32,8 +32,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What only the Lease holder does: write quota (it opens the {@link WriterGate} the reconcile loops pass), publish
- * Workload transitions and publish queue state. {@link #lead()} and {@link #stepDown()} come from the Lease
+ * What only the Lease holder does: write quota and show booking notices (it opens the {@link WriterGate} the reconcile
+ * loops pass; {@code notices} enqueues every booking with a notice), publish Workload transitions and publish queue
+ * state. {@link #lead()} and {@link #stepDown()} come from the Lease
  * (service-kit's {@code LeaseLeadership}); as a component it is RUNNING on a follower, STARTING on a new leader until
  * the Workload ledger is restored, and RECOVERING while that restore cannot read the topic (it retries by itself).
  */
@@ -47,6 +48,7 @@ final class LeaderDuties implements ServiceComponent, LeaderDuty {
     private final KafkaClients kafka;
     private final DeadLetterPublisher deadLetters;
     private final QuotaLoops loops;
+    private final Runnable notices;
     private final WriterGate gate;
     private final Clock clock;
     private final QuotaProjectorMetrics metrics;
@@ -61,6 +63,7 @@ final class LeaderDuties implements ServiceComponent, LeaderDuty {
             KafkaClients kafka,
             DeadLetterPublisher deadLetters,
             QuotaLoops loops,
+            Runnable notices,
             WriterGate gate,
             Clock clock,
             QuotaProjectorMetrics metrics,
@@ -69,6 +72,7 @@ final class LeaderDuties implements ServiceComponent, LeaderDuty {
         this.kafka = kafka;
         this.deadLetters = deadLetters;
         this.loops = loops;
+        this.notices = notices;
         this.gate = gate;
         this.clock = clock;
         this.metrics = metrics;
@@ -107,6 +111,7 @@ final class LeaderDuties implements ServiceComponent, LeaderDuty {
         LOG.info("leading: writing Kueue quota and publishing Workload events");
         gate.open();
         loops.takeover();
+        notices.run();
         term = new Term();
         term.thread.start();
         metrics.leader(true);

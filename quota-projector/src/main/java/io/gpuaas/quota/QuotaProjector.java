@@ -14,6 +14,8 @@ import io.gpuaas.kit.runtime.TopicReplica.RecordHandler;
 import io.gpuaas.quota.config.LeaderElectionSettings;
 import io.gpuaas.quota.config.QuotaSettings;
 import io.gpuaas.quota.k8s.ClusterCache;
+import io.gpuaas.quota.k8s.NoticeAnnouncer;
+import io.gpuaas.quota.k8s.NoticeLoop;
 import io.gpuaas.quota.k8s.QuotaLoops;
 import io.gpuaas.quota.k8s.WriterGate;
 import io.gpuaas.quota.kafka.BookingTable;
@@ -30,7 +32,8 @@ import java.util.function.UnaryOperator;
  * {@code kube-cache} (informers), {@code booking-table} (the bookings replica), {@code leader-duties},
  * {@code quota-writer} and {@code quota-planner} (the reconcile loops), {@code quota-leadership} (service-kit's
  * {@code LeaseLeadership} with {@code leader-duties} as its duty: campaigns once the cache has synced and the
- * bookings are read; stopping it steps down before the Lease is released). In the service
+ * bookings are read; stopping it steps down before the Lease is released), {@code booking-notices} and
+ * {@code notice-writer} (booking notices as Events and annotations, {@code k8s.NoticeLoop}). In the service
  * service-kit's {@code ServiceLifecycle} runs {@link #components()}; tests and the benchmark call {@link #start()}.
  */
 public final class QuotaProjector implements AutoCloseable {
@@ -76,12 +79,22 @@ public final class QuotaProjector implements AutoCloseable {
         this.bookings = new BookingTable(
                 kafka, deadLetters, this::bookingsChanged, options.clock(), metrics, options.bookingHandler(), 10);
         this.loops = new QuotaLoops(client, cache, bookings, catalog, settings, gate, options.clock(), metrics, 30);
-        this.duties = new LeaderDuties(cache, kafka, deadLetters, loops, gate, options.clock(), metrics, 20);
+        NoticeLoop notices = new NoticeLoop(
+                new NoticeAnnouncer(client, cache, settings.localQueueName(), options.clock()),
+                gate,
+                kafka,
+                deadLetters,
+                options.clock(),
+                registry,
+                30);
+        this.duties = new LeaderDuties(
+                cache, kafka, deadLetters, loops, notices::takeover, gate, options.clock(), metrics, 20);
         this.leadership = new LeaseLeadership(
                 client, "quota-leadership", election, List.of(duties), () -> cache.synced() && bookings.caughtUp(), 40);
         cache.addListener(loops::onChange);
         List<ServiceComponent> all = new ArrayList<>(List.of(cache, bookings.replica(), duties, leadership));
         all.addAll(loops.components());
+        all.addAll(notices.components());
         this.components = List.copyOf(all);
         this.lifecycle = new ServiceLifecycle(components, new LifecycleSettings(Duration.ofSeconds(10)));
     }

@@ -82,6 +82,18 @@ public class QuotaProjectorService {
         return component(projector, "quota-leadership");
     }
 
+    @Singleton
+    @Named("booking-notices")
+    ServiceComponent bookingNotices(QuotaProjector projector) {
+        return component(projector, "booking-notices");
+    }
+
+    @Singleton
+    @Named("notice-writer")
+    ServiceComponent noticeWriter(QuotaProjector projector) {
+        return component(projector, "notice-writer");
+    }
+
     private static ServiceComponent component(QuotaProjector projector, String name) {
         return projector.components().stream()
                 .filter(c -> c.name().equals(name))

@@ -108,6 +108,8 @@ class QuotaProjectorServiceIT {
                         "leader-duties",
                         "quota-writer",
                         "quota-planner",
+                        "booking-notices",
+                        "notice-writer",
                         "quota-leadership");
         assertThat(get("/health/readiness", null).body())
                 .as("no details without the role")

@@ -1,6 +1,7 @@
 package io.gpuaas.system.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -123,6 +124,14 @@ final class ClusterView {
                 .stream()
                 .filter(p ->
                         p.getStatus() != null && "Running".equals(p.getStatus().getPhase()))
+                .toList();
+    }
+
+    /** The core/v1 Events of {@code reason} on objects of {@code kind}, as {@code kubectl describe} lists them. */
+    List<Event> events(String namespace, String reason, String kind) {
+        return client.v1().events().inNamespace(namespace).list().getItems().stream()
+                .filter(e -> reason.equals(e.getReason())
+                        && kind.equals(e.getInvolvedObject().getKind()))
                 .toList();
     }
 

@@ -3,6 +3,7 @@ package io.gpuaas.system.e2e;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.Json;
+import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.local.LocalStack;
 import io.gpuaas.local.StackOptions;
 import io.gpuaas.local.kafka.KafkaIdentities;
@@ -11,6 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * The local stack as the scenario runs it: every port ephemeral, no demo workloads (the scenario brings its own),
@@ -35,6 +38,15 @@ final class E2eStack implements AutoCloseable {
 
     /** The same stack with more {@code deploy/local/up} options, e.g. {@code --only booking-service}. */
     static E2eStack start(List<String> moreOptions) throws Exception {
+        return start(moreOptions, UnaryOperator.identity());
+    }
+
+    /**
+     * The same stack with more options, and every service reading the pool catalog {@code pools} makes of the
+     * stack's (e.g. a no-show grace of seconds): the file is rewritten after the cluster is seeded from it, before
+     * any service starts.
+     */
+    static E2eStack start(List<String> moreOptions, UnaryOperator<PoolCatalog> pools) throws Exception {
         Path module = Path.of("").toAbsolutePath();
         // The module sits in the repository root; -Dgpuaas.repo-root says otherwise for a copy run elsewhere.
         Path repoRoot = Path.of(
@@ -64,6 +76,10 @@ final class E2eStack implements AutoCloseable {
         args.addAll(moreOptions);
         LocalStack stack = LocalStack.start(StackOptions.parse(args.toArray(String[]::new)));
         try {
+            Path poolsFile = stack.file("pools");
+            Files.writeString(
+                    poolsFile,
+                    pools.apply(PoolCatalog.load(Optional.of(poolsFile))).toJson());
             stack.startServices();
             JsonNode tokens = Json.mapper().readTree(stack.file("tokens").toFile());
             return new E2eStack(stack, tokens, targetDir);
