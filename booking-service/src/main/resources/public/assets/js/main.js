@@ -1,5 +1,6 @@
 // The team dashboard: signs in with a pasted token, draws the overview and keeps the views in step.
 import { $, claims, forgetToken, refreshViews, api, saveToken, say, state, token } from './api.js';
+import { loadAdmin } from './admin.js';
 import { loadBookings } from './bookings.js';
 import { fillPoolSelects, initCalendar } from './calendar.js';
 import { initHeatmap } from './heatmap.js';
@@ -43,5 +44,5 @@ $('forget-token').addEventListener('click', () => {
 $('refresh').addEventListener('click', refreshAll);
 initHeatmap();
 initCalendar();
-state.refreshers.push(loadBookings);
+state.refreshers.push(loadBookings, loadAdmin);
 refreshAll();

@@ -178,6 +178,39 @@ class DashboardOverviewIT {
         assertThat(browser.consoleErrors()).isEmpty();
     }
 
+    @Test
+    void shouldShowEveryTenantsReservedAndFreeUnitsWhenAnAdminOpensTheDashboard() {
+        for (String[] hold : new String[][] {{TEAM_A, "team-a", "2"}, {TEAM_B, "team-b", "3"}}) {
+            var res = fixture.app.post(
+                    hold[0],
+                    BookingApp.json(Map.of(
+                            "pool",
+                            "h200-mig-1g.18gb",
+                            "quantity",
+                            Integer.parseInt(hold[2]),
+                            "duration",
+                            "PT1H",
+                            "namespace",
+                            hold[1])));
+            assertThat(res.statusCode()).as(res.body()).isEqualTo(201);
+        }
+        browser.signIn(fixture.app.server.getURI(), BookingApp.ADMIN);
+        WebElement row = browser.wait.until(
+                d -> d.findElements(By.cssSelector("#capacity tr[data-pool='h200-mig-1g.18gb']")).stream()
+                        .findFirst()
+                        .orElse(null));
+        int reserved =
+                Integer.parseInt(row.findElement(By.className("reserved")).getText());
+        int free = Integer.parseInt(row.findElement(By.className("free")).getText());
+        assertThat(reserved).isGreaterThanOrEqualTo(5);
+        assertThat(reserved + free).isEqualTo(14);
+        assertThat(row.findElement(By.className("tenants")).getText()).contains("team-a", "team-b");
+        assertThat(browser.driver.findElements(By.cssSelector("#capacity tbody tr")))
+                .hasSize(POOLS.size());
+        browser.screenshot("dashboard-admin");
+        assertThat(browser.consoleErrors()).isEmpty();
+    }
+
     /** Loopback, or a data: URL the browser makes itself (the date input's icon): nothing leaves the machine. */
     static void staysOnThisMachine(URI uri) {
         if (!"data".equals(uri.getScheme())) {
