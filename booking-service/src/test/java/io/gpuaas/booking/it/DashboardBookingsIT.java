@@ -134,6 +134,7 @@ class DashboardBookingsIT {
         assertThat(item(id, "ray-warm").getText()).contains("reclaim pending");
         assertThat(item(id, "train-1").findElements(By.tagName("button"))).isEmpty();
         assertThat(rowOf(unusedId).getText()).contains("no-show warning");
+        browser.js("arguments[0].scrollIntoView({block: 'center'});", item(id, "ray-idle"));
         browser.screenshot("dashboard-workloads");
 
         int before = DashboardFixture.RESUMES.size();
@@ -184,6 +185,7 @@ class DashboardBookingsIT {
         browser.wait.until(d -> d.findElement(By.id("message")).getText().startsWith("Cancelled"));
         assertThat(rowOf(laterId).getDomAttribute("data-state")).isEqualTo("CANCELLED");
         assertThat(rowOf(laterId).findElements(By.tagName("button"))).isEmpty();
+        browser.js("arguments[0].scrollIntoView({block: 'center'});", rowOf(laterId));
         browser.screenshot("dashboard-actions");
         assertThat(browser.consoleErrors()).isEmpty();
     }

@@ -207,6 +207,7 @@ class DashboardOverviewIT {
         assertThat(row.findElement(By.className("tenants")).getText()).contains("team-a", "team-b");
         assertThat(browser.driver.findElements(By.cssSelector("#capacity tbody tr")))
                 .hasSize(POOLS.size());
+        browser.js("arguments[0].scrollIntoView({block: 'center'});", row);
         browser.screenshot("dashboard-admin");
         assertThat(browser.consoleErrors()).isEmpty();
     }
