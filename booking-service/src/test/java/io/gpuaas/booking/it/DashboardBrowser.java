@@ -26,6 +26,7 @@ import javax.imageio.ImageIO;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -61,6 +62,8 @@ final class DashboardBrowser implements AutoCloseable {
                 .build();
         driver = new ChromeDriver(service, options);
         wait = new WebDriverWait(driver, Duration.ofSeconds(30));
+        // A refresh redraws the tables: an element found just before the redraw is gone, look again.
+        wait.ignoring(StaleElementReferenceException.class);
     }
 
     /** Opens the page, pastes the token and waits until the overview is drawn. */
