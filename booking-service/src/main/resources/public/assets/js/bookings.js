@@ -93,7 +93,8 @@ function renderWorkloads(body, b, workloads) {
     item.dataset.name = w.name;
     item.dataset.state = w.state;
     item.textContent = w.kind + ' ' + w.namespace + '/' + w.name + ': ' + w.state.toLowerCase()
-      + (w.reason ? ' (' + w.reason + ')' : '');
+      + (w.reason ? ' (' + w.reason + ')' : '')
+      + (w.state === 'IDLE' && w.since ? ' since ' + fmt(w.since) : '');
     if (w.reclaimAt) {
       const note = document.createElement('span');
       note.className = 'notice';

@@ -83,7 +83,6 @@ public final class BookingActivities {
                 continue;
             }
             WorkloadRef w = pending.workload();
-            String reason = row == null ? "idle since " + pending.idleSince() : row.reason();
             rows.put(
                     w.key(),
                     new WorkloadStatus(
@@ -91,7 +90,7 @@ public final class BookingActivities {
                             w.kind(),
                             w.name(),
                             "IDLE",
-                            reason,
+                            null,
                             pending.idleSince(),
                             pending.reclaimAt(),
                             false));
@@ -102,7 +101,7 @@ public final class BookingActivities {
     private static WorkloadStatus status(ReclaimEvent event) {
         WorkloadRef w = event.workload();
         return switch (event) {
-            case IdleDetected e -> row(w, "IDLE", "idle since " + e.idleSince(), e.time(), false);
+            case IdleDetected e -> row(w, "IDLE", null, e.idleSince(), false);
             case Reclaimed e ->
                 row(
                         w,

@@ -32,7 +32,7 @@ public record BookingActivity(
      * @param name      its name
      * @param state     PENDING, ADMITTED (Kueue); IDLE, RECLAIMED, RESUMED, SKIPPED, FAILED (idle-reclaimer)
      * @param reason    why, in words (reclaim reason, skip reason), or null
-     * @param since     when it entered the state, where known
+     * @param since     when it entered the state, where known (for IDLE: since when it has been idle)
      * @param reclaimAt the projected reclaim of a pending ReclaimPending notice, or null
      * @param resumable whether Resume applies (reclaimed for real, not a dry run)
      */
