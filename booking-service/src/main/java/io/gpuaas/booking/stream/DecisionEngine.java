@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -25,9 +26,13 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -224,6 +229,23 @@ public class DecisionEngine implements ServiceComponent {
             return new ComponentHealth(State.RECOVERING, everRunning, why, count);
         }
         return new ComponentHealth(State.RUNNING, everRunning, detail, count);
+    }
+
+    /**
+     * The lifecycle's global store of Workloads ({@link LifecycleTopology#PRESENCE_STORE}, as {@code WorkloadIndex}
+     * writes it), read-only, for the dashboard; empty while no client can answer (starting, restoring, replaced).
+     */
+    public Optional<ReadOnlyKeyValueStore<String, byte[]>> workloadPresence() {
+        KafkaStreams current = streams;
+        if (current == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(current.store(StoreQueryParameters.fromNameAndType(
+                    LifecycleTopology.PRESENCE_STORE, QueryableStoreTypes.<String, byte[]>keyValueStore())));
+        } catch (InvalidStateStoreException e) {
+            return Optional.empty();
+        }
     }
 
     /** Waits unless the engine stops meanwhile; false when it is stopping. */

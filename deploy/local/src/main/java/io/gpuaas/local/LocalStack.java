@@ -190,6 +190,16 @@ public final class LocalStack implements AutoCloseable {
             own.put(KafkaIdentities.CONFIG_FILES_PROPERTY, login.toString());
             if (spec.principal() == KafkaPrincipal.BOOKING_SERVICE) {
                 own.put("gpuaas.webhooks.local-hosts", "127.0.0.1,localhost");
+                // The dashboard's Resume goes to idle-reclaimer's documented port (8082 by default); with free
+                // ports (--service-port 0) its port is not known in advance and Resume answers 503.
+                if (options.servicePort() != 0) {
+                    int reclaimer = ServiceSpec.ALL.stream()
+                            .filter(s -> s.principal() == KafkaPrincipal.IDLE_RECLAIMER)
+                            .findFirst()
+                            .orElseThrow()
+                            .portOffset();
+                    own.put("gpuaas.booking.reclaimer-url", "http://127.0.0.1:" + (options.servicePort() + reclaimer));
+                }
             }
             own.putAll(options.propertiesFor(spec.name()));
             Map<String, String> env = new LinkedHashMap<>(replica.environment());

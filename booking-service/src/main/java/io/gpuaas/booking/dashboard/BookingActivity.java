@@ -1,0 +1,59 @@
+package io.gpuaas.booking.dashboard;
+
+import io.micronaut.core.annotation.Introspected;
+import io.micronaut.core.annotation.Nullable;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What the dashboard shows under one booking.
+ *
+ * @param bookingId  the booking
+ * @param state      its state
+ * @param workloads  Kueue Workloads using it now, and the reclaimable workloads idle-reclaimer acted on in its window
+ * @param notices    its current notices (ending soon, no-show warning)
+ * @param workloadsKnown false when the Kueue Workloads could not be read right now (the engine is restoring)
+ * @param endingSoonFrom while ACTIVE: from when it counts as ending soon (its end less the longest ending-soon lead)
+ */
+@Introspected
+public record BookingActivity(
+        String bookingId,
+        String state,
+        List<WorkloadStatus> workloads,
+        List<BookingNotice> notices,
+        boolean workloadsKnown,
+        @Nullable Instant endingSoonFrom) {
+
+    /**
+     * One workload.
+     *
+     * @param namespace its namespace
+     * @param kind      {@code Workload} (Kueue), {@code RayCluster} or {@code InferenceService} (idle-reclaimer)
+     * @param name      its name
+     * @param state     PENDING, ADMITTED (Kueue); IDLE, RECLAIMED, RESUMED, SKIPPED, FAILED (idle-reclaimer)
+     * @param reason    why, in words (reclaim reason, skip reason), or null
+     * @param since     when it entered the state, where known (for IDLE: since when it has been idle)
+     * @param reclaimAt the projected reclaim of a pending ReclaimPending notice, or null
+     * @param resumable whether Resume applies (reclaimed for real, not a dry run)
+     */
+    @Introspected
+    public record WorkloadStatus(
+            String namespace,
+            String kind,
+            String name,
+            String state,
+            @Nullable String reason,
+            @Nullable Instant since,
+            @Nullable Instant reclaimAt,
+            boolean resumable) {}
+
+    /**
+     * A notice of the booking.
+     *
+     * @param type ENDING_SOON or NO_SHOW_WARNING
+     * @param time when it was sent
+     * @param at   the end (ending soon) or the release (no-show warning) it warns of
+     */
+    @Introspected
+    public record BookingNotice(String type, Instant time, Instant at) {}
+}

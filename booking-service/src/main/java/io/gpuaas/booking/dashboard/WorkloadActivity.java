@@ -1,0 +1,64 @@
+package io.gpuaas.booking.dashboard;
+
+import io.gpuaas.events.notice.Notice;
+import io.gpuaas.events.notice.Notice.BookingEndingSoon;
+import io.gpuaas.events.notice.Notice.NoShowWarning;
+import io.gpuaas.events.notice.Notice.ReclaimPending;
+import io.gpuaas.events.reclaim.ReclaimEvent;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What the dashboard shows beside the bookings, projected from two topics by the {@code dashboard-feed} replica: the
+ * latest step of idle-reclaimer per workload ({@code gpuaas.reclaim-events}, keyed {@code namespace/kind/name}) and the
+ * latest notice of each kind per booking or workload ({@code gpuaas.notices}). Records come in partition order and
+ * each topic is keyed by what it is about, so the last one applied for a key is that key's latest.
+ */
+public final class WorkloadActivity {
+
+    private final Map<String, ReclaimEvent> reclaims = new ConcurrentHashMap<>();
+    private final Map<String, BookingEndingSoon> endingSoon = new ConcurrentHashMap<>();
+    private final Map<String, NoShowWarning> noShow = new ConcurrentHashMap<>();
+    private final Map<String, ReclaimPending> reclaimPending = new ConcurrentHashMap<>();
+
+    /** A record of {@code gpuaas.reclaim-events}; null (a tombstone, which this topic should never carry) is ignored. */
+    public void applyReclaim(String key, ReclaimEvent event) {
+        if (event != null) {
+            reclaims.put(event.workload().key(), event);
+        }
+    }
+
+    /** A record of {@code gpuaas.notices}. */
+    public void applyNotice(String key, Notice notice) {
+        if (notice == null) {
+            return;
+        }
+        switch (notice) {
+            case BookingEndingSoon n -> endingSoon.put(n.bookingId(), n);
+            case NoShowWarning n -> noShow.put(n.bookingId(), n);
+            case ReclaimPending n -> reclaimPending.put(n.workload().key(), n);
+        }
+    }
+
+    /** The latest reclaim step of every workload in {@code namespace}. */
+    public List<ReclaimEvent> reclaimsIn(String namespace) {
+        return reclaims.values().stream()
+                .filter(e -> e.workload().namespace().equals(namespace))
+                .toList();
+    }
+
+    /** The latest ReclaimPending of every workload in {@code namespace}. */
+    public List<ReclaimPending> reclaimPendingIn(String namespace) {
+        return reclaimPending.values().stream()
+                .filter(n -> n.namespace().equals(namespace))
+                .toList();
+    }
+
+    /** The booking notices of {@code bookingId}: its latest ending-soon and no-show warning, where there are any. */
+    public List<Notice> bookingNotices(String bookingId) {
+        return java.util.stream.Stream.<Notice>of(endingSoon.get(bookingId), noShow.get(bookingId))
+                .filter(java.util.Objects::nonNull)
+                .toList();
+    }
+}

@@ -1,0 +1,101 @@
+// The page's one door to /api/v1 (same origin, no CORS) and the helpers every module shares.
+// The token lives in sessionStorage only, so it is gone when the tab closes.
+const TOKEN_KEY = 'gpuaas.token';
+
+export const $ = (id) => document.getElementById(id);
+export const HOUR = 3600 * 1000;
+export const MINUTE = 60 * 1000;
+
+export const token = () => sessionStorage.getItem(TOKEN_KEY);
+
+export function saveToken(value) {
+  if (value) {
+    sessionStorage.setItem(TOKEN_KEY, value);
+  }
+}
+
+export function forgetToken() {
+  sessionStorage.removeItem(TOKEN_KEY);
+}
+
+export function claims() {
+  try {
+    const part = token().split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+    return JSON.parse(atob(part));
+  } catch (e) {
+    return {};
+  }
+}
+
+export const isAdmin = () => (claims().roles || []).includes('admin');
+
+export function say(text, isError) {
+  const m = $('message');
+  m.textContent = text;
+  m.className = isError ? 'error' : '';
+}
+
+/** Calls the API; resolves with {status, data} for 2xx and 202, rejects with an Error carrying the problem. */
+export async function api(method, path, body) {
+  if (!token()) {
+    throw new Error('paste a bearer token first');
+  }
+  const headers = { 'Authorization': 'Bearer ' + token(), 'Accept': 'application/json' };
+  if (body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+  }
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  const data = text ? JSON.parse(text) : null;
+  if (!res.ok && res.status !== 202) {
+    const err = new Error(describeProblem(data, res.status));
+    err.problem = data || {};
+    err.status = res.status;
+    throw err;
+  }
+  return { status: res.status, data };
+}
+
+export function describeProblem(p, status) {
+  if (!p) {
+    return 'HTTP ' + status;
+  }
+  return (p.detail || p.title || ('HTTP ' + status)) + (p.field ? ' [' + p.field + ']' : '');
+}
+
+export const pad = (n) => String(n).padStart(2, '0');
+export const localDate = (d) => d.getFullYear() + '-' + pad(d.getMonth() + 1) + '-' + pad(d.getDate());
+export const localTime = (d) => pad(d.getHours()) + ':' + pad(d.getMinutes());
+export const fmt = (iso) => new Date(iso).toLocaleString([], { dateStyle: 'short', timeStyle: 'short' });
+
+/** "2 h 5 min", "12 min", "40 s": how long until (or since) a moment, for people. */
+export function span(ms) {
+  const m = Math.round(Math.abs(ms) / MINUTE);
+  if (m < 1) {
+    return Math.round(Math.abs(ms) / 1000) + ' s';
+  }
+  if (m < 60) {
+    return m + ' min';
+  }
+  const h = Math.floor(m / 60);
+  return h < 48 ? h + ' h' + (m % 60 ? ' ' + (m % 60) + ' min' : '') : Math.round(h / 24) + ' d';
+}
+
+export function button(text, className, onClick, label) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = className;
+  b.textContent = text;
+  if (label) {
+    b.setAttribute('aria-label', label);
+  }
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+/** Shared state the modules read: the pools (loaded once per refresh) and what to redraw after a change. */
+export const state = { pools: [], refreshers: [] };
+
+export async function refreshViews() {
+  await Promise.all(state.refreshers.map((r) => r()));
+}

@@ -1,0 +1,132 @@
+// My bookings: state in words with the time left, notices, the workloads under each active booking (pending,
+// admitted, reclaimed with the reason, Resume), and extend / end now / cancel.
+import { $, api, button, fmt, HOUR, refreshViews, say, span } from './api.js';
+
+/** The state in words, the time left, and the notices that apply, e.g. "active · 40 min left · ending soon". */
+function status(b, activity) {
+  const now = Date.now();
+  const start = new Date(b.start).getTime();
+  const end = new Date(b.end).getTime();
+  const notices = activity ? activity.notices : [];
+  const parts = [];
+  switch (b.state) {
+    case 'CONFIRMED': parts.push('upcoming · starts in ' + span(start - now)); break;
+    case 'ACTIVE': parts.push('active · ' + span(end - now) + ' left'); break;
+    default: parts.push(b.state.toLowerCase());
+  }
+  const warn = [];
+  const noShow = notices.find((n) => n.type === 'NO_SHOW_WARNING');
+  if (noShow) {
+    warn.push('no-show warning: released at ' + fmt(noShow.at) + ' unless a workload starts');
+  }
+  // A BookingEndingSoon notice, or (the notice may not be out yet) the lifecycle's longest lead reached.
+  const soon = activity && activity.endingSoonFrom && now >= new Date(activity.endingSoonFrom).getTime();
+  if (b.state === 'ACTIVE' && (soon || notices.some((n) => n.type === 'ENDING_SOON'))) {
+    warn.push('ending soon: quota goes at ' + fmt(b.end));
+  }
+  return { text: parts.join(' · '), warn };
+}
+
+export async function loadBookings() {
+  const page = (await api('GET', '/api/v1/bookings?limit=200')).data;
+  const active = page.items.filter((b) => b.state === 'ACTIVE').slice(0, 20);
+  const activities = new Map(await Promise.all(active.map((b) =>
+    api('GET', '/api/v1/bookings/' + encodeURIComponent(b.id) + '/workloads')
+      .then((r) => [b.id, r.data], () => [b.id, null]))));
+  const body = $('bookings').tBodies[0];
+  body.innerHTML = '';
+  for (const b of page.items) {
+    renderBooking(body, b, activities.get(b.id));
+  }
+}
+
+function renderBooking(body, b, activity) {
+  const row = body.insertRow();
+  row.dataset.id = b.id;
+  row.dataset.state = b.state;
+  for (const v of [b.pool, b.quantity, fmt(b.start), fmt(b.end), b.namespace, b.state]) {
+    row.insertCell().textContent = v;
+  }
+  const s = status(b, activity);
+  const cell = row.insertCell();
+  cell.className = 'status';
+  cell.textContent = s.text;
+  for (const w of s.warn) {
+    const note = document.createElement('div');
+    note.className = 'notice';
+    note.setAttribute('role', 'note');
+    note.textContent = '⚠ ' + w;
+    cell.appendChild(note);
+  }
+  const actions = row.insertCell();
+  const what = b.quantity + ' × ' + b.pool + ' from ' + fmt(b.start);
+  if (b.state === 'CONFIRMED' || b.state === 'ACTIVE') {
+    actions.appendChild(button('Extend 1 h', 'extend', () => change(b, 'PATCH', { end: plusHour(b.end) },
+      'Extended ' + what + ' to ' + fmt(plusHour(b.end))), 'Extend ' + what + ' by one hour'));
+  }
+  if (b.state === 'ACTIVE') {
+    actions.appendChild(button('End now', 'end', () => change(b, 'POST', undefined, 'Ended ' + b.quantity + ' × '
+      + b.pool + ' now; the rest until ' + fmt(b.end) + ' is free again', '/end'), 'End ' + what + ' now'));
+  }
+  if (b.state === 'CONFIRMED' || b.state === 'ACTIVE') {
+    actions.appendChild(button('Cancel', 'cancel', () => change(b, 'DELETE', undefined, 'Cancelled ' + what),
+      'Cancel ' + what));
+  }
+  if (activity && activity.workloads.length) {
+    renderWorkloads(body, b, activity.workloads);
+  }
+}
+
+const plusHour = (iso) => new Date(new Date(iso).getTime() + HOUR).toISOString();
+
+function renderWorkloads(body, b, workloads) {
+  const row = body.insertRow();
+  row.className = 'workloads';
+  row.dataset.booking = b.id;
+  const cell = row.insertCell();
+  cell.colSpan = 8;
+  const list = document.createElement('ul');
+  list.setAttribute('aria-label', 'Workloads under ' + b.quantity + ' × ' + b.pool);
+  for (const w of workloads) {
+    const item = document.createElement('li');
+    item.className = 'workload';
+    item.dataset.name = w.name;
+    item.dataset.state = w.state;
+    item.textContent = w.kind + ' ' + w.namespace + '/' + w.name + ': ' + w.state.toLowerCase()
+      + (w.reason ? ' (' + w.reason + ')' : '')
+      + (w.state === 'IDLE' && w.since ? ' since ' + fmt(w.since) : '');
+    if (w.reclaimAt) {
+      const note = document.createElement('span');
+      note.className = 'notice';
+      note.textContent = ' ⚠ reclaim pending: idle, its GPUs are taken at ' + fmt(w.reclaimAt) + ' unless busy';
+      item.appendChild(note);
+    }
+    if (w.resumable) {
+      item.appendChild(button('Resume', 'resume', () => resume(b, w), 'Resume ' + w.kind + ' ' + w.name));
+    }
+    list.appendChild(item);
+  }
+  cell.appendChild(list);
+}
+
+async function change(b, method, body, done, suffix) {
+  try {
+    const res = await api(method, '/api/v1/bookings/' + encodeURIComponent(b.id) + (suffix || ''), body);
+    // Refresh first, so the message never shows beside a list that still shows the old state.
+    await refreshViews();
+    say(res.status === 202 ? 'Accepted; the decision is still pending.' : done);
+  } catch (e) {
+    say(e.message, true);
+  }
+}
+
+async function resume(b, w) {
+  try {
+    await api('POST', '/api/v1/bookings/' + encodeURIComponent(b.id) + '/workloads/' + encodeURIComponent(w.kind)
+      + '/' + encodeURIComponent(w.name) + '/resume');
+    say('Resumed ' + w.kind + ' ' + w.name + '; its workers come back');
+    await refreshViews();
+  } catch (e) {
+    say(e.message, true);
+  }
+}

@@ -1,0 +1,48 @@
+// The team dashboard: signs in with a pasted token, draws the overview and keeps the views in step.
+import { $, claims, forgetToken, refreshViews, api, saveToken, say, state, token } from './api.js';
+import { loadAdmin } from './admin.js';
+import { loadBookings } from './bookings.js';
+import { fillPoolSelects, initCalendar } from './calendar.js';
+import { initHeatmap } from './heatmap.js';
+
+let firstDraw = true;
+
+async function refreshAll() {
+  // The first draw of a page opened with a token counts from navigation start; a sign-in from the paste.
+  const from = firstDraw ? 0 : performance.now();
+  const c = claims();
+  $('whoami').textContent = token() ? 'tenant: ' + (c.tenant || '?')
+    + (c.roles && c.roles.includes('admin') ? ' (admin)' : '') : '';
+  if (!token()) {
+    say('Paste a bearer token to start.');
+    return;
+  }
+  try {
+    state.pools = (await api('GET', '/api/v1/pools')).data;
+    fillPoolSelects();
+    await refreshViews();
+    performance.measure('overview-drawn', { start: from, end: performance.now() });
+    document.body.dataset.drawn = 'true';
+    firstDraw = false;
+    say('');
+  } catch (e) {
+    say(e.message, true);
+  }
+}
+
+$('token-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  saveToken($('token').value.trim().replace(/^Bearer\s+/i, ''));
+  $('token').value = '';
+  firstDraw = false;
+  refreshAll();
+});
+$('forget-token').addEventListener('click', () => {
+  forgetToken();
+  location.reload();
+});
+$('refresh').addEventListener('click', refreshAll);
+initHeatmap();
+initCalendar();
+state.refreshers.push(loadBookings, loadAdmin);
+refreshAll();
