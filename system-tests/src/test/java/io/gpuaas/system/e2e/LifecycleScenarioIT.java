@@ -5,6 +5,7 @@ import static io.gpuaas.system.e2e.ClusterView.LOCAL_QUEUE;
 import static io.gpuaas.system.e2e.ClusterView.RESOURCE;
 import static io.gpuaas.system.e2e.ClusterView.TENANT_QUEUE;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -30,7 +31,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Issue #16's lifecycle end to end on the local stack's parts, one step per test, in order: team-a books now and its
  * quota is there at once → team-b's booking with no Workload is warned and released as a no-show → team-a's booking
  * gets its ending-soon notice on Kafka and as a Kubernetes Event with the projected end on its Workload → team-a's
- * idle RayCluster is warned (ReclaimPending on Kafka, Event and annotation) before it is reclaimed. Lead times and the
+ * idle RayCluster is warned (ReclaimPending on Kafka, Event and annotation) before it is reclaimed → both teams' ledger
+ * CSV shows what was booked, admitted, reclaimed and released, checked by hand. Lead times and the
  * no-show grace are seconds here; what an SRE sees on Kafka is read with kcat as the SRE user.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -58,6 +60,7 @@ class LifecycleScenarioIT {
         String bookingId;
         Instant bookingStart;
         Instant bookingEnd;
+        String noShowBookingId;
         final Map<String, Duration> figures = new LinkedHashMap<>();
     }
 
@@ -125,6 +128,7 @@ class LifecycleScenarioIT {
                 Map.of("pool", NO_SHOW_POOL, "quantity", 1, "duration", "PT10M", "namespace", "team-b"));
         assertThat(answer.status()).as(answer.raw()).isEqualTo(201);
         String id = answer.body().path("id").asText();
+        scenario.noShowBookingId = id;
         Instant start = Instant.parse(answer.body().path("start").asText());
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> cluster.clusterQueue("gpuaas-team-b").isPresent());
@@ -221,6 +225,54 @@ class LifecycleScenarioIT {
                         .at("/metadata/annotations/gpuaas.io~1reclaim-at")
                         .asText())
                 .isEqualTo(reclaimAt.toString());
+    }
+
+    /**
+     * The ledger CSV by hand. team-a: 2 slices of 1g.18gb on an H200 (1/7 of a GPU each) over the booked window, so
+     * booked = 2 x 1/7 x window hours; its RayCluster was admitted and reclaimed while the booking held, nothing was
+     * released. team-b: 1 whole H200 for 10 min released as a no-show, so booked = 1 x 1 x 10/60 = 0.166667 and
+     * released = 1 x (end - releasedAt) hours. Each tenant sees only its own rows.
+     */
+    @Test
+    @Order(5)
+    void shouldShowBookedAdmittedReclaimedAndReleasedGpuHoursInEachTeamsLedgerCsv() throws Exception {
+        String teamBBooking = scenario.noShowBookingId;
+        Map<String, Map<String, String>> teamA = await().atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(
+                        () -> LedgerCsv.byBooking(stack, "team-a"),
+                        rows -> reclaimedAndAdmitted(rows.get(scenario.bookingId)));
+        Map<String, String> a = teamA.get(scenario.bookingId);
+        double windowHours =
+                Duration.between(scenario.bookingStart, scenario.bookingEnd).toMillis() / 3_600_000.0;
+        assertThat(a.get("tenant")).isEqualTo("team-a");
+        assertThat(a.get("pool")).isEqualTo(FLAVOR);
+        assertThat(figure(a, "booked")).isCloseTo(2 * (1.0 / 7) * windowHours, within(0.000_001));
+        assertThat(figure(a, "admitted")).isPositive().isLessThanOrEqualTo(figure(a, "booked"));
+        assertThat(figure(a, "reclaimed")).isPositive().isLessThanOrEqualTo(figure(a, "booked"));
+        assertThat(figure(a, "released")).isZero();
+        assertThat(figure(a, "busy") + figure(a, "idle")).isLessThanOrEqualTo(figure(a, "booked") + 0.000_001);
+        assertThat(teamA).as("team-a sees none of team-b's bookings").doesNotContainKey(teamBBooking);
+
+        Map<String, String> b = await().atMost(Duration.ofSeconds(30))
+                .until(
+                        () -> LedgerCsv.byBooking(stack, "team-b").get(teamBBooking),
+                        row -> row != null && figure(row, "released") > 0);
+        Instant releasedAt = Instant.parse(b.get("released_at"));
+        Instant end = Instant.parse(b.get("end"));
+        assertThat(b.get("release_reason")).isEqualTo("NO_SHOW");
+        assertThat(figure(b, "booked")).isCloseTo(10 / 60.0, within(0.000_001));
+        assertThat(figure(b, "released"))
+                .isCloseTo(Duration.between(releasedAt, end).toMillis() / 3_600_000.0, within(0.000_001));
+        assertThat(figure(b, "admitted")).isZero();
+    }
+
+    private static boolean reclaimedAndAdmitted(Map<String, String> row) {
+        return row != null && figure(row, "reclaimed") > 0 && figure(row, "admitted") > 0;
+    }
+
+    private static double figure(Map<String, String> row, String column) {
+        return Double.parseDouble(row.get(column));
     }
 
     private static BookingClient teamA() {

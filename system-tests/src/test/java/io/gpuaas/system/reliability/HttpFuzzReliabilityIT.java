@@ -45,12 +45,15 @@ class HttpFuzzReliabilityIT {
             new Endpoint("booking-service", "PATCH", "/api/v1/bookings/{id}"),
             new Endpoint("booking-service", "DELETE", "/api/v1/bookings/{id}"),
             new Endpoint("booking-service", "POST", "/api/v1/bookings/{id}/end"),
+            new Endpoint("booking-service", "GET", "/api/v1/bookings/{id}/workloads"),
+            new Endpoint("booking-service", "POST", "/api/v1/bookings/{id}/workloads/RayCluster/demo-ray/resume"),
             new Endpoint("booking-service", "GET", "/metrics"),
             new Endpoint("quota-projector", "GET", "/metrics"),
             new Endpoint("idle-reclaimer", "POST", "/api/v1/workloads/team-a/RayCluster/demo-ray/resume"),
             new Endpoint("idle-reclaimer", "GET", "/metrics"),
             new Endpoint("metrics-gateway", "GET", "/api/v1/keda/queues/team-a/gpuaas"),
             new Endpoint("metrics-gateway", "GET", "/api/v1/keda/workloads/team-a/RayCluster/demo-ray"),
+            new Endpoint("metrics-gateway", "GET", "/api/v1/usage?from=2026-11-01&to=2026-11-02&groupBy=booking"),
             new Endpoint("metrics-gateway", "GET", "/metrics"));
 
     private static ReliabilityStack stack;
@@ -318,7 +321,10 @@ class HttpFuzzReliabilityIT {
         documented.removeIf(p -> p.startsWith("/api/v1/webhooks"));
         Set<String> fuzzed = ENDPOINTS.stream()
                 .filter(e -> e.service().equals("booking-service"))
-                .map(e -> e.path().replace("/h200/", "/{}/").replace("{id}", "{}"))
+                .map(e -> e.path()
+                        .replace("/h200/", "/{}/")
+                        .replace("/RayCluster/demo-ray/", "/{}/{}/")
+                        .replace("{id}", "{}"))
                 .collect(Collectors.toSet());
         boolean held = fuzzed.containsAll(documented);
         ReliabilityReport.add(
