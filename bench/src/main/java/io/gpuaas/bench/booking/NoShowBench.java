@@ -101,7 +101,7 @@ public final class NoShowBench {
                 Map.of("openb", OpenbReplay.POOLS, "local16", PoolCatalog.load(Optional.empty()));
         for (String fleet : List.of("openb", "local16")) {
             Fleet run = new Fleet(fleet, withGrace(fleets.get(fleet), grace), grace, interval, durations);
-            NoShowReplay.Outcome o = run.replay(pods, perSecond, margin, fleet.equals("openb") ? opts : null, latency);
+            ReplayTally.Outcome o = run.replay(pods, perSecond, margin, fleet.equals("openb") ? opts : null, latency);
             row(md, fleet, o);
         }
         latencyTable(md, latency);
@@ -117,7 +117,7 @@ public final class NoShowBench {
     /** One fleet: its broker, engine and replay. */
     private record Fleet(String name, PoolCatalog pools, Duration grace, Duration interval, double durations) {
 
-        NoShowReplay.Outcome replay(
+        ReplayTally.Outcome replay(
                 List<NoShowReplay.Pod> pods,
                 double perSecond,
                 Duration margin,
@@ -142,7 +142,7 @@ public final class NoShowBench {
                         long rampMillis = (long) (pods.size() / perSecond * 1000 / 3);
                         measured = side.submit(() -> measure(bench, replay, latencyOpts, latency, rampMillis));
                     }
-                    NoShowReplay.Outcome outcome = replay.run(pods, perSecond, durations, grace, margin);
+                    ReplayTally.Outcome outcome = replay.run(pods, perSecond, durations, grace, margin);
                     if (measured != null) {
                         measured.get();
                     }
@@ -201,7 +201,7 @@ public final class NoShowBench {
                 .toList());
     }
 
-    private static void row(StringBuilder md, String fleet, NoShowReplay.Outcome o) {
+    private static void row(StringBuilder md, String fleet, ReplayTally.Outcome o) {
         double share = o.gpuHoursBooked() == 0 ? 0 : 100 * o.gpuHoursReturned() / o.gpuHoursBooked();
         md.append(String.format(
                 Locale.ROOT,

@@ -7,7 +7,6 @@ import io.gpuaas.events.booking.BookingCommand.CreateBooking;
 import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.booking.Caller;
 import io.gpuaas.events.notice.Notice;
-import io.gpuaas.events.pool.Pool;
 import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.events.workload.WorkloadEvent;
 import io.gpuaas.events.workload.WorkloadEvent.Condition;
@@ -30,7 +29,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -60,60 +58,21 @@ final class NoShowReplay {
     /** One GPU pod of the list, in creation order. */
     record Pod(String name, int gpus, String pool, long created, long deleted, boolean unused) {}
 
-    /** A confirmed booking of the replay and what became of it. */
-    private record Held(Pod pod, Booking booking, Instant releasedAt) {}
-
-    /**
-     * What one replay measured.
-     *
-     * @param gpuHoursBooked      confirmed bookings, quantity × weight × (end − start), in trace hours
-     * @param gpuHoursReturned    NO_SHOW releases, quantity × weight × (end − releasedAt), in trace hours
-     * @param expected            unused bookings longer than grace + margin: each must be released
-     * @param released            NO_SHOW releases of unused bookings
-     * @param missed              expected ones not released
-     * @param usedReleased        used bookings released (false no-shows): must be 0
-     * @param shortReleased       unused bookings not longer than the grace released: must be 0
-     * @param borderline          unused bookings within the margin above the grace (either outcome is right)
-     * @param warningsUsed        NoShowWarnings sent for used bookings (their Workload came after half the grace)
-     */
-    record Outcome(
-            int pods,
-            int accepted,
-            Map<String, Integer> rejected,
-            int unusedAccepted,
-            double gpuHoursBooked,
-            double gpuHoursReturned,
-            int expected,
-            int released,
-            int missed,
-            int usedReleased,
-            int shortReleased,
-            int borderline,
-            int warnings,
-            int warningsUsed) {
-        boolean correct() {
-            return missed == 0 && usedReleased == 0 && shortReleased == 0;
-        }
-    }
-
     /** How often the bench writes feed watermarks, as quota-projector does every 30 s (scaled for the bench). */
     static final long WATERMARK_MILLIS = 500;
 
     private final KafkaBroker broker;
     private final String prefix;
     private final Map<String, Object> service;
-    private final PoolCatalog pools;
     private final Map<String, Pod> byRequest = new ConcurrentHashMap<>();
-    private final Map<String, Held> held = new ConcurrentHashMap<>();
-    private final Map<String, Integer> rejected = new ConcurrentHashMap<>();
-    private final Set<String> warned = ConcurrentHashMap.newKeySet();
+    private final ReplayTally tally;
     private final AtomicBoolean reading = new AtomicBoolean(true);
 
     NoShowReplay(KafkaBroker broker, String prefix, Map<String, Object> service, PoolCatalog pools) {
         this.broker = broker;
         this.prefix = prefix;
         this.service = service;
-        this.pools = pools;
+        this.tally = new ReplayTally(pools);
     }
 
     /** The GPU pods of the list in creation order, the lowest fifth by hash of their name marked unused. */
@@ -159,7 +118,8 @@ final class NoShowReplay {
      * @param grace  the pools' no-show grace (real time)
      * @param margin how long after start + grace a release may still come (lifecycle interval, commit, reading)
      */
-    Outcome run(List<Pod> pods, double perSecond, double durations, Duration grace, Duration margin) throws Exception {
+    ReplayTally.Outcome run(List<Pod> pods, double perSecond, double durations, Duration grace, Duration margin)
+            throws Exception {
         ScheduledExecutorService marks = Executors.newSingleThreadScheduledExecutor();
         try (KafkaProducer<String, WorkloadEvent> workloads = new KafkaProducer<>(
                 broker.clientProperties(),
@@ -174,7 +134,7 @@ final class NoShowReplay {
         } finally {
             marks.shutdownNow();
         }
-        return outcome(pods.size(), grace, margin, durations);
+        return tally.outcome(pods.size(), grace, margin, durations);
     }
 
     private void book(List<Pod> pods, double perSecond, double durations) {
@@ -196,14 +156,10 @@ final class NoShowReplay {
     /** Until every command is answered (at most 2 min), then until the last booking's release had its time. */
     private void awaitSettled(int commands, Duration releaseWindow) throws InterruptedException {
         long deadline = System.currentTimeMillis() + 120_000;
-        while (held.size() + rejected.values().stream().mapToInt(i -> i).sum() < commands
-                && System.currentTimeMillis() < deadline) {
+        while (tally.answered() < commands && System.currentTimeMillis() < deadline) {
             Thread.sleep(100);
         }
-        Instant lastStart = held.values().stream()
-                .map(h -> h.booking().start())
-                .max(Comparator.naturalOrder())
-                .orElse(Instant.now());
+        Instant lastStart = tally.lastStart().orElse(Instant.now());
         while (Instant.now().isBefore(lastStart.plus(releaseWindow))) {
             Thread.sleep(100);
         }
@@ -211,10 +167,7 @@ final class NoShowReplay {
 
     /** ACTIVE bookings of the replay now (confirmed, not released, not ended): what the lifecycle walks. */
     int active() {
-        Instant now = Instant.now();
-        return (int) held.values().stream()
-                .filter(h -> h.releasedAt() == null && h.booking().end().isAfter(now))
-                .count();
+        return tally.active(Instant.now());
     }
 
     private CreateBooking command(Pod pod, double durations) {
@@ -234,70 +187,6 @@ final class NoShowReplay {
                 Instant.now(),
                 null,
                 Duration.ofNanos(nanos));
-    }
-
-    private Outcome outcome(int podCount, Duration grace, Duration margin, double durations) {
-        double booked = 0;
-        double returned = 0;
-        int unusedAccepted = 0;
-        int expected = 0;
-        int released = 0;
-        int missed = 0;
-        int usedReleased = 0;
-        int shortReleased = 0;
-        int borderline = 0;
-        int warningsUsed = 0;
-        for (Held h : held.values()) {
-            Booking b = h.booking();
-            double weight = weight(b.pool()) * b.quantity();
-            booked += weight * seconds(b.start(), b.end());
-            Duration length = Duration.between(b.start(), b.end());
-            boolean isReleased = h.releasedAt() != null;
-            if (isReleased) {
-                returned += weight * seconds(h.releasedAt(), b.end());
-            }
-            if (!h.pod().unused()) {
-                usedReleased += isReleased ? 1 : 0;
-                warningsUsed += warned.contains(b.id()) ? 1 : 0;
-                continue;
-            }
-            unusedAccepted++;
-            released += isReleased ? 1 : 0;
-            if (length.compareTo(grace.plus(margin)) > 0) {
-                expected++;
-                missed += isReleased ? 0 : 1;
-            } else if (length.compareTo(grace) <= 0) {
-                shortReleased += isReleased ? 1 : 0;
-            } else {
-                borderline++;
-            }
-        }
-        double toTraceHours = durations / 3600;
-        return new Outcome(
-                podCount,
-                held.size(),
-                new TreeMap<>(rejected),
-                unusedAccepted,
-                booked * toTraceHours,
-                returned * toTraceHours,
-                expected,
-                released,
-                missed,
-                usedReleased,
-                shortReleased,
-                borderline,
-                warned.size(),
-                warningsUsed);
-    }
-
-    /** A pool's units in GPUs: 1 for a whole GPU, compute sevenths for a MIG slice ({@code 2g.35gb} is 2/7). */
-    private double weight(String poolId) {
-        String mig = pools.find(poolId).map(Pool::migProfile).orElse(null);
-        return mig == null ? 1.0 : Integer.parseInt(mig.substring(0, mig.indexOf('g'))) / 7.0;
-    }
-
-    private static double seconds(Instant from, Instant to) {
-        return Math.max(0, Duration.between(from, to).toNanos() / 1e9);
     }
 
     /**
@@ -340,7 +229,7 @@ final class NoShowReplay {
                                     onEvent(eventReader.deserialize(r.topic(), r.headers(), r.value()), workloads);
                                 } else if (noticeReader.deserialize(r.topic(), r.headers(), r.value())
                                         instanceof Notice.NoShowWarning w) {
-                                    warned.add(w.bookingId());
+                                    tally.warned(w.bookingId());
                                 }
                             }
                         }
@@ -356,7 +245,7 @@ final class NoShowReplay {
             case BookingEvent.BookingConfirmed c -> {
                 Pod pod = byRequest.get(c.requestId());
                 if (pod != null) {
-                    held.put(c.booking().id(), new Held(pod, c.booking(), null));
+                    tally.confirmed(pod, c.booking());
                     if (!pod.unused()) {
                         WorkloadObserved w = pending(c.booking());
                         workloads.send(new ProducerRecord<>(
@@ -366,12 +255,12 @@ final class NoShowReplay {
             }
             case BookingEvent.BookingRejected r -> {
                 if (byRequest.containsKey(r.requestId())) {
-                    rejected.merge(r.reason(), 1, Integer::sum);
+                    tally.rejected(r.reason());
                 }
             }
             case BookingEvent.BookingReleased r
             when r.reason() == BookingEvent.BookingReleased.Reason.NO_SHOW ->
-                held.computeIfPresent(r.bookingId(), (id, h) -> new Held(h.pod(), h.booking(), r.releasedAt()));
+                tally.released(r.bookingId(), r.releasedAt());
             default -> {}
         }
     }
