@@ -41,6 +41,7 @@ public final class EventTypes {
         register(Booking.class, "io.gpuaas.booking.state.v1");
         register(WorkloadEvent.WorkloadObserved.class, "io.gpuaas.kueue.workload.observed.v1");
         register(WorkloadEvent.WorkloadDeleted.class, "io.gpuaas.kueue.workload.deleted.v1");
+        register(WorkloadEvent.FeedWatermark.class, "io.gpuaas.kueue.feed-watermark.v1");
         register(GpuScrape.class, "io.gpuaas.gpu.scrape.v1");
         register(QueueState.class, "io.gpuaas.quota.queue-state.v1");
         register(ReclaimEvent.IdleDetected.class, "io.gpuaas.reclaim.idle-detected.v1");

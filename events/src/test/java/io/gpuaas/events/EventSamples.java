@@ -42,6 +42,7 @@ final class EventSamples {
                 samples,
                 new WorkloadEvent.WorkloadDeleted(
                         "team-a", "raycluster-train-1-3f2a1", "7c1e0b9a-uid", "gpuaas", "gpuaas-team-a", NOW));
+        put(samples, new WorkloadEvent.FeedWatermark(3, "quota-projector-7d9f8-x2k4q", NOW));
         put(samples, gpuScrape());
         put(samples, queueState());
         reclaim(samples);

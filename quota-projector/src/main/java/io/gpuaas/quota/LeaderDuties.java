@@ -15,6 +15,7 @@ import io.gpuaas.quota.k8s.ClusterCache;
 import io.gpuaas.quota.k8s.Kind;
 import io.gpuaas.quota.k8s.QuotaLoops;
 import io.gpuaas.quota.k8s.WriterGate;
+import io.gpuaas.quota.kafka.FeedWatermarks;
 import io.gpuaas.quota.kafka.QueueStatePublisher;
 import io.gpuaas.quota.kafka.WorkloadEventPublisher;
 import io.gpuaas.quota.metrics.QuotaProjectorMetrics;
@@ -158,6 +159,12 @@ final class LeaderDuties implements ServiceComponent, LeaderDuty {
                 workloadProducer, kafka.topic(Topics.KUEUE_WORKLOADS), ledger, clock, metrics);
         private final QueueStatePublisher states =
                 new QueueStatePublisher(stateProducer, kafka.topic(Topics.QUOTA_STATE), cache, clock, metrics);
+        private final FeedWatermarks watermarks = new FeedWatermarks(
+                workloadProducer,
+                kafka.topic(Topics.KUEUE_WORKLOADS),
+                "quota-projector",
+                () -> cache.health().state() == State.RUNNING,
+                clock);
         private final Consumer<Change> workloadListener = workloads::onChange;
         private final Consumer<Change> stateListener = states::onChange;
         private final ScheduledExecutorService invariant = Executors.newSingleThreadScheduledExecutor(
@@ -191,6 +198,9 @@ final class LeaderDuties implements ServiceComponent, LeaderDuty {
             cache.addListener(stateListener);
             states.start();
             restored = true;
+            // After the cache's replay went to the producer: each partition's first watermark follows it.
+            invariant.scheduleWithFixedDelay(
+                    watermarks::publish, 0, FeedWatermarks.PERIOD.toMillis(), TimeUnit.MILLISECONDS);
         }
 
         private void checkInvariant() {

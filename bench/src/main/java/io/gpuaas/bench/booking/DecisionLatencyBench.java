@@ -6,8 +6,12 @@ import io.gpuaas.bench.suite.JvmActivity;
 import io.gpuaas.booking.config.EngineTuning;
 import io.gpuaas.booking.model.BookingDecider;
 import io.gpuaas.booking.model.BookingPolicy;
+import io.gpuaas.booking.model.LifecycleRules;
+import io.gpuaas.booking.model.WorkloadCells;
 import io.gpuaas.booking.stream.BookingTopology;
 import io.gpuaas.booking.stream.DecisionOutcome;
+import io.gpuaas.booking.stream.LifecycleOutcomes;
+import io.gpuaas.booking.stream.LifecycleTopology;
 import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.TopicAdmin;
@@ -45,6 +49,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
 
 /**
  * Command → decision latency through the real decision topology on a real broker, at a fixed open-loop rate
@@ -108,9 +113,38 @@ final class DecisionLatencyBench {
         service.put("bootstrap.servers", broker.bootstrapServers());
     }
 
+    /**
+     * The lifecycle sub-topology beside the decisions, as booking-service runs them.
+     *
+     * @param pools    the catalog the decider and the lifecycle use (its pools' no-show grace)
+     * @param policy   the decider's policy
+     * @param rules    the lifecycle's rules
+     * @param interval how often the lifecycle looks at the active bookings
+     */
+    record Lifecycle(PoolCatalog pools, BookingPolicy policy, LifecycleRules rules, Duration interval) {}
+
+    /** The decisions alone, on the default catalog and policy (the lifecycle sub-topology left out). */
     KafkaStreams startEngine() throws Exception {
-        PoolCatalog pools = PoolCatalog.load(java.util.Optional.empty());
-        BookingDecider decider = new BookingDecider(pools, BookingPolicy.DEFAULT);
+        return startEngine(PoolCatalog.load(java.util.Optional.empty()), BookingPolicy.DEFAULT, null);
+    }
+
+    /** The decisions and, when {@code lifecycle} is given, the lifecycle over the same catalog. */
+    KafkaStreams startEngine(Lifecycle lifecycle) throws Exception {
+        return startEngine(lifecycle.pools(), lifecycle.policy(), lifecycle);
+    }
+
+    /** The topic prefix of this bench's topics. */
+    String prefix() {
+        return prefix;
+    }
+
+    /** booking-service's client settings (its user and ACLs) on this broker. */
+    Map<String, Object> service() {
+        return Map.copyOf(service);
+    }
+
+    private KafkaStreams startEngine(PoolCatalog pools, BookingPolicy policy, Lifecycle lifecycle) throws Exception {
+        BookingDecider decider = new BookingDecider(pools, policy);
         Properties props = new Properties();
         props.putAll(service);
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
@@ -122,14 +156,25 @@ final class DecisionLatencyBench {
         props.putAll(EngineTuning.defaults().streamsProperties());
         props.putAll(streamsOverrides);
         // The service's own dead-letter wiring: unreadable and invalid commands go through one publisher.
-        props.putAll(BookingTopology.errorHandling(new DeadLetterPublisher(
+        DeadLetterPublisher deadLetters = new DeadLetterPublisher(
                 new KafkaProducer<>(service, new ByteArraySerializer(), new ByteArraySerializer()),
                 Topics.DEAD_LETTER.name(prefix),
                 "booking-service",
-                new PrometheusRegistry())));
-        KafkaStreams streams = new KafkaStreams(
-                BookingTopology.build(prefix, decider, Duration.ofMillis(200), Duration.ofDays(7), this::processed),
-                props);
+                new PrometheusRegistry());
+        props.putAll(BookingTopology.errorHandling(deadLetters));
+        Topology topology =
+                BookingTopology.build(prefix, decider, Duration.ofMillis(200), Duration.ofDays(7), this::processed);
+        if (lifecycle != null) {
+            LifecycleTopology.addTo(
+                    topology,
+                    prefix,
+                    lifecycle.rules(),
+                    new WorkloadCells(pools),
+                    lifecycle.interval(),
+                    deadLetters,
+                    LifecycleOutcomes.IGNORED);
+        }
+        KafkaStreams streams = new KafkaStreams(topology, props);
         streams.start();
         long deadline = System.currentTimeMillis() + 120_000;
         while (streams.state() != KafkaStreams.State.RUNNING && System.currentTimeMillis() < deadline) {

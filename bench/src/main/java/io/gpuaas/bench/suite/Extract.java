@@ -32,6 +32,7 @@ final class Extract {
         switch (step.kind()) {
             case BASELINE, SCALE -> resultLines(results, output, step.kind() == Step.Kind.BASELINE ? "runs" : "run");
             case BOOKING -> booking(results, tables);
+            case NO_SHOW -> resultLines(results, output, "runs");
             case QUOTA -> quota(results, step.size(), tables);
             case RECLAIM -> reclaim(results, step.size(), tables);
             case REPLAY -> replay(results, tables);

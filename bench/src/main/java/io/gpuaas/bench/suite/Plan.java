@@ -18,6 +18,10 @@ final class Plan {
         List<Step> steps = new ArrayList<>();
         steps.add(baseline(quick));
         steps.add(booking(quick, data));
+        Path openb = data.resolve("openb-pod-list.csv");
+        if (Files.isRegularFile(openb)) {
+            steps.add(noShow(quick, openb));
+        }
         for (int tenants : quick ? new int[] {100} : new int[] {100, 1000}) {
             steps.add(quota(quick, tenants));
         }
@@ -127,7 +131,7 @@ final class Plan {
      */
     static List<String> jvmFlags(Step step) {
         return switch (step.kind()) {
-            case BOOKING, RECLAIM -> List.of("-Xms" + step.heap());
+            case BOOKING, NO_SHOW, RECLAIM -> List.of("-Xms" + step.heap());
             default -> List.of();
         };
     }
@@ -161,6 +165,28 @@ final class Plan {
         args.addAll(List.of("--out", "bench/target/suite/booking.md"));
         // The fixed-rate runs go on two brokers (authentication on and off): twice the warm-up and measured runs.
         return new Step("booking", Step.Kind.BOOKING, 0, "io.gpuaas.bench.booking.BookingBench", args, "1500m", 1500);
+    }
+
+    /**
+     * The openb pods as bookings through the real engine and lifecycle, 20 % never used, on both fleets; decisions at
+     * 500/s beside the raw round trip while the openb fleet's replay runs. Quick: arrivals in one minute, one run.
+     */
+    private static Step noShow(boolean quick, Path openb) {
+        List<String> args = List.of(
+                "--csv",
+                openb.toString(),
+                "--minutes",
+                quick ? "1" : "3",
+                "--seconds",
+                quick ? "4" : "10",
+                "--runs",
+                quick ? "1" : "3",
+                "--warmup-rounds",
+                quick ? "1" : "2",
+                "--out",
+                "bench/target/suite/no-show.md");
+        return new Step(
+                "booking-no-show", Step.Kind.NO_SHOW, 0, "io.gpuaas.bench.booking.NoShowBench", args, "1500m", 1200);
     }
 
     private static Step quota(boolean quick, int tenants) {

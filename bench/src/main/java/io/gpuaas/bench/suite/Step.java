@@ -19,6 +19,7 @@ record Step(String id, Kind kind, int size, String main, List<String> args, Stri
     enum Kind {
         BASELINE("baseline"),
         BOOKING("booking"),
+        NO_SHOW("booking"),
         QUOTA("quota"),
         RECLAIM("reclaim"),
         REPLAY("reclaim"),

@@ -73,6 +73,52 @@ final class Targets {
                 "ms",
                 "—"));
         rows.add(new Row("openb replay (accepted, rejected, booked utilization)", openb(), "reported", "—"));
+        noShow(rows);
+    }
+
+    /** The no-show replay: exactly the unused bookings released, and the decision p99 with the lifecycle on. */
+    private void noShow(List<Row> rows) {
+        List<String> fleets = List.of("openb", "local16");
+        boolean measured =
+                fleets.stream().allMatch(f -> r.get("noshow." + f + ".correct").isPresent());
+        boolean correct = measured
+                && fleets.stream()
+                        .allMatch(f -> r.get("noshow." + f + ".correct").get().min() == 1);
+        StringBuilder text = new StringBuilder();
+        for (String f : fleets) {
+            String p = "noshow." + f + ".";
+            r.get(p + "booked_gpu_h").ifPresent(booked -> text.append(text.isEmpty() ? "" : "; ")
+                    .append(f.equals("openb") ? "openb fleet: " : "16-GPU local fleet: ")
+                    .append(value(p + "returned_gpu_h"))
+                    .append(" of ")
+                    .append(Numbers.format(booked.median()))
+                    .append(" GPU-h booked returned, ")
+                    .append(count(p + "released"))
+                    .append(" no-shows released of ")
+                    .append(count(p + "expected"))
+                    .append(" expected, used ones released ")
+                    .append(count(p + "used_released")));
+        }
+        rows.add(new Row(
+                "no-show release, openb pods as bookings with 20 % unused: exactly the unused released",
+                text.isEmpty() ? "not measured (no openb CSV, or see Problems)" : text.toString(),
+                !measured ? "not measured" : correct ? "yes" : "**no**",
+                "GPU-hours in trace hours (booking section)"));
+        rows.add(atMost(
+                "decision p99 ≤ 50 ms at 500 req/s with the booking lifecycle on (during the no-show replay)",
+                "noshow.lifecycle.fixed_p99_ms",
+                50,
+                "ms",
+                join(
+                        fig("noshow.lifecycle.raw_p99_ms", "ms")
+                                .map(s -> "raw produce→consume p99 " + s + " (same run)")
+                                .orElse(""),
+                        fig("noshow.lifecycle.p99_ratio", "×")
+                                .map(s -> "ratio decision/raw " + s)
+                                .orElse(""),
+                        fig("booking.fixed_p99_ms", "ms")
+                                .map(s -> "before (booking step, no lifecycle) " + s)
+                                .orElse(""))));
     }
 
     private void quota(List<Row> rows) {
@@ -269,6 +315,16 @@ final class Targets {
                 .mapToInt(m -> Integer.parseInt(m.group(1)))
                 .max()
                 .orElse(0);
+    }
+
+    /** The median of a figure as a bare number, or "?". */
+    private String value(String key) {
+        return r.get(key).map(f -> Numbers.format(f.median())).orElse("?");
+    }
+
+    /** A count (the median of its runs) as a whole number, or "?". */
+    private String count(String key) {
+        return r.get(key).map(f -> Long.toString(Math.round(f.median()))).orElse("?");
     }
 
     private Optional<String> fig(String key, String unit) {

@@ -249,6 +249,42 @@ class ExtractTest {
     }
 
     @Test
+    void shouldJudgeTheNoShowReplayCorrectOnlyWhenBothFleetsReleasedExactlyTheUnusedBookings() {
+        Results r = new Results();
+        // The quick run of 03:29 UTC (no-show-output.txt) with the local fleet's figures made wrong.
+        Extract.into(r, step(Step.Kind.NO_SHOW, 0), """
+                RESULT noshow.openb.booked_gpu_h 58853.1 GPU-h
+                RESULT noshow.openb.returned_gpu_h 15708.5 GPU-h
+                RESULT noshow.openb.released 539 bookings
+                RESULT noshow.openb.expected 343 bookings
+                RESULT noshow.openb.used_released 0 bookings
+                RESULT noshow.openb.correct 1
+                RESULT noshow.local16.booked_gpu_h 31899.0 GPU-h
+                RESULT noshow.local16.returned_gpu_h 13926.0 GPU-h
+                RESULT noshow.local16.released 13 bookings
+                RESULT noshow.local16.expected 11 bookings
+                RESULT noshow.local16.used_released 1 bookings
+                RESULT noshow.local16.correct 0
+                RESULT noshow.lifecycle.raw_p99_ms 74.6 ms
+                RESULT noshow.lifecycle.fixed_p99_ms 66.8 ms
+                RESULT noshow.lifecycle.p99_ratio 0.90 x
+                """);
+
+        List<Targets.Row> rows = new Targets(r).rows();
+        Targets.Row noShow = rows.stream()
+                .filter(row -> row.target().startsWith("no-show release"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(noShow.met()).isEqualTo("**no**");
+        assertThat(noShow.measured())
+                .contains("openb fleet: 15,709 of 58,853 GPU-h booked returned, 539 no-shows released of 343")
+                .contains("used ones released 1");
+        assertThat(rows.stream().filter(row -> row.target().contains("lifecycle on")))
+                .singleElement()
+                .satisfies(row -> assertThat(row.baseline()).contains("raw produce→consume p99 74.6"));
+    }
+
+    @Test
     void shouldReportTheProblemWhenTheStackRanWithoutAService() {
         Results r = new Results();
         Extract.into(r, step(Step.Kind.SCALE, 16), """

@@ -15,12 +15,16 @@ import java.util.List;
  *                        interval (and the commit) of their time
  * @param endingSoonLeads how long before its end an ACTIVE booking gets a BookingEndingSoon, one per lead
  * @param noShowGrace     the no-show grace of a pool that names none; {@code PT0S} turns the release off
+ * @param feedStaleness   no-show warnings and releases wait while quota-projector's newest FeedWatermark on
+ *                        {@code gpuaas.kueue-workloads} is older than this (it writes one every 30 s); {@code PT0S}
+ *                        turns the guard off
  */
 @ConfigurationProperties("gpuaas.booking.lifecycle")
 public record LifecycleSettings(
         @Bindable(defaultValue = "PT5S") Duration interval,
         @Bindable(defaultValue = "PT15M,PT5M") List<Duration> endingSoonLeads,
-        @Bindable(defaultValue = "PT15M") Duration noShowGrace) {
+        @Bindable(defaultValue = "PT15M") Duration noShowGrace,
+        @Bindable(defaultValue = "PT2M") Duration feedStaleness) {
 
     public LifecycleSettings {
         if (interval.isNegative() || interval.isZero()) {
@@ -31,6 +35,6 @@ public record LifecycleSettings(
 
     /** The rules these settings describe over {@code pools}. */
     public LifecycleRules rules(PoolCatalog pools) {
-        return new LifecycleRules(endingSoonLeads, pools, noShowGrace);
+        return new LifecycleRules(endingSoonLeads, pools, noShowGrace, feedStaleness);
     }
 }

@@ -30,6 +30,10 @@ import java.util.TreeSet;
  *       TrackedBooking#watchedFrom()}. A Workload of the tenant admitted or pending on the pool at any time since the
  *       start ends the matter for good. Otherwise a warning at G/2 and the release command at G, unless the release
  *       would fall at or after the booking's end (then neither: the booking ends on its own).
+ *   <li>Feed guard: a no-show warning or release is deferred while the Workload feed is stale, its
+ *       {@link WorkloadPresence#feedWatermark()} absent or older than the staleness bound (quota-projector down: a
+ *       Workload created meanwhile would be missing, and a booking in use would look unused). Once fresh, what is due
+ *       is sent; a bound of zero turns the guard off.
  * </ul>
  */
 public final class LifecycleRules {
@@ -40,19 +44,45 @@ public final class LifecycleRules {
     private final List<Duration> leads;
     private final PoolCatalog pools;
     private final Duration defaultGrace;
+    private final Duration feedStaleness;
+
+    /** Rules without the feed guard (every Workload is taken to be on the topic in time). */
+    public LifecycleRules(List<Duration> leads, PoolCatalog pools, Duration defaultGrace) {
+        this(leads, pools, defaultGrace, Duration.ZERO);
+    }
 
     /**
-     * @param leads        ending-soon leads (any order, positive)
-     * @param pools        the catalog, for each pool's {@link Pool#noShowGrace()}
-     * @param defaultGrace the grace of a pool that names none
+     * @param leads         ending-soon leads (any order, positive)
+     * @param pools         the catalog, for each pool's {@link Pool#noShowGrace()}
+     * @param defaultGrace  the grace of a pool that names none
+     * @param feedStaleness how old the feed's watermark may be for a no-show warning or release to go out; zero: no
+     *                      guard
      */
-    public LifecycleRules(List<Duration> leads, PoolCatalog pools, Duration defaultGrace) {
-        if (leads.stream().anyMatch(l -> l.isNegative() || l.isZero()) || defaultGrace.isNegative()) {
-            throw new IllegalArgumentException("ending-soon leads must be positive and the grace >= 0: " + leads);
+    public LifecycleRules(List<Duration> leads, PoolCatalog pools, Duration defaultGrace, Duration feedStaleness) {
+        if (leads.stream().anyMatch(l -> l.isNegative() || l.isZero())
+                || defaultGrace.isNegative()
+                || feedStaleness.isNegative()) {
+            throw new IllegalArgumentException(
+                    "ending-soon leads must be positive, the grace and the feed staleness >= 0: " + leads);
         }
         this.leads = leads.stream().distinct().sorted().toList();
         this.pools = pools;
         this.defaultGrace = defaultGrace;
+        this.feedStaleness = feedStaleness;
+    }
+
+    /**
+     * Whether the Workload feed is known complete enough at {@code now} for a no-show to be judged: its watermark is
+     * at most the staleness bound old (always, without a bound).
+     */
+    public boolean feedLive(WorkloadPresence workloads, Instant now) {
+        if (feedStaleness.isZero()) {
+            return true;
+        }
+        return workloads
+                .feedWatermark()
+                .map(mark -> !mark.isBefore(now.minus(feedStaleness)))
+                .orElse(false);
     }
 
     /** The id in {@link TrackedBooking#done()} of a booking's no-show release; also its idempotency key. */
@@ -147,6 +177,10 @@ public final class LifecycleRules {
         }
         if (workloads.seenSince(b, b.start())) {
             return new NoShow(tracked.seenWorkload(), Optional.empty());
+        }
+        if (!feedLive(workloads, now)) {
+            // Deferred, not passed over: what is due goes out once the feed is fresh again.
+            return new NoShow(tracked, Optional.empty());
         }
         String warningId = Notice.noShowWarningId(b.id());
         if (!now.isBefore(releaseAt)) {

@@ -4,6 +4,7 @@ import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.pool.Pool;
 import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.events.workload.WorkloadEvent;
+import io.gpuaas.events.workload.WorkloadEvent.FeedWatermark;
 import io.gpuaas.events.workload.WorkloadEvent.PodSet;
 import io.gpuaas.events.workload.WorkloadEvent.PodSetAdmission;
 import io.gpuaas.events.workload.WorkloadEvent.WorkloadDeleted;
@@ -40,11 +41,12 @@ public final class WorkloadCells {
 
     /**
      * The cells the Workload counts in after {@code event}: none once it is finished, deactivated or deleted, or when
-     * it asks for no pool resource.
+     * it asks for no pool resource (a feed watermark is no Workload: none).
      */
     public Set<String> of(WorkloadEvent event) {
         return switch (event) {
             case WorkloadDeleted deleted -> Set.of();
+            case FeedWatermark mark -> Set.of();
             case WorkloadObserved observed -> observed.finished() || !observed.active() ? Set.of() : cells(observed);
         };
     }

@@ -53,6 +53,10 @@ final class WorkloadIndexUpdater implements Processor<byte[], byte[], Void, Void
             deadLetters.publish(raw(record, where), e);
             return;
         }
+        if (event instanceof WorkloadEvent.FeedWatermark mark) {
+            index.watermark(mark.partition(), mark.time());
+            return;
+        }
         index.apply(WorkloadEvent.key(event.namespace(), event.name()), cells.of(event), event.time());
     }
 

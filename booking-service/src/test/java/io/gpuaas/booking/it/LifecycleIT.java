@@ -194,8 +194,10 @@ class LifecycleIT {
         }
     }
 
+    /** No quota-projector writes feed watermarks here: the feed guard is off (LifecycleFeedGuardIT shows it). */
     private static Map<String, Object> settings() {
         return Map.of(
+                "gpuaas.booking.lifecycle.feed-staleness", "PT0S",
                 "gpuaas.pools-file", pools.toString(),
                 "gpuaas.booking.alignment", "PT1S",
                 "gpuaas.booking.lifecycle.interval", "PT0.25S",

@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * Changes of Kueue Workloads; the values of {@code gpuaas.kueue-workloads}, keyed by {@code namespace/name}.
  */
-public sealed interface WorkloadEvent permits WorkloadEvent.WorkloadObserved, WorkloadEvent.WorkloadDeleted {
+public sealed interface WorkloadEvent
+        permits WorkloadEvent.WorkloadObserved, WorkloadEvent.WorkloadDeleted, WorkloadEvent.FeedWatermark {
 
     /** Namespace of the Workload. */
     String namespace();
@@ -89,6 +90,37 @@ public sealed interface WorkloadEvent permits WorkloadEvent.WorkloadObserved, Wo
     record WorkloadDeleted(
             String namespace, String name, String uid, String queueName, String clusterQueue, Instant time)
             implements WorkloadEvent {}
+
+    /**
+     * Not a Workload: quota-projector's proof that the feed is live. The Lease holder, once its Workload informer is
+     * synced and it has published what the cluster holds, writes one to every partition of the topic at a fixed
+     * period, after the Workload records it sent before on the same producer: a reader that has read a partition's
+     * watermark of {@code time} has read every Workload change that partition got before it. booking-service defers
+     * no-show releases while the oldest of the partitions' newest watermarks is too old (quota-projector down, or its
+     * informer not synced: Workloads created meanwhile would be missing, and bookings in use would look unused).
+     * Keyed {@code gpuaas.io/feed-watermark-<partition>}: {@value #NAMESPACE} is no valid Kubernetes namespace name, so
+     * no Workload shares a watermark's key.
+     *
+     * @param partition the partition of {@code gpuaas.kueue-workloads} it was written to
+     * @param source    who wrote it (quota-projector's pod name)
+     * @param time      when it was written
+     */
+    record FeedWatermark(int partition, String source, Instant time) implements WorkloadEvent {
+
+        /** The namespace part of a watermark's key. */
+        public static final String NAMESPACE = "gpuaas.io";
+
+        /** The name part of a watermark's key. */
+        @Override
+        public String name() {
+            return "feed-watermark-" + partition;
+        }
+
+        @Override
+        public String namespace() {
+            return NAMESPACE;
+        }
+    }
 
     /**
      * A status condition of a Workload.

@@ -124,6 +124,7 @@ public final class WorkloadEventPublisher {
                 switch (event) {
                     case WorkloadObserved o -> o.transition().type();
                     case WorkloadDeleted d -> "Deleted";
+                    case WorkloadEvent.FeedWatermark m -> "FeedWatermark";
                 };
         producer.send(new ProducerRecord<>(topic, key, event), (metadata, error) -> {
             if (error == null) {

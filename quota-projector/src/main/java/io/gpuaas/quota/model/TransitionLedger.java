@@ -73,6 +73,9 @@ public final class TransitionLedger {
                 entries.put(key, new Entry(observed.uid(), Set.copyOf(seen)));
             }
             case WorkloadEvent.WorkloadDeleted deleted -> entries.remove(key);
+            case WorkloadEvent.FeedWatermark mark -> {
+                // Not a Workload: nothing to remember.
+            }
         }
     }
 

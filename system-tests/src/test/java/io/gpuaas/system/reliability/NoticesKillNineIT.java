@@ -70,7 +70,9 @@ class NoticesKillNineIT {
                 "gpuaas.booking.http.requests-per-second", "1000",
                 "gpuaas.booking.http.burst", "1000",
                 "gpuaas.booking.lifecycle.interval", "PT0.25S",
-                "gpuaas.booking.lifecycle.ending-soon-leads", "PT20S,PT10S");
+                "gpuaas.booking.lifecycle.ending-soon-leads", "PT20S,PT10S",
+                // No quota-projector writes feed watermarks here: the no-show release's feed guard is off.
+                "gpuaas.booking.lifecycle.feed-staleness", "PT0S");
         try (BookingServiceJvms jvms = BookingServiceJvms.prepare(
                 broker,
                 broker.uniquePrefix(),
