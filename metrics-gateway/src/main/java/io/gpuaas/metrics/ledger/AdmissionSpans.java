@@ -38,6 +38,8 @@ final class AdmissionSpans {
                     case WorkloadObserved w when w.active() && w.admitted() && !w.finished() -> units(w.admission());
                     case WorkloadObserved w -> Map.of();
                     case WorkloadDeleted d -> Map.of();
+                    // quota-projector's proof that the feed is live: its own key, never a Workload's span.
+                    case WorkloadEvent.FeedWatermark mark -> Map.of();
                 };
         Open current = open.get(key);
         if (current != null && current.units.equals(units)) {
