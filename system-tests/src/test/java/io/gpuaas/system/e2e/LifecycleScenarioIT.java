@@ -230,8 +230,8 @@ class LifecycleScenarioIT {
     /**
      * The ledger CSV by hand. team-a: 2 slices of 1g.18gb on an H200 (1/7 of a GPU each) over the booked window, so
      * booked = 2 x 1/7 x window hours; its RayCluster was admitted and reclaimed while the booking held, nothing was
-     * released. team-b: 1 whole H200 for 10 min released as a no-show, so booked = 1 x 1 x 10/60 = 0.166667 and
-     * released = 1 x (end - releasedAt) hours. Each tenant sees only its own rows.
+     * released. team-b: 1 whole H200 for 10 min (rounded up to a whole second) released as a no-show, so booked =
+     * 1 x 1 x window hours and released = 1 x (end - releasedAt) hours. Each tenant sees only its own rows.
      */
     @Test
     @Order(5)
@@ -260,8 +260,12 @@ class LifecycleScenarioIT {
                         row -> row != null && figure(row, "released") > 0);
         Instant releasedAt = Instant.parse(b.get("released_at"));
         Instant end = Instant.parse(b.get("end"));
+        // Book-now rounds start + PT10M up to the stack's alignment (whole seconds): the window is 10 min and a bit.
+        Duration window = Duration.between(Instant.parse(b.get("start")), end);
+        assertThat(window)
+                .isBetween(Duration.ofMinutes(10), Duration.ofMinutes(10).plus(ScenarioTiming.ALIGNMENT));
         assertThat(b.get("release_reason")).isEqualTo("NO_SHOW");
-        assertThat(figure(b, "booked")).isCloseTo(10 / 60.0, within(0.000_001));
+        assertThat(figure(b, "booked")).isCloseTo(window.toMillis() / 3_600_000.0, within(0.000_001));
         assertThat(figure(b, "released"))
                 .isCloseTo(Duration.between(releasedAt, end).toMillis() / 3_600_000.0, within(0.000_001));
         assertThat(figure(b, "admitted")).isZero();
