@@ -244,8 +244,8 @@ class LedgerRebuildIT {
     @Order(2)
     void shouldCountTheLedgerPerTenantAndPoolOnMetricsWithoutBookingIds() throws Exception {
         await().atMost(WAIT).untilAsserted(() -> assertThat(live.metrics())
-                .contains("gpuaas_ledger_gpu_hours_total{kind=\"booked\",pool=\"h200\",tenant=\"team-a\"} 4.0")
-                .contains("gpuaas_ledger_gpu_hours_total{kind=\"released\",pool=\"h200-mig-2g.35gb\","
+                .contains("gpuaas_ledger_gpu_hours{kind=\"booked\",pool=\"h200\",tenant=\"team-a\"} 4.0")
+                .contains("gpuaas_ledger_gpu_hours{kind=\"released\",pool=\"h200-mig-2g.35gb\","
                         + "tenant=\"team-b\"} 0.5"));
         assertThat(live.metrics()).doesNotContain("bk-a-night").doesNotContain("bk-b-noshow");
     }

@@ -6,9 +6,10 @@ import io.gpuaas.metrics.ledger.LedgerInputs;
 import java.util.Map;
 
 /**
- * {@code gpuaas_ledger_gpu_hours_total{kind,pool,tenant}}: the ledger's GPU-hours accrued so far (every window cut
- * at the latest event time folded), one series per tenant, pool and kind (booked, admitted, busy, idle, reclaimed,
- * released): tenants × pools × 6, never a booking id.
+ * {@code gpuaas_ledger_gpu_hours{kind,pool,tenant}}: the ledger's GPU-hours accrued so far (every window cut at the
+ * latest event time folded), one series per tenant, pool and kind (booked, admitted, busy, idle, reclaimed,
+ * released): tenants × pools × 6, never a booking id. A gauge, not a counter: a cancellation or release folded after
+ * later samples shortens a window already counted, so a figure can go down, which Prometheus would read as a reset.
  */
 public final class LedgerMetrics {
 
@@ -19,7 +20,7 @@ public final class LedgerMetrics {
     }
 
     public void writeTo(Exposition out) {
-        Exposition.Family hours = out.counter(
+        Exposition.Family hours = out.gauge(
                 "gpuaas_ledger_gpu_hours",
                 "GPU-hours of the ledger accrued so far per tenant and pool (MIG slices weighted by their share)",
                 "kind",
