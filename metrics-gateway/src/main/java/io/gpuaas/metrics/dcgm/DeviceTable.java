@@ -81,8 +81,7 @@ final class DeviceTable {
         String namespace;
         String pod;
         String container;
-        final double[] values = new double[DcgmField.values().length];
-        final boolean[] present = new boolean[values.length];
+        private final FieldReadings readings = new FieldReadings();
 
         Device(String node, String uuid, String gpuInstanceId, String hostnameLabel) {
             this.node = node;
@@ -98,42 +97,12 @@ final class DeviceTable {
         }
 
         void set(DcgmField field, double value) {
-            // A reported NaN or infinity is no reading at all: it must never look like an idle GPU downstream.
-            if (Double.isFinite(value)) {
-                values[field.ordinal()] = value * field.scale;
-                present[field.ordinal()] = true;
-            }
+            readings.set(field, value);
         }
 
         GpuScrape.Device reading() {
-            String source = null;
-            Double utilization = null;
-            if (present[DcgmField.GR_ENGINE_ACTIVE.ordinal()]) {
-                source = "GR_ENGINE_ACTIVE";
-                utilization = DeviceValues.ratio(values[DcgmField.GR_ENGINE_ACTIVE.ordinal()]);
-            } else if (present[DcgmField.GPU_UTIL.ordinal()]) {
-                source = "GPU_UTIL";
-                utilization = DeviceValues.ratio(values[DcgmField.GPU_UTIL.ordinal()]);
-            }
-            return new GpuScrape.Device(
-                    uuid,
-                    DeviceValues.gpuIndex(gpu),
-                    modelName,
-                    gpuInstanceId,
-                    migProfile,
-                    hostnameLabel,
-                    namespace,
-                    pod,
-                    container,
-                    utilization,
-                    utilization == null ? null : source,
-                    value(DcgmField.FB_USED),
-                    value(DcgmField.FB_FREE),
-                    value(DcgmField.POWER_USAGE));
-        }
-
-        private Double value(DcgmField field) {
-            return DeviceValues.nonNegative(present[field.ordinal()], values[field.ordinal()]);
+            return readings.device(
+                    uuid, gpu, modelName, gpuInstanceId, migProfile, hostnameLabel, namespace, pod, container);
         }
     }
 }

@@ -2,7 +2,7 @@ package io.gpuaas.metrics.remotewrite;
 
 import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.metrics.dcgm.DcgmField;
-import io.gpuaas.metrics.dcgm.DeviceValues;
+import io.gpuaas.metrics.dcgm.FieldReadings;
 import io.gpuaas.metrics.remotewrite.LabelSlots.Slot;
 
 /**
@@ -24,8 +24,7 @@ final class DeviceReading {
     private String pod;
     private String container;
     private boolean complete;
-    private final double[] values = new double[DcgmField.values().length];
-    private final boolean[] present = new boolean[DcgmField.values().length];
+    private final FieldReadings readings = new FieldReadings();
 
     DeviceReading(Series series, int[] index) {
         uuidBytes = series.valueBytes(index[Slot.UUID.ordinal()]);
@@ -62,46 +61,15 @@ final class DeviceReading {
     }
 
     void set(DcgmField field, double value) {
-        // NaN (including Prometheus' stale marker) or infinity is no reading: it must never look like an idle GPU.
-        if (Double.isFinite(value)) {
-            values[field.ordinal()] = value * field.scale;
-            present[field.ordinal()] = true;
-        }
+        readings.set(field, value);
     }
 
     /** Whether the request carried a utilization of this device (engine-active or GPU_UTIL, finite). */
     boolean hasUtilization() {
-        return present[DcgmField.GR_ENGINE_ACTIVE.ordinal()] || present[DcgmField.GPU_UTIL.ordinal()];
+        return readings.hasUtilization();
     }
 
     GpuScrape.Device toDevice() {
-        String source = null;
-        Double utilization = null;
-        if (present[DcgmField.GR_ENGINE_ACTIVE.ordinal()]) {
-            source = "GR_ENGINE_ACTIVE";
-            utilization = DeviceValues.ratio(values[DcgmField.GR_ENGINE_ACTIVE.ordinal()]);
-        } else if (present[DcgmField.GPU_UTIL.ordinal()]) {
-            source = "GPU_UTIL";
-            utilization = DeviceValues.ratio(values[DcgmField.GPU_UTIL.ordinal()]);
-        }
-        return new GpuScrape.Device(
-                uuid,
-                DeviceValues.gpuIndex(gpu),
-                modelName,
-                gpuInstanceId,
-                migProfile,
-                hostname,
-                namespace,
-                pod,
-                container,
-                utilization,
-                utilization == null ? null : source,
-                value(DcgmField.FB_USED),
-                value(DcgmField.FB_FREE),
-                value(DcgmField.POWER_USAGE));
-    }
-
-    private Double value(DcgmField field) {
-        return DeviceValues.nonNegative(present[field.ordinal()], values[field.ordinal()]);
+        return readings.device(uuid, gpu, modelName, gpuInstanceId, migProfile, hostname, namespace, pod, container);
     }
 }
