@@ -1,6 +1,8 @@
 // The page's one door to /api/v1 (same origin, no CORS) and the helpers every module shares.
-// The token lives in sessionStorage only, so it is gone when the tab closes.
+// The token lives in sessionStorage only, so it is gone when the tab closes. Behind the cluster's OAuth proxy there
+// is no token here: the proxy's session cookie goes with every same-origin call and /api/v1/me says who it is.
 const TOKEN_KEY = 'gpuaas.token';
+let clusterUser = null;
 
 export const $ = (id) => document.getElementById(id);
 export const HOUR = 3600 * 1000;
@@ -18,7 +20,22 @@ export function forgetToken() {
   sessionStorage.removeItem(TOKEN_KEY);
 }
 
+/** Asks who the proxy signed in (only without a pasted token); the page then hides the paste field. */
+export async function findClusterUser() {
+  if (!token()) {
+    const res = await fetch('/api/v1/me', { headers: { 'Accept': 'application/json' } });
+    const me = res.ok ? await res.json() : null;
+    clusterUser = me && me.signedIn && me.signedInBy === 'cluster' ? me : null;
+  }
+  return clusterUser;
+}
+
+export const signedInByCluster = () => clusterUser !== null && !token();
+
 export function claims() {
+  if (signedInByCluster()) {
+    return clusterUser;
+  }
   try {
     const part = token().split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
     return JSON.parse(atob(part));
@@ -37,10 +54,13 @@ export function say(text, isError) {
 
 /** Calls the API; resolves with {status, data} for 2xx and 202, rejects with an Error carrying the problem. */
 export async function api(method, path, body) {
-  if (!token()) {
+  if (!token() && !signedInByCluster()) {
     throw new Error('paste a bearer token first');
   }
-  const headers = { 'Authorization': 'Bearer ' + token(), 'Accept': 'application/json' };
+  const headers = { 'Accept': 'application/json' };
+  if (token()) {
+    headers['Authorization'] = 'Bearer ' + token();
+  }
   if (body !== undefined) {
     headers['Content-Type'] = 'application/json';
   }

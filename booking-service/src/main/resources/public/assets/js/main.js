@@ -1,5 +1,8 @@
-// The team dashboard: signs in with a pasted token, draws the overview and keeps the views in step.
-import { $, claims, forgetToken, refreshViews, api, saveToken, say, state, token } from './api.js';
+// The team dashboard: signs in with a pasted token (or the cluster's OAuth proxy did), draws the overview and keeps
+// the views in step.
+import {
+  $, claims, findClusterUser, forgetToken, refreshViews, api, saveToken, say, signedInByCluster, state, token,
+} from './api.js';
 import { loadAdmin } from './admin.js';
 import { loadBookings } from './bookings.js';
 import { fillPoolSelects, initCalendar } from './calendar.js';
@@ -11,9 +14,10 @@ async function refreshAll() {
   // The first draw of a page opened with a token counts from navigation start; a sign-in from the paste.
   const from = firstDraw ? 0 : performance.now();
   const c = claims();
-  $('whoami').textContent = token() ? 'tenant: ' + (c.tenant || '?')
-    + (c.roles && c.roles.includes('admin') ? ' (admin)' : '') : '';
-  if (!token()) {
+  const signedIn = token() || signedInByCluster();
+  $('whoami').textContent = signedIn ? (signedInByCluster() ? 'signed in as ' + c.subject + ', ' : '')
+    + 'tenant: ' + (c.tenant || '?') + (c.roles && c.roles.includes('admin') ? ' (admin)' : '') : '';
+  if (!signedIn) {
     say('Paste a bearer token to start.');
     return;
   }
@@ -45,4 +49,11 @@ $('refresh').addEventListener('click', refreshAll);
 initHeatmap();
 initCalendar();
 state.refreshers.push(loadBookings, loadAdmin);
-refreshAll();
+// Signed in by the cluster's proxy: nothing to paste (the proxy's own /oauth/sign_out ends the session).
+findClusterUser().catch(() => null).then(() => {
+  for (const id of ['token', 'save-token', 'forget-token']) {
+    $(id).hidden = signedInByCluster();
+  }
+  document.querySelector('label[for="token"]').hidden = signedInByCluster();
+  refreshAll();
+});

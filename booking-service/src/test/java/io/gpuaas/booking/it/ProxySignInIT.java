@@ -1,0 +1,119 @@
+package io.gpuaas.booking.it;
+
+import static io.gpuaas.booking.it.BookingApp.TEAM_A;
+import static io.gpuaas.booking.it.BookingApp.createBody;
+import static io.gpuaas.booking.it.BookingApp.hourFromNow;
+import static io.gpuaas.booking.it.BookingApp.read;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpuaas.testing.kafka.KafkaBroker;
+import io.gpuaas.testing.kafka.KafkaBrokerExtension;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * booking-service behind the cluster's OAuth proxy (the OpenShift overlay): the proxy forwards the signed-in user's
+ * token in {@code X-Forwarded-Access-Token}; the service asks the cluster whose it is and maps the groups to a team.
+ */
+@ExtendWith(KafkaBrokerExtension.class)
+class ProxySignInIT {
+
+    private static final String HEADER = "X-Forwarded-Access-Token";
+    private static ClusterUsers cluster;
+    private static BookingApp app;
+
+    @BeforeAll
+    static void start(KafkaBroker broker) throws Exception {
+        cluster = new ClusterUsers();
+        cluster.user("sha256~alice", "alice", List.of("system:authenticated", "team-a"));
+        cluster.user("sha256~bob", "bob", List.of("system:authenticated", "team-b"));
+        cluster.user("sha256~mallory", "mallory", List.of("system:authenticated"));
+        Path groups = Files.writeString(Files.createTempFile("groups", ".yaml"), """
+                groups:
+                  - {group: team-a, tenant: team-a, namespaces: [team-a, team-a-dev]}
+                  - {group: team-b, tenant: team-b}
+                """);
+        app = BookingApp.start(
+                broker,
+                Map.of(
+                        "gpuaas.security.forwarded-identity.enabled", true,
+                        "gpuaas.security.forwarded-identity.api-server", cluster.url(),
+                        "gpuaas.security.forwarded-identity.mapping-path", groups.toString()));
+    }
+
+    @AfterAll
+    static void stop() {
+        app.close();
+        cluster.close();
+    }
+
+    @Test
+    void shouldTellThePageWhoIsSignedInWhenTheProxyForwardedTheUser() {
+        HttpResponse<String> me = asUser("GET", "/api/v1/me", "sha256~alice", null);
+
+        assertThat(me.statusCode()).as(me.body()).isEqualTo(200);
+        assertThat(read(me.body()))
+                .containsEntry("signedIn", true)
+                .containsEntry("subject", "alice")
+                .containsEntry("tenant", "team-a")
+                .containsEntry("namespaces", List.of("team-a", "team-a-dev"))
+                .containsEntry("signedInBy", "cluster");
+    }
+
+    @Test
+    void shouldSayTokenWhenTheCallerPresentedABearerJwt() {
+        assertThat(read(app.get("/api/v1/me", TEAM_A).body()))
+                .containsEntry("tenant", "team-a")
+                .containsEntry("signedInBy", "token");
+    }
+
+    @Test
+    void shouldShowATeamOnlyItsOwnBookingsWhenSignedInThroughTheProxy() {
+        Instant start = hourFromNow(300);
+        HttpResponse<String> created = asUser(
+                "POST",
+                "/api/v1/bookings",
+                "sha256~alice",
+                createBody("h200", 1, start, start.plusSeconds(3600), "team-a-dev"));
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        String id = (String) read(created.body()).get("id");
+
+        assertThat(asUser("GET", "/api/v1/bookings?pool=h200", "sha256~alice", null)
+                        .body())
+                .contains(id);
+        assertThat(asUser("GET", "/api/v1/bookings?pool=h200", "sha256~bob", null)
+                        .body())
+                .doesNotContain(id);
+        assertThat(asUser("GET", "/api/v1/bookings/" + id, "sha256~bob", null).statusCode())
+                .isEqualTo(404);
+    }
+
+    @Test
+    void shouldRefuseAUserInNoTeamGroupWith403() {
+        HttpResponse<String> pools = asUser("GET", "/api/v1/pools", "sha256~mallory", null);
+
+        assertThat(pools.statusCode()).isEqualTo(403);
+        assertThat(pools.body()).contains("NO_TENANT").doesNotContain("sha256~");
+    }
+
+    @Test
+    void shouldSayNobodyWithoutAnErrorSoThePageOffersThePasteFieldWhenNobodyIsSignedIn() {
+        HttpResponse<String> me = app.get("/api/v1/me", null);
+
+        assertThat(me.statusCode()).isEqualTo(200);
+        assertThat(read(me.body())).containsEntry("signedIn", false).doesNotContainKey("tenant");
+        assertThat(app.get("/api/v1/pools", null).statusCode()).isEqualTo(401);
+    }
+
+    private static HttpResponse<String> asUser(String method, String path, String token, String body) {
+        return app.send(method, path, null, body, Map.of(HEADER, token));
+    }
+}
