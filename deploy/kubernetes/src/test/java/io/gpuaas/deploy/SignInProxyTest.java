@@ -26,15 +26,16 @@ class SignInProxyTest {
         Map<String, Object> proxy = container(OPENSHIFT, "oauth-proxy");
         List<Object> args = List.copyOf((List<?>) proxy.get("args"));
 
-        assertThat(args).contains(
-                "--provider=openshift",
-                "--upstream=http://127.0.0.1:8080",
-                "--openshift-service-account=booking-service",
-                "--scope=user:info",
-                "--pass-access-token=true",
-                "--pass-basic-auth=false",
-                "--pass-user-headers=false",
-                "--https-address=:8443");
+        assertThat(args)
+                .contains(
+                        "--provider=openshift",
+                        "--upstream=http://127.0.0.1:8080",
+                        "--openshift-service-account=booking-service",
+                        "--scope=user:info",
+                        "--pass-access-token=true",
+                        "--pass-basic-auth=false",
+                        "--pass-user-headers=false",
+                        "--https-address=:8443");
         assertThat(args).noneMatch(a -> a.toString().startsWith("--skip-auth-regex"));
         assertThat(Yaml.list(proxy, "ports")).anySatisfy(p -> {
             assertThat(p).containsEntry("name", "proxy").containsEntry("containerPort", 8443);
@@ -53,11 +54,14 @@ class SignInProxyTest {
         assertThat(Yaml.string(api, "spec", "port", "targetPort")).isEqualTo("http");
         assertThat(Yaml.list(service, "spec", "ports"))
                 .anySatisfy(p -> assertThat(p).containsEntry("name", "proxy").containsEntry("targetPort", "proxy"));
-        String tlsSecret = Yaml.string(
-                service, "metadata", "annotations", "service.beta.openshift.io/serving-cert-secret-name");
+        String tlsSecret =
+                Yaml.string(service, "metadata", "annotations", "service.beta.openshift.io/serving-cert-secret-name");
         assertThat(volumeSources(OPENSHIFT, "oauth-proxy")).contains("secret:" + tlsSecret);
-        String redirect = Yaml.string(named(OPENSHIFT.ofKind("ServiceAccount"), "booking-service"),
-                "metadata", "annotations", "serviceaccounts.openshift.io/oauth-redirectreference.primary");
+        String redirect = Yaml.string(
+                named(OPENSHIFT.ofKind("ServiceAccount"), "booking-service"),
+                "metadata",
+                "annotations",
+                "serviceaccounts.openshift.io/oauth-redirectreference.primary");
         assertThat(redirect).contains("\"kind\":\"Route\"", "\"name\":\"booking-service\"");
     }
 
@@ -90,13 +94,17 @@ class SignInProxyTest {
                 .isEqualTo(env.get("GPUAAS_SECURITY_FORWARDED_IDENTITY_CA_PATH"));
 
         String file = ServiceConfig.file(OPENSHIFT, "gpuaas-sign-in-groups", "groups.yaml");
-        List<Map<String, Object>> entries = Yaml.list(new ObjectMapper(new YAMLFactory()).readValue(file, Map.class),
-                "groups");
+        List<Map<String, Object>> entries =
+                Yaml.list(new ObjectMapper(new YAMLFactory()).readValue(file, Map.class), "groups");
         assertThat(entries).isNotEmpty();
         Set<Object> groups = new HashSet<>();
         for (Map<String, Object> entry : entries) {
-            assertThat(groups.add(entry.get("group"))).as("group %s once", entry.get("group")).isTrue();
-            assertThat(entry.containsKey("tenant") || entry.containsKey("roles")).as(entry.toString()).isTrue();
+            assertThat(groups.add(entry.get("group")))
+                    .as("group %s once", entry.get("group"))
+                    .isTrue();
+            assertThat(entry.containsKey("tenant") || entry.containsKey("roles"))
+                    .as(entry.toString())
+                    .isTrue();
         }
     }
 
@@ -110,8 +118,8 @@ class SignInProxyTest {
     }
 
     private static List<Map<String, Object>> containers(Rendering rendering) {
-        return Yaml.list(named(rendering.ofKind("Deployment"), "booking-service"),
-                "spec", "template", "spec", "containers");
+        return Yaml.list(
+                named(rendering.ofKind("Deployment"), "booking-service"), "spec", "template", "spec", "containers");
     }
 
     private static Map<String, Object> container(Rendering rendering, String name) {
@@ -120,8 +128,8 @@ class SignInProxyTest {
 
     /** "secret:<name>" / "configMap:<name>" / "projected" for each volume the container mounts. */
     private static List<String> volumeSources(Rendering rendering, String containerName) {
-        Map<String, Object> pod = Yaml.map(named(rendering.ofKind("Deployment"), "booking-service"),
-                "spec", "template", "spec");
+        Map<String, Object> pod =
+                Yaml.map(named(rendering.ofKind("Deployment"), "booking-service"), "spec", "template", "spec");
         List<Object> mounted = Yaml.list(container(rendering, containerName), "volumeMounts").stream()
                 .map(m -> m.get("name"))
                 .toList();
@@ -132,8 +140,8 @@ class SignInProxyTest {
     }
 
     private static String mountPathOf(Rendering rendering, String containerName, String source) {
-        Map<String, Object> pod = Yaml.map(named(rendering.ofKind("Deployment"), "booking-service"),
-                "spec", "template", "spec");
+        Map<String, Object> pod =
+                Yaml.map(named(rendering.ofKind("Deployment"), "booking-service"), "spec", "template", "spec");
         Object volume = Yaml.list(pod, "volumes").stream()
                 .filter(v -> source.equals(source(v)))
                 .map(v -> v.get("name"))
