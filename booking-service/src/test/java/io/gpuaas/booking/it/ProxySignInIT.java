@@ -5,7 +5,9 @@ import static io.gpuaas.booking.it.BookingApp.createBody;
 import static io.gpuaas.booking.it.BookingApp.hourFromNow;
 import static io.gpuaas.booking.it.BookingApp.read;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.gpuaas.testing.browser.HeadlessChromium;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.gpuaas.testing.kafka.KafkaBrokerExtension;
 import java.net.http.HttpResponse;
@@ -18,6 +20,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
  * booking-service behind the cluster's OAuth proxy (the OpenShift overlay): the proxy forwards the signed-in user's
@@ -111,6 +115,26 @@ class ProxySignInIT {
         assertThat(me.statusCode()).isEqualTo(200);
         assertThat(read(me.body())).containsEntry("signedIn", false).doesNotContainKey("tenant");
         assertThat(app.get("/api/v1/pools", null).statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void shouldShowWhoTheProxySignedInAndNoPasteFieldWhenThePageOpens() {
+        assumeTrue(HeadlessChromium.available(), HeadlessChromium.NOT_INSTALLED);
+        try (DashboardBrowser browser = new DashboardBrowser()) {
+            ChromeDriver chrome = (ChromeDriver) browser.driver;
+            // What the proxy does: every request of the signed-in browser carries the user's token.
+            chrome.executeCdpCommand("Network.enable", Map.of());
+            chrome.executeCdpCommand("Network.setExtraHTTPHeaders", Map.of("headers", Map.of(HEADER, "sha256~alice")));
+
+            chrome.get(app.server.getURI() + "/");
+            browser.awaitDrawn();
+
+            assertThat(chrome.findElement(By.id("whoami")).getText()).isEqualTo("signed in as alice, tenant: team-a");
+            assertThat(chrome.findElement(By.id("token")).isDisplayed()).isFalse();
+            assertThat(chrome.findElement(By.id("save-token")).isDisplayed()).isFalse();
+            browser.screenshot("proxy-sign-in");
+            assertThat(browser.consoleErrors()).isEmpty();
+        }
     }
 
     private static HttpResponse<String> asUser(String method, String path, String token, String body) {
