@@ -83,19 +83,25 @@ class SignInProxyTest {
         }
     }
 
-    @Test
-    void shouldTurnForwardedIdentityOnWithAWellFormedGroupMappingItMounts() throws Exception {
-        Map<String, String> env = ServiceConfig.of(OPENSHIFT, "booking-service").env();
-        assertThat(env).containsEntry("GPUAAS_SECURITY_FORWARDED_IDENTITY_ENABLED", "true");
-        String mappingPath = env.get("GPUAAS_SECURITY_FORWARDED_IDENTITY_MAPPING_PATH");
-        assertThat(mountPathOf(OPENSHIFT, "booking-service", "configMap:gpuaas-sign-in-groups") + "/groups.yaml")
-                .isEqualTo(mappingPath);
-        assertThat(mountPathOf(OPENSHIFT, "booking-service", "configMap:kube-root-ca.crt") + "/ca.crt")
-                .isEqualTo(env.get("GPUAAS_SECURITY_FORWARDED_IDENTITY_CA_PATH"));
+    /** booking-service behind the proxy; the two services it forwards a signed-in user's calls to. */
+    @ParameterizedTest
+    @ValueSource(strings = {"booking-service", "idle-reclaimer", "metrics-gateway"})
+    void shouldTurnForwardedIdentityOnWithTheMountedGroupMappingAndApiServerCa(String service) {
+        Map<String, String> env = ServiceConfig.of(OPENSHIFT, service).env();
 
+        assertThat(env).containsEntry("GPUAAS_SECURITY_FORWARDED_IDENTITY_ENABLED", "true");
+        assertThat(mountPathOf(OPENSHIFT, service, "configMap:gpuaas-sign-in-groups") + "/groups.yaml")
+                .isEqualTo(env.get("GPUAAS_SECURITY_FORWARDED_IDENTITY_MAPPING_PATH"));
+        assertThat(mountPathOf(OPENSHIFT, service, "configMap:kube-root-ca.crt") + "/ca.crt")
+                .isEqualTo(env.get("GPUAAS_SECURITY_FORWARDED_IDENTITY_CA_PATH"));
+    }
+
+    @Test
+    void shouldShipAGroupMappingWithEachGroupOnceGivingATenantOrRoles() throws Exception {
         String file = ServiceConfig.file(OPENSHIFT, "gpuaas-sign-in-groups", "groups.yaml");
         List<Map<String, Object>> entries =
                 Yaml.list(new ObjectMapper(new YAMLFactory()).readValue(file, Map.class), "groups");
+
         assertThat(entries).isNotEmpty();
         Set<Object> groups = new HashSet<>();
         for (Map<String, Object> entry : entries) {
@@ -112,18 +118,22 @@ class SignInProxyTest {
     @ValueSource(strings = {"base", "overlays/dev"})
     void shouldLeaveForwardedIdentityOffWhereThereIsNoProxy(String target) {
         Rendering rendering = Rendering.of(target);
-        assertThat(ServiceConfig.of(rendering, "booking-service").env())
-                .doesNotContainKey("GPUAAS_SECURITY_FORWARDED_IDENTITY_ENABLED");
-        assertThat(containers(rendering)).extracting(c -> c.get("name")).containsExactly("booking-service");
+        for (String service : RestrictedPodsTest.SERVICES) {
+            assertThat(ServiceConfig.of(rendering, service).env())
+                    .as(service)
+                    .doesNotContainKey("GPUAAS_SECURITY_FORWARDED_IDENTITY_ENABLED");
+        }
+        assertThat(containers(rendering, "booking-service"))
+                .extracting(c -> c.get("name"))
+                .containsExactly("booking-service");
     }
 
-    private static List<Map<String, Object>> containers(Rendering rendering) {
-        return Yaml.list(
-                named(rendering.ofKind("Deployment"), "booking-service"), "spec", "template", "spec", "containers");
+    private static List<Map<String, Object>> containers(Rendering rendering, String deployment) {
+        return Yaml.list(named(rendering.ofKind("Deployment"), deployment), "spec", "template", "spec", "containers");
     }
 
     private static Map<String, Object> container(Rendering rendering, String name) {
-        return named(containers(rendering), name);
+        return named(containers(rendering, "booking-service"), name);
     }
 
     /** "secret:<name>" / "configMap:<name>" / "projected" for each volume the container mounts. */
@@ -139,19 +149,20 @@ class SignInProxyTest {
                 .toList();
     }
 
-    private static String mountPathOf(Rendering rendering, String containerName, String source) {
+    /** Where the first container of {@code deployment} mounts the volume made from {@code source}. */
+    private static String mountPathOf(Rendering rendering, String deployment, String source) {
         Map<String, Object> pod =
-                Yaml.map(named(rendering.ofKind("Deployment"), "booking-service"), "spec", "template", "spec");
+                Yaml.map(named(rendering.ofKind("Deployment"), deployment), "spec", "template", "spec");
         Object volume = Yaml.list(pod, "volumes").stream()
                 .filter(v -> source.equals(source(v)))
                 .map(v -> v.get("name"))
                 .findFirst()
                 .orElseThrow(() -> new AssertionError("no volume " + source));
-        return Yaml.list(container(rendering, containerName), "volumeMounts").stream()
+        return Yaml.list(containers(rendering, deployment).getFirst(), "volumeMounts").stream()
                 .filter(m -> volume.equals(m.get("name")))
                 .map(m -> String.valueOf(m.get("mountPath")))
                 .findFirst()
-                .orElseThrow(() -> new AssertionError(containerName + " does not mount " + source));
+                .orElseThrow(() -> new AssertionError(deployment + " does not mount " + source));
     }
 
     private static String source(Map<String, Object> volume) {
