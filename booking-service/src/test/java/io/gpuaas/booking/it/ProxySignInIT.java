@@ -115,6 +115,7 @@ class ProxySignInIT {
         assertThat(me.statusCode()).isEqualTo(200);
         assertThat(read(me.body())).containsEntry("signedIn", false).doesNotContainKey("tenant");
         assertThat(app.get("/api/v1/pools", null).statusCode()).isEqualTo(401);
+        assertThat(app.get("/api/v1/me", "not-a-jwt").statusCode()).isEqualTo(401);
     }
 
     @Test
