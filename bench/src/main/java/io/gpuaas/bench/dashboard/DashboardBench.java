@@ -99,10 +99,11 @@ public final class DashboardBench {
         return String.format(
                 Locale.ROOT,
                 """
-                The signed-in overview (pools, the heatmap of every pool over the coming days, the tenant's bookings, the \
-                calendar) in headless Chromium, reloaded %d times after %d discarded warm-ups; booking-service in a JVM \
-                of its own on the bench's embedded broker with authentication and ACLs, %d bookings of %d tenants across every \
-                pool. `overview-drawn` is the page's own `performance.measure`, from navigation start.
+                The signed-in overview (pools, the heatmap of every pool over the coming days, the tenant's \
+                bookings, the calendar) in headless Chromium, reloaded %d times after %d discarded warm-ups; \
+                booking-service in a JVM of its own on the bench's embedded broker with authentication and ACLs, \
+                %d bookings of %d tenants across every pool. `overview-drawn` is the page's own \
+                `performance.measure`, from navigation start.
 
                 | overview drawn | median ms | p90 ms | min ms | max ms | loads |
                 |---|---|---|---|---|---|

@@ -71,10 +71,10 @@ public class BookingController {
                     + "ACTIVE at once. `end` (aligned) or `duration` (ISO 8601, e.g. PT2H; the end is start + duration "
                     + "rounded up to the alignment), not both. Admins must name the tenant they book for (`tenant`, else "
                     + "422); a tenant may omit it or name itself (another tenant: 403). Every caller, admins "
-                    + "included, books only a namespace of its own `namespaces` claim (else 403 NAMESPACE_NOT_OWNED). Idempotency-Key (at most 128 "
-                    + "visible ASCII characters) is bound per tenant to the whole request (method, path, body): the same "
-                    + "request gets the same answer (a book-now the same booking, not a new now), any other request with "
-                    + "that key 422 IDEMPOTENCY_MISMATCH.")
+                    + "included, books only a namespace of its own `namespaces` claim (else 403 NAMESPACE_NOT_OWNED). "
+                    + "Idempotency-Key (at most 128 visible ASCII characters) is bound per tenant to the whole "
+                    + "request (method, path, body): the same request gets the same answer (a book-now the same "
+                    + "booking, not a new now), any other request with that key 422 IDEMPOTENCY_MISMATCH.")
     @RequestBody(
             content =
                     @Content(
