@@ -163,7 +163,9 @@ final class LeaderDuties implements ServiceComponent, LeaderDuty {
                 workloadProducer,
                 kafka.topic(Topics.KUEUE_WORKLOADS),
                 "quota-projector",
-                () -> cache.health().state() == State.RUNNING,
+                // The watermark vouches for the Workload feed alone: a LocalQueue watch reconnecting loses no
+                // Workload change, and waiting on it would hold back no-show releases for nothing.
+                () -> cache.watching(Kind.WORKLOAD),
                 clock);
         private final Consumer<Change> workloadListener = workloads::onChange;
         private final Consumer<Change> stateListener = states::onChange;

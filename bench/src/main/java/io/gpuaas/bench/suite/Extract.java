@@ -33,6 +33,7 @@ final class Extract {
             case BASELINE, SCALE -> resultLines(results, output, step.kind() == Step.Kind.BASELINE ? "runs" : "run");
             case BOOKING -> booking(results, tables);
             case NO_SHOW -> resultLines(results, output, "runs");
+            case DASHBOARD -> resultLines(results, output, "loads");
             case QUOTA -> quota(results, step.size(), tables);
             case RECLAIM -> reclaim(results, step.size(), tables);
             case REPLAY -> replay(results, tables);
@@ -40,7 +41,8 @@ final class Extract {
             case REMOTE_WRITE -> RemoteWriteExtract.into(results, step.size(), tables);
             case RENDER -> render(results, tables);
         }
-        if (results.keys().size() == before) {
+        // A bench that said why it measured nothing (a PROBLEM line) has said enough.
+        if (results.keys().size() == before && !PROBLEM.matcher(output).find()) {
             results.problem(step.id() + ": no figure could be read from its output (see " + step.id() + ".log)");
         }
     }

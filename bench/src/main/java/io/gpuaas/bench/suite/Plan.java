@@ -22,6 +22,7 @@ final class Plan {
         if (Files.isRegularFile(openb)) {
             steps.add(noShow(quick, openb));
         }
+        steps.add(dashboard(quick));
         for (int tenants : quick ? new int[] {100} : new int[] {100, 1000}) {
             steps.add(quota(quick, tenants));
         }
@@ -187,6 +188,26 @@ final class Plan {
                 "bench/target/suite/no-show.md");
         return new Step(
                 "booking-no-show", Step.Kind.NO_SHOW, 0, "io.gpuaas.bench.booking.NoShowBench", args, "1500m", 1200);
+    }
+
+    /**
+     * The dashboard overview's draw time in headless Chromium against booking-service with 200 bookings of 5 tenants;
+     * measured loads after discarded warm-ups. Skipped (a problem, no figure) without Chromium and chromedriver.
+     */
+    private static Step dashboard(boolean quick) {
+        List<String> args = List.of(
+                "--bookings",
+                "200",
+                "--tenants",
+                "5",
+                "--warmups",
+                "3",
+                "--loads",
+                quick ? "5" : "15",
+                "--out",
+                "bench/target/suite/dashboard.md");
+        return new Step(
+                "dashboard", Step.Kind.DASHBOARD, 0, "io.gpuaas.bench.dashboard.DashboardBench", args, "1g", 600);
     }
 
     private static Step quota(boolean quick, int tenants) {

@@ -20,6 +20,7 @@ record Step(String id, Kind kind, int size, String main, List<String> args, Stri
         BASELINE("baseline"),
         BOOKING("booking"),
         NO_SHOW("booking"),
+        DASHBOARD("booking"),
         QUOTA("quota"),
         RECLAIM("reclaim"),
         REPLAY("reclaim"),

@@ -61,6 +61,11 @@ public final class Suite {
                 quick ? "quick" : "full",
                 before.loadAverage(),
                 after.loadAverage());
+        if (results.isEmpty()) {
+            results.problems().forEach(p -> System.out.println("suite: problem: " + p));
+            System.out.println("suite: nothing was measured: BENCHMARKS.md and bench/results left as they were");
+            System.exit(1);
+        }
         Map<String, String> sections = Sections.render(outcomes, label, root);
         String report = Report.render(new Report.Inputs(quick, before, after, took, results, sections, reliability));
         Path out = argv.contains("--out") ? root.resolve(value(argv, "--out", ".")) : null;

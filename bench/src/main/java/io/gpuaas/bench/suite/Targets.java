@@ -74,6 +74,14 @@ final class Targets {
                 "—"));
         rows.add(new Row("openb replay (accepted, rejected, booked utilization)", openb(), "reported", "—"));
         noShow(rows);
+        rows.add(new Row(
+                "dashboard overview drawn in headless Chromium, 200 bookings (median; p90)",
+                fig("dashboard.overview_drawn_p50_ms", "ms")
+                        .map(p50 -> p50 + "; p90 "
+                                + fig("dashboard.overview_drawn_p90_ms", "ms").orElse("not measured"))
+                        .orElse("not measured in this run (no Chromium, or see Problems)"),
+                "reported",
+                "—"));
     }
 
     /** The no-show replay: exactly the unused bookings released, and the decision p99 with the lifecycle on. */

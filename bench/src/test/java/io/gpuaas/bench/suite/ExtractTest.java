@@ -232,6 +232,33 @@ class ExtractTest {
     }
 
     @Test
+    void shouldReadTheOverviewDrawTimesWhenTheDashboardBenchMeasured() {
+        Results r = new Results();
+        Extract.into(r, step(Step.Kind.DASHBOARD, 0), """
+                dashboard: load 1 (warm-up, discarded): overview drawn 900 ms after navigation start
+                RESULT dashboard.overview_drawn_p50_ms 412.0 ms
+                RESULT dashboard.overview_drawn_p90_ms 530.0 ms
+                """);
+
+        assertThat(r.get("dashboard.overview_drawn_p50_ms").orElseThrow().median())
+                .isEqualTo(412.0);
+        assertThat(r.get("dashboard.overview_drawn_p90_ms")).isPresent();
+        assertThat(r.problems()).isEmpty();
+    }
+
+    @Test
+    void shouldRecordOnlyTheBenchsReasonWhenTheDashboardBenchWasSkipped() {
+        Results r = new Results();
+        Extract.into(r, step(Step.Kind.DASHBOARD, 0), """
+                dashboard: skipped, nothing measured: Debian chromium and chromium-driver are not installed
+                PROBLEM dashboard: skipped, nothing measured: Debian chromium and chromium-driver are not installed
+                """);
+
+        assertThat(r.isEmpty()).isTrue();
+        assertThat(r.problems()).singleElement().asString().contains("chromium-driver are not installed");
+    }
+
+    @Test
     void shouldCollectResultLinesWhenSuiteMainsPrintThem() {
         Results r = new Results();
         Extract.into(r, step(Step.Kind.BASELINE, 0), """

@@ -24,6 +24,14 @@ class PlanTest {
     }
 
     @Test
+    void shouldPlanTheDashboardStepWithFifteenMeasuredLoadsWhenPlanningTheFullRun() {
+        Step dashboard = stepStartingWith(Plan.of(false, Path.of("/nonexistent")), "dashboard");
+
+        assertThat(dashboard.kind().area).isEqualTo("booking");
+        assertThat(dashboard.args()).containsSequence("--loads", "15").containsSequence("--warmups", "3");
+    }
+
+    @Test
     void shouldCallAWarmUpRoundSettledWhenTheJitCompiledForUnderATenthOfIt() {
         assertThat(new JvmActivity(900, 50).settled(10.0)).isTrue();
         assertThat(new JvmActivity(7_000, 50).settled(10.0)).isFalse();

@@ -17,6 +17,7 @@ class ReportTest {
         Results r = new Results();
         Extract.into(r, ExtractTest.step(Step.Kind.BOOKING, 0), ExtractTest.resource("booking-output.md"));
         Extract.into(r, ExtractTest.step(Step.Kind.NO_SHOW, 0), ExtractTest.resource("no-show-output.txt"));
+        Extract.into(r, ExtractTest.step(Step.Kind.DASHBOARD, 0), ExtractTest.resource("dashboard-output.txt"));
         Extract.into(r, ExtractTest.step(Step.Kind.QUOTA, 1000), ExtractTest.resource("quota-output.md"));
         Extract.into(r, ExtractTest.step(Step.Kind.QUOTA, 1000), """
                 | measurement | n | min ms | p50 ms | p90 ms | p99 ms | max ms |

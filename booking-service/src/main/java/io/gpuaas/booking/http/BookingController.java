@@ -70,10 +70,11 @@ public class BookingController {
                     + "the bounded wait. `start` absent or \"now\": the booking starts at the instant it is decided and is "
                     + "ACTIVE at once. `end` (aligned) or `duration` (ISO 8601, e.g. PT2H; the end is start + duration "
                     + "rounded up to the alignment), not both. Admins must name the tenant they book for (`tenant`, else "
-                    + "422); a tenant may omit it or name itself (another tenant: 403). Idempotency-Key (at most 128 "
-                    + "visible ASCII characters) is bound per tenant to the whole request (method, path, body): the same "
-                    + "request gets the same answer (a book-now the same booking, not a new now), any other request with "
-                    + "that key 422 IDEMPOTENCY_MISMATCH.")
+                    + "422); a tenant may omit it or name itself (another tenant: 403). Every caller, admins "
+                    + "included, books only a namespace of its own `namespaces` claim (else 403 NAMESPACE_NOT_OWNED). "
+                    + "Idempotency-Key (at most 128 visible ASCII characters) is bound per tenant to the whole "
+                    + "request (method, path, body): the same request gets the same answer (a book-now the same "
+                    + "booking, not a new now), any other request with that key 422 IDEMPOTENCY_MISMATCH.")
     @RequestBody(
             content =
                     @Content(
@@ -157,12 +158,12 @@ public class BookingController {
         Pool pool = pools.find(req.pool())
                 .orElseThrow(() -> new ProblemException(
                         404, "UNKNOWN_POOL", "pool", "no pool " + req.pool() + "; see GET /api/v1/pools"));
-        if (!guard.mayUse(authentication, req.namespace())) {
+        if (!guard.mayBookFor(authentication, req.namespace())) {
             throw new ProblemException(
                     403,
                     "NAMESPACE_NOT_OWNED",
                     "namespace",
-                    "the caller's tenant does not own namespace " + req.namespace());
+                    "namespace " + req.namespace() + " is not in the caller's namespaces claim");
         }
         // The decider's own rules on this clock, so what it would refuse never becomes a 202 and a late rejection.
         Instant now = Instant.now();

@@ -80,7 +80,13 @@ public class CallerGuard {
         return Math.max(1, (wait.toNanos() + 999_999_999L) / 1_000_000_000L);
     }
 
-    public boolean mayUse(Authentication authentication, String namespace) {
-        return resolver.mayAccess(authentication, namespace);
+    /**
+     * Whether the caller may book for {@code namespace}: only one of its own {@code namespaces} claim, admins
+     * included. The admin role reads everything, but a booking is written for a tenant and the ledger and the
+     * dashboard attribute its namespace to that tenant, so an admin booking another team's namespace would make that
+     * namespace look like the admin's tenant's.
+     */
+    public boolean mayBookFor(Authentication authentication, String namespace) {
+        return resolver.namespaces(authentication).contains(namespace);
     }
 }

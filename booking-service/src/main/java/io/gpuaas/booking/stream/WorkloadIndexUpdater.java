@@ -22,6 +22,12 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * store's processor over the topic when it restores the store (Kafka 3.8+), but passes no headers to the source's
  * deserializers then, and a gpuaas event cannot be read without its {@code ce_type}. A record that cannot be read is
  * dead-lettered and skipped; when even that fails the global thread stops and the engine starts a new client.
+ *
+ * <p>A {@code FeedWatermark} counts for the partition it was read from, and only when it names that partition: it
+ * proves that partition complete up to its time, nothing about another. One that names another partition (a writer
+ * that is not quota-projector, a bug) is dead-lettered and moves no watermark: taken at its word it would make a
+ * partition whose feed stopped look fresh, and taken for where it landed it would vouch for records its writer never
+ * meant to. Deferring a no-show release is the safe side of the feed guard.
  */
 final class WorkloadIndexUpdater implements Processor<byte[], byte[], Void, Void> {
 
@@ -54,7 +60,11 @@ final class WorkloadIndexUpdater implements Processor<byte[], byte[], Void, Void
             return;
         }
         if (event instanceof WorkloadEvent.FeedWatermark mark) {
-            index.watermark(mark.partition(), mark.time());
+            if (mark.partition() == where.partition()) {
+                index.watermark(where.partition(), mark.time());
+            } else {
+                deadLetters.publish(raw(record, where), new MisaddressedWatermarkException(mark, where.partition()));
+            }
             return;
         }
         index.apply(WorkloadEvent.key(event.namespace(), event.name()), cells.of(event), event.time());

@@ -41,6 +41,10 @@ class EdgeValidationIT {
             JWT.token("olga", "team-other", List.of("team-other"), List.of(), Duration.ofHours(1));
     private static final String ADMIN_NO_TENANT =
             JWT.token("ops", null, List.of(), List.of("admin"), Duration.ofHours(1));
+    /** An admin whose own namespaces claim holds team-edge: it may book there for team-edge. */
+    private static final String ADMIN_OF_EDGE =
+            JWT.token("ops-edge", null, List.of("team-edge"), List.of("admin"), Duration.ofHours(1));
+
     private static final String FAR_FUTURE = "+1000000000-01-01T00:00:00Z";
 
     private static BookingApp app;
@@ -209,7 +213,7 @@ class EdgeValidationIT {
         assertProblem(app.post(ADMIN, body), 422, "TENANT_REQUIRED", "tenant");
         assertProblem(
                 app.post(EDGE, body.replace("}", ",\"tenant\":\"team-other\"}")), 403, "TENANT_NOT_OWNED", "tenant");
-        HttpResponse<String> booked = app.post(ADMIN_NO_TENANT, forEdge);
+        HttpResponse<String> booked = app.post(ADMIN_OF_EDGE, forEdge);
         assertThat(booked.statusCode()).as(booked.body()).isEqualTo(201);
         assertThat(read(booked.body())).containsEntry("tenant", "team-edge");
         Instant later = start.plusSeconds(7200);
@@ -222,6 +226,21 @@ class EdgeValidationIT {
                         .statusCode())
                 .as("the tenant sees the booking an admin made for it")
                 .isEqualTo(200);
+    }
+
+    @Test
+    void shouldRefuseAnAdminBookingANamespaceOutsideItsOwnNamespacesClaim() {
+        Instant start = hourFromNow(660);
+        String edgeForEdge = createBody("h200", 1, start, start.plusSeconds(3600), "team-edge")
+                .replace("}", ",\"tenant\":\"team-edge\"}");
+        String edgeForPlatform = createBody("h200", 1, start, start.plusSeconds(3600), "team-edge")
+                .replace("}", ",\"tenant\":\"platform\"}");
+        String otherForEdge = createBody("h200", 1, start, start.plusSeconds(3600), "team-other")
+                .replace("}", ",\"tenant\":\"team-edge\"}");
+
+        assertProblem(app.post(ADMIN_NO_TENANT, edgeForEdge), 403, "NAMESPACE_NOT_OWNED", "namespace");
+        assertProblem(app.post(ADMIN, edgeForPlatform), 403, "NAMESPACE_NOT_OWNED", "namespace");
+        assertProblem(app.post(ADMIN_OF_EDGE, otherForEdge), 403, "NAMESPACE_NOT_OWNED", "namespace");
     }
 
     @Test

@@ -162,6 +162,24 @@ public final class ClusterCache implements ServiceComponent {
         return synced.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Whether the informer of {@code kind} has listed its kind and is watching now (neither reconnecting nor stopped
+     * for good), whatever the other informers do: a change to {@code kind} made now reaches the listeners.
+     */
+    public boolean watching(Kind kind) {
+        SharedIndexInformer<? extends HasMetadata> informer = informers.get(kind);
+        return synced()
+                && stopping.getCount() > 0
+                && informer != null
+                && informer.isWatching()
+                && !informer.stopped().toCompletableFuture().isDone();
+    }
+
+    /** The informer of {@code kind}, null before the sync: for tests that break one watch. */
+    SharedIndexInformer<? extends HasMetadata> informerOf(Kind kind) {
+        return informers.get(kind);
+    }
+
     /** Whether HardwareProfiles are watched and rendered (their CRD was installed at sync). */
     public boolean hardwareProfiles() {
         return hardwareProfiles;

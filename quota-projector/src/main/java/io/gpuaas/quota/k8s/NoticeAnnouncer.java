@@ -62,6 +62,11 @@ public final class NoticeAnnouncer {
                 annotate(object, notice.annotation(), null);
             }
         }
+        forget(notice);
+    }
+
+    /** The notice is shown no more (over, or superseded by a later decision that rewrites its annotation). */
+    public void forget(BookingNotice notice) {
         recorded.removeIf(name -> name.startsWith(notice.noticeId() + "|"));
     }
 

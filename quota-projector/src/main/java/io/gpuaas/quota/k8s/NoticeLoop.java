@@ -15,7 +15,9 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -85,12 +87,25 @@ public final class NoticeLoop {
                 .ifPresent(n -> loop.enqueue(n.bookingId()));
     }
 
-    /** Takes off what is over, shows the rest (later decisions last), and looks again when the next one is over. */
+    /**
+     * Shows, per annotation, the booking's latest decision alone: an extension or a shortening decides a notice with
+     * the new time, which supersedes the ones before (forgotten at once, never written again), so each object is
+     * written once per change and never flips back to an old end. What is over is taken off; the loop looks again
+     * when the next one is over.
+     */
     private Outcome reconcile(String bookingId) {
         try {
             Instant now = clock.instant();
-            Instant next = null;
+            Map<String, BookingNotice> latest = new HashMap<>();
             for (BookingNotice notice : notices.of(bookingId)) {
+                BookingNotice superseded = latest.put(notice.annotation(), notice);
+                if (superseded != null) {
+                    announcer.forget(superseded);
+                    notices.forget(superseded);
+                }
+            }
+            Instant next = null;
+            for (BookingNotice notice : latest.values()) {
                 if (notice.over(now)) {
                     announcer.withdraw(notice);
                     notices.forget(notice);

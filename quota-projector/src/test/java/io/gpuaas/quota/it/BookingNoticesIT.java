@@ -180,6 +180,48 @@ class BookingNoticesIT {
         assertThat(projector.ready()).isTrue();
     }
 
+    @Test
+    @Order(5)
+    void shouldShowOnlyTheNewEndWrittenOnceWhenABookingIsExtendedByLessThanTheLead() throws Exception {
+        activeBooking("b-hotel", "hotel");
+        new TestWorkloads(client).create("hotel", "train", 1);
+        await().atMost(WAIT).until(() -> projector.cache().list(Kind.WORKLOAD).stream()
+                .anyMatch(w -> "hotel".equals(w.getMetadata().getNamespace())));
+        Instant oldEnd = Instant.now().plusSeconds(10).truncatedTo(ChronoUnit.SECONDS);
+        Instant newEnd = oldEnd.plus(Duration.ofMinutes(2));
+        publish(endingSoon("b-hotel", "hotel", oldEnd, Instant.now()));
+        await().atMost(WAIT).untilAsserted(() -> assertThat(annotation(Kind.WORKLOAD, "hotel", "train", ENDS_AT))
+                .contains(oldEnd.toString()));
+
+        Notice extended = endingSoon("b-hotel", "hotel", newEnd, Instant.now().plusMillis(1));
+        publish(extended);
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(annotation(Kind.WORKLOAD, "hotel", "train", ENDS_AT)).contains(newEnd.toString());
+            assertThat(annotation(Kind.LOCAL_QUEUE, "hotel", "gpuaas", ENDS_AT)).contains(newEnd.toString());
+        });
+        String workloadVersion = resourceVersion(Kind.WORKLOAD, "hotel", "train");
+        String queueVersion = resourceVersion(Kind.LOCAL_QUEUE, "hotel", "gpuaas");
+
+        // Reconciled again and again (each copy of the notice read enqueues the booking), past the old end too.
+        while (Instant.now().isBefore(oldEnd.plusSeconds(3))) {
+            publish(extended);
+            assertThat(annotation(Kind.WORKLOAD, "hotel", "train", ENDS_AT)).contains(newEnd.toString());
+            assertThat(annotation(Kind.LOCAL_QUEUE, "hotel", "gpuaas", ENDS_AT)).contains(newEnd.toString());
+            Thread.sleep(300);
+        }
+
+        assertThat(resourceVersion(Kind.WORKLOAD, "hotel", "train"))
+                .as("the Workload written once for the new end")
+                .isEqualTo(workloadVersion);
+        assertThat(resourceVersion(Kind.LOCAL_QUEUE, "hotel", "gpuaas"))
+                .as("the LocalQueue written once for the new end")
+                .isEqualTo(queueVersion);
+    }
+
+    private String resourceVersion(Kind kind, String namespace, String name) {
+        return fixture.get(kind, namespace, name).orElseThrow().getMetadata().getResourceVersion();
+    }
+
     private QuotaProjector startProjector() throws InterruptedException {
         QuotaProjector started =
                 fixture.start(QuotaSettings.defaults(), LeaderElectionSettings.defaults(), new PrometheusRegistry());
@@ -198,17 +240,13 @@ class BookingNoticesIT {
     }
 
     private Notice.BookingEndingSoon endingSoon(String bookingId, String tenant) {
+        return endingSoon(bookingId, tenant, end, Instant.now());
+    }
+
+    private static Notice.BookingEndingSoon endingSoon(String bookingId, String tenant, Instant end, Instant decided) {
         Duration lead = Duration.ofMinutes(5);
         return new Notice.BookingEndingSoon(
-                Notice.endingSoonId(bookingId, lead, end),
-                bookingId,
-                tenant,
-                tenant,
-                "h200",
-                1,
-                end,
-                lead,
-                Instant.now());
+                Notice.endingSoonId(bookingId, lead, end), bookingId, tenant, tenant, "h200", 1, end, lead, decided);
     }
 
     private static Notice.NoShowWarning noShowWarning(String bookingId, String tenant, Instant releaseAt) {
