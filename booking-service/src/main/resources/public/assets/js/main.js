@@ -4,6 +4,7 @@ import { loadAdmin } from './admin.js';
 import { loadBookings } from './bookings.js';
 import { fillPoolSelects, initCalendar } from './calendar.js';
 import { initHeatmap } from './heatmap.js';
+import { initUsage } from './usage.js';
 
 let firstDraw = true;
 
@@ -44,5 +45,6 @@ $('forget-token').addEventListener('click', () => {
 $('refresh').addEventListener('click', refreshAll);
 initHeatmap();
 initCalendar();
+initUsage();
 state.refreshers.push(loadBookings, loadAdmin);
 refreshAll();
