@@ -67,7 +67,8 @@ function draw(line, u) {
     return x.toFixed(1) + ',' + (H - 1 - (p.busy / max) * (H - 2)).toFixed(1);
   });
   const base = document.createElementNS(SVG, 'line');
-  Object.entries({ x1: 0, x2: W, y1: H - 1, y2: H - 1, stroke: '#c3c8d4' }).forEach(([k, v]) => base.setAttribute(k, v));
+  Object.entries({ x1: 0, x2: W, y1: H - 1, y2: H - 1, stroke: '#c3c8d4' })
+    .forEach(([k, v]) => base.setAttribute(k, v));
   svg.appendChild(base);
   const poly = document.createElementNS(SVG, 'polyline');
   poly.setAttribute('points', points.join(' '));
