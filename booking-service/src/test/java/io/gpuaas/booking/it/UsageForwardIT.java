@@ -16,10 +16,19 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class UsageForwardIT {
 
     private static DashboardFixture fixture;
+    private static BookingApp withoutLedger;
 
     @BeforeAll
     static void start(KafkaBroker broker) {
         fixture = DashboardFixture.shared(broker);
+        withoutLedger = BookingApp.shared(broker); // the API ITs' instance: no gpuaas.booking.ledger-url
+    }
+
+    @Test
+    void shouldAnswer503ProblemJsonWhenNoLedgerIsConfigured() {
+        assertProblem(
+                withoutLedger.get("/api/v1/usage?from=2026-11-01&to=2026-11-02", TEAM_A), 503, "LEDGER_UNAVAILABLE");
+        assertProblem(withoutLedger.get("/api/v1/usage/bookings/b-1/utilization", TEAM_A), 503, "LEDGER_UNAVAILABLE");
     }
 
     @Test
