@@ -102,7 +102,8 @@ const el = (name, attrs, text) => {
 
 /** A bar group per day, one bar per series; the table below carries the same figures for screen readers. */
 function drawChart(days) {
-  const W = 720;
+  // Drawn at the box's own width, so its labels keep their size on a phone instead of shrinking with the picture.
+  const W = Math.max(320, Math.min(960, $('usage-chart').clientWidth || 720));
   const H = 220;
   const left = 44;
   const bottom = 24;
@@ -127,7 +128,7 @@ function drawChart(days) {
       rect.appendChild(el('title', {}, dayLabel(d.day) + ' ' + label.toLowerCase() + ': ' + hours(d[key])));
       svg.appendChild(rect);
     });
-    if (i % 2 === 0) {
+    if (i % (W < 560 ? 3 : 2) === 0) {
       svg.appendChild(el('text', { x: x0 + group / 2 - 3, y: H - 8, 'text-anchor': 'middle', 'font-size': 10,
         fill: '#5a6275' }, dayLabel(d.day)));
     }
