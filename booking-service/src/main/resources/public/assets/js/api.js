@@ -52,12 +52,15 @@ export function say(text, isError) {
   m.className = isError ? 'error' : '';
 }
 
-/** Calls the API; resolves with {status, data} for 2xx and 202, rejects with an Error carrying the problem. */
-export async function api(method, path, body) {
+/**
+ * Calls the API; resolves with {status, data} for 2xx and 202, rejects with an Error carrying the problem. With an
+ * accept other than JSON (the usage CSV) data is the body's text.
+ */
+export async function api(method, path, body, accept) {
   if (!token() && !signedInByCluster()) {
     throw new Error('paste a bearer token first');
   }
-  const headers = { 'Accept': 'application/json' };
+  const headers = { 'Accept': accept || 'application/json' };
   if (token()) {
     headers['Authorization'] = 'Bearer ' + token();
   }
@@ -66,7 +69,7 @@ export async function api(method, path, body) {
   }
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
-  const data = text ? JSON.parse(text) : null;
+  const data = accept && res.ok ? text : text ? JSON.parse(text) : null;
   if (!res.ok && res.status !== 202) {
     const err = new Error(describeProblem(data, res.status));
     err.problem = data || {};

@@ -19,10 +19,11 @@ export async function bookWindow(ask) {
     body.end = ask.end.toISOString();
   }
   const res = await api('POST', '/api/v1/bookings', body);
+  // Refresh first, so the message never shows beside views that do not have the booking yet.
+  await refreshViews();
   say(res.status === 202 ? 'Booking accepted; the decision is still pending.'
     : 'Booked ' + res.data.quantity + ' × ' + res.data.pool + ' from ' + fmt(res.data.start) + ' to '
       + fmt(res.data.end));
-  await refreshViews();
   return res;
 }
 

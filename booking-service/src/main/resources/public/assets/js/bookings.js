@@ -1,6 +1,7 @@
 // My bookings: state in words with the time left, notices, the workloads under each active booking (pending,
 // admitted, reclaimed with the reason, Resume), and extend / end now / cancel.
 import { $, api, button, fmt, HOUR, refreshViews, say, span } from './api.js';
+import { utilizationLine } from './utilization.js';
 
 /** The state in words, the time left, and the notices that apply, e.g. "active · 40 min left · ending soon". */
 function status(b, activity) {
@@ -57,6 +58,9 @@ function renderBooking(body, b, activity) {
     note.setAttribute('role', 'note');
     note.textContent = '⚠ ' + w;
     cell.appendChild(note);
+  }
+  if (b.state === 'ACTIVE') {
+    cell.appendChild(utilizationLine(b));
   }
   const actions = row.insertCell();
   const what = b.quantity + ' × ' + b.pool + ' from ' + fmt(b.start);
@@ -127,6 +131,8 @@ async function resume(b, w) {
     say('Resumed ' + w.kind + ' ' + w.name + '; its workers come back');
     await refreshViews();
   } catch (e) {
-    say(e.message, true);
+    // No reclaimer configured (503) or none reachable (502): say so plainly, the button cannot help now.
+    const down = e.problem && ['RESUME_UNAVAILABLE', 'RECLAIMER_UNAVAILABLE'].includes(e.problem.rule);
+    say(down ? 'Resume unavailable: ' + e.message : e.message, true);
   }
 }

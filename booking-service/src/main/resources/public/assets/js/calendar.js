@@ -127,10 +127,10 @@ async function submitBooking(event) {
   try {
     const res = await api('POST', '/api/v1/bookings', body);
     $('booking-dialog').close();
+    await refreshViews(); // first, so the message never shows beside views without the booking
     say(res.status === 202 ? 'Booking accepted; the decision is still pending.'
       : 'Booked ' + res.data.quantity + ' × ' + res.data.pool + ' from ' + fmt(res.data.start)
         + ' to ' + fmt(res.data.end));
-    await refreshViews();
   } catch (e) {
     const p = e.problem || {};
     $('dlg-error').textContent = e.message

@@ -7,6 +7,7 @@ import { loadAdmin } from './admin.js';
 import { loadBookings } from './bookings.js';
 import { fillPoolSelects, initCalendar } from './calendar.js';
 import { initHeatmap } from './heatmap.js';
+import { initUsage } from './usage.js';
 
 let firstDraw = true;
 
@@ -48,6 +49,7 @@ $('forget-token').addEventListener('click', () => {
 $('refresh').addEventListener('click', refreshAll);
 initHeatmap();
 initCalendar();
+initUsage();
 state.refreshers.push(loadBookings, loadAdmin);
 // Signed in by the cluster's proxy: nothing to paste (the proxy's own /oauth/sign_out ends the session).
 findClusterUser().catch(() => null).then(() => {

@@ -81,10 +81,14 @@ public class DashboardController {
             throw ProblemException.badRequest(
                     bad.get().rule(), bad.get().field(), bad.get().detail());
         }
-        String token = authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())
+        String body = resumes.resume(booking.namespace(), kind, name, bearer(authorization));
+        return HttpResponse.ok(body).contentType(MediaType.APPLICATION_JSON_TYPE);
+    }
+
+    /** The token of an {@code Authorization: Bearer} header, to forward as the caller's own. */
+    static String bearer(String authorization) {
+        return authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())
                 ? authorization.substring(BEARER.length()).trim()
                 : authorization;
-        String body = resumes.resume(booking.namespace(), kind, name, token);
-        return HttpResponse.ok(body).contentType(MediaType.APPLICATION_JSON_TYPE);
     }
 }

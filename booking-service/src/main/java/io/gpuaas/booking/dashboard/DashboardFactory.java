@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Wires the dashboard's data: the {@code dashboard-feed} replica of reclaim events and notices, the read of the
- * lifecycle's Workload store through the decision engine, and the Resume forwarder.
+ * lifecycle's Workload store through the decision engine, and the Resume and usage forwarders.
  */
 @Factory
 public class DashboardFactory {
@@ -61,5 +61,15 @@ public class DashboardFactory {
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
         return new ResumeForwarder(http, settings.reclaimerBase(), settings.resumeTimeout());
+    }
+
+    @Singleton
+    LedgerForwarder ledgerForwarder(DashboardSettings settings) {
+        LOG.info("dashboard: usage forwarded to {}", settings.ledgerBase() == null ? "(off)" : settings.ledgerBase());
+        HttpClient http = HttpClient.newBuilder()
+                .connectTimeout(Duration.ofSeconds(2))
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
+        return new LedgerForwarder(http, settings.ledgerBase(), settings.ledgerTimeout());
     }
 }

@@ -5,6 +5,7 @@ import io.gpuaas.events.notice.Notice.BookingEndingSoon;
 import io.gpuaas.events.notice.Notice.NoShowWarning;
 import io.gpuaas.events.notice.Notice.ReclaimPending;
 import io.gpuaas.events.reclaim.ReclaimEvent;
+import io.gpuaas.events.reclaim.WorkloadRef;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,19 +14,25 @@ import java.util.concurrent.ConcurrentHashMap;
  * What the dashboard shows beside the bookings, projected from two topics by the {@code dashboard-feed} replica: the
  * latest step of idle-reclaimer per workload ({@code gpuaas.reclaim-events}, keyed {@code namespace/kind/name}) and the
  * latest notice of each kind per booking or workload ({@code gpuaas.notices}). Records come in partition order and
- * each topic is keyed by what it is about, so the last one applied for a key is that key's latest.
+ * each topic is keyed by what it is about, so the last one applied for a key is that key's latest. Workload steps and
+ * reclaim notices are kept per namespace, so a request reads only its booking's namespace, never every tenant's.
  */
 public final class WorkloadActivity {
 
-    private final Map<String, ReclaimEvent> reclaims = new ConcurrentHashMap<>();
+    /** namespace → workload key → its latest reclaim step. */
+    private final Map<String, Map<String, ReclaimEvent>> reclaims = new ConcurrentHashMap<>();
+
     private final Map<String, BookingEndingSoon> endingSoon = new ConcurrentHashMap<>();
     private final Map<String, NoShowWarning> noShow = new ConcurrentHashMap<>();
-    private final Map<String, ReclaimPending> reclaimPending = new ConcurrentHashMap<>();
+    /** namespace → workload key → its latest ReclaimPending. */
+    private final Map<String, Map<String, ReclaimPending>> reclaimPending = new ConcurrentHashMap<>();
 
     /** A record of {@code gpuaas.reclaim-events}; null (a tombstone, which this topic should never carry) is ignored. */
     public void applyReclaim(String key, ReclaimEvent event) {
         if (event != null) {
-            reclaims.put(event.workload().key(), event);
+            WorkloadRef w = event.workload();
+            reclaims.computeIfAbsent(w.namespace(), n -> new ConcurrentHashMap<>())
+                    .put(w.key(), event);
         }
     }
 
@@ -37,22 +44,21 @@ public final class WorkloadActivity {
         switch (notice) {
             case BookingEndingSoon n -> endingSoon.put(n.bookingId(), n);
             case NoShowWarning n -> noShow.put(n.bookingId(), n);
-            case ReclaimPending n -> reclaimPending.put(n.workload().key(), n);
+            case ReclaimPending n ->
+                reclaimPending
+                        .computeIfAbsent(n.namespace(), ns -> new ConcurrentHashMap<>())
+                        .put(n.workload().key(), n);
         }
     }
 
     /** The latest reclaim step of every workload in {@code namespace}. */
     public List<ReclaimEvent> reclaimsIn(String namespace) {
-        return reclaims.values().stream()
-                .filter(e -> e.workload().namespace().equals(namespace))
-                .toList();
+        return List.copyOf(reclaims.getOrDefault(namespace, Map.of()).values());
     }
 
     /** The latest ReclaimPending of every workload in {@code namespace}. */
     public List<ReclaimPending> reclaimPendingIn(String namespace) {
-        return reclaimPending.values().stream()
-                .filter(n -> n.namespace().equals(namespace))
-                .toList();
+        return List.copyOf(reclaimPending.getOrDefault(namespace, Map.of()).values());
     }
 
     /** The booking notices of {@code bookingId}: its latest ending-soon and no-show warning, where there are any. */

@@ -100,6 +100,8 @@ class CalendarBrowserIT {
         browser.findElement(By.id("token")).sendKeys(TEAM_A);
         browser.findElement(By.id("save-token")).click();
         wait.until(d -> d.findElements(By.cssSelector("#grid td")).size() >= 24);
+        // Every view drawn (the bookings table too), so the bookings listed before are all known.
+        wait.until(d -> "true".equals(d.findElement(By.tagName("body")).getDomAttribute("data-drawn")));
         List<String> before = browser.findElements(By.cssSelector("#bookings tbody tr")).stream()
                 .map(r -> r.getAttribute("data-id"))
                 .toList();

@@ -89,6 +89,20 @@ class DashboardBookingsIT {
                         "RayCluster worker groups to 0",
                         false,
                         now));
+        WorkloadRef down = new WorkloadRef("team-a", "RayCluster", "ray-down");
+        fixture.publish(
+                IDLE_RECLAIMER,
+                Topics.RECLAIM_EVENTS,
+                down.key(),
+                new Reclaimed(
+                        down,
+                        "team-a",
+                        List.of(new ScaledGroup("workers", 1, null, 0)),
+                        1,
+                        1800,
+                        "RayCluster worker groups to 0",
+                        false,
+                        now));
         WorkloadRef warm = new WorkloadRef("team-a", "RayCluster", "ray-warm");
         Instant idleSince = now.minus(Duration.ofMinutes(24));
         fixture.publish(
@@ -125,7 +139,7 @@ class DashboardBookingsIT {
 
         browser.signIn(fixture.app.server.getURI(), TEAM_A);
         String workloads = "#bookings tr.workloads[data-booking='" + id + "'] li";
-        refreshUntil(d -> d.findElements(By.cssSelector(workloads)).size() >= 4
+        refreshUntil(d -> d.findElements(By.cssSelector(workloads)).size() >= 5
                 && !rowOf(unusedId).findElements(By.className("notice")).isEmpty());
         assertThat(browser.driver.findElements(By.cssSelector(workloads)))
                 .extracting(li -> li.getDomAttribute("data-name") + "=" + li.getDomAttribute("data-state"))
@@ -154,6 +168,11 @@ class DashboardBookingsIT {
                 .isEqualTo(404);
         assertThat(fixture.app.get(path, ADMIN).body()).contains("train-1", "ray-idle");
         assertThat(DashboardFixture.RESUMES).hasSize(before + 1);
+
+        // A reclaimer that fails: the page says Resume is unavailable, not a bare status.
+        item(id, "ray-down").findElement(By.cssSelector("button.resume")).click();
+        browser.wait.until(d -> d.findElement(By.id("message")).getText().startsWith("Resume unavailable"));
+        assertThat(browser.consoleErrors("502")).isEmpty();
     }
 
     @Test

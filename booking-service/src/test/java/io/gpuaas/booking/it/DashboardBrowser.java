@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.logging.Level;
 import java.util.zip.GZIPOutputStream;
@@ -77,6 +78,26 @@ final class DashboardBrowser implements AutoCloseable {
     void awaitDrawn() {
         wait.until(d -> "true".equals(d.findElement(By.tagName("body")).getDomAttribute("data-drawn"))
                 && !d.findElements(By.cssSelector("#heatmap tbody tr")).isEmpty());
+    }
+
+    /** Lets the page save downloads, into a fresh directory under target/ that the test then reads. */
+    Path allowDownloads(String name) {
+        try {
+            Path dir = Path.of("target", "downloads", name).toAbsolutePath();
+            Files.createDirectories(dir);
+            try (var old = Files.list(dir)) {
+                for (Path file : old.toList()) {
+                    Files.delete(file);
+                }
+            }
+            ((ChromeDriver) driver)
+                    .executeCdpCommand(
+                            "Browser.setDownloadBehavior",
+                            Map.of("behavior", "allow", "downloadPath", dir.toString(), "eventsEnabled", false));
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     Object js(String script, Object... args) {

@@ -29,8 +29,9 @@ import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * One booking-service for the dashboard ITs of this JVM, its Resume forwarded to a fake idle-reclaimer on loopback that
- * records what arrives; and publishing onto the service's topics as the service that owns each one.
+ * One booking-service for the dashboard ITs of this JVM, its Resume forwarded to a fake idle-reclaimer and its usage
+ * reads to a fake ledger ({@link FakeLedger}), both on loopback, recording what arrives; and publishing onto the
+ * service's topics as the service that owns each one.
  */
 final class DashboardFixture {
 
@@ -52,11 +53,14 @@ final class DashboardFixture {
     static synchronized DashboardFixture shared(KafkaBroker broker) {
         if (shared == null) {
             URI reclaimer = fakeReclaimer();
+            URI ledger = FakeLedger.start();
             BookingApp app = BookingApp.start(
                     broker,
                     Map.of(
                             "gpuaas.booking.reclaimer-url",
                             reclaimer.toString(),
+                            "gpuaas.booking.ledger-url",
+                            ledger.toString(),
                             "gpuaas.booking.http.burst",
                             1000,
                             "gpuaas.booking.http.requests-per-second",
@@ -72,7 +76,10 @@ final class DashboardFixture {
         return shared;
     }
 
-    /** Answers every resume 200 with the reclaimer's body shape, after noting the path and bearer token. */
+    /**
+     * Answers every resume 200 with the reclaimer's body shape, after noting the path and bearer token; a workload named
+     * {@code ray-down} 500, as a reclaimer that fails.
+     */
     private static URI fakeReclaimer() {
         try {
             HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -80,9 +87,11 @@ final class DashboardFixture {
                 RESUMES.add(new ResumeCall(
                         exchange.getRequestURI().getPath(),
                         exchange.getRequestHeaders().getFirst("Authorization")));
-                byte[] body = "{\"workload\":{},\"groups\":[]}".getBytes(StandardCharsets.UTF_8);
+                boolean down = exchange.getRequestURI().getPath().contains("/ray-down/");
+                byte[] body = (down ? "{\"error\":\"boom\"}" : "{\"workload\":{},\"groups\":[]}")
+                        .getBytes(StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().add("Content-Type", "application/json");
-                exchange.sendResponseHeaders(200, body.length);
+                exchange.sendResponseHeaders(down ? 500 : 200, body.length);
                 try (OutputStream out = exchange.getResponseBody()) {
                     out.write(body);
                 }

@@ -190,15 +190,12 @@ public final class LocalStack implements AutoCloseable {
             own.put(KafkaIdentities.CONFIG_FILES_PROPERTY, login.toString());
             if (spec.principal() == KafkaPrincipal.BOOKING_SERVICE) {
                 own.put("gpuaas.webhooks.local-hosts", "127.0.0.1,localhost");
-                // The dashboard's Resume goes to idle-reclaimer's documented port (8082 by default); with free
-                // ports (--service-port 0) its port is not known in advance and Resume answers 503.
+                // The dashboard's Resume goes to idle-reclaimer's documented port (8082 by default), its usage reads
+                // to metrics-gateway's (8083); with free ports (--service-port 0) their ports are not known in
+                // advance and Resume and usage answer 503.
                 if (options.servicePort() != 0) {
-                    int reclaimer = ServiceSpec.ALL.stream()
-                            .filter(s -> s.principal() == KafkaPrincipal.IDLE_RECLAIMER)
-                            .findFirst()
-                            .orElseThrow()
-                            .portOffset();
-                    own.put("gpuaas.booking.reclaimer-url", "http://127.0.0.1:" + (options.servicePort() + reclaimer));
+                    own.put("gpuaas.booking.reclaimer-url", localUrl(options, KafkaPrincipal.IDLE_RECLAIMER));
+                    own.put("gpuaas.booking.ledger-url", localUrl(options, KafkaPrincipal.METRICS_GATEWAY));
                 }
             }
             own.putAll(options.propertiesFor(spec.name()));
@@ -210,6 +207,16 @@ public final class LocalStack implements AutoCloseable {
             services.start(replica, servicePort(replica), own, env);
         }
         services.awaitHealthy(options.readyTimeout());
+    }
+
+    /** The loopback URL of the service running as {@code principal} at its documented port. */
+    private static String localUrl(StackOptions options, KafkaPrincipal principal) {
+        int offset = ServiceSpec.ALL.stream()
+                .filter(s -> s.principal() == principal)
+                .findFirst()
+                .orElseThrow()
+                .portOffset();
+        return "http://127.0.0.1:" + (options.servicePort() + offset);
     }
 
     /** A fresh AES-256 key for the webhook secrets of this run (registrations do not outlive the stack's broker). */

@@ -47,6 +47,8 @@ class HttpFuzzReliabilityIT {
             new Endpoint("booking-service", "POST", "/api/v1/bookings/{id}/end"),
             new Endpoint("booking-service", "GET", "/api/v1/bookings/{id}/workloads"),
             new Endpoint("booking-service", "POST", "/api/v1/bookings/{id}/workloads/RayCluster/demo-ray/resume"),
+            new Endpoint("booking-service", "GET", "/api/v1/usage?from=2026-11-01&to=2026-11-02&groupBy=day"),
+            new Endpoint("booking-service", "GET", "/api/v1/usage/bookings/{id}/utilization?minutes=60"),
             new Endpoint("booking-service", "GET", "/metrics"),
             new Endpoint("quota-projector", "GET", "/metrics"),
             new Endpoint("idle-reclaimer", "POST", "/api/v1/workloads/team-a/RayCluster/demo-ray/resume"),
@@ -322,6 +324,7 @@ class HttpFuzzReliabilityIT {
         Set<String> fuzzed = ENDPOINTS.stream()
                 .filter(e -> e.service().equals("booking-service"))
                 .map(e -> e.path()
+                        .replaceAll("\\?.*", "")
                         .replace("/h200/", "/{}/")
                         .replace("/RayCluster/demo-ray/", "/{}/{}/")
                         .replace("{id}", "{}"))

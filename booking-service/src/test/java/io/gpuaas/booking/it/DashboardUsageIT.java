@@ -1,0 +1,209 @@
+package io.gpuaas.booking.it;
+
+import static io.gpuaas.booking.it.BookingApp.ADMIN;
+import static io.gpuaas.booking.it.BookingApp.TEAM_A;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.gpuaas.booking.it.FakeLedger.Call;
+import io.gpuaas.testing.browser.HeadlessChromium;
+import io.gpuaas.testing.kafka.KafkaBroker;
+import io.gpuaas.testing.kafka.KafkaBrokerExtension;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
+
+/** Usage in headless Chromium: the ledger's figures as chart and table, its CSV, live utilization, most idle. */
+@ExtendWith(KafkaBrokerExtension.class)
+class DashboardUsageIT {
+
+    private static final String YESTERDAY = FakeLedger.YESTERDAY.toString();
+
+    private static DashboardFixture fixture;
+    private DashboardBrowser browser;
+
+    @BeforeAll
+    static void start(KafkaBroker broker) {
+        assumeTrue(HeadlessChromium.available(), HeadlessChromium.NOT_INSTALLED);
+        fixture = DashboardFixture.shared(broker);
+    }
+
+    @BeforeEach
+    void open() {
+        browser = new DashboardBrowser();
+    }
+
+    @AfterEach
+    void close() {
+        try {
+            assertThat(browser.requests()).isNotEmpty().allSatisfy(DashboardOverviewIT::staysOnThisMachine);
+        } finally {
+            browser.close();
+        }
+    }
+
+    @Test
+    void shouldShowTheLedgersFiguresAndDownloadItsCsvWhenATenantOpensUsage() throws IOException {
+        int before = FakeLedger.CALLS.size();
+        Path downloads = browser.allowDownloads("usage-csv");
+        browser.signIn(fixture.app.server.getURI(), TEAM_A);
+        WebElement day = browser.wait.until(d -> d.findElements(By.cssSelector(dayRow(YESTERDAY))).stream()
+                .filter(r -> r.findElement(By.className("booked")).getText().equals("9.50"))
+                .findFirst()
+                .orElse(null));
+        assertThat(figures(day)).containsExactly("9.50", "7.00", "4.75", "2.25");
+        assertThat(browser.driver.findElements(By.cssSelector("#usage-table tbody tr")))
+                .hasSize(14);
+        assertThat(browser.driver.findElements(By.cssSelector("#usage-chart svg rect")))
+                .hasSize(14 * 4);
+        String from = LocalDate.now(ZoneOffset.UTC).minusDays(13).toString();
+        assertThat(FakeLedger.CALLS.subList(before, FakeLedger.CALLS.size()))
+                .as("the page's read reached the ledger with the caller's own token")
+                .contains(new Call(
+                        "/api/v1/usage?from=" + from + "&to=" + FakeLedger.YESTERDAY.plusDays(2) + "&groupBy=day",
+                        "Bearer " + TEAM_A,
+                        "application/json"));
+
+        new Select(browser.driver.findElement(By.id("usage-pool"))).selectByValue("h200");
+        assertThat(figures(browser.driver.findElement(By.cssSelector(dayRow(YESTERDAY)))))
+                .containsExactly("8.00", "6.00", "4.25", "1.75");
+
+        browser.driver.findElement(By.id("usage-csv")).click();
+        browser.wait.until(d -> d.findElement(By.id("message")).getText().startsWith("Downloaded the usage CSV"));
+        Path csv = browser.wait.until(d -> finishedDownload(downloads).orElse(null));
+        assertThat(Files.readAllBytes(csv)).isEqualTo(FakeLedger.dayCsv().getBytes(StandardCharsets.UTF_8));
+        assertThat(FakeLedger.CALLS).anySatisfy(c -> {
+            assertThat(c.accept()).isEqualTo("text/csv");
+            assertThat(c.authorization()).isEqualTo("Bearer " + TEAM_A);
+        });
+
+        // The picture for README: overview, bookings and usage in one tall window.
+        browser.driver.manage().window().setSize(new Dimension(1400, 1750));
+        new Select(browser.driver.findElement(By.id("usage-pool"))).selectByValue("");
+        browser.js("window.scrollTo(0, 0);");
+        browser.screenshot("dashboard-usage");
+        assertThat(browser.consoleErrors()).isEmpty();
+    }
+
+    @Test
+    void shouldShowALiveUtilizationLineWhenABookingIsActive() {
+        var res = fixture.app.post(
+                TEAM_A,
+                BookingApp.json(Map.of(
+                        "pool", "h200-mig-2g.35gb", "quantity", 2, "duration", "PT1H", "namespace", "team-a-dev")));
+        assertThat(res.statusCode()).as(res.body()).isEqualTo(201);
+        String id = (String) BookingApp.read(res.body()).get("id");
+        browser.signIn(fixture.app.server.getURI(), TEAM_A);
+        String line = "#bookings tr[data-id='" + id + "'] .util";
+        browser.wait.until(d ->
+                d.findElement(By.cssSelector(line + " .util-text")).getText().startsWith("1.3 of 2 GPUs busy"));
+        assertThat(browser.driver
+                        .findElement(By.cssSelector(line + " svg polyline"))
+                        .getDomAttribute("points")
+                        .split(" "))
+                .as("one point per served minute")
+                .hasSize(3);
+        assertThat(FakeLedger.CALLS)
+                .contains(new Call(
+                        "/api/v1/usage/bookings/" + id + "/utilization?minutes=60",
+                        "Bearer " + TEAM_A,
+                        "application/json"));
+        browser.js("arguments[0].scrollIntoView({block: 'center'});", browser.driver.findElement(By.cssSelector(line)));
+        browser.screenshot("dashboard-utilization");
+        assertThat(browser.consoleErrors()).isEmpty();
+    }
+
+    @Test
+    void shouldListTheBookingsWithTheMostIdleGpuHoursWhenAnAdminOpensTheDashboard() {
+        browser.signIn(fixture.app.server.getURI(), ADMIN);
+        List<WebElement> rows = browser.wait.until(d -> {
+            List<WebElement> found = d.findElements(By.cssSelector("#most-idle tbody tr"));
+            return found.size() == 10 ? found : null;
+        });
+        assertThat(rows)
+                .extracting(r ->
+                        Double.parseDouble(r.findElement(By.className("idle")).getText()))
+                .containsExactly(12.0, 9.75, 7.25, 6.0, 5.5, 4.5, 3.5, 2.0, 1.25, 0.75);
+        assertThat(rows.get(0).getText()).contains("team-a", "h200", "16.00", "4.00", "12.00");
+        assertThat(rows.get(0).getDomAttribute("data-booking")).isEqualTo("b-04");
+        assertThat(FakeLedger.CALLS).anySatisfy(c -> {
+            assertThat(c.pathAndQuery())
+                    .contains(
+                            "groupBy=booking",
+                            "from=" + LocalDate.now(ZoneOffset.UTC).minusDays(6));
+            assertThat(c.authorization()).isEqualTo("Bearer " + ADMIN);
+        });
+        browser.js("arguments[0].scrollIntoView({block: 'center'});", rows.get(0));
+        browser.screenshot("dashboard-most-idle");
+        assertThat(browser.consoleErrors()).isEmpty();
+    }
+
+    @Test
+    void shouldBeUsableByKeyboardAndAtPhoneWidthWhenUsageIsShown() throws IOException {
+        browser.driver.manage().window().setSize(new Dimension(390, 844));
+        Path downloads = browser.allowDownloads("usage-phone");
+        browser.signIn(fixture.app.server.getURI(), TEAM_A);
+        browser.wait.until(
+                d -> !d.findElements(By.cssSelector(dayRow(YESTERDAY))).isEmpty());
+        Object overflow = browser.js("return document.documentElement.scrollWidth - window.innerWidth;");
+        assertThat(((Number) overflow).intValue()).as("horizontal overflow").isLessThanOrEqualTo(0);
+        Object chartRight = browser.js(
+                "return document.querySelector('#usage-chart svg').getBoundingClientRect().right - window.innerWidth;");
+        assertThat(((Number) chartRight).doubleValue())
+                .as("the chart fits the phone")
+                .isLessThanOrEqualTo(1);
+
+        browser.js("document.getElementById('usage-pool').focus();");
+        browser.driver.switchTo().activeElement().sendKeys(Keys.TAB);
+        WebElement csv = browser.driver.switchTo().activeElement();
+        assertThat(csv.getDomAttribute("id"))
+                .as("Tab from the pool reaches Download CSV")
+                .isEqualTo("usage-csv");
+        assertThat(csv.getCssValue("outline-style")).as("visible focus").isNotEqualTo("none");
+        csv.sendKeys(Keys.ENTER);
+        Path file = browser.wait.until(d -> finishedDownload(downloads).orElse(null));
+        assertThat(Files.readString(file)).isEqualTo(FakeLedger.dayCsv());
+        assertThat(browser.driver
+                        .findElement(By.cssSelector(dayRow(YESTERDAY) + " th"))
+                        .getDomAttribute("scope"))
+                .isEqualTo("row");
+        browser.js("document.getElementById('usage').scrollIntoView();");
+        browser.screenshot("dashboard-usage-phone");
+        assertThat(browser.consoleErrors()).isEmpty();
+    }
+
+    private static String dayRow(String day) {
+        return "#usage-table tbody tr[data-day='" + day + "']";
+    }
+
+    private static List<String> figures(WebElement row) {
+        return row.findElements(By.tagName("td")).stream()
+                .map(WebElement::getText)
+                .toList();
+    }
+
+    private static Optional<Path> finishedDownload(Path dir) {
+        try (var files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".csv"))
+                    .findFirst();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+}
