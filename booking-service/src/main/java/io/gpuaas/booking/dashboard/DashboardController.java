@@ -5,14 +5,14 @@ import io.gpuaas.booking.http.CallerGuard;
 import io.gpuaas.booking.http.ProblemException;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.Caller;
+import io.gpuaas.kit.config.ForwardedIdentitySettings;
 import io.gpuaas.kit.http.KubernetesNames;
 import io.gpuaas.kit.http.Problem;
-import io.micronaut.http.HttpHeaders;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
-import io.micronaut.http.annotation.Header;
 import io.micronaut.http.annotation.PathVariable;
 import io.micronaut.http.annotation.Post;
 import io.micronaut.scheduling.TaskExecutors;
@@ -33,19 +33,23 @@ import java.util.stream.Stream;
 @Secured(SecurityRule.IS_AUTHENTICATED)
 public class DashboardController {
 
-    private static final String BEARER = "Bearer ";
-
     private final CallerGuard guard;
     private final BookingAccess access;
     private final BookingActivities activities;
     private final ResumeForwarder resumes;
+    private final ForwardedIdentitySettings forwarded;
 
     public DashboardController(
-            CallerGuard guard, BookingAccess access, BookingActivities activities, ResumeForwarder resumes) {
+            CallerGuard guard,
+            BookingAccess access,
+            BookingActivities activities,
+            ResumeForwarder resumes,
+            ForwardedIdentitySettings forwarded) {
         this.guard = guard;
         this.access = access;
         this.activities = activities;
         this.resumes = resumes;
+        this.forwarded = forwarded;
     }
 
     @Operation(
@@ -68,7 +72,7 @@ public class DashboardController {
             @PathVariable String id,
             @PathVariable String kind,
             @PathVariable String name,
-            @Header(HttpHeaders.AUTHORIZATION) String authorization,
+            HttpRequest<?> request,
             Authentication authentication) {
         Caller caller = guard.admit(authentication);
         Booking booking = access.find(id, caller).orElseThrow(() -> BookingAccess.notFound(id));
@@ -81,14 +85,7 @@ public class DashboardController {
             throw ProblemException.badRequest(
                     bad.get().rule(), bad.get().field(), bad.get().detail());
         }
-        String body = resumes.resume(booking.namespace(), kind, name, bearer(authorization));
+        String body = resumes.resume(booking.namespace(), kind, name, CallerCredential.of(request, forwarded));
         return HttpResponse.ok(body).contentType(MediaType.APPLICATION_JSON_TYPE);
-    }
-
-    /** The token of an {@code Authorization: Bearer} header, to forward as the caller's own. */
-    static String bearer(String authorization) {
-        return authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())
-                ? authorization.substring(BEARER.length()).trim()
-                : authorization;
     }
 }

@@ -48,14 +48,14 @@ public final class LedgerForwarder {
      * @param pathAndQuery already encoded, starting with {@code /api/v1/usage}
      * @param csv          whether to ask for CSV ({@code Accept: text/csv}) instead of JSON
      */
-    public Answer get(String pathAndQuery, boolean csv, String bearerToken) {
+    public Answer get(String pathAndQuery, boolean csv, CallerCredential credential) {
         if (base == null) {
             throw new ProblemException(
                     503, "LEDGER_UNAVAILABLE", null, "usage is not configured (gpuaas.booking.ledger-url)");
         }
         HttpRequest request = HttpRequest.newBuilder(URI.create(base + pathAndQuery))
                 .timeout(timeout)
-                .header("Authorization", "Bearer " + bearerToken)
+                .header(credential.header(), credential.value())
                 .header("Accept", csv ? CSV : "application/json")
                 .GET()
                 .build();

@@ -33,7 +33,7 @@ public final class ResumeForwarder {
     }
 
     /** The reclaimer's JSON answer to a successful resume; a {@link ProblemException} otherwise. */
-    public String resume(String namespace, String kind, String name, String bearerToken) {
+    public String resume(String namespace, String kind, String name, CallerCredential credential) {
         if (base == null) {
             throw new ProblemException(
                     503, "RESUME_UNAVAILABLE", null, "resume is not configured (gpuaas.booking.reclaimer-url)");
@@ -42,7 +42,7 @@ public final class ResumeForwarder {
                 + segment(name) + "/resume");
         HttpRequest request = HttpRequest.newBuilder(uri)
                 .timeout(timeout)
-                .header("Authorization", "Bearer " + bearerToken)
+                .header(credential.header(), credential.value())
                 .header("Accept", "application/json")
                 .POST(HttpRequest.BodyPublishers.noBody())
                 .build();

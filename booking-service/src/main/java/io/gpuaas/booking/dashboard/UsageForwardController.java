@@ -2,8 +2,10 @@ package io.gpuaas.booking.dashboard;
 
 import io.gpuaas.booking.http.CallerGuard;
 import io.gpuaas.booking.http.ProblemException;
+import io.gpuaas.kit.config.ForwardedIdentitySettings;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Controller;
@@ -36,10 +38,12 @@ public class UsageForwardController {
 
     private final CallerGuard guard;
     private final LedgerForwarder ledger;
+    private final ForwardedIdentitySettings forwarded;
 
-    public UsageForwardController(CallerGuard guard, LedgerForwarder ledger) {
+    public UsageForwardController(CallerGuard guard, LedgerForwarder ledger, ForwardedIdentitySettings forwarded) {
         this.guard = guard;
         this.ledger = ledger;
+        this.forwarded = forwarded;
     }
 
     @Operation(
@@ -55,7 +59,7 @@ public class UsageForwardController {
             @Nullable @QueryValue String groupBy,
             @Nullable @QueryValue String tenant,
             @Nullable @Header(HttpHeaders.ACCEPT) String accept,
-            @Header(HttpHeaders.AUTHORIZATION) String authorization,
+            HttpRequest<?> request,
             Authentication authentication) {
         guard.admit(authentication);
         Map<String, String> query = new LinkedHashMap<>();
@@ -65,7 +69,7 @@ public class UsageForwardController {
         query.put("tenant", tenant);
         boolean csv =
                 accept != null && accept.toLowerCase(java.util.Locale.ROOT).contains(CSV);
-        return respond(ledger.get("/api/v1/usage" + query(query), csv, DashboardController.bearer(authorization)));
+        return respond(ledger.get("/api/v1/usage" + query(query), csv, CallerCredential.of(request, forwarded)));
     }
 
     @Operation(
@@ -77,7 +81,7 @@ public class UsageForwardController {
     public HttpResponse<String> utilization(
             @PathVariable String id,
             @Nullable @QueryValue String minutes,
-            @Header(HttpHeaders.AUTHORIZATION) String authorization,
+            HttpRequest<?> request,
             Authentication authentication) {
         guard.admit(authentication);
         if (id.length() > 128) {
@@ -86,7 +90,7 @@ public class UsageForwardController {
         Map<String, String> query = new LinkedHashMap<>();
         query.put("minutes", minutes);
         String path = "/api/v1/usage/bookings/" + encode(id) + "/utilization" + query(query);
-        return respond(ledger.get(path, false, DashboardController.bearer(authorization)));
+        return respond(ledger.get(path, false, CallerCredential.of(request, forwarded)));
     }
 
     private static HttpResponse<String> respond(LedgerForwarder.Answer answer) {

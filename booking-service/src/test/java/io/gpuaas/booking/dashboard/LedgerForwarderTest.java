@@ -20,6 +20,9 @@ import org.junit.jupiter.api.Test;
 
 class LedgerForwarderTest {
 
+    private static final String PROXY_HEADER = "X-Forwarded-Access-Token";
+    private static final CallerCredential BEARER = new CallerCredential("Authorization", "Bearer t");
+
     private static final String JSON = "application/json";
     private static final String PROBLEM = "application/problem+json";
 
@@ -39,10 +42,22 @@ class LedgerForwarderTest {
     void shouldPassTheLedgersAnswerAndTheCallersTokenWhenTheReadSucceeds() throws IOException {
         String base = serve(200, "text/csv; charset=utf-8", "tenant,day\r\n");
         LedgerForwarder.Answer answer = forwarder(base, Duration.ofSeconds(5))
-                .get("/api/v1/usage?from=2026-11-01&to=2026-11-02", true, "tok-a");
+                .get(
+                        "/api/v1/usage?from=2026-11-01&to=2026-11-02",
+                        true,
+                        new CallerCredential("Authorization", "Bearer tok-a"));
         assertThat(answer.csv()).isTrue();
         assertThat(answer.body()).isEqualTo("tenant,day\r\n");
         assertThat(seen).containsExactly("/api/v1/usage?from=2026-11-01&to=2026-11-02 Bearer tok-a text/csv");
+    }
+
+    @Test
+    void shouldPassTheProxysForwardedTokenAndNoAuthorizationWhenTheCallerWasSignedInByTheProxy() throws IOException {
+        String base = serve(200, "application/json", "{\"rows\":[]}");
+        forwarder(base, Duration.ofSeconds(5))
+                .get("/api/v1/usage?from=2026-11-01&to=2026-11-02", false, new CallerCredential(PROXY_HEADER, "sha~u"));
+        assertThat(seen)
+                .containsExactly("/api/v1/usage?from=2026-11-01&to=2026-11-02 null proxy:sha~u application/json");
     }
 
     @Test
@@ -78,7 +93,7 @@ class LedgerForwarderTest {
 
     @Test
     void shouldAnswer503WhenNoLedgerIsConfigured() {
-        assertThatThrownBy(() -> forwarder(null, Duration.ofSeconds(1)).get("/api/v1/usage", false, "t"))
+        assertThatThrownBy(() -> forwarder(null, Duration.ofSeconds(1)).get("/api/v1/usage", false, BEARER))
                 .isInstanceOfSatisfying(ProblemException.class, e -> {
                     assertThat(e.status()).isEqualTo(503);
                     assertThat(e.rule()).isEqualTo("LEDGER_UNAVAILABLE");
@@ -88,7 +103,7 @@ class LedgerForwarderTest {
     @Test
     void shouldAnswer502WhenTheLedgerCannotBeReachedAnd504WhenItHangs() throws IOException {
         assertThatThrownBy(() ->
-                        forwarder("http://127.0.0.1:1", Duration.ofSeconds(2)).get("/api/v1/usage", false, "t"))
+                        forwarder("http://127.0.0.1:1", Duration.ofSeconds(2)).get("/api/v1/usage", false, BEARER))
                 .isInstanceOfSatisfying(
                         ProblemException.class, e -> assertThat(e.status()).isEqualTo(502));
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -103,7 +118,7 @@ class LedgerForwarderTest {
         server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
         server.start();
         String hanging = "http://127.0.0.1:" + server.getAddress().getPort();
-        assertThatThrownBy(() -> forwarder(hanging, Duration.ofMillis(300)).get("/api/v1/usage", false, "t"))
+        assertThatThrownBy(() -> forwarder(hanging, Duration.ofMillis(300)).get("/api/v1/usage", false, BEARER))
                 .isInstanceOfSatisfying(ProblemException.class, e -> {
                     assertThat(e.status()).isEqualTo(504);
                     assertThat(e.rule()).isEqualTo("LEDGER_TIMEOUT");
@@ -115,6 +130,7 @@ class LedgerForwarderTest {
         server.createContext("/", exchange -> {
             seen.add(exchange.getRequestURI() + " "
                     + exchange.getRequestHeaders().getFirst("Authorization") + " "
+                    + forwardedToken(exchange.getRequestHeaders().getFirst(PROXY_HEADER))
                     + exchange.getRequestHeaders().getFirst("Accept"));
             byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", type);
@@ -125,6 +141,10 @@ class LedgerForwarderTest {
         });
         server.start();
         return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    private static String forwardedToken(String value) {
+        return value == null ? "" : "proxy:" + value + " ";
     }
 
     private static LedgerForwarder forwarder(String base, Duration timeout) {

@@ -31,7 +31,8 @@ class ResumeForwarderTest {
     @Test
     void shouldAnswer503WhenNoReclaimerIsConfigured() {
         ResumeForwarder off = new ResumeForwarder(HttpClient.newHttpClient(), null, Duration.ofSeconds(1));
-        assertThatThrownBy(() -> off.resume("team-a", "RayCluster", "r", "token"))
+        assertThatThrownBy(() ->
+                        off.resume("team-a", "RayCluster", "r", new CallerCredential("Authorization", "Bearer token")))
                 .isInstanceOfSatisfying(
                         ProblemException.class, e -> assertThat(e.status()).isEqualTo(503));
     }
@@ -40,7 +41,8 @@ class ResumeForwarderTest {
     void shouldAnswer502WhenTheReclaimerCannotBeReached() {
         ResumeForwarder down =
                 new ResumeForwarder(HttpClient.newHttpClient(), "http://127.0.0.1:1", Duration.ofSeconds(2));
-        assertThatThrownBy(() -> down.resume("team-a", "RayCluster", "r", "token"))
+        assertThatThrownBy(() ->
+                        down.resume("team-a", "RayCluster", "r", new CallerCredential("Authorization", "Bearer token")))
                 .isInstanceOfSatisfying(
                         ProblemException.class, e -> assertThat(e.status()).isEqualTo(502));
     }

@@ -28,11 +28,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * token and Accept. It answers 401 to a token that is not one of the tests', so a forward without the caller's token
  * shows. Made-up ids and days ask for its failures: booking {@code missing} (404), tenant {@code team-b} asked by
  * team-a (403), from {@code 1999-01-01} (503 catching up), from {@code 1999-02-02} (a 500 with a stack trace).
+ * Without an {@code Authorization} header it takes the OAuth proxy's forwarded token {@link #PROXY_TEAM_A} as team-a
+ * (noted as {@code proxy:<token>}), as metrics-gateway does with the forwarded identity on.
  */
 final class FakeLedger {
 
     /** A call the fake received. */
     record Call(String pathAndQuery, String authorization, String accept) {}
+
+    /** The forwarded access token of a user the cluster's OAuth proxy signed in, a member of team-a. */
+    static final String PROXY_TEAM_A = "sha256~alice";
 
     static final List<Call> CALLS = new CopyOnWriteArrayList<>();
 
@@ -65,10 +70,16 @@ final class FakeLedger {
         String query = exchange.getRequestURI().getRawQuery() == null
                 ? ""
                 : exchange.getRequestURI().getRawQuery();
+        String forwarded = exchange.getRequestHeaders().getFirst("X-Forwarded-Access-Token");
         String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+        if (authorization == null && forwarded != null) {
+            authorization = "proxy:" + forwarded;
+        }
         String accept = exchange.getRequestHeaders().getFirst("Accept");
         CALLS.add(new Call(path + (query.isEmpty() ? "" : "?" + query), authorization, accept));
-        String token = authorization == null ? "" : authorization.substring("Bearer ".length());
+        String token = authorization == null
+                ? ""
+                : authorization.equals("proxy:" + PROXY_TEAM_A) ? TEAM_A : authorization.substring("Bearer ".length());
         if (!List.of(TEAM_A, TEAM_B, ADMIN).contains(token)) {
             problem(exchange, 401, "UNAUTHORIZED");
         } else if (path.endsWith("/utilization")) {

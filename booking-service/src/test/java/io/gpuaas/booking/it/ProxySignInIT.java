@@ -50,7 +50,8 @@ class ProxySignInIT {
                 Map.of(
                         "gpuaas.security.forwarded-identity.enabled", true,
                         "gpuaas.security.forwarded-identity.api-server", cluster.url(),
-                        "gpuaas.security.forwarded-identity.mapping-path", groups.toString()));
+                        "gpuaas.security.forwarded-identity.mapping-path", groups.toString(),
+                        "gpuaas.booking.ledger-url", FakeLedger.start().toString()));
     }
 
     @AfterAll
@@ -135,6 +136,9 @@ class ProxySignInIT {
             assertThat(chrome.findElement(By.id("save-token")).isDisplayed()).isFalse();
             browser.screenshot("proxy-sign-in");
             assertThat(browser.consoleErrors()).isEmpty();
+            // The usage view's reads reach the ledger with the proxy's token, not with a token of the page's own.
+            assertThat(FakeLedger.CALLS)
+                    .anySatisfy(call -> assertThat(call.authorization()).isEqualTo("proxy:" + FakeLedger.PROXY_TEAM_A));
         }
     }
 
