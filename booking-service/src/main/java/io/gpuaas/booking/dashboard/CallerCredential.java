@@ -27,7 +27,7 @@ public record CallerCredential(String header, String value) {
         }
         // Authentication passed, so one of the two was there; this is a request the security filter let through
         // without either, and it must not reach another service anonymously.
-        throw new ProblemException(401, "UNAUTHORIZED", null, "no credential to forward");
+        throw new ProblemException(401, "UNAUTHENTICATED", null, "no credential to forward");
     }
 
     @Override

@@ -84,7 +84,7 @@ public class UsageForwardController {
             HttpRequest<?> request,
             Authentication authentication) {
         guard.admit(authentication);
-        if (id.length() > 128) {
+        if (id.length() > 64) {
             throw ProblemException.badRequest("BOOKING_ID", "id", "not a booking id");
         }
         Map<String, String> query = new LinkedHashMap<>();

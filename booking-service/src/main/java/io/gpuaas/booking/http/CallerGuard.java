@@ -81,10 +81,12 @@ public class CallerGuard {
     }
 
     /**
-     * Whether the caller may book for {@code namespace}: only one of its own {@code namespaces} claim, admins
+     * Whether the caller may book in {@code namespace}: only one of its own {@code namespaces} claim, admins
      * included. The admin role reads everything, but a booking is written for a tenant and the ledger and the
-     * dashboard attribute its namespace to that tenant, so an admin booking another team's namespace would make that
-     * namespace look like the admin's tenant's.
+     * dashboard attribute its namespace to that tenant, so an admin may no longer book any team's namespace. What
+     * stays trusted: the tenant an admin names ({@link #actingFor}); booking-service has no source of which
+     * namespaces a tenant owns beyond the caller's own token, so an admin's namespaces claim should hold only
+     * namespaces of the tenants it books for.
      */
     public boolean mayBookFor(Authentication authentication, String namespace) {
         return resolver.namespaces(authentication).contains(namespace);

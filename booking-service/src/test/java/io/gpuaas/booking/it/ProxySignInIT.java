@@ -5,6 +5,7 @@ import static io.gpuaas.booking.it.BookingApp.createBody;
 import static io.gpuaas.booking.it.BookingApp.hourFromNow;
 import static io.gpuaas.booking.it.BookingApp.read;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.gpuaas.testing.browser.HeadlessChromium;
@@ -13,6 +14,7 @@ import io.gpuaas.testing.kafka.KafkaBrokerExtension;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -102,6 +104,24 @@ class ProxySignInIT {
     }
 
     @Test
+    void shouldRefuseAChangeFromAnotherSiteWhenOnlyTheProxySessionSignsItIn() {
+        Instant start = hourFromNow(320);
+        String body = createBody("h200", 1, start, start.plusSeconds(3600), "team-a-dev");
+        for (String site : new String[] {null, "cross-site", "same-site"}) {
+            Map<String, String> headers = site == null
+                    ? Map.of(HEADER, "sha256~alice")
+                    : Map.of(HEADER, "sha256~alice", "Sec-Fetch-Site", site);
+            HttpResponse<String> refused = app.send("POST", "/api/v1/bookings", null, body, headers);
+            assertThat(refused.statusCode()).as("Sec-Fetch-Site %s", site).isEqualTo(403);
+            assertThat(read(refused.body())).containsEntry("rule", "CROSS_SITE_REQUEST");
+        }
+        assertThat(asUser("GET", "/api/v1/bookings?pool=h200", "sha256~alice", null)
+                        .body())
+                .as("nothing was booked")
+                .doesNotContain(start.toString());
+    }
+
+    @Test
     void shouldRefuseAUserInNoTeamGroupWith403() {
         HttpResponse<String> pools = asUser("GET", "/api/v1/pools", "sha256~mallory", null);
 
@@ -137,12 +157,14 @@ class ProxySignInIT {
             browser.screenshot("proxy-sign-in");
             assertThat(browser.consoleErrors()).isEmpty();
             // The usage view's reads reach the ledger with the proxy's token, not with a token of the page's own.
-            assertThat(FakeLedger.CALLS)
-                    .anySatisfy(call -> assertThat(call.authorization()).isEqualTo("proxy:" + FakeLedger.PROXY_TEAM_A));
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(FakeLedger.CALLS)
+                    .anySatisfy(
+                            call -> assertThat(call.authorization()).isEqualTo("proxy:" + FakeLedger.PROXY_TEAM_A)));
         }
     }
 
     private static HttpResponse<String> asUser(String method, String path, String token, String body) {
-        return app.send(method, path, null, body, Map.of(HEADER, token));
+        // What a browser adds to its own page's calls (and no page of another site can set).
+        return app.send(method, path, null, body, Map.of(HEADER, token, "Sec-Fetch-Site", "same-origin"));
     }
 }

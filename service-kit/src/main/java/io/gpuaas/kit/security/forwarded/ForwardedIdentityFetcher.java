@@ -81,8 +81,31 @@ public class ForwardedIdentityFetcher implements AuthenticationFetcher<HttpReque
         if (token == null || token.isBlank() || request.getHeaders().contains(HttpHeaders.AUTHORIZATION)) {
             return Publishers.empty();
         }
+        boolean crossSite = !sameOriginOrSafe(request);
         return Publishers.fromCompletableFuture(
-                () -> answers.answer(token.trim()).thenApply(this::authenticate));
+                () -> answers.answer(token.trim()).thenApply(answer -> {
+                    if (crossSite) {
+                        throw refusal(
+                                HttpStatus.FORBIDDEN,
+                                "CROSS_SITE_REQUEST",
+                                "a change signed in by the cluster's session must come from this page (same origin)");
+                    }
+                    return authenticate(answer);
+                }));
+    }
+
+    /**
+     * Whether a request signed in by the proxy's session cookie may change anything. The cookie goes with any
+     * request the browser sends to this host, a form posted from another site included, so a method that changes
+     * state must say it comes from this origin: browsers set {@code Sec-Fetch-Site} themselves and a page cannot
+     * forge it. Reads are answered either way (another site cannot read the answer). Clients without a browser
+     * use bearer tokens, which no other site can attach.
+     */
+    static boolean sameOriginOrSafe(HttpRequest<?> request) {
+        return switch (request.getMethod()) {
+            case GET, HEAD, OPTIONS, TRACE -> true;
+            default -> "same-origin".equals(request.getHeaders().get("Sec-Fetch-Site"));
+        };
     }
 
     Authentication authenticate(Answer answer) {
