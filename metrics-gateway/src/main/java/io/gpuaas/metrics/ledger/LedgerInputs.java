@@ -131,13 +131,14 @@ public final class LedgerInputs {
     }
 
     /**
-     * Forgets input state that only days before {@code cutoff} (epoch ms) need: spans that ended by then and sample
-     * minutes before it. Those days are sealed (served from {@code gpuaas.usage-ledger}), so this bounds memory.
+     * Forgets input state that only days before {@code cutoff} (epoch ms) need: spans that ended by then, and sample
+     * minutes before {@code samplesCutoff} (at most {@code cutoff}: the utilization endpoint reads the last 24 h).
+     * Those days are sealed (served from {@code gpuaas.usage-ledger}), so this bounds memory.
      */
-    public synchronized void dropBefore(long cutoff) {
+    public synchronized void dropBefore(long cutoff, long samplesCutoff) {
         admissions.dropEndedBy(cutoff);
         reclaims.dropEndedBy(cutoff);
-        samples.dropBefore(cutoff);
+        samples.dropBefore(Math.min(cutoff, samplesCutoff));
     }
 
     /** What a computation needs, copied under the lock (the feed waits only for the copy, not the computation). */

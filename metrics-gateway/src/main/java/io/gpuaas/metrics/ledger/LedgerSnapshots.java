@@ -61,16 +61,20 @@ public final class LedgerSnapshots {
         next.bookings().values().forEach(b -> b.days()
                 .keySet()
                 .forEach(day -> foldDays.add(UsageDaily.key(b.facts().booking().tenant(), day.toString()))));
-        inputs.dropBefore(sealing.cutoff(foldDays, next.served(), copy.asOf()));
+        inputs.dropBefore(sealing.cutoff(foldDays, next.served(), copy.asOf()), minutesFrom(copy));
+    }
+
+    /** The first minute (epoch ms) whose per-booking utilization a snapshot of {@code copy} keeps. */
+    private static long minutesFrom(LedgerInputs.Copy copy) {
+        return copy.asOf() == null
+                ? Long.MAX_VALUE
+                : Math.floorDiv(copy.asOf().toEpochMilli(), MINUTE) * MINUTE - UTILIZATION_MINUTES * MINUTE;
     }
 
     /** The ledger of {@code copy}, serving the topic's records of sealed days and of days the fold cannot see. */
     static Ledger compute(LedgerInputs.Copy copy, Map<String, UsageDaily> topic) {
         long asOf = copy.asOf() == null ? Long.MIN_VALUE : copy.asOf().toEpochMilli();
-        long minutesFrom = copy.asOf() == null
-                ? Long.MAX_VALUE
-                : Math.floorDiv(asOf, MINUTE) * MINUTE - UTILIZATION_MINUTES * MINUTE;
-        var full = new LedgerCalculator(copy, minutesFrom).compute(Long.MAX_VALUE);
+        var full = new LedgerCalculator(copy, minutesFrom(copy)).compute(Long.MAX_VALUE);
         var accrued = new LedgerCalculator(copy, Long.MAX_VALUE).compute(asOf);
         Map<String, UsageDaily> served = new HashMap<>();
         topic.forEach((key, record) -> {

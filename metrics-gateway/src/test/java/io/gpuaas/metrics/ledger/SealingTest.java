@@ -88,7 +88,8 @@ class SealingTest {
         inputs.apply(confirmed(booking("bk-1", "team-a", "h200", 1, T10, T10.plus(Duration.ofHours(2)))));
         inputs.apply(scrape("n1", "GPU-1", "h200", "team-a", T10, 0.9));
         inputs.apply(scrape("n1", "GPU-1", "h200", "team-a", T10.plusSeconds(30), 0.9));
-        inputs.apply(scrape("n1", "GPU-1", "h200", "team-a", Instant.parse("2026-11-23T02:00:00Z"), 0.9));
+        // A day later: 11-22 is sealed and older than the utilization endpoint's 24 h.
+        inputs.apply(scrape("n1", "GPU-1", "h200", "team-a", Instant.parse("2026-11-24T02:00:00Z"), 0.9));
         PublishedDays topic = new PublishedDays();
         LedgerSnapshots snapshots = new LedgerSnapshots(inputs, topic, sealing);
         snapshots.refresh();
