@@ -56,9 +56,10 @@ final class EventSamples {
                         Map.of("h200-mig-2g.35gb", mig),
                         mig,
                         42,
-                        RELEASED_AT,
+                        Instant.parse("2026-11-23T01:00:30.250Z"),
                         true,
-                        List.of(new UsageDaily.BookingDay("bk-7f3a9c21", "h200-mig-2g.35gb", mig))));
+                        List.of(new UsageDaily.BookingDay("bk-7f3a9c21", "h200-mig-2g.35gb", mig)),
+                        Instant.parse("2026-11-23T01:00:00Z")));
         notices(samples);
         put(
                 samples,

@@ -18,8 +18,11 @@ import java.util.Map;
  * @param sealed   true on the day's final record: the day is over and will not be published again; every
  *                 metrics-gateway replica serves this record for the day instead of its own fold (null or false:
  *                 the day may still change)
- * @param bookings the day's figures per booking, on final records (so a booking's view of a sealed day survives the
- *                 input topics' retention); null on others
+ * @param bookings the day's figures per booking of the tenant (so a booking's view of the day outlives the input
+ *                 topics' retention); null on records written before they were added
+ * @param cut      the whole minute up to which the figures count: every figure covers {@code [day start, cut)} of the
+ *                 day (a sealed record: the whole day); null on records written before it was added, whose extent is
+ *                 unknown
  */
 public record UsageDaily(
         String tenant,
@@ -29,13 +32,27 @@ public record UsageDaily(
         long version,
         Instant asOf,
         Boolean sealed,
-        List<BookingDay> bookings)
+        List<BookingDay> bookings,
+        Instant cut)
         implements UsageLedgerEvent {
 
-    /** A record of a day that may still change: not sealed, no per-booking figures. */
+    /** A record of a day that may still change, without per-booking figures or cut (as first written). */
     public UsageDaily(
             String tenant, String day, Map<String, Figures> pools, Figures total, long version, Instant asOf) {
-        this(tenant, day, pools, total, version, asOf, null, null);
+        this(tenant, day, pools, total, version, asOf, null, null, null);
+    }
+
+    /** A record without cut (as written before it was added). */
+    public UsageDaily(
+            String tenant,
+            String day,
+            Map<String, Figures> pools,
+            Figures total,
+            long version,
+            Instant asOf,
+            Boolean sealed,
+            List<BookingDay> bookings) {
+        this(tenant, day, pools, total, version, asOf, sealed, bookings, null);
     }
 
     /** Whether this is the day's final record. */

@@ -15,7 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Component {@code usage-ledger}: publishes the ledger's daily records on the compacted {@code gpuaas.usage-ledger},
- * keyed {@code <tenant>/<yyyy-mm-dd>}, every {@code interval}, only the days whose figures differ from the topic's
+ * keyed {@code <tenant>/<yyyy-mm-dd>}, every {@code interval}, the days whose figures or cut differ from the topic's
  * last record (every replica replicates the topic, so a new leader re-sends nothing unchanged), and seals each day
  * once it is over (DESIGN.md "Sealed days"): a sealed day is never published again, and a day this replica's fold
  * cannot see whole is never published from the fold. A {@link LeaderDuty}: only the Lease holder publishes, and
@@ -128,15 +128,17 @@ public final class LedgerPublisher implements ServiceComponent, LeaderDuty, Auto
      * The records to send for {@code ledger}, given the last record of each key on the topic ({@code last}):
      * <ul>
      *   <li>a day whose last record is sealed: nothing, ever;</li>
-     *   <li>a day the fold cannot see whole: its last record again, sealed (never the fold's lower figures);</li>
-     *   <li>a day over ({@link Sealing#sealed}): the fold's figures, sealed, with each booking's;</li>
-     *   <li>otherwise the fold's figures when they differ from the last record's (none, when the day lost them).</li>
+     *   <li>a day the fold cannot see whole and that no record serves: nothing (the fold's figures would be low);</li>
+     *   <li>a day over ({@link Sealing#sealed}): its figures sealed, the fold's, BASE + DELTA's, or BASE alone's;</li>
+     *   <li>a day served as BASE alone: nothing more until it is over (its record is the best known);</li>
+     *   <li>otherwise the figures up to the snapshot's cut when they or the cut differ from the last record's, so
+     *       every open day's last record stays within a minute of the leader's asOf (a new leader's DELTA starts
+     *       there); none when a day never had figures.</li>
      * </ul>
      */
     static List<UsageDaily> plan(Ledger ledger, Map<String, UsageDaily> last, Sealing sealing) {
-        Map<String, UsageDaily> fold = new TreeMap<>();
-        ledger.daily().forEach(d -> fold.put(UsageDaily.key(d.tenant(), d.day()), d));
-        TreeSet<String> keys = new TreeSet<>(fold.keySet());
+        Map<String, UsageDaily> records = ledger.records();
+        TreeSet<String> keys = new TreeSet<>(records.keySet());
         keys.addAll(last.keySet());
         List<UsageDaily> send = new ArrayList<>();
         for (String key : keys) {
@@ -145,24 +147,30 @@ public final class LedgerPublisher implements ServiceComponent, LeaderDuty, Auto
                 continue;
             }
             LocalDate day = LocalDate.parse(key.substring(key.lastIndexOf('/') + 1));
-            if (!Sealing.visible(day, ledger.horizon())) {
-                if (previous != null) {
-                    send.add(sealed(previous, previous.bookings() == null ? List.of() : previous.bookings()));
-                }
+            boolean served = ledger.served().containsKey(key);
+            if (!served && !Sealing.visible(day, ledger.horizon())) {
                 continue;
             }
-            UsageDaily now = fold.getOrDefault(key, empty(key, ledger));
+            UsageDaily now = records.getOrDefault(key, empty(key, ledger));
             if (sealing.sealed(day, ledger.asOf())) {
-                send.add(sealed(now, ledger.bookingDays(now.tenant(), day)));
-            } else if (previous == null ? !now.pools().isEmpty() : !now.pools().equals(previous.pools())) {
+                send.add(sealed(now));
+            } else if (!ledger.baseOnly().contains(key) && changed(previous, now)) {
                 send.add(now);
             }
         }
         return send;
     }
 
-    private static UsageDaily sealed(UsageDaily d, List<UsageDaily.BookingDay> bookings) {
-        return new UsageDaily(d.tenant(), d.day(), d.pools(), d.total(), d.version(), d.asOf(), true, bookings);
+    private static boolean changed(UsageDaily previous, UsageDaily now) {
+        if (now.pools().isEmpty()) {
+            return previous != null && !previous.pools().isEmpty(); // once, so the topic drops the old figures
+        }
+        return previous == null || !now.pools().equals(previous.pools()) || !Objects.equals(now.cut(), previous.cut());
+    }
+
+    private static UsageDaily sealed(UsageDaily d) {
+        return new UsageDaily(
+                d.tenant(), d.day(), d.pools(), d.total(), d.version(), d.asOf(), true, d.bookings(), d.cut());
     }
 
     /** A day that lost all its figures (a booking cancelled before its start): zero, so the topic drops the old. */
@@ -174,7 +182,10 @@ public final class LedgerPublisher implements ServiceComponent, LeaderDuty, Auto
                 Map.of(),
                 UsageDaily.Figures.ZERO,
                 ledger.version(),
-                ledger.asOf());
+                ledger.asOf(),
+                null,
+                List.of(),
+                ledger.cut());
     }
 
     @Override

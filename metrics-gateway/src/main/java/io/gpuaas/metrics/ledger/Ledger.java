@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 
@@ -33,34 +34,42 @@ public final class Ledger {
     public record BookingRow(Booking booking, String releaseReason, Instant releasedAt, Figures figures) {}
 
     private final Map<String, BookingLedger> bookings;
+    private final Map<String, BookingLedger> accrued;
     private final long version;
     private final Instant asOf;
+    private final Instant cut;
     private final Instant horizon;
     private final Map<String, UsageDaily> served;
+    private final ServedDays servedDays;
     private final Map<String, NavigableMap<LocalDate, Figures>> servedBookings = new HashMap<>();
     private final Map<String, Map<String, Figures>> totals;
 
     /**
      * @param bookings booking id to its ledger from the fold, in id order
-     * @param accrued  the same with every window cut at {@code asOf} (the gauge's totals)
+     * @param accrued  the same with every window cut at {@code cut} (the gauge's totals, the published records)
      * @param version  input records folded
      * @param asOf     latest event time among them, null before the first
+     * @param cut      the whole minute of {@code asOf}: what this snapshot's records cover up to
      * @param horizon  from when the fold sees every input whole, null when it sees them all from their start
-     * @param served   key ({@code <tenant>/<day>}) to the topic's record served for that day instead of the fold
+     * @param served   the days served from the topic's records instead of the fold alone
      */
     Ledger(
             Map<String, BookingLedger> bookings,
             Map<String, BookingLedger> accrued,
             long version,
             Instant asOf,
+            Instant cut,
             Instant horizon,
-            Map<String, UsageDaily> served) {
+            ServedDays served) {
         this.bookings = bookings;
+        this.accrued = accrued;
         this.version = version;
         this.asOf = asOf;
+        this.cut = cut;
         this.horizon = horizon;
-        this.served = Map.copyOf(served);
-        served.values().forEach(record -> {
+        this.served = served.view();
+        this.servedDays = served;
+        this.served.values().forEach(record -> {
             LocalDate day = LocalDate.parse(record.day());
             for (BookingDay b : record.bookings() == null ? List.<BookingDay>of() : record.bookings()) {
                 servedBookings
@@ -68,7 +77,7 @@ public final class Ledger {
                         .put(day, b.figures());
             }
         });
-        this.totals = totals(accrued);
+        this.totals = sumTotals();
     }
 
     public Map<String, BookingLedger> bookings() {
@@ -88,9 +97,19 @@ public final class Ledger {
         return horizon;
     }
 
-    /** The topic's records this snapshot serves instead of its fold, by key. */
+    /** The records this snapshot serves instead of its fold alone (sealed, BASE + DELTA, BASE alone), by key. */
     public Map<String, UsageDaily> served() {
         return served;
+    }
+
+    /** The days served as BASE alone: the fold cannot see them whole, nor from their record's cut on. */
+    public Set<String> baseOnly() {
+        return servedDays.baseOnly();
+    }
+
+    /** The whole minute this snapshot's records cover up to; null before the first input. */
+    public Instant cut() {
+        return cut;
     }
 
     private boolean isServed(String tenant, LocalDate day) {
@@ -177,7 +196,7 @@ public final class Ledger {
         return totals;
     }
 
-    private Map<String, Map<String, Figures>> totals(Map<String, BookingLedger> accrued) {
+    private Map<String, Map<String, Figures>> sumTotals() {
         Map<String, Map<String, Figures>> sums = new TreeMap<>();
         for (BookingLedger b : accrued.values()) {
             Booking booking = b.facts().booking();
@@ -186,48 +205,50 @@ public final class Ledger {
                     .forEach(day -> sums.computeIfAbsent(booking.tenant(), t -> new TreeMap<>())
                             .merge(booking.pool(), b.figures(day), Figures::plus));
         }
-        served.values()
-                .forEach(r -> r.pools().forEach((pool, f) -> sums.computeIfAbsent(r.tenant(), t -> new TreeMap<>())
-                        .merge(pool, f, Figures::plus)));
+        servedDays.accrued().values().forEach(r -> r.pools()
+                .forEach((pool, f) ->
+                        sums.computeIfAbsent(r.tenant(), t -> new TreeMap<>()).merge(pool, f, Figures::plus)));
         sums.values().forEach(pools -> pools.replaceAll((pool, f) -> rounded(f)));
         return sums;
     }
 
     /**
-     * The fold's daily records (served days ignored: this is what the fold says), one per tenant and day with any
-     * figure, every pool of the day inside, not sealed.
+     * The records the leader would publish now, by key: the fold's figures up to {@link #cut()} of every day it has
+     * any for (a day it cannot see whole included: the publisher decides what to send), overlaid by the served days'
+     * records up to the same cut. Not sealed; each with its bookings' figures, unrounded.
      */
-    public List<UsageDaily> daily() {
-        Map<String, Map<String, Figures>> byKey = new TreeMap<>();
-        for (BookingLedger b : bookings.values()) {
+    public Map<String, UsageDaily> records() {
+        Map<String, Map<String, Figures>> pools = new TreeMap<>();
+        Map<String, List<BookingDay>> days = new HashMap<>();
+        for (BookingLedger b : accrued.values()) {
             Booking booking = b.facts().booking();
-            b.days().keySet().forEach(day -> byKey.computeIfAbsent(
-                            UsageDaily.key(booking.tenant(), day.toString()), k -> new TreeMap<>())
-                    .merge(booking.pool(), b.figures(day), Figures::plus));
+            b.days().keySet().forEach(day -> {
+                String key = UsageDaily.key(booking.tenant(), day.toString());
+                pools.computeIfAbsent(key, k -> new TreeMap<>()).merge(booking.pool(), b.figures(day), Figures::plus);
+                days.computeIfAbsent(key, k -> new ArrayList<>())
+                        .add(new BookingDay(booking.id(), booking.pool(), b.figures(day)));
+            });
         }
-        List<UsageDaily> records = new ArrayList<>();
-        byKey.forEach((key, pools) -> {
-            int cut = key.lastIndexOf('/');
-            pools.replaceAll((pool, f) -> rounded(f));
-            Figures total = rounded(pools.values().stream().reduce(Figures.ZERO, Figures::plus));
-            records.add(new UsageDaily(key.substring(0, cut), key.substring(cut + 1), pools, total, version, asOf));
+        Map<String, UsageDaily> records = new TreeMap<>();
+        pools.forEach((key, byPool) -> {
+            int at = key.lastIndexOf('/');
+            byPool.replaceAll((pool, f) -> rounded(f));
+            Figures total = rounded(byPool.values().stream().reduce(Figures.ZERO, Figures::plus));
+            records.put(
+                    key,
+                    new UsageDaily(
+                            key.substring(0, at),
+                            key.substring(at + 1),
+                            byPool,
+                            total,
+                            version,
+                            asOf,
+                            null,
+                            List.copyOf(days.get(key)),
+                            cut));
         });
+        records.putAll(servedDays.accrued());
         return records;
-    }
-
-    /**
-     * The fold's figures of {@code tenant}'s bookings on {@code day}, unrounded (a booking's figures over several
-     * days are rounded once, after the sum, as the API rounds them), in booking id order.
-     */
-    public List<BookingDay> bookingDays(String tenant, LocalDate day) {
-        List<BookingDay> days = new ArrayList<>();
-        for (BookingLedger b : bookings.values()) {
-            Booking booking = b.facts().booking();
-            if (booking.tenant().equals(tenant) && b.days().containsKey(day)) {
-                days.add(new BookingDay(booking.id(), booking.pool(), b.figures(day)));
-            }
-        }
-        return days;
     }
 
     static Figures rounded(Figures f) {

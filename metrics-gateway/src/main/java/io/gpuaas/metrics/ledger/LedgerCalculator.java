@@ -49,6 +49,8 @@ final class LedgerCalculator {
     private final Map<String, List<Span>> reclaims;
     private final Map<String, NavigableMap<Long, long[]>> samples;
     private final long minutesFrom;
+    /** The computation's lower bound (epoch ms): nothing before it counts ({@link #compute(long, long)}). */
+    private long from = Long.MIN_VALUE;
 
     /**
      * @param inputs      the fold's copy: bookings sorted by id, spans in {@link Span#ORDER}, sample buckets
@@ -73,6 +75,17 @@ final class LedgerCalculator {
 
     /** Every figure, with every window cut at {@code until} (epoch ms; {@code Long.MAX_VALUE} for none). */
     Map<String, BookingLedger> compute(long until) {
+        return compute(Long.MIN_VALUE, until);
+    }
+
+    /**
+     * Every figure over {@code [from, until)} only (epoch ms): windows and spans are clipped at both ends as they are
+     * split at midnight, and a sample minute counts when it starts in that range. Minute-aligned bounds split the
+     * figures cleanly: those over {@code [a, c)} plus those over {@code [c, b)} are those over {@code [a, b)}, since
+     * the units served at an instant, and a minute's device time, depend on that instant or minute alone.
+     */
+    synchronized Map<String, BookingLedger> compute(long from, long until) {
+        this.from = from;
         Map<String, BookingLedger> ledgers = new LinkedHashMap<>();
         List<Holder> holders = new ArrayList<>();
         Map<String, Set<String>> namespaces = new HashMap<>();
@@ -142,7 +155,7 @@ final class LedgerCalculator {
     }
 
     /** Serves the units of {@code supply} to the holders, in their order, capped at each one's quantity. */
-    private static void sweep(List<Holder> holders, List<Span> supply, Kind kind, long until) {
+    private void sweep(List<Holder> holders, List<Span> supply, Kind kind, long until) {
         if (supply.isEmpty()) {
             return;
         }
@@ -186,7 +199,9 @@ final class LedgerCalculator {
             });
         }
         group.sort(BY_START);
-        minutes.headMap(until, false).forEach((minute, ms) -> serveMinute(group, minute, ms[0], ms[1]));
+        if (from < until) {
+            minutes.subMap(from, true, until, false).forEach((minute, ms) -> serveMinute(group, minute, ms[0], ms[1]));
+        }
     }
 
     /** A minute's busy, then idle, device-ms go to the holders in order, each up to quantity × its overlap. */
@@ -210,8 +225,9 @@ final class LedgerCalculator {
         }
     }
 
-    /** Adds {@code units} over {@code [from, to)} to the UTC days it covers. */
-    private static void add(BookingLedger ledger, Kind kind, long from, long to, long units) {
+    /** Adds {@code units} over {@code [start, to)}, clipped at the computation's lower bound, to the days it covers. */
+    private void add(BookingLedger ledger, Kind kind, long start, long to, long units) {
+        long from = Math.max(start, this.from);
         while (from < to) {
             long dayEnd = (Math.floorDiv(from, DAY) + 1) * DAY;
             long end = Math.min(to, dayEnd);

@@ -1,7 +1,7 @@
 package io.gpuaas.metrics.ledger;
 
 import io.gpuaas.events.usage.UsageDaily;
-import java.util.HashMap;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
@@ -71,17 +71,19 @@ public final class LedgerSnapshots {
                 : Math.floorDiv(copy.asOf().toEpochMilli(), MINUTE) * MINUTE - UTILIZATION_MINUTES * MINUTE;
     }
 
-    /** The ledger of {@code copy}, serving the topic's records of sealed days and of days the fold cannot see. */
+    /**
+     * The ledger of {@code copy}: the fold's figures, and the topic's records of sealed days and of days the fold
+     * cannot see whole ({@link ServedDays}). The snapshot's cut is the whole minute of {@code asOf}, so that sample
+     * minutes and spans split cleanly there.
+     */
     static Ledger compute(LedgerInputs.Copy copy, Map<String, UsageDaily> topic) {
-        long asOf = copy.asOf() == null ? Long.MIN_VALUE : copy.asOf().toEpochMilli();
+        long cut =
+                copy.asOf() == null ? Long.MIN_VALUE : Math.floorDiv(copy.asOf().toEpochMilli(), MINUTE) * MINUTE;
         var full = new LedgerCalculator(copy, minutesFrom(copy)).compute(Long.MAX_VALUE);
-        var accrued = new LedgerCalculator(copy, Long.MAX_VALUE).compute(asOf);
-        Map<String, UsageDaily> served = new HashMap<>();
-        topic.forEach((key, record) -> {
-            if (Sealing.served(record, copy.horizon())) {
-                served.put(key, record);
-            }
-        });
-        return new Ledger(full, accrued, copy.version(), copy.asOf(), copy.horizon(), served);
+        var fold = new LedgerCalculator(copy, Long.MAX_VALUE);
+        var accrued = fold.compute(cut);
+        ServedDays served = ServedDays.of(topic, fold, copy.horizon(), cut, copy.version(), copy.asOf());
+        Instant cutInstant = copy.asOf() == null ? null : Instant.ofEpochMilli(cut);
+        return new Ledger(full, accrued, copy.version(), copy.asOf(), cutInstant, copy.horizon(), served);
     }
 }

@@ -17,6 +17,7 @@ import io.gpuaas.metrics.ledger.PublishedDays;
 import io.gpuaas.metrics.ledger.Sealing;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,6 +39,11 @@ class LedgerPublisherTest {
     private final LedgerPublisher publisher =
             new LedgerPublisher(snapshots, producer, "gpuaas.usage-ledger", Duration.ofMinutes(1));
 
+    /** Moves the ledger's asOf (and cut) to {@code time}: a reading of a device no booking holds. */
+    private void clock(Instant time) {
+        ledger.apply(scrape("n9", "GPU-9", "h200", "nobody", time, 0.0));
+    }
+
     private List<UsageDaily> publish() {
         snapshots.refresh();
         return publisher.publishChanged();
@@ -55,6 +61,7 @@ class LedgerPublisherTest {
     void shouldPublishADayOnceAndAgainOnlyWhenItsFiguresChange() {
         Booking b = booking("bk-1", "team-a", "h200", 1, T10, T10.plus(Duration.ofHours(2)));
         ledger.apply(confirmed(b));
+        clock(T10.plus(Duration.ofHours(2)));
 
         assertThat(publish())
                 .extracting(UsageDaily::tenant, UsageDaily::day, d -> d.total().booked(), UsageDaily::isSealed)
@@ -70,7 +77,8 @@ class LedgerPublisherTest {
     void shouldPublishADayWithoutFiguresWhenItsOnlyBookingIsCancelledBeforeItsStart() {
         Booking b = booking("bk-1", "team-a", "h200", 1, T10, T10.plus(Duration.ofHours(2)));
         ledger.apply(confirmed(b));
-        publish();
+        clock(T10.plus(Duration.ofHours(2)));
+        assertThat(publish()).hasSize(1);
 
         Booking cancelled = b.withState(BookingState.CANCELLED, T10.minusSeconds(60));
         ledger.apply(new BookingEvent.BookingCancelled("req-cancel", cancelled, T10.minusSeconds(60)));
@@ -85,6 +93,7 @@ class LedgerPublisherTest {
     @Test
     void shouldResendNothingWhenANewLeaderFindsTheSameFiguresOnTheTopic() {
         ledger.apply(confirmed(booking("bk-1", "team-a", "h200", 1, T10, T10.plus(Duration.ofHours(2)))));
+        clock(T10.plus(Duration.ofHours(2)));
         UsageDaily first = publish().getFirst();
         topic.apply(KEY, first);
 
@@ -100,6 +109,7 @@ class LedgerPublisherTest {
         ledger.apply(confirmed(booking("bk-1", "team-a", "h200", 1, T10, T10.plus(Duration.ofHours(2)))));
         ledger.apply(scrape("n1", "GPU-1", "h200", "team-a", T10, 0.9));
         ledger.apply(scrape("n1", "GPU-1", "h200", "team-a", T10.plusSeconds(30), 0.9));
+        clock(T10.plus(Duration.ofHours(2)));
         assertThat(publish()).singleElement().satisfies(d -> assertThat(d.isSealed())
                 .isFalse());
 
@@ -118,7 +128,7 @@ class LedgerPublisherTest {
     }
 
     @Test
-    void shouldSealTheTopicsLastRecordInsteadOfTheFoldWhenTheFoldMissesTheStartOfTheDay() {
+    void shouldServeTheTopicsLastRecordAloneWhenItHasNoCutAndSealItOnlyOnceTheDayIsOver() {
         ledger.truncated(Set.of(LedgerInputs.Input.GPU_SAMPLES));
         ledger.apply(confirmed(booking("bk-1", "team-a", "h200", 1, T10, T10.plus(Duration.ofHours(2)))));
         ledger.apply(scrape("n1", "GPU-1", "h200", "team-a", T10.plusSeconds(600), 0.9));
@@ -126,21 +136,69 @@ class LedgerPublisherTest {
         UsageDaily.Figures before = new UsageDaily.Figures(2.0, 0, 0.5, 0, 0, 0);
         topic.apply(KEY, new UsageDaily("team-a", "2026-11-22", Map.of("h200", before), before, 7, T10));
 
+        assertThat(publish())
+                .as("the day is not over, and the fold's figures would be low")
+                .isEmpty();
+        var ledgerNow = snapshots.current().orElseThrow();
+        assertThat(ledgerNow.baseOnly()).containsExactly(KEY);
+        assertThat(ledgerNow.days(LocalDate.parse("2026-11-22"), LocalDate.parse("2026-11-23"), t -> true))
+                .singleElement()
+                .satisfies(row -> assertThat(row.figures().busy()).isEqualTo(0.5));
+
+        clock(Instant.parse("2026-11-23T01:00:00Z"));
         assertThat(publish()).singleElement().satisfies(d -> {
             assertThat(d.isSealed()).isTrue();
             assertThat(d.total().busy())
                     .as("the earlier leader's figure, not the fold's")
                     .isEqualTo(0.5);
         });
+    }
+
+    @Test
+    void shouldPublishTheTopicsRecordPlusTheFoldsFiguresFromItsCutWhenTheFoldMissesTheStartOfTheDay() {
+        ledger.truncated(Set.of(LedgerInputs.Input.GPU_SAMPLES));
+        Instant nine = T10.minus(Duration.ofHours(1));
+        ledger.apply(confirmed(booking("bk-1", "team-a", "h200", 1, nine, T10.plus(Duration.ofHours(2)))));
+        // The earlier leader's record covers [00:00, 10:05): 65 min booked, 0.5 h busy.
+        UsageDaily.Figures base = new UsageDaily.Figures(1.083333, 0, 0.5, 0, 0, 0);
+        Instant cut = T10.plusSeconds(300);
+        topic.apply(
+                KEY,
+                new UsageDaily(
+                        "team-a",
+                        "2026-11-22",
+                        Map.of("h200", base),
+                        base,
+                        7,
+                        cut,
+                        null,
+                        List.of(new UsageDaily.BookingDay("bk-1", "h200", base)),
+                        cut));
+        // This replica's samples start at the cut (its horizon): 10:05:00 and 10:05:30 busy, charged 30 s each in
+        // minute 10:05 (the 10:06:00 reading closes the second one and is itself not charged yet).
+        ledger.apply(scrape("n1", "GPU-1", "h200", "team-a", cut, 0.9));
+        ledger.apply(scrape("n1", "GPU-1", "h200", "team-a", cut.plusSeconds(30), 0.9));
+        ledger.apply(scrape("n1", "GPU-1", "h200", "team-a", cut.plusSeconds(60), 0.9));
+        clock(T10.plusSeconds(420)); // 10:07: the cut moves to 10:07; minute 10:05 is in, 10:06 has nothing
+
+        assertThat(publish()).singleElement().satisfies(d -> {
+            assertThat(d.isSealed()).as("the day is not over").isFalse();
+            assertThat(d.cut()).isEqualTo(T10.plusSeconds(420));
+            // booked: 1.083333 + [10:05, 10:07) = 1.116666(3); busy: 0.5 h + 60 s = 0.516667
+            assertThat(d.total().booked()).isEqualTo(1.116666);
+            assertThat(d.total().busy()).isEqualTo(0.516667);
+            assertThat(d.bookings()).singleElement().satisfies(b -> assertThat(
+                            b.figures().busy())
+                    .isCloseTo(0.516667, org.assertj.core.data.Offset.offset(1e-6)));
+        });
         assertThat(snapshots
                         .current()
                         .orElseThrow()
-                        .days(
-                                java.time.LocalDate.parse("2026-11-22"),
-                                java.time.LocalDate.parse("2026-11-23"),
-                                t -> true))
+                        .days(LocalDate.parse("2026-11-22"), LocalDate.parse("2026-11-23"), t -> true))
                 .singleElement()
-                .satisfies(row -> assertThat(row.figures().busy()).isEqualTo(0.5));
+                .satisfies(row -> assertThat(row.figures().booked())
+                        .as("the API counts the booked window whole, as for a day the fold sees")
+                        .isEqualTo(3.0));
     }
 
     @Test

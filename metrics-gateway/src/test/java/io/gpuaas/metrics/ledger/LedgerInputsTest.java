@@ -192,7 +192,7 @@ class LedgerInputsTest {
         assertThat(other.ledger().days(DAY, NEXT, t -> true))
                 .isEqualTo(inputs.ledger().days(DAY, NEXT, t -> true))
                 .isNotEmpty();
-        assertThat(other.ledger().daily()).isEqualTo(inputs.ledger().daily());
+        assertThat(other.ledger().records()).isEqualTo(inputs.ledger().records());
     }
 
     @Test
