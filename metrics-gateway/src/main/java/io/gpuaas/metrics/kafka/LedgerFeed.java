@@ -77,9 +77,20 @@ public final class LedgerFeed implements ServiceComponent {
     @Override
     public ComponentHealth health() {
         ComponentHealth feed = replica.health();
-        String detail =
-                (caughtUp() ? "caught up; " : "replaying, the usage API answers 503 until caught up; ") + feed.detail();
+        String detail = (caughtUp() ? "caught up; " : "replaying, the usage API answers 503 until caught up; ")
+                + baseOnly()
+                + feed.detail();
         return new ComponentHealth(feed.state(), true, detail, feed.restarts());
+    }
+
+    /** The days served as their last record alone (BASE without DELTA: use since its cut is not counted), if any. */
+    private String baseOnly() {
+        var days = snapshots.current().map(l -> l.baseOnly()).orElse(java.util.Set.of());
+        return days.isEmpty()
+                ? ""
+                : days.size() + " day(s) served as their last record alone (this replica's inputs start after its cut, "
+                        + "later use of them is not counted), e.g. "
+                        + days.iterator().next() + "; ";
     }
 
     /** Whether the ledger has a snapshot: the replica caught up and the first one was computed. */

@@ -82,10 +82,14 @@ record ServedDays(Map<String, UsageDaily> view, Map<String, UsageDaily> accrued,
     private static UsageDaily plus(
             UsageDaily base, Map<String, List<BookingLedger>> delta, Instant cut, long version, Instant asOf) {
         LocalDate day = LocalDate.parse(base.day());
-        Map<String, Figures> pools = new TreeMap<>(base.pools());
         Map<String, BookingDay> bookings = new TreeMap<>();
-        (base.bookings() == null ? List.<BookingDay>of() : base.bookings())
-                .forEach(b -> bookings.put(b.bookingId(), b));
+        // From the unrounded booking figures when the record has them, so that rounding never accumulates over
+        // generations of records and a day's row stays the sum of its bookings' rows.
+        Map<String, Figures> pools = new TreeMap<>(base.bookings() == null ? base.pools() : Map.of());
+        (base.bookings() == null ? List.<BookingDay>of() : base.bookings()).forEach(b -> {
+            bookings.put(b.bookingId(), b);
+            pools.merge(b.pool(), b.figures(), Figures::plus);
+        });
         for (BookingLedger b : delta.getOrDefault(base.tenant(), List.of())) {
             if (!b.days().containsKey(day)) {
                 continue;
