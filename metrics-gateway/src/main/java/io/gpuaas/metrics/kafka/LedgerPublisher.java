@@ -28,8 +28,9 @@ import org.slf4j.LoggerFactory;
  * Component {@code usage-ledger}: publishes the ledger's daily records on the compacted {@code gpuaas.usage-ledger},
  * keyed {@code <tenant>/<yyyy-mm-dd>}, every {@code interval}, the days whose figures or cut differ from the topic's
  * last record (every replica replicates the topic, so a new leader re-sends nothing unchanged), and seals each day
- * once it is over (DESIGN.md "Sealed days"): a sealed day is never published again, and a day this replica's fold
- * cannot see whole is never published from the fold. A {@link LeaderDuty}: only the Lease holder publishes, and
+ * once it is over (DESIGN.md "Sealed days, cut, BASE + DELTA"): a sealed day is never published again, and a day
+ * this replica's fold cannot see whole is published only as the topic's record plus the fold from that record's
+ * cut. A {@link LeaderDuty}: only the Lease holder publishes, and
  * nothing before the first snapshot (the ledger feed caught up).
  */
 public final class LedgerPublisher implements ServiceComponent, LeaderDuty, AutoCloseable {

@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * When a UTC day is over for the ledger, and whether a replica's fold can see a day whole (metrics-gateway DESIGN.md,
- * "Sealed days"). Pure: every rule reads event times, never the wall clock.
+ * "Sealed days, cut, BASE + DELTA"). Pure: every rule reads event times, never the wall clock.
  *
  * @param sealAfter how long after a day's end (in event time, {@code asOf}) late records may still change it;
  *                  shorter than the shortest input retention, so the replica that seals a day still holds its inputs
@@ -27,14 +27,6 @@ public record Sealing(Duration sealAfter) {
      */
     public static boolean visible(LocalDate day, Instant horizon) {
         return horizon == null || !horizon.isAfter(start(day));
-    }
-
-    /**
-     * Whether a replica serves {@code record} (the topic's last of its day) instead of its fold: the day is sealed on
-     * the topic, or the fold cannot see it whole.
-     */
-    public static boolean served(UsageDaily record, Instant horizon) {
-        return record.isSealed() || !visible(LocalDate.parse(record.day()), horizon);
     }
 
     /**

@@ -16,9 +16,10 @@ import java.util.TreeMap;
 
 /**
  * The days a snapshot serves from {@code gpuaas.usage-ledger} rather than from its fold alone (metrics-gateway
- * DESIGN.md, "Sealed days"): a sealed day is its final record; a day the fold cannot see whole is BASE + DELTA, the
- * topic's last record of it (figures over {@code [day start, cut)}) plus the fold's own figures from {@code cut} on,
- * when the fold sees every input whole from {@code cut} (its horizon is not later); otherwise BASE alone.
+ * DESIGN.md, "Sealed days, cut, BASE + DELTA"): a sealed day is its final record; a day the fold cannot see whole
+ * is BASE + DELTA, the topic's last record of it (figures over {@code [day start, cut)}) plus the fold's own
+ * figures from {@code cut} on, when the fold sees every input whole from {@code cut} (its horizon is not later);
+ * otherwise BASE alone.
  *
  * @param view     key to the record the API serves (DELTA with every window whole, as the fold's days are)
  * @param accrued  key to the same up to the snapshot's cut: what the gauge counts and the leader publishes
