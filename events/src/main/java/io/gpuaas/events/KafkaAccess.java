@@ -74,8 +74,8 @@ public final class KafkaAccess {
         topic(Topics.RECLAIM_EVENTS, EnumSet.of(IDLE_RECLAIMER), EnumSet.of(METRICS_GATEWAY, BOOKING_SERVICE));
         topic(Topics.RECLAIM_INTENTS, EnumSet.of(IDLE_RECLAIMER), EnumSet.of(IDLE_RECLAIMER));
         topic(Topics.TENANT_UTILIZATION, EnumSet.of(METRICS_GATEWAY), EnumSet.noneOf(KafkaPrincipal.class));
-        // The daily ledger, for SREs (who read every topic).
-        topic(Topics.USAGE_LEDGER, EnumSet.of(METRICS_GATEWAY), EnumSet.noneOf(KafkaPrincipal.class));
+        // The daily ledger, for SREs (who read every topic); metrics-gateway reads its own sealed days back.
+        topic(Topics.USAGE_LEDGER, EnumSet.of(METRICS_GATEWAY), EnumSet.of(METRICS_GATEWAY));
         // Booking notices from booking-service's lifecycle, workload notices (ReclaimPending) from idle-reclaimer;
         // booking-service delivers them to tenants' webhooks, idle-reclaimer reads its own back to show them on the
         // workload objects (Event, gpuaas.io/reclaim-at), quota-projector the booking notices (Events and annotations

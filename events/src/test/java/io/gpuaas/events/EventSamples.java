@@ -48,7 +48,18 @@ final class EventSamples {
         reclaim(samples);
         put(samples, new TenantUtilization("team-a", T0, T1, 57600.0, 43200.5, 14399.5, 0.62, Map.of("h200", 4)));
         UsageDaily.Figures mig = new UsageDaily.Figures(1.714286, 1.285714, 0.857143, 0.428571, 0.142857, 0.428571);
-        put(samples, new UsageDaily("team-a", "2026-11-22", Map.of("h200-mig-2g.35gb", mig), mig, 42, RELEASED_AT));
+        put(
+                samples,
+                new UsageDaily(
+                        "team-a",
+                        "2026-11-22",
+                        Map.of("h200-mig-2g.35gb", mig),
+                        mig,
+                        42,
+                        Instant.parse("2026-11-23T01:00:30.250Z"),
+                        true,
+                        List.of(new UsageDaily.BookingDay("bk-7f3a9c21", "h200-mig-2g.35gb", mig)),
+                        Instant.parse("2026-11-23T01:00:00Z")));
         notices(samples);
         put(
                 samples,

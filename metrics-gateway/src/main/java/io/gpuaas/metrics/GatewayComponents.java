@@ -15,11 +15,14 @@ import io.gpuaas.metrics.config.UsageSettings;
 import io.gpuaas.metrics.k8s.DcgmExporterDiscovery;
 import io.gpuaas.metrics.k8s.TenantNamespaceWatcher;
 import io.gpuaas.metrics.kafka.GpuScrapePublisher;
+import io.gpuaas.metrics.kafka.LedgerFeed;
 import io.gpuaas.metrics.kafka.LedgerPublisher;
 import io.gpuaas.metrics.kafka.ProjectionFeeds;
 import io.gpuaas.metrics.kafka.ProjectionHook;
 import io.gpuaas.metrics.kafka.RollupPublisher;
 import io.gpuaas.metrics.ledger.LedgerInputs;
+import io.gpuaas.metrics.ledger.LedgerSnapshots;
+import io.gpuaas.metrics.ledger.PublishedDays;
 import io.gpuaas.metrics.metrics.PublishCounters;
 import io.gpuaas.metrics.projection.BookedUnits;
 import io.gpuaas.metrics.projection.QueueDepth;
@@ -86,26 +89,32 @@ public class GatewayComponents {
         return feeds.sampleFeed(usage);
     }
 
+    /** The ledger's replica and snapshot timer; its replay does not gate readiness (the usage API answers 503). */
     @Singleton
-    @Named(ProjectionFeeds.LEDGER_FEED)
-    TopicReplica ledgerFeed(ProjectionFeeds feeds, LedgerInputs ledger) {
-        return feeds.ledgerFeed(ledger);
+    LedgerFeed ledgerFeed(
+            ProjectionFeeds feeds,
+            LedgerInputs ledger,
+            PublishedDays published,
+            LedgerSnapshots snapshots,
+            KafkaClients kafka,
+            LedgerSettings settings) {
+        return new LedgerFeed(
+                feeds.ledgerFeed(ledger, published),
+                ledger,
+                snapshots,
+                () -> KafkaFactory.truncatedInputs(kafka),
+                settings.refresh());
     }
 
-    /** Daily ledger records, from the Lease holder only, never while its ledger feed is behind. */
+    /** Daily ledger records, from the Lease holder only, never before the ledger's first snapshot. */
     @Singleton
     @Requires(property = "gpuaas.metrics-gateway.ledger.publish", notEquals = "false")
-    LedgerPublisher ledgerPublisher(
-            LedgerSettings settings,
-            LedgerInputs ledger,
-            KafkaClients kafka,
-            @Named(ProjectionFeeds.LEDGER_FEED) TopicReplica ledgerFeed) {
+    LedgerPublisher ledgerPublisher(LedgerSettings settings, LedgerSnapshots snapshots, KafkaClients kafka) {
         return new LedgerPublisher(
-                ledger,
+                snapshots,
                 KafkaFactory.ledgerProducer(kafka),
                 kafka.topic(Topics.USAGE_LEDGER),
-                settings.publishInterval(),
-                () -> ledgerFeed.health().caughtUp());
+                settings.publishInterval());
     }
 
     /**

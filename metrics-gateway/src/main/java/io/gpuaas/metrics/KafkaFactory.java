@@ -7,14 +7,20 @@ import io.gpuaas.events.tenant.TenantUtilizationEvent;
 import io.gpuaas.events.usage.UsageLedgerEvent;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.metrics.kafka.GpuScrapePublisher;
+import io.gpuaas.metrics.ledger.LedgerInputs;
 import io.gpuaas.metrics.metrics.PublishCounters;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -44,6 +50,8 @@ public final class KafkaFactory {
                 counters);
     }
 
+    private static final Duration LOOKUP = Duration.ofSeconds(10);
+
     public static Producer<String, TenantUtilizationEvent> rollupProducer(KafkaClients kafka) {
         return new KafkaProducer<>(
                 kafka.producerConfig("metrics-gateway-rollups"),
@@ -69,5 +77,30 @@ public final class KafkaFactory {
         // A Workload change must reach /metrics within a second: never let an idle fetch park for long.
         config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
         return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /**
+     * The ledger inputs whose topic's log no longer starts at offset 0 (retention or a deletion removed its first
+     * records): the fold sees those only from the earliest event it read. A topic missing yet is complete.
+     */
+    public static Set<LedgerInputs.Input> truncatedInputs(KafkaClients kafka) {
+        Map<LedgerInputs.Input, String> topics = Map.of(
+                LedgerInputs.Input.BOOKING_EVENTS, kafka.topic(Topics.BOOKING_EVENTS),
+                LedgerInputs.Input.KUEUE_WORKLOADS, kafka.topic(Topics.KUEUE_WORKLOADS),
+                LedgerInputs.Input.RECLAIM_EVENTS, kafka.topic(Topics.RECLAIM_EVENTS),
+                LedgerInputs.Input.GPU_SAMPLES, kafka.topic(Topics.GPU_SAMPLES));
+        Set<LedgerInputs.Input> truncated = EnumSet.noneOf(LedgerInputs.Input.class);
+        try (Consumer<byte[], byte[]> consumer = projectionConsumer(kafka, "metrics-gateway-ledger-horizon")) {
+            topics.forEach((input, topic) -> {
+                List<TopicPartition> partitions = consumer.partitionsFor(topic, LOOKUP).stream()
+                        .map(p -> new TopicPartition(p.topic(), p.partition()))
+                        .toList();
+                if (consumer.beginningOffsets(partitions, LOOKUP).values().stream()
+                        .anyMatch(offset -> offset > 0)) {
+                    truncated.add(input);
+                }
+            });
+        }
+        return truncated;
     }
 }

@@ -26,7 +26,10 @@ public record Pool(
         String migProfile,
         Duration noShowGrace) {
 
-    /** Rejects a pool without id, flavor or resource, or with negative capacity. */
+    /**
+     * Rejects a pool without id, flavor or resource, with negative capacity, or with a MIG profile that names no
+     * {@code <N>g} compute slices of its GPU (at catalog load, rather than on every ledger read that weighs it).
+     */
     public Pool {
         if (id == null
                 || id.isBlank()
@@ -41,6 +44,11 @@ public record Pool(
         }
         if (noShowGrace != null && noShowGrace.isNegative()) {
             throw new IllegalArgumentException("pool " + id + ": noShowGrace must be >= 0 (PT0S turns it off)");
+        }
+        try {
+            gpuFraction(gpuModel, migProfile);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("pool " + id + ": " + e.getMessage() + " (expected <N>g.<memory>)", e);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.gpuaas.events.usage;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -14,10 +15,59 @@ import java.util.Map;
  * @param total   the sum over the pools
  * @param version how many input records the ledger had folded when this record was computed
  * @param asOf    the latest event time among those records (never the wall clock)
+ * @param sealed   true on the day's final record: the day is over and will not be published again; every
+ *                 metrics-gateway replica serves this record for the day instead of its own fold (null or false:
+ *                 the day may still change)
+ * @param bookings the day's figures per booking of the tenant (so a booking's view of the day outlives the input
+ *                 topics' retention); null on records written before they were added
+ * @param cut      the whole minute up to which the figures count: every figure covers {@code [day start, cut)} of the
+ *                 day (a sealed record: the whole day); null on records written before it was added, whose extent is
+ *                 unknown
  */
 public record UsageDaily(
-        String tenant, String day, Map<String, Figures> pools, Figures total, long version, Instant asOf)
+        String tenant,
+        String day,
+        Map<String, Figures> pools,
+        Figures total,
+        long version,
+        Instant asOf,
+        Boolean sealed,
+        List<BookingDay> bookings,
+        Instant cut)
         implements UsageLedgerEvent {
+
+    /** A record of a day that may still change, without per-booking figures or cut (as first written). */
+    public UsageDaily(
+            String tenant, String day, Map<String, Figures> pools, Figures total, long version, Instant asOf) {
+        this(tenant, day, pools, total, version, asOf, null, null, null);
+    }
+
+    /** A record without cut (as written before it was added). */
+    public UsageDaily(
+            String tenant,
+            String day,
+            Map<String, Figures> pools,
+            Figures total,
+            long version,
+            Instant asOf,
+            Boolean sealed,
+            List<BookingDay> bookings) {
+        this(tenant, day, pools, total, version, asOf, sealed, bookings, null);
+    }
+
+    /** Whether this is the day's final record. */
+    public boolean isSealed() {
+        return Boolean.TRUE.equals(sealed);
+    }
+
+    /**
+     * One booking's figures on the record's day.
+     *
+     * @param bookingId the booking
+     * @param pool      its pool
+     * @param figures   its GPU-hours of the day, unrounded (a figure over several days is rounded once, after the sum)
+     */
+    public record BookingDay(String bookingId, String pool, Figures figures) {}
 
     /** The record key of a tenant's day. */
     public static String key(String tenant, String day) {

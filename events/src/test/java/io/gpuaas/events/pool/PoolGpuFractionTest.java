@@ -40,6 +40,16 @@ class PoolGpuFractionTest {
     }
 
     @Test
+    void shouldRefuseAPoolWhoseMigProfileNamesNoComputeSlicesWhenTheCatalogIsLoaded() {
+        assertThatThrownBy(() -> new Pool("h200-mig-big", "h200-mig", "nvidia.com/mig-big", 7, "NVIDIA H200", "big"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("pool h200-mig-big")
+                .hasMessageContaining("<N>g");
+        assertThat(new Pool("a30-mig", "a30-mig", "nvidia.com/mig-2g.12gb", 4, "NVIDIA A30", "2g.12gb").gpuFraction())
+                .isEqualTo(0.5);
+    }
+
+    @Test
     void shouldGiveEveryShippedPoolAWeightBetweenZeroAndOne() {
         assertThat(PoolCatalog.load(Optional.empty()).pools())
                 .allSatisfy(p -> assertThat(p.gpuFraction()).isBetween(0.0, 1.0).isPositive());

@@ -2,6 +2,9 @@ package io.gpuaas.metrics.config;
 
 import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.metrics.ledger.LedgerInputs;
+import io.gpuaas.metrics.ledger.LedgerSnapshots;
+import io.gpuaas.metrics.ledger.PublishedDays;
+import io.gpuaas.metrics.ledger.Sealing;
 import io.gpuaas.metrics.metrics.LedgerMetrics;
 import io.gpuaas.metrics.metrics.MetricsGatewayMetrics;
 import io.gpuaas.metrics.metrics.PublishCounters;
@@ -88,7 +91,17 @@ public class GatewayFactory {
     }
 
     @Singleton
-    LedgerMetrics ledgerMetrics(LedgerInputs ledger) {
+    PublishedDays publishedDays() {
+        return new PublishedDays();
+    }
+
+    @Singleton
+    LedgerSnapshots ledgerSnapshots(LedgerInputs ledger, PublishedDays published, LedgerSettings settings) {
+        return new LedgerSnapshots(ledger, published, new Sealing(settings.sealAfter()));
+    }
+
+    @Singleton
+    LedgerMetrics ledgerMetrics(LedgerSnapshots ledger) {
         return new LedgerMetrics(ledger);
     }
 }

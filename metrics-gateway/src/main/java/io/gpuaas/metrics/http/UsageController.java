@@ -7,7 +7,7 @@ import io.gpuaas.kit.http.Problem;
 import io.gpuaas.kit.security.CallerResolver;
 import io.gpuaas.metrics.config.LedgerSettings;
 import io.gpuaas.metrics.ledger.Ledger;
-import io.gpuaas.metrics.ledger.LedgerInputs;
+import io.gpuaas.metrics.ledger.LedgerSnapshots;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
@@ -36,7 +36,8 @@ import java.util.function.Predicate;
  * {@code GET /api/v1/usage?from=&to=&groupBy=day|booking[&tenant=]}: the GPU-hours ledger (DESIGN.md "Ledger") over
  * the UTC days {@code [from, to)}, as JSON or, with {@code Accept: text/csv}, as CSV. A tenant sees its own rows
  * only (a {@code tenant=} naming another is 403); an admin sees all, or one tenant with {@code tenant=}. Missing,
- * malformed, reversed or too wide days and an unknown {@code groupBy} are 400 problems naming the parameter.
+ * malformed, reversed or too wide days and an unknown {@code groupBy} are 400 problems naming the parameter; 503
+ * {@code LEDGER_CATCHING_UP} until the ledger feed has caught up.
  */
 @Controller("/api/v1/usage")
 @Secured(SecurityRule.IS_AUTHENTICATED)
@@ -44,11 +45,11 @@ public class UsageController {
 
     static final String CSV = "text/csv";
 
-    private final LedgerInputs ledger;
+    private final LedgerSnapshots ledger;
     private final CallerResolver callers;
     private final LedgerSettings settings;
 
-    public UsageController(LedgerInputs ledger, CallerResolver callers, LedgerSettings settings) {
+    public UsageController(LedgerSnapshots ledger, CallerResolver callers, LedgerSettings settings) {
         this.ledger = ledger;
         this.callers = callers;
         this.settings = settings;
@@ -86,7 +87,10 @@ public class UsageController {
         Predicate<String> tenants = only == null ? t -> true : only::equals;
         boolean byBooking = "booking".equals(groupBy);
         boolean csv = accept != null && accept.contains(CSV);
-        Ledger current = ledger.ledger();
+        Ledger current = ledger.current().orElse(null);
+        if (current == null) {
+            return CatchingUp.response(path);
+        }
         if (csv) {
             String body = byBooking
                     ? UsageCsv.bookings(current.bookings(days[0], days[1], tenants))

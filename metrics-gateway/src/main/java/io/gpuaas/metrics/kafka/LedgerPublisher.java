@@ -4,23 +4,21 @@ import io.gpuaas.events.usage.UsageDaily;
 import io.gpuaas.events.usage.UsageLedgerEvent;
 import io.gpuaas.kit.k8s.LeaderDuty;
 import io.gpuaas.kit.runtime.ComponentHealth;
-import io.gpuaas.kit.runtime.ComponentHealth.State;
 import io.gpuaas.kit.runtime.ServiceComponent;
 import io.gpuaas.metrics.StartOrder;
 import io.gpuaas.metrics.ledger.Ledger;
-import io.gpuaas.metrics.ledger.LedgerInputs;
+import io.gpuaas.metrics.ledger.LedgerSnapshots;
+import io.gpuaas.metrics.ledger.Sealing;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
+import java.util.Objects;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
@@ -28,39 +26,35 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Component {@code usage-ledger}: publishes the ledger's daily records on the compacted {@code gpuaas.usage-ledger},
- * keyed {@code <tenant>/<yyyy-mm-dd>}, at most once per {@code interval}, and only the days whose figures changed
- * since this replica last published them. A {@link LeaderDuty}: only the Lease holder publishes; a new leader
- * publishes every day once (it does not know what the previous one sent; the compacted topic keeps the last), and
- * nothing while the ledger feed is behind, so a rebuilding replica never publishes half-folded days.
+ * keyed {@code <tenant>/<yyyy-mm-dd>}, every {@code interval}, the days whose figures or cut differ from the topic's
+ * last record (every replica replicates the topic, so a new leader re-sends nothing unchanged), and seals each day
+ * once it is over (DESIGN.md "Sealed days, cut, BASE + DELTA"): a sealed day is never published again, and a day
+ * this replica's fold cannot see whole is published only as the topic's record plus the fold from that record's
+ * cut. A {@link LeaderDuty}: only the Lease holder publishes, and
+ * nothing before the first snapshot (the ledger feed caught up).
  */
 public final class LedgerPublisher implements ServiceComponent, LeaderDuty, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LedgerPublisher.class);
 
-    private final LedgerInputs ledger;
+    private final LedgerSnapshots snapshots;
     private final Producer<String, UsageLedgerEvent> producer;
     private final String topic;
     private final Duration interval;
-    private final BooleanSupplier caughtUp;
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().name("usage-ledger").daemon().factory());
-    /** Key to the pools' figures last sent under it. */
-    private final Map<String, Map<String, UsageDaily.Figures>> published = new HashMap<>();
-
-    private ScheduledFuture<?> schedule;
-    private volatile State state = State.STARTING;
+    private final LeaderTimer timer;
+    /** Key to the record Kafka acknowledged since this replica leads; newer than the topic replica may show. */
+    private final Map<String, UsageDaily> acked = new ConcurrentHashMap<>();
 
     public LedgerPublisher(
-            LedgerInputs ledger,
-            Producer<String, UsageLedgerEvent> producer,
-            String topic,
-            Duration interval,
-            BooleanSupplier caughtUp) {
-        this.ledger = ledger;
+            LedgerSnapshots snapshots, Producer<String, UsageLedgerEvent> producer, String topic, Duration interval) {
+        this.snapshots = snapshots;
         this.producer = producer;
         this.topic = topic;
         this.interval = interval;
-        this.caughtUp = caughtUp;
+        this.timer = new LeaderTimer(
+                "usage-ledger",
+                "changed and sealed days every " + interval + " to " + topic,
+                "standing by: another replica publishes to " + topic);
     }
 
     @Override
@@ -74,107 +68,125 @@ public final class LedgerPublisher implements ServiceComponent, LeaderDuty, Auto
     }
 
     @Override
-    public synchronized ComponentHealth health() {
-        String detail = schedule != null
-                ? "changed days every " + interval + " to " + topic
-                : "standing by: another replica publishes to " + topic;
-        return new ComponentHealth(state, true, detail, 0);
+    public ComponentHealth health() {
+        return timer.health();
     }
 
     @Override
-    public synchronized void start() {
-        if (state == State.STARTING) {
-            state = State.RUNNING;
-        }
+    public void start() {
+        timer.start();
     }
 
     @Override
-    public synchronized void lead() {
-        if (state == State.STOPPED || schedule != null) {
-            return;
-        }
-        published.clear();
-        schedule = timer.scheduleWithFixedDelay(this::publishSafely, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    public void lead() {
+        acked.clear();
+        timer.lead(
+                (executor, task) ->
+                        executor.scheduleWithFixedDelay(task, 0, interval.toMillis(), TimeUnit.MILLISECONDS),
+                this::publishChanged);
     }
 
     @Override
     public void stepDown() {
-        ScheduledFuture<?> current;
-        synchronized (this) {
-            current = schedule;
-            schedule = null;
-        }
-        if (current != null) {
-            current.cancel(false);
+        if (timer.stepDown()) {
             producer.flush();
         }
     }
 
     @Override
     public void stop(Duration grace) {
-        synchronized (this) {
-            if (state == State.STOPPED) {
-                return;
-            }
-            state = State.STOPPED;
-        }
-        stepDown();
-        timer.shutdownNow();
-        producer.close(grace);
-    }
-
-    private void publishSafely() {
-        try {
-            if (caughtUp.getAsBoolean()) {
-                publishChanged();
-            }
-        } catch (RuntimeException e) {
-            LOG.warn("usage ledger not published: {}", e.toString());
+        if (timer.markStopped()) {
+            stepDown();
+            timer.shutdown();
+            producer.close(grace);
         }
     }
 
-    /** Sends the daily records whose figures differ from what this replica last sent; returns them. */
+    /** Sends what {@link #plan} says for the current snapshot; returns it (nothing before the first snapshot). */
     public synchronized List<UsageDaily> publishChanged() {
-        Ledger current = ledger.ledger();
-        List<UsageDaily> days = current.daily();
-        List<UsageDaily> changed = new ArrayList<>(days.stream()
-                .filter(d -> !d.pools().equals(published.get(key(d))))
-                .toList());
-        // A day that lost all its figures (a booking cancelled before its start) is published as zero, so the
-        // compacted topic does not keep the old figures.
-        Set<String> present = days.stream().map(LedgerPublisher::key).collect(Collectors.toSet());
-        published.entrySet().stream()
-                .filter(e -> !present.contains(e.getKey()) && !e.getValue().isEmpty())
-                .map(Map.Entry::getKey)
-                .sorted()
-                .forEach(k -> {
-                    int cut = k.lastIndexOf('/');
-                    changed.add(new UsageDaily(
-                            k.substring(0, cut),
-                            k.substring(cut + 1),
-                            Map.of(),
-                            UsageDaily.Figures.ZERO,
-                            current.version(),
-                            current.asOf()));
-                });
-        for (UsageDaily day : changed) {
-            producer.send(new ProducerRecord<>(topic, key(day), day), (metadata, error) -> {
-                if (error != null) {
-                    LOG.warn("usage ledger {} not published: {}", key(day), error.toString());
-                    forget(key(day));
+        Ledger ledger = snapshots.current().orElse(null);
+        if (ledger == null) {
+            return List.of();
+        }
+        Map<String, UsageDaily> last = new HashMap<>(snapshots.published().all());
+        last.putAll(acked);
+        List<UsageDaily> records = plan(ledger, last, snapshots.sealing());
+        for (UsageDaily day : records) {
+            String key = UsageDaily.key(day.tenant(), day.day());
+            // No lock in the callback: it runs on the producer's I/O thread.
+            producer.send(new ProducerRecord<>(topic, key, day), (metadata, error) -> {
+                if (error == null) {
+                    acked.put(key, day);
+                } else {
+                    LOG.warn("usage ledger {} not published, sent again next time: {}", key, error.toString());
                 }
             });
-            published.put(key(day), day.pools());
         }
-        return changed;
+        return records;
     }
 
-    private synchronized void forget(String key) {
-        published.remove(key);
+    /**
+     * The records to send for {@code ledger}, given the last record of each key on the topic ({@code last}):
+     * <ul>
+     *   <li>a day whose last record is sealed: nothing, ever;</li>
+     *   <li>a day the fold cannot see whole and that no record serves: nothing (the fold's figures would be low);</li>
+     *   <li>a day over ({@link Sealing#sealed}): its figures sealed, the fold's, BASE + DELTA's, or BASE alone's;</li>
+     *   <li>a day served as BASE alone: nothing more until it is over (its record is the best known);</li>
+     *   <li>otherwise the figures up to the snapshot's cut when they or the cut differ from the last record's, so
+     *       every open day's last record stays within a minute of the leader's asOf (a new leader's DELTA starts
+     *       there); none when a day never had figures.</li>
+     * </ul>
+     */
+    static List<UsageDaily> plan(Ledger ledger, Map<String, UsageDaily> last, Sealing sealing) {
+        Map<String, UsageDaily> records = ledger.records();
+        TreeSet<String> keys = new TreeSet<>(records.keySet());
+        keys.addAll(last.keySet());
+        List<UsageDaily> send = new ArrayList<>();
+        for (String key : keys) {
+            UsageDaily previous = last.get(key);
+            if (previous != null && previous.isSealed()) {
+                continue;
+            }
+            LocalDate day = LocalDate.parse(key.substring(key.lastIndexOf('/') + 1));
+            boolean served = ledger.served().containsKey(key);
+            if (!served && !Sealing.visible(day, ledger.horizon())) {
+                continue;
+            }
+            UsageDaily now = records.getOrDefault(key, empty(key, ledger));
+            if (sealing.sealed(day, ledger.asOf())) {
+                send.add(sealed(now));
+            } else if (!ledger.baseOnly().contains(key) && changed(previous, now)) {
+                send.add(now);
+            }
+        }
+        return send;
     }
 
-    private static String key(UsageDaily day) {
-        return UsageDaily.key(day.tenant(), day.day());
+    private static boolean changed(UsageDaily previous, UsageDaily now) {
+        if (now.pools().isEmpty()) {
+            return previous != null && !previous.pools().isEmpty(); // once, so the topic drops the old figures
+        }
+        return previous == null || !now.pools().equals(previous.pools()) || !Objects.equals(now.cut(), previous.cut());
+    }
+
+    private static UsageDaily sealed(UsageDaily d) {
+        return new UsageDaily(
+                d.tenant(), d.day(), d.pools(), d.total(), d.version(), d.asOf(), true, d.bookings(), d.cut());
+    }
+
+    /** A day that lost all its figures (a booking cancelled before its start): zero, so the topic drops the old. */
+    private static UsageDaily empty(String key, Ledger ledger) {
+        int cut = key.lastIndexOf('/');
+        return new UsageDaily(
+                key.substring(0, cut),
+                key.substring(cut + 1),
+                Map.of(),
+                UsageDaily.Figures.ZERO,
+                ledger.version(),
+                ledger.asOf(),
+                null,
+                List.of(),
+                ledger.cut());
     }
 
     @Override

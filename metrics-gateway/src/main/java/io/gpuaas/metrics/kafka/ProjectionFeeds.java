@@ -11,6 +11,7 @@ import io.gpuaas.kit.runtime.TopicReplica.StartAt;
 import io.gpuaas.metrics.StartOrder;
 import io.gpuaas.metrics.config.ProjectionSettings;
 import io.gpuaas.metrics.ledger.LedgerInputs;
+import io.gpuaas.metrics.ledger.PublishedDays;
 import io.gpuaas.metrics.projection.BookedUnits;
 import io.gpuaas.metrics.projection.QueueDepth;
 import io.gpuaas.metrics.projection.ReclaimState;
@@ -27,7 +28,8 @@ import org.apache.kafka.clients.consumer.Consumer;
  *   <li>{@value #SAMPLE_FEED}: {@code gpu-samples} from the end (only the present matters for gauges; the end is
  *       the one at assignment, before readiness), into TenantUsage.</li>
  *   <li>{@value #LEDGER_FEED}: {@code booking-events}, {@code kueue-workloads}, {@code reclaim-events} and
- *       {@code gpu-samples}, all from the beginning, into the ledger's {@link LedgerInputs} (a rebuild is a replay).</li>
+ *       {@code gpu-samples}, all from the beginning, into the ledger's {@link LedgerInputs} (a rebuild is a replay),
+ *       and {@code usage-ledger} into {@link PublishedDays} (the sealed days).</li>
  * </ul>
  * Separate replicas rather than one, so that thousands of samples a second never delay a queue state on its way to
  * KEDA, and a projection retrying one record holds up only its own feed.
@@ -102,7 +104,7 @@ public final class ProjectionFeeds {
     }
 
     /** Everything the ledger is built from, from the beginning, so a fresh instance rebuilds the same ledger. */
-    public TopicReplica ledgerFeed(LedgerInputs ledger) {
+    public TopicReplica ledgerFeed(LedgerInputs ledger, PublishedDays published) {
         return builder(LEDGER_FEED, ledgerDeadLetters)
                 .follow(
                         Topics.BOOKING_EVENTS,
@@ -118,6 +120,8 @@ public final class ProjectionFeeds {
                         case GpuScrape scrape -> ledger.apply(scrape);
                     }
                 }))
+                // The daily records already published: sealed days are served from them.
+                .follow(Topics.USAGE_LEDGER, StartAt.BEGINNING, hooked(Topics.USAGE_LEDGER, published::apply))
                 .build();
     }
 

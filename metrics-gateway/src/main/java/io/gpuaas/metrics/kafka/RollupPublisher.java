@@ -4,7 +4,6 @@ import io.gpuaas.events.tenant.TenantUtilization;
 import io.gpuaas.events.tenant.TenantUtilizationEvent;
 import io.gpuaas.kit.k8s.LeaderDuty;
 import io.gpuaas.kit.runtime.ComponentHealth;
-import io.gpuaas.kit.runtime.ComponentHealth.State;
 import io.gpuaas.kit.runtime.ServiceComponent;
 import io.gpuaas.metrics.StartOrder;
 import io.gpuaas.metrics.projection.BookedUnits;
@@ -13,12 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
@@ -36,7 +30,6 @@ import org.slf4j.LoggerFactory;
 public final class RollupPublisher implements ServiceComponent, LeaderDuty, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RollupPublisher.class);
-    private static final Duration IN_FLIGHT_WAIT = Duration.ofSeconds(10);
 
     private final TenantUsage usage;
     private final BookedUnits bookings;
@@ -44,11 +37,8 @@ public final class RollupPublisher implements ServiceComponent, LeaderDuty, Auto
     private final String topic;
     private final Duration window;
     private final Clock clock;
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().name("tenant-rollups").daemon().factory());
+    private final LeaderTimer timer;
     private Instant windowStart;
-    private ScheduledFuture<?> schedule;
-    private volatile State state = State.STARTING;
 
     public RollupPublisher(
             TenantUsage usage,
@@ -63,6 +53,10 @@ public final class RollupPublisher implements ServiceComponent, LeaderDuty, Auto
         this.topic = topic;
         this.window = window;
         this.clock = clock;
+        this.timer = new LeaderTimer(
+                "tenant-rollups",
+                "every " + window + " to " + topic,
+                "standing by: another replica publishes to " + topic);
     }
 
     @Override
@@ -76,72 +70,50 @@ public final class RollupPublisher implements ServiceComponent, LeaderDuty, Auto
     }
 
     @Override
-    public synchronized ComponentHealth health() {
-        String detail = schedule != null
-                ? "every " + window + " to " + topic
-                : "standing by: another replica publishes to " + topic;
-        return new ComponentHealth(state, true, detail, 0);
+    public ComponentHealth health() {
+        return timer.health();
     }
 
     @Override
-    public synchronized void start() {
-        if (state == State.STARTING) {
-            state = State.RUNNING;
-        }
+    public void start() {
+        timer.start();
     }
 
     /** Won the gateway's Lease: a window starts now, the next ones at each boundary of the wall clock. */
     @Override
     public synchronized void lead() {
-        if (state == State.STOPPED || schedule != null) {
-            return;
-        }
         Instant now = clock.instant();
-        usage.discardWindow();
-        windowStart = now;
         long millis = window.toMillis();
         long untilBoundary = millis - Math.floorMod(now.toEpochMilli(), millis);
-        schedule = timer.scheduleAtFixedRate(this::publishSafely, untilBoundary, millis, TimeUnit.MILLISECONDS);
+        boolean leads = timer.lead(
+                (executor, task) -> executor.scheduleAtFixedRate(task, untilBoundary, millis, TimeUnit.MILLISECONDS),
+                this::publishWindow);
+        if (leads) {
+            usage.discardWindow();
+            windowStart = now;
+        }
     }
 
     /** Lost the Lease (or stopping): publishes the partial window so its GPU-seconds are not lost. */
     @Override
     public void stepDown() {
-        ScheduledFuture<?> current;
-        synchronized (this) {
-            current = schedule;
-            schedule = null;
+        // A window being sent right now finishes first: the partial one must start where it ended.
+        if (timer.stepDown()) {
+            publishSafely();
+            producer.flush();
         }
-        if (current == null) {
-            return;
-        }
-        current.cancel(false);
-        try {
-            // A window being sent right now finishes first: the partial one must start where it ended.
-            timer.submit(() -> {}).get(IN_FLIGHT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            LOG.warn("tenant rollup window still being sent: {}", e.toString());
-        }
-        publishSafely();
-        producer.flush();
     }
 
     @Override
     public void stop(Duration grace) {
-        synchronized (this) {
-            if (state == State.STOPPED) {
-                return;
-            }
-            state = State.STOPPED;
+        if (timer.markStopped()) {
+            stepDown();
+            timer.shutdown();
+            producer.close(grace);
         }
-        stepDown();
-        timer.shutdownNow();
-        producer.close(grace);
     }
 
-    private synchronized void publishSafely() {
+    private void publishSafely() {
         try {
             publishWindow();
         } catch (RuntimeException e) {

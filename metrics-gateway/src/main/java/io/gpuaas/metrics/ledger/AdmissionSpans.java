@@ -97,6 +97,11 @@ final class AdmissionSpans {
                 to);
     }
 
+    /** Forgets the closed spans that ended by {@code cutoff}: only sealed days needed them. */
+    void dropEndedBy(long cutoff) {
+        closed.removeIf(s -> s.to() <= cutoff);
+    }
+
     /** Every span, the open ones ending at {@code asOf}, in {@link Span#ORDER}. */
     List<Span> spans(long asOf) {
         List<Span> all = new ArrayList<>(closed);

@@ -17,6 +17,8 @@ public final class BookingLedger {
     private final BookingFacts facts;
     private final double weight;
     private final NavigableMap<LocalDate, long[]> days = new TreeMap<>();
+    /** Recent minutes (epoch ms) to the {busy, idle} device-ms attributed to this booking in them. */
+    private final NavigableMap<Long, long[]> minutes = new TreeMap<>();
 
     BookingLedger(BookingFacts facts, double weight) {
         this.facts = facts;
@@ -27,6 +29,19 @@ public final class BookingLedger {
         if (unitMillis > 0) {
             days.computeIfAbsent(day, d -> new long[Kind.values().length])[kind.ordinal()] += unitMillis;
         }
+    }
+
+    void minute(long minute, long busyMillis, long idleMillis) {
+        if (busyMillis > 0 || idleMillis > 0) {
+            long[] ms = minutes.computeIfAbsent(minute, m -> new long[2]);
+            ms[0] += busyMillis;
+            ms[1] += idleMillis;
+        }
+    }
+
+    /** The recent minutes with attributed device time: minute (epoch ms) to {busy, idle} device-ms. */
+    public NavigableMap<Long, long[]> minutes() {
+        return minutes;
     }
 
     public BookingFacts facts() {

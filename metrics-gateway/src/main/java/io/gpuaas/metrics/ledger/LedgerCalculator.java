@@ -6,7 +6,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +13,6 @@ import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -26,6 +24,7 @@ import java.util.function.Function;
 final class LedgerCalculator {
 
     private static final long DAY = 86_400_000L;
+    private static final NavigableMap<Long, long[]> EMPTY = new TreeMap<>();
 
     /** A booking while it held its units, {@code [start, end)} in epoch ms. */
     private record Holder(BookingLedger ledger, long start, long end, long quantity) {
@@ -45,42 +44,57 @@ final class LedgerCalculator {
             Comparator.comparingLong(Holder::start).thenComparing(Holder::pool).thenComparing(Holder::id);
 
     private final List<BookingFacts> facts;
-    private final Function<String, Double> weights;
-    private final List<Span> admissions;
-    private final List<Span> reclaims;
-    private final BiFunction<String, String, NavigableMap<Long, long[]>> samples;
+    private final Map<String, Double> weights;
+    private final Map<String, List<Span>> admissions;
+    private final Map<String, List<Span>> reclaims;
+    private final Map<String, NavigableMap<Long, long[]>> samples;
+    private final long minutesFrom;
+    /** The computation's lower bound (epoch ms): nothing before it counts ({@link #compute(long, long)}). */
+    private long from = Long.MIN_VALUE;
 
     /**
-     * @param facts      every booking, sorted by id
-     * @param weights    pool id to the fraction of a GPU one unit is
-     * @param admissions admitted Workload spans, in {@link Span#ORDER}
-     * @param reclaims   reclaim spans, in {@link Span#ORDER}
-     * @param samples    (namespace, pool) to minute to {busy, idle} device-ms
+     * @param inputs      the fold's copy: bookings sorted by id, spans in {@link Span#ORDER}, sample buckets
+     * @param minutesFrom from which minute (epoch ms) each booking keeps its busy and idle per minute
      */
-    LedgerCalculator(
-            List<BookingFacts> facts,
-            Function<String, Double> weights,
-            List<Span> admissions,
-            List<Span> reclaims,
-            BiFunction<String, String, NavigableMap<Long, long[]>> samples) {
-        this.facts = facts;
-        this.weights = weights;
-        this.admissions = admissions;
-        this.reclaims = reclaims;
-        this.samples = samples;
+    LedgerCalculator(LedgerInputs.Copy inputs, long minutesFrom) {
+        this.facts = inputs.facts();
+        this.weights = inputs.weights();
+        this.admissions = byNamespace(inputs.admissions());
+        this.reclaims = byNamespace(inputs.reclaims());
+        this.samples = inputs.samples();
+        this.minutesFrom = minutesFrom;
+    }
+
+    /** Spans per namespace, each list still in {@link Span#ORDER}: a group reads its tenant's namespaces only. */
+    private static Map<String, List<Span>> byNamespace(List<Span> spans) {
+        Map<String, List<Span>> index = new HashMap<>();
+        spans.forEach(s ->
+                index.computeIfAbsent(s.namespace(), n -> new ArrayList<>()).add(s));
+        return index;
     }
 
     /** Every figure, with every window cut at {@code until} (epoch ms; {@code Long.MAX_VALUE} for none). */
-    Ledger compute(long until, long version, Instant asOf) {
+    Map<String, BookingLedger> compute(long until) {
+        return compute(Long.MIN_VALUE, until);
+    }
+
+    /**
+     * Every figure over {@code [from, until)} only (epoch ms): windows and spans are clipped at both ends as they are
+     * split at midnight, and a sample minute counts when it starts in that range. Minute-aligned bounds split the
+     * figures cleanly: those over {@code [a, c)} plus those over {@code [c, b)} are those over {@code [a, b)}, since
+     * the units served at an instant, and a minute's device time, depend on that instant or minute alone.
+     */
+    synchronized Map<String, BookingLedger> compute(long from, long until) {
+        this.from = from;
         Map<String, BookingLedger> ledgers = new LinkedHashMap<>();
         List<Holder> holders = new ArrayList<>();
         Map<String, Set<String>> namespaces = new HashMap<>();
         for (BookingFacts f : facts) {
             BookingLedger ledger =
-                    new BookingLedger(f, weights.apply(f.booking().pool()));
+                    new BookingLedger(f, weights.getOrDefault(f.booking().pool(), 1.0));
             ledgers.put(f.booking().id(), ledger);
             namespaces
-                    .computeIfAbsent(f.booking().tenant(), t -> new HashSet<>())
+                    .computeIfAbsent(f.booking().tenant(), t -> new TreeSet<>())
                     .add(f.booking().namespace());
             long start = f.booking().start().toEpochMilli();
             long q = f.booking().quantity();
@@ -106,7 +120,7 @@ final class LedgerCalculator {
                 .forEach(group -> reclaimed(group, namespaces, until));
         group(holders, h -> h.ledger().facts().booking().tenant() + '\u0000' + h.pool())
                 .forEach(group -> busyIdle(group, namespaces, until));
-        return new Ledger(ledgers, version, asOf);
+        return ledgers;
     }
 
     private static List<List<Holder>> group(List<Holder> holders, Function<Holder, String> key) {
@@ -118,27 +132,30 @@ final class LedgerCalculator {
 
     private void admitted(List<Holder> group, Map<String, Set<String>> namespaces, long until) {
         var b = group.getFirst().ledger().facts().booking();
-        Set<String> owned = namespaces.get(b.tenant());
-        List<Span> supply = admissions.stream()
-                .filter(s -> owned.contains(s.namespace())
-                        && s.flavor().equals(b.flavor())
-                        && s.resource().equals(b.resource()))
-                .toList();
+        List<Span> supply = new ArrayList<>();
+        for (String ns : namespaces.get(b.tenant())) {
+            for (Span s : admissions.getOrDefault(ns, List.of())) {
+                if (s.flavor().equals(b.flavor()) && s.resource().equals(b.resource())) {
+                    supply.add(s);
+                }
+            }
+        }
         group.sort(BY_START);
         sweep(group, supply, Kind.ADMITTED, until);
     }
 
     private void reclaimed(List<Holder> group, Map<String, Set<String>> namespaces, long until) {
-        Set<String> owned =
-                namespaces.get(group.getFirst().ledger().facts().booking().tenant());
-        List<Span> supply =
-                reclaims.stream().filter(s -> owned.contains(s.namespace())).toList();
+        List<Span> supply = new ArrayList<>();
+        for (String ns :
+                namespaces.get(group.getFirst().ledger().facts().booking().tenant())) {
+            supply.addAll(reclaims.getOrDefault(ns, List.of()));
+        }
         group.sort(BY_START_POOL);
         sweep(group, supply, Kind.RECLAIMED, until);
     }
 
     /** Serves the units of {@code supply} to the holders, in their order, capped at each one's quantity. */
-    private static void sweep(List<Holder> holders, List<Span> supply, Kind kind, long until) {
+    private void sweep(List<Holder> holders, List<Span> supply, Kind kind, long until) {
         if (supply.isEmpty()) {
             return;
         }
@@ -173,20 +190,22 @@ final class LedgerCalculator {
     private void busyIdle(List<Holder> group, Map<String, Set<String>> namespaces, long until) {
         String pool = group.getFirst().pool();
         NavigableMap<Long, long[]> minutes = new TreeMap<>();
-        for (String ns : new TreeSet<>(
-                namespaces.get(group.getFirst().ledger().facts().booking().tenant()))) {
-            samples.apply(ns, pool).forEach((m, ms) -> {
+        for (String ns :
+                namespaces.get(group.getFirst().ledger().facts().booking().tenant())) {
+            samples.getOrDefault(SampleBuckets.key(ns, pool), EMPTY).forEach((m, ms) -> {
                 long[] sum = minutes.computeIfAbsent(m, k -> new long[2]);
                 sum[0] += ms[0];
                 sum[1] += ms[1];
             });
         }
         group.sort(BY_START);
-        minutes.headMap(until, false).forEach((minute, ms) -> serveMinute(group, minute, ms[0], ms[1]));
+        if (from < until) {
+            minutes.subMap(from, true, until, false).forEach((minute, ms) -> serveMinute(group, minute, ms[0], ms[1]));
+        }
     }
 
     /** A minute's busy, then idle, device-ms go to the holders in order, each up to quantity × its overlap. */
-    private static void serveMinute(List<Holder> holders, long minute, long busy, long idle) {
+    private void serveMinute(List<Holder> holders, long minute, long busy, long idle) {
         LocalDate day = day(minute);
         for (Holder h : holders) {
             long overlap = Math.min(h.end(), minute + SampleBuckets.MINUTE) - Math.max(h.start(), minute);
@@ -198,13 +217,17 @@ final class LedgerCalculator {
             long takeIdle = Math.min(idle, cap - takeBusy);
             h.ledger().add(day, Kind.BUSY, takeBusy);
             h.ledger().add(day, Kind.IDLE, takeIdle);
+            if (minute >= minutesFrom) {
+                h.ledger().minute(minute, takeBusy, takeIdle);
+            }
             busy -= takeBusy;
             idle -= takeIdle;
         }
     }
 
-    /** Adds {@code units} over {@code [from, to)} to the UTC days it covers. */
-    private static void add(BookingLedger ledger, Kind kind, long from, long to, long units) {
+    /** Adds {@code units} over {@code [start, to)}, clipped at the computation's lower bound, to the days it covers. */
+    private void add(BookingLedger ledger, Kind kind, long start, long to, long units) {
+        long from = Math.max(start, this.from);
         while (from < to) {
             long dayEnd = (Math.floorDiv(from, DAY) + 1) * DAY;
             long end = Math.min(to, dayEnd);

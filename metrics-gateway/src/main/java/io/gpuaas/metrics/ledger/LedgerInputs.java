@@ -12,29 +12,55 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
+import java.util.NavigableMap;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
  * The ledger's fold of its four input topics (booking-events, kueue-workloads, reclaim-events, gpu-samples) into
  * what the figures are computed from. Every value kept is a function of the records' contents and event times;
  * records of one key come in order, and nothing depends on how records of different keys or topics interleave, so a
- * fresh instance replaying the topics from their beginning folds to the same state. {@link #ledger()} computes the
- * figures from that state ({@link LedgerCalculator}), cached until the next record.
+ * fresh instance replaying the topics from their beginning folds to the same state. The feed's thread only appends
+ * here, under the lock; {@link #copy()} takes what a computation needs under the lock, and the computation
+ * ({@link LedgerCalculator}) runs outside it, on the snapshot thread ({@link LedgerSnapshots}).
  */
 public final class LedgerInputs {
+
+    /** The input topics, for the earliest event time folded from each (the fold's horizon). */
+    public enum Input {
+        BOOKING_EVENTS,
+        KUEUE_WORKLOADS,
+        RECLAIM_EVENTS,
+        GPU_SAMPLES
+    }
+
+    /**
+     * What a computation needs, copied: nothing in it changes after {@link #copy()} returned.
+     *
+     * @param horizon the earliest instant from which every input is complete in this fold, null when all are
+     */
+    record Copy(
+            List<BookingFacts> facts,
+            Map<String, Double> weights,
+            List<Span> admissions,
+            List<Span> reclaims,
+            Map<String, NavigableMap<Long, long[]>> samples,
+            long version,
+            Instant asOf,
+            Instant horizon) {}
 
     private final PoolCatalog pools;
     private final Map<String, BookingFacts> bookings = new HashMap<>();
     private final AdmissionSpans admissions;
     private final ReclaimSpans reclaims = new ReclaimSpans();
     private final SampleBuckets samples;
+    private final Map<Input, Instant> earliest = new HashMap<>();
+    private final Set<Input> truncated = new HashSet<>();
     private long version;
     private Instant asOf;
-    private Ledger cached;
-    private Ledger cachedToAsOf;
 
     public LedgerInputs(PoolCatalog pools, double idleThreshold, Duration maxGap) {
         this.pools = pools;
@@ -54,7 +80,7 @@ public final class LedgerInputs {
             case BookingEvent.BookingActivated e -> merge(new BookingFacts(e.booking(), null, null));
             case BookingEvent.BookingCompleted e -> merge(new BookingFacts(e.booking(), null, null));
         }
-        folded(event.time());
+        folded(Input.BOOKING_EVENTS, event.time());
     }
 
     private void merge(BookingFacts next) {
@@ -67,51 +93,79 @@ public final class LedgerInputs {
 
     public synchronized void apply(String key, WorkloadEvent event) {
         admissions.apply(key, event);
-        folded(event.time());
+        folded(Input.KUEUE_WORKLOADS, event.time());
     }
 
     public synchronized void apply(ReclaimEvent event) {
         reclaims.apply(event);
-        folded(event.time());
+        folded(Input.RECLAIM_EVENTS, event.time());
     }
 
     public synchronized void apply(GpuScrape scrape) {
         samples.apply(scrape);
-        folded(scrape.time());
+        folded(Input.GPU_SAMPLES, scrape.time());
     }
 
-    private void folded(Instant time) {
+    private void folded(Input input, Instant time) {
         version++;
         if (time != null && (asOf == null || time.isAfter(asOf))) {
             asOf = time;
         }
-        cached = null;
-        cachedToAsOf = null;
-    }
-
-    /** The figures of every booking and day; open admissions and reclaims count until {@link Ledger#asOf()}. */
-    public synchronized Ledger ledger() {
-        if (cached == null) {
-            cached = compute(Long.MAX_VALUE);
+        if (time != null) {
+            earliest.merge(input, time, (a, b) -> a.isBefore(b) ? a : b);
         }
-        return cached;
     }
 
-    /** The same, with every window also cut at {@link Ledger#asOf()}: what has accrued so far (the counters). */
-    public synchronized Ledger accruedLedger() {
-        if (cachedToAsOf == null) {
-            cachedToAsOf = compute(asOf == null ? Long.MIN_VALUE : asOf.toEpochMilli());
-        }
-        return cachedToAsOf;
+    /**
+     * The inputs whose topic no longer holds its first record (retention or a deletion moved the log start): for
+     * them, the fold is complete only from the earliest event time it folded.
+     */
+    public synchronized void truncated(Set<Input> inputs) {
+        truncated.clear();
+        truncated.addAll(inputs);
     }
 
-    private Ledger compute(long until) {
+    /** Input records folded so far. */
+    public synchronized long version() {
+        return version;
+    }
+
+    /**
+     * Forgets input state that only days before {@code cutoff} (epoch ms) need: spans that ended by then, and sample
+     * minutes before {@code samplesCutoff} (at most {@code cutoff}: the utilization endpoint reads the last 24 h).
+     * Those days are sealed (served from {@code gpuaas.usage-ledger}), so this bounds memory.
+     */
+    public synchronized void dropBefore(long cutoff, long samplesCutoff) {
+        admissions.dropEndedBy(cutoff);
+        reclaims.dropEndedBy(cutoff);
+        samples.dropBefore(Math.min(cutoff, samplesCutoff));
+    }
+
+    /** What a computation needs, copied under the lock (the feed waits only for the copy, not the computation). */
+    synchronized Copy copy() {
         long end = asOf == null ? Long.MIN_VALUE : asOf.toEpochMilli();
         List<BookingFacts> facts = new ArrayList<>(bookings.values());
         facts.sort(Comparator.comparing(f -> f.booking().id()));
-        Function<String, Double> weights = poolId -> weight(facts, poolId);
-        return new LedgerCalculator(facts, weights, admissions.spans(end), reclaims.spans(end), samples::of)
-                .compute(until, version, asOf);
+        Map<String, Double> weights = new HashMap<>();
+        facts.forEach(f -> weights.computeIfAbsent(f.booking().pool(), p -> weight(facts, p)));
+        return new Copy(
+                facts, weights, admissions.spans(end), reclaims.spans(end), samples.copy(), version, asOf, horizon());
+    }
+
+    private Instant horizon() {
+        Instant horizon = null;
+        for (Input input : truncated) {
+            Instant first = earliest.getOrDefault(input, asOf);
+            if (first != null && (horizon == null || first.isAfter(horizon))) {
+                horizon = first;
+            }
+        }
+        return horizon;
+    }
+
+    /** The figures of every booking and day computed now from the fold alone (no sealed day from the topic). */
+    public Ledger ledger() {
+        return LedgerSnapshots.compute(copy(), Map.of());
     }
 
     private double weight(List<BookingFacts> facts, String poolId) {

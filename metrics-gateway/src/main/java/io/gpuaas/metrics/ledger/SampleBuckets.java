@@ -60,16 +60,30 @@ final class SampleBuckets {
 
     private void charge(Reading reading, long millis) {
         long minute = Math.floorDiv(reading.time, MINUTE) * MINUTE;
-        long[] bucket = buckets.computeIfAbsent(reading.namespace + '\u0000' + reading.pool, k -> new TreeMap<>())
+        long[] bucket = buckets.computeIfAbsent(key(reading.namespace, reading.pool), k -> new TreeMap<>())
                 .computeIfAbsent(minute, m -> new long[2]);
         bucket[reading.utilization > idleThreshold ? 0 : 1] += millis;
     }
 
-    /** The buckets of {@code namespace} on {@code pool} (a copy), minute to {busy, idle} ms. */
-    NavigableMap<Long, long[]> of(String namespace, String pool) {
-        NavigableMap<Long, long[]> copy = new TreeMap<>();
-        buckets.getOrDefault(namespace + '\u0000' + pool, new TreeMap<>())
-                .forEach((minute, ms) -> copy.put(minute, ms.clone()));
+    /** Every bucket (a deep copy): {@code namespace \u0000 pool} to minute to {busy, idle} ms. */
+    Map<String, NavigableMap<Long, long[]>> copy() {
+        Map<String, NavigableMap<Long, long[]>> copy = new HashMap<>();
+        buckets.forEach((key, minutes) -> {
+            NavigableMap<Long, long[]> to = new TreeMap<>();
+            minutes.forEach((minute, ms) -> to.put(minute, ms.clone()));
+            copy.put(key, to);
+        });
         return copy;
+    }
+
+    /** Forgets the minutes before {@code cutoff} (their days are sealed); the devices' last readings stay. */
+    void dropBefore(long cutoff) {
+        buckets.values().forEach(minutes -> minutes.headMap(cutoff, false).clear());
+        buckets.values().removeIf(Map::isEmpty);
+    }
+
+    /** The key of a namespace's buckets on a pool in {@link #copy()}. */
+    static String key(String namespace, String pool) {
+        return namespace + '\u0000' + pool;
     }
 }

@@ -2,7 +2,8 @@ package io.gpuaas.metrics.metrics;
 
 import io.gpuaas.events.usage.UsageDaily.Figures;
 import io.gpuaas.metrics.ledger.Kind;
-import io.gpuaas.metrics.ledger.LedgerInputs;
+import io.gpuaas.metrics.ledger.Ledger;
+import io.gpuaas.metrics.ledger.LedgerSnapshots;
 import java.util.Map;
 
 /**
@@ -13,9 +14,9 @@ import java.util.Map;
  */
 public final class LedgerMetrics {
 
-    private final LedgerInputs ledger;
+    private final LedgerSnapshots ledger;
 
-    public LedgerMetrics(LedgerInputs ledger) {
+    public LedgerMetrics(LedgerSnapshots ledger) {
         this.ledger = ledger;
     }
 
@@ -26,8 +27,11 @@ public final class LedgerMetrics {
                 "kind",
                 "pool",
                 "tenant");
-        for (Map.Entry<String, Map<String, Figures>> tenant :
-                ledger.accruedLedger().totals().entrySet()) {
+        Ledger current = ledger.current().orElse(null);
+        if (current == null) {
+            return;
+        }
+        for (Map.Entry<String, Map<String, Figures>> tenant : current.totals().entrySet()) {
             tenant.getValue().forEach((pool, f) -> {
                 double[] values = {f.booked(), f.admitted(), f.busy(), f.idle(), f.reclaimed(), f.released()};
                 for (Kind kind : Kind.values()) {

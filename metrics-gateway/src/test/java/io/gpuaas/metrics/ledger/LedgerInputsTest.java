@@ -192,7 +192,7 @@ class LedgerInputsTest {
         assertThat(other.ledger().days(DAY, NEXT, t -> true))
                 .isEqualTo(inputs.ledger().days(DAY, NEXT, t -> true))
                 .isNotEmpty();
-        assertThat(other.ledger().daily()).isEqualTo(inputs.ledger().daily());
+        assertThat(other.ledger().records()).isEqualTo(inputs.ledger().records());
     }
 
     @Test
@@ -224,9 +224,10 @@ class LedgerInputsTest {
         inputs.apply(confirmed(booking("bk-1", "team-a", "h200", 2, T10, at(120))));
         inputs.apply(scrape("n1", "GPU-1", "h200", "team-a", at(30), 0.9));
 
-        // booked 2 × 2 h in the ledger, 2 × 0.5 h accrued by 10:30
-        assertThat(inputs.ledger().totals().get("team-a").get("h200").booked()).isEqualTo(4.0);
-        assertThat(inputs.accruedLedger().totals().get("team-a").get("h200").booked())
-                .isEqualTo(1.0);
+        // booked 2 × 2 h in the API's rows, 2 × 0.5 h accrued by 10:30 on the gauge
+        assertThat(inputs.ledger().days(DAY, NEXT, t -> true))
+                .singleElement()
+                .satisfies(row -> assertThat(row.figures().booked()).isEqualTo(4.0));
+        assertThat(inputs.ledger().totals().get("team-a").get("h200").booked()).isEqualTo(1.0);
     }
 }

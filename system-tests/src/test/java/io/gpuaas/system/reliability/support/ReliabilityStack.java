@@ -218,6 +218,25 @@ public final class ReliabilityStack {
         }
     }
 
+    /**
+     * Waits until every metrics-gateway replica's usage API answers something else than 503: its ledger feed replays
+     * without gating readiness, and answers 503 {@code LEDGER_CATCHING_UP} until it caught up.
+     */
+    public void awaitLedgerCaughtUp(Duration timeout) throws InterruptedException {
+        String token = token("team-a");
+        for (ServiceReplica replica : replicas("metrics-gateway")) {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            String url = url(replica) + "/api/v1/usage?from=2026-11-01&to=2026-11-02";
+            for (HttpCalls.Response r = http.get(url, token); r.status() == 503; r = http.get(url, token)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(
+                            replica + "'s ledger not caught up after " + timeout.toSeconds() + " s: " + r.body());
+                }
+                Thread.sleep(250);
+            }
+        }
+    }
+
     public boolean healthy(ServiceReplica replica) {
         HttpCalls.Response health = http.get(url(replica) + "/health", null);
         return health.status() == 200 && health.body().contains("\"UP\"");

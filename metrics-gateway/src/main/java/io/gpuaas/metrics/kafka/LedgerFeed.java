@@ -1,0 +1,115 @@
+package io.gpuaas.metrics.kafka;
+
+import io.gpuaas.kit.runtime.ComponentHealth;
+import io.gpuaas.kit.runtime.ServiceComponent;
+import io.gpuaas.kit.runtime.TopicReplica;
+import io.gpuaas.metrics.ledger.LedgerInputs;
+import io.gpuaas.metrics.ledger.LedgerSnapshots;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Component {@code ledger-feed}: the ledger's topic replica, and the timer that rebuilds the ledger's snapshot every
+ * {@code refresh} once the replica has caught up. Its replay (6 h of gpu-samples at start) does not gate readiness:
+ * the rest of the gateway (KEDA, /metrics) serves meanwhile, the usage API answers 503 and the publisher sends
+ * nothing; the health detail says whether it caught up. A broker failure (RECOVERING) or a dead replica still takes
+ * readiness and liveness down, as for the other feeds.
+ */
+public final class LedgerFeed implements ServiceComponent {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LedgerFeed.class);
+
+    private final TopicReplica replica;
+    private final LedgerInputs inputs;
+    private final LedgerSnapshots snapshots;
+    private final Supplier<Set<LedgerInputs.Input>> truncated;
+    private final Duration refresh;
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("ledger-snapshots").daemon().factory());
+    private volatile boolean horizonKnown;
+
+    /**
+     * @param truncated the inputs whose topic's log no longer starts at offset 0 (asked of the broker once)
+     * @param refresh   the longest a snapshot lags the fold
+     */
+    public LedgerFeed(
+            TopicReplica replica,
+            LedgerInputs inputs,
+            LedgerSnapshots snapshots,
+            Supplier<Set<LedgerInputs.Input>> truncated,
+            Duration refresh) {
+        this.replica = replica;
+        this.inputs = inputs;
+        this.snapshots = snapshots;
+        this.truncated = truncated;
+        this.refresh = refresh;
+    }
+
+    @Override
+    public String name() {
+        return replica.name();
+    }
+
+    @Override
+    public int startOrder() {
+        return replica.startOrder();
+    }
+
+    @Override
+    public void start() {
+        replica.start();
+        timer.scheduleWithFixedDelay(this::tick, 0, refresh.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void stop(Duration grace) {
+        timer.shutdownNow();
+        replica.stop(grace);
+    }
+
+    /** Caught up when the first snapshot exists; never gates readiness (see the class comment). */
+    @Override
+    public ComponentHealth health() {
+        ComponentHealth feed = replica.health();
+        String detail = (caughtUp() ? "caught up; " : "replaying, the usage API answers 503 until caught up; ")
+                + baseOnly()
+                + feed.detail();
+        return new ComponentHealth(feed.state(), true, detail, feed.restarts());
+    }
+
+    /** The days served as their last record alone (BASE without DELTA: use since its cut is not counted), if any. */
+    private String baseOnly() {
+        var days = snapshots.current().map(l -> l.baseOnly()).orElse(java.util.Set.of());
+        return days.isEmpty()
+                ? ""
+                : days.size() + " day(s) served as their last record alone (this replica's inputs start after its cut, "
+                        + "later use of them is not counted), e.g. "
+                        + days.iterator().next() + "; ";
+    }
+
+    /** Whether the ledger has a snapshot: the replica caught up and the first one was computed. */
+    public boolean caughtUp() {
+        return snapshots.current().isPresent();
+    }
+
+    private void tick() {
+        try {
+            if (!horizonKnown) {
+                // Asked before the replay ends, so retention deleting what the replica already read rarely counts.
+                inputs.truncated(truncated.get());
+                horizonKnown = true;
+            }
+            if (replica.caughtUp()) {
+                snapshots.refresh();
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("ledger snapshot not refreshed, tried again in {}: {}", refresh, e.toString());
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.gpuaas.metrics.ledger;
+
+import io.gpuaas.events.usage.UsageDaily;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.Map;
+
+/**
+ * When a UTC day is over for the ledger, and whether a replica's fold can see a day whole (metrics-gateway DESIGN.md,
+ * "Sealed days, cut, BASE + DELTA"). Pure: every rule reads event times, never the wall clock.
+ *
+ * @param sealAfter how long after a day's end (in event time, {@code asOf}) late records may still change it;
+ *                  shorter than the shortest input retention, so the replica that seals a day still holds its inputs
+ */
+public record Sealing(Duration sealAfter) {
+
+    /** A day is sealed once {@code asOf} has passed its end by {@link #sealAfter()}. */
+    public boolean sealed(LocalDate day, Instant asOf) {
+        return asOf != null && !asOf.isBefore(end(day).plus(sealAfter));
+    }
+
+    /**
+     * Whether a fold complete from {@code horizon} on (null: complete) sees all of {@code day}: no input's earliest
+     * kept record is later than the day's start.
+     */
+    public static boolean visible(LocalDate day, Instant horizon) {
+        return horizon == null || !horizon.isAfter(start(day));
+    }
+
+    /**
+     * The instant before which the fold's inputs may be dropped: the start of the earliest day that still needs
+     * them, i.e. not yet sealed by {@code asOf}, or with figures in the fold but no record served for it.
+     *
+     * @param foldDays key ({@code <tenant>/<day>}) of every day the fold has figures for
+     * @param served   the records served instead of the fold, by key
+     */
+    public long cutoff(Iterable<String> foldDays, Map<String, UsageDaily> served, Instant asOf) {
+        if (asOf == null) {
+            return Long.MIN_VALUE;
+        }
+        LocalDate open = LocalDate.ofInstant(asOf.minus(sealAfter), ZoneOffset.UTC);
+        for (String key : foldDays) {
+            LocalDate day = LocalDate.parse(key.substring(key.lastIndexOf('/') + 1));
+            if (day.isBefore(open) && !served.containsKey(key)) {
+                open = day;
+            }
+        }
+        return start(open).toEpochMilli();
+    }
+
+    static Instant start(LocalDate day) {
+        return day.atStartOfDay(ZoneOffset.UTC).toInstant();
+    }
+
+    static Instant end(LocalDate day) {
+        return start(day.plusDays(1));
+    }
+}

@@ -1,0 +1,171 @@
+package io.gpuaas.metrics;
+
+import static io.gpuaas.metrics.ledger.LedgerRecords.booking;
+import static io.gpuaas.metrics.ledger.LedgerRecords.confirmed;
+import static io.gpuaas.metrics.ledger.LedgerRecords.scrape;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gpuaas.events.Json;
+import io.gpuaas.events.Topics;
+import io.gpuaas.events.booking.Booking;
+import io.gpuaas.events.gpu.GpuScrapeEvent;
+import io.gpuaas.events.usage.UsageDaily;
+import io.gpuaas.events.usage.UsageLedgerEvent;
+import io.gpuaas.testing.kafka.KafkaBroker;
+import io.gpuaas.testing.kafka.KafkaBrokerExtension;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A leader change in the middle of a day on a real broker: replica A publishes the day's record up to its cut, the
+ * samples before part of that are deleted (as retention would), A stops, and replica B, which cannot see the day
+ * whole, serves and publishes A's figures plus its own from A's cut on (BASE + DELTA) instead of freezing the day at
+ * A's figures; the day is sealed with the sum only once it has ended.
+ */
+@ExtendWith(KafkaBrokerExtension.class)
+class LedgerRestartIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final String DAY = "2026-11-20";
+    private static final String KEY = "team-r/" + DAY;
+    private static final String QUERY = "/api/v1/usage?from=" + DAY + "&to=2026-11-21";
+    private static final String ADMIN = GatewayHarness.token("ops", List.of(), List.of("admin"));
+
+    private static Instant at(String time) {
+        return Instant.parse(DAY + "T" + time + "Z");
+    }
+
+    /** One busy reading of team-r's GPU every 15 s in {@code [from, to]}. */
+    private static void busy(GatewayHarness gateway, Instant from, Instant to) {
+        for (Instant t = from; !t.isAfter(to); t = t.plusSeconds(15)) {
+            gateway.send(Topics.GPU_SAMPLES, "nr", (GpuScrapeEvent) scrape("nr", "GPU-r1", "h200", "team-r", t, 0.9));
+        }
+    }
+
+    @Test
+    void shouldAddTheNewLeadersOwnFiguresFromTheCutToTheOldLeadersRecordWhenItCannotSeeTheDayWhole(KafkaBroker broker)
+            throws Exception {
+        GatewayHarness a = new GatewayHarness(broker, "/dcgm/dcgm-exporter-t4.prom", p -> LedgerSealIT.settings());
+        String prefix = a.prefix;
+        GatewayHarness b = null;
+        boolean aRunning = true;
+        try {
+            a.awaitReady();
+            Booking held = booking("bk-r", "team-r", "h200", 1, at("10:00:00"), at("12:00:00"));
+            a.send(Topics.BOOKING_EVENTS, held.id(), confirmed(held));
+            // 41 readings 10:00:00-10:10:00; asOf 10:10 is A's cut: the 40 gaps of 15 s before it are 600 s busy.
+            busy(a, at("10:00:00"), at("10:10:00"));
+            await().atMost(WAIT).untilAsserted(() -> assertThat(lastRecord(a)).satisfies(r -> {
+                assertThat(r.cut()).isEqualTo(at("10:10:00"));
+                assertThat(r.total().busy()).isEqualTo(0.166667);
+                assertThat(r.total().booked()).as("[10:00, 10:10)").isEqualTo(0.166667);
+                assertThat(r.isSealed()).isFalse();
+            }));
+
+            keepOnlyTheLast(broker, prefix, 21); // the readings from 10:05:00 on: B's horizon is before A's cut
+            a.close();
+            aRunning = false;
+
+            b = new GatewayHarness(broker, prefix, "/dcgm/dcgm-exporter-t4.prom", p -> LedgerSealIT.settings());
+            b.awaitReady();
+            GatewayHarness replica = b;
+            // 10:10:15-10:20:00: with the 10:10:00 reading B folded, 40 more gaps of 15 s (600 s) from the cut on.
+            busy(b, at("10:10:15"), at("10:20:00"));
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(lastRecord(replica)).satisfies(r -> {
+                    assertThat(r.cut()).isEqualTo(at("10:20:00"));
+                    assertThat(r.total().busy()).as("A's 600 s + B's 600 s").isEqualTo(0.333333);
+                    assertThat(r.total().booked()).as("[10:00, 10:20)").isEqualTo(0.333333);
+                    assertThat(r.isSealed()).as("the day has not ended").isFalse();
+                });
+                assertThat(row(replica, "day").get("busy").asDouble()).isEqualTo(0.333333);
+                assertThat(row(replica, "day").get("booked").asDouble())
+                        .as("the booked window whole, as for a day the fold sees")
+                        .isEqualTo(2.0);
+                assertThat(row(replica, "booking").get("busy").asDouble()).isEqualTo(0.333333);
+            });
+
+            // 01:00 the next day is the day's end plus ledger.seal-after (1 h): B seals it with the sum.
+            b.send(Topics.GPU_SAMPLES, "nx", (GpuScrapeEvent)
+                    scrape("nx", "GPU-x1", "h200", "nobody", Instant.parse("2026-11-21T01:00:00Z"), 0.0));
+            await().atMost(WAIT)
+                    .untilAsserted(() -> assertThat(lastRecord(replica)).satisfies(r -> {
+                        assertThat(r.isSealed()).isTrue();
+                        assertThat(r.total().busy()).isEqualTo(0.333333);
+                        assertThat(r.total().booked()).isEqualTo(2.0);
+                        assertThat(r.bookings()).singleElement().satisfies(d -> assertThat(d.bookingId())
+                                .isEqualTo("bk-r"));
+                    }));
+        } finally {
+            if (b != null) {
+                b.close();
+            }
+            if (aRunning) {
+                a.close();
+            }
+        }
+    }
+
+    /** team-r's one row on DAY, grouped by {@code groupBy}. */
+    private static JsonNode row(GatewayHarness gateway, String groupBy) throws Exception {
+        HttpResponse<String> response = gateway.get(QUERY + "&groupBy=" + groupBy, ADMIN, "application/json");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        JsonNode rows = Json.mapper().readTree(response.body()).get("rows");
+        assertThat(rows).as(response.body()).hasSize(1);
+        return rows.get(0);
+    }
+
+    /** The last record of team-r's DAY on gpuaas.usage-ledger. */
+    private static UsageDaily lastRecord(GatewayHarness gateway) {
+        List<ConsumerRecord<byte[], UsageLedgerEvent>> records = gateway.consumeAll(
+                Topics.USAGE_LEDGER.name(gateway.prefix),
+                Topics.USAGE_LEDGER.valueSerde().deserializer(),
+                Duration.ofSeconds(2));
+        UsageDaily last = null;
+        for (ConsumerRecord<byte[], UsageLedgerEvent> record : records) {
+            if (KEY.equals(new String(record.key(), java.nio.charset.StandardCharsets.UTF_8))) {
+                last = (UsageDaily) record.value();
+            }
+        }
+        assertThat(last).as("a record of " + KEY).isNotNull();
+        return last;
+    }
+
+    /** What retention does: the log start of gpu-samples moves so only its last {@code keep} records remain. */
+    private static void keepOnlyTheLast(KafkaBroker broker, String prefix, int keep) throws Exception {
+        String topic = Topics.GPU_SAMPLES.name(prefix);
+        try (Admin admin = broker.admin()) {
+            int partitions = admin.describeTopics(List.of(topic))
+                    .allTopicNames()
+                    .get(10, TimeUnit.SECONDS)
+                    .get(topic)
+                    .partitions()
+                    .size();
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            for (int p = 0; p < partitions; p++) {
+                latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
+            }
+            Map<TopicPartition, RecordsToDelete> delete = new HashMap<>();
+            admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS).forEach((partition, end) -> {
+                if (end.offset() > 0) { // every reading has one key: one partition holds them all
+                    delete.put(partition, RecordsToDelete.beforeOffset(end.offset() - keep));
+                }
+            });
+            admin.deleteRecords(delete).all().get(10, TimeUnit.SECONDS);
+        }
+    }
+}
