@@ -31,7 +31,8 @@ public record Sealing(Duration sealAfter) {
 
     /**
      * The instant before which the fold's inputs may be dropped: the start of the earliest day that still needs
-     * them, i.e. not yet sealed by {@code asOf}, or with figures in the fold but no record served for it.
+     * them, i.e. not yet sealed by {@code asOf}, or with figures in the fold but no sealed record on the topic yet
+     * (an unsealed record, served as BASE + DELTA or BASE alone, may still be sealed with the fold's DELTA).
      *
      * @param foldDays key ({@code <tenant>/<day>}) of every day the fold has figures for
      * @param served   the records served instead of the fold, by key
@@ -43,7 +44,8 @@ public record Sealing(Duration sealAfter) {
         LocalDate open = LocalDate.ofInstant(asOf.minus(sealAfter), ZoneOffset.UTC);
         for (String key : foldDays) {
             LocalDate day = LocalDate.parse(key.substring(key.lastIndexOf('/') + 1));
-            if (day.isBefore(open) && !served.containsKey(key)) {
+            UsageDaily record = served.get(key);
+            if (day.isBefore(open) && (record == null || !record.isSealed())) {
                 open = day;
             }
         }

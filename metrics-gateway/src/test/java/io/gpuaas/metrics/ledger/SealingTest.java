@@ -54,6 +54,21 @@ class SealingTest {
     }
 
     @Test
+    void shouldKeepTheInputsOfADayServedFromAnUnsealedRecordUntilItIsSealed() {
+        Instant asOf = Instant.parse("2026-11-24T12:00:00Z");
+        Map<String, UsageDaily> served = Map.of("team-a/2026-11-22", record("team-a", "2026-11-22", false));
+
+        assertThat(sealing.cutoff(List.of("team-a/2026-11-22"), served, asOf))
+                .as("the leader still seals 11-22 as BASE + the fold's DELTA: its inputs stay")
+                .isEqualTo(Instant.parse("2026-11-22T00:00:00Z").toEpochMilli());
+        assertThat(sealing.cutoff(
+                        List.of("team-a/2026-11-22"),
+                        Map.of("team-a/2026-11-22", record("team-a", "2026-11-22", true)),
+                        asOf))
+                .isEqualTo(Instant.parse("2026-11-24T00:00:00Z").toEpochMilli());
+    }
+
+    @Test
     void shouldServeTheTopicsSealedRecordForTheDayAndItsBookingsInsteadOfTheFold() {
         LedgerInputs inputs = new LedgerInputs(POOLS, 0.05, Duration.ofSeconds(30));
         inputs.apply(confirmed(booking("bk-1", "team-a", "h200", 1, T10, T10.plus(Duration.ofHours(2)))));
