@@ -61,7 +61,7 @@ public final class LedgerSnapshots {
         next.bookings().values().forEach(b -> b.days()
                 .keySet()
                 .forEach(day -> foldDays.add(UsageDaily.key(b.facts().booking().tenant(), day.toString()))));
-        inputs.dropBefore(sealing.cutoff(foldDays, next.served(), copy.asOf()), minutesFrom(copy));
+        inputs.dropBefore(sealing.cutoff(foldDays, next.served(), copy.asOf(), copy.horizon()), minutesFrom(copy));
     }
 
     /** The first minute (epoch ms) whose per-booking utilization a snapshot of {@code copy} keeps. */

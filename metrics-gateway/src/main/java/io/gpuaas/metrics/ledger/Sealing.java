@@ -35,9 +35,14 @@ public record Sealing(Duration sealAfter) {
      * (an unsealed record, served as BASE + DELTA or BASE alone, may still be sealed with the fold's DELTA).
      *
      * @param foldDays key ({@code <tenant>/<day>}) of every day the fold has figures for
+     * A day that ended at or before {@code horizon} is not counted: the fold never saw it whole, so without a record
+     * it is never published, and with one its DELTA is empty; keeping its inputs cannot help, and would stop every
+     * later drop.
+     *
      * @param served   the records served instead of the fold, by key
+     * @param horizon  from when the fold sees every input whole (null: from their start)
      */
-    public long cutoff(Iterable<String> foldDays, Map<String, UsageDaily> served, Instant asOf) {
+    public long cutoff(Iterable<String> foldDays, Map<String, UsageDaily> served, Instant asOf, Instant horizon) {
         if (asOf == null) {
             return Long.MIN_VALUE;
         }
@@ -45,7 +50,8 @@ public record Sealing(Duration sealAfter) {
         for (String key : foldDays) {
             LocalDate day = LocalDate.parse(key.substring(key.lastIndexOf('/') + 1));
             UsageDaily record = served.get(key);
-            if (day.isBefore(open) && (record == null || !record.isSealed())) {
+            boolean unseen = horizon != null && !end(day).isAfter(horizon);
+            if (day.isBefore(open) && !unseen && (record == null || !record.isSealed())) {
                 open = day;
             }
         }

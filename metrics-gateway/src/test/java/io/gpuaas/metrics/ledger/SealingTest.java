@@ -46,10 +46,10 @@ class SealingTest {
         UsageDaily sealed = record("team-a", "2026-11-21", true);
         Map<String, UsageDaily> served = Map.of("team-a/2026-11-21", sealed);
 
-        assertThat(sealing.cutoff(List.of("team-a/2026-11-21"), served, asOf))
+        assertThat(sealing.cutoff(List.of("team-a/2026-11-21"), served, asOf, null))
                 .as("every day before 11-24 is sealed by time, 11-21 on the topic")
                 .isEqualTo(Instant.parse("2026-11-24T00:00:00Z").toEpochMilli());
-        assertThat(sealing.cutoff(List.of("team-a/2026-11-21", "team-b/2026-11-22"), served, asOf))
+        assertThat(sealing.cutoff(List.of("team-a/2026-11-21", "team-b/2026-11-22"), served, asOf, null))
                 .isEqualTo(Instant.parse("2026-11-22T00:00:00Z").toEpochMilli());
     }
 
@@ -58,13 +58,29 @@ class SealingTest {
         Instant asOf = Instant.parse("2026-11-24T12:00:00Z");
         Map<String, UsageDaily> served = Map.of("team-a/2026-11-22", record("team-a", "2026-11-22", false));
 
-        assertThat(sealing.cutoff(List.of("team-a/2026-11-22"), served, asOf))
+        assertThat(sealing.cutoff(List.of("team-a/2026-11-22"), served, asOf, null))
                 .as("the leader still seals 11-22 as BASE + the fold's DELTA: its inputs stay")
                 .isEqualTo(Instant.parse("2026-11-22T00:00:00Z").toEpochMilli());
         assertThat(sealing.cutoff(
                         List.of("team-a/2026-11-22"),
                         Map.of("team-a/2026-11-22", record("team-a", "2026-11-22", true)),
-                        asOf))
+                        asOf,
+                        null))
+                .isEqualTo(Instant.parse("2026-11-24T00:00:00Z").toEpochMilli());
+    }
+
+    @Test
+    void shouldNotKeepInputsForADayThatEndedBeforeTheFoldsHorizon() {
+        Instant asOf = Instant.parse("2026-11-24T12:00:00Z");
+        List<String> days = List.of("team-a/2026-11-21", "team-a/2026-11-22");
+
+        assertThat(sealing.cutoff(days, Map.of(), asOf, Instant.parse("2026-11-22T00:00:00Z")))
+                .as("11-21 ended at the horizon: no record of it will come from this fold")
+                .isEqualTo(Instant.parse("2026-11-22T00:00:00Z").toEpochMilli());
+        assertThat(sealing.cutoff(days, Map.of(), asOf, Instant.parse("2026-11-21T23:59:59Z")))
+                .as("the fold sees the last second of 11-21")
+                .isEqualTo(Instant.parse("2026-11-21T00:00:00Z").toEpochMilli());
+        assertThat(sealing.cutoff(List.of("team-a/2026-11-21"), Map.of(), asOf, Instant.parse("2026-11-23T06:00:00Z")))
                 .isEqualTo(Instant.parse("2026-11-24T00:00:00Z").toEpochMilli());
     }
 
