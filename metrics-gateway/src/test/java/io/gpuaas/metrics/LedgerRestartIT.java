@@ -67,12 +67,13 @@ class LedgerRestartIT {
             a.awaitReady();
             Booking held = booking("bk-r", "team-r", "h200", 1, at("10:00:00"), at("12:00:00"));
             a.send(Topics.BOOKING_EVENTS, held.id(), confirmed(held));
-            // 41 readings 10:00:00-10:10:00; asOf 10:10 is A's cut: the 40 gaps of 15 s before it are 600 s busy.
+            // 41 readings 10:00:00-10:10:00; A's cut is asOf 10:10 less ledger.cut-lag (5 min): the 20 gaps of 15 s
+            // before 10:05 are 300 s busy.
             busy(a, at("10:00:00"), at("10:10:00"));
             await().atMost(WAIT).untilAsserted(() -> assertThat(lastRecord(a)).satisfies(r -> {
-                assertThat(r.cut()).isEqualTo(at("10:10:00"));
-                assertThat(r.total().busy()).isEqualTo(0.166667);
-                assertThat(r.total().booked()).as("[10:00, 10:10)").isEqualTo(0.166667);
+                assertThat(r.cut()).isEqualTo(at("10:05:00"));
+                assertThat(r.total().busy()).isEqualTo(0.083333);
+                assertThat(r.total().booked()).as("[10:00, 10:05)").isEqualTo(0.083333);
                 assertThat(r.isSealed()).isFalse();
             }));
 
@@ -83,16 +84,18 @@ class LedgerRestartIT {
             b = new GatewayHarness(broker, prefix, "/dcgm/dcgm-exporter-t4.prom", p -> LedgerSealIT.settings());
             b.awaitReady();
             GatewayHarness replica = b;
-            // 10:10:15-10:20:00: with the 10:10:00 reading B folded, 40 more gaps of 15 s (600 s) from the cut on.
+            // 10:10:15-10:20:00: B's cut is 10:15, and it folded the readings from A's cut (10:05) on: 600 s more.
             busy(b, at("10:10:15"), at("10:20:00"));
             await().atMost(WAIT).untilAsserted(() -> {
                 assertThat(lastRecord(replica)).satisfies(r -> {
-                    assertThat(r.cut()).isEqualTo(at("10:20:00"));
-                    assertThat(r.total().busy()).as("A's 600 s + B's 600 s").isEqualTo(0.333333);
-                    assertThat(r.total().booked()).as("[10:00, 10:20)").isEqualTo(0.333333);
+                    assertThat(r.cut()).isEqualTo(at("10:15:00"));
+                    assertThat(r.total().busy()).as("A's 300 s + B's 600 s").isEqualTo(0.25);
+                    assertThat(r.total().booked()).as("[10:00, 10:15)").isEqualTo(0.25);
                     assertThat(r.isSealed()).as("the day has not ended").isFalse();
                 });
-                assertThat(row(replica, "day").get("busy").asDouble()).isEqualTo(0.333333);
+                assertThat(row(replica, "day").get("busy").asDouble())
+                        .as("the API counts up to the last charged gap, not the cut")
+                        .isEqualTo(0.333333);
                 assertThat(row(replica, "day").get("booked").asDouble())
                         .as("the booked window whole, as for a day the fold sees")
                         .isEqualTo(2.0);

@@ -163,9 +163,12 @@ public final class LedgerInputs {
         return horizon;
     }
 
-    /** The figures of every booking and day computed now from the fold alone (no sealed day from the topic). */
+    /**
+     * The figures of every booking and day computed now from the fold alone (no sealed day from the topic), cut at
+     * the minute of {@code asOf}.
+     */
     public Ledger ledger() {
-        return LedgerSnapshots.compute(copy(), Map.of());
+        return LedgerSnapshots.compute(copy(), Map.of(), new Sealing(Duration.ofDays(1), Duration.ZERO));
     }
 
     private double weight(List<BookingFacts> facts, String poolId) {

@@ -13,8 +13,28 @@ import java.util.Map;
  *
  * @param sealAfter how long after a day's end (in event time, {@code asOf}) late records may still change it;
  *                  shorter than the shortest input retention, so the replica that seals a day still holds its inputs
+ * @param cutLag    how far a snapshot's cut stays behind {@code asOf}: a reading's gap is charged only when the
+ *                  device's next reading arrives, so the figures before {@code asOf - cutLag} are complete when it
+ *                  covers the longest charged gap plus the skew between inputs; shorter than {@code sealAfter}
  */
-public record Sealing(Duration sealAfter) {
+public record Sealing(Duration sealAfter, Duration cutLag) {
+
+    private static final long MINUTE = 60_000;
+
+    public Sealing {
+        if (cutLag.isNegative() || cutLag.compareTo(sealAfter) >= 0) {
+            throw new IllegalArgumentException("ledger.cut-lag (" + cutLag
+                    + ") must be at least 0 and shorter than ledger.seal-after (" + sealAfter + ")");
+        }
+    }
+
+    /**
+     * The cut of a snapshot whose latest event time is {@code asOf}: the whole minute of {@code asOf - cutLag}
+     * (epoch ms), so sample minutes and spans split cleanly there; {@link Long#MIN_VALUE} before the first event.
+     */
+    public long cut(Instant asOf) {
+        return asOf == null ? Long.MIN_VALUE : Math.floorDiv(asOf.minus(cutLag).toEpochMilli(), MINUTE) * MINUTE;
+    }
 
     /** A day is sealed once {@code asOf} has passed its end by {@link #sealAfter()}. */
     public boolean sealed(LocalDate day, Instant asOf) {

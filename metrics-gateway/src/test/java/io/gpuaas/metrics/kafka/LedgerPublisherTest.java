@@ -33,7 +33,8 @@ class LedgerPublisherTest {
 
     private final LedgerInputs ledger = new LedgerInputs(POOLS, 0.05, Duration.ofSeconds(30));
     private final PublishedDays topic = new PublishedDays();
-    private final LedgerSnapshots snapshots = new LedgerSnapshots(ledger, topic, new Sealing(Duration.ofHours(1)));
+    private final LedgerSnapshots snapshots =
+            new LedgerSnapshots(ledger, topic, new Sealing(Duration.ofHours(1), Duration.ZERO));
     private final MockProducer<String, UsageLedgerEvent> producer =
             new MockProducer<>(true, null, new StringSerializer(), (t, value) -> new byte[0]);
     private final LedgerPublisher publisher =

@@ -5,6 +5,7 @@ import static io.gpuaas.metrics.ledger.LedgerRecords.booking;
 import static io.gpuaas.metrics.ledger.LedgerRecords.confirmed;
 import static io.gpuaas.metrics.ledger.LedgerRecords.scrape;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpuaas.events.usage.UsageDaily;
 import io.gpuaas.events.usage.UsageDaily.BookingDay;
@@ -22,7 +23,7 @@ class SealingTest {
     private static final LocalDate DAY = LocalDate.parse("2026-11-22");
     private static final LocalDate NEXT = DAY.plusDays(1);
     private static final Instant T10 = Instant.parse("2026-11-22T10:00:00Z");
-    private final Sealing sealing = new Sealing(Duration.ofHours(1));
+    private final Sealing sealing = new Sealing(Duration.ofHours(1), Duration.ZERO);
 
     @Test
     void shouldSealADayOnlyOnceTheLatestEventIsTheSealDelayPastItsEnd() {
@@ -30,6 +31,18 @@ class SealingTest {
                 .isFalse();
         assertThat(sealing.sealed(DAY, Instant.parse("2026-11-23T01:00:00Z"))).isTrue();
         assertThat(sealing.sealed(DAY, null)).isFalse();
+    }
+
+    @Test
+    void shouldCutAtTheMinuteOfAsOfLessTheLagAndRefuseALagNotShorterThanTheSealDelay() {
+        Sealing lagged = new Sealing(Duration.ofHours(1), Duration.ofMinutes(5));
+
+        assertThat(lagged.cut(Instant.parse("2026-11-22T10:10:05Z")))
+                .isEqualTo(Instant.parse("2026-11-22T10:05:00Z").toEpochMilli());
+        assertThat(lagged.cut(null)).isEqualTo(Long.MIN_VALUE);
+        assertThatThrownBy(() -> new Sealing(Duration.ofHours(1), Duration.ofHours(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cut-lag");
     }
 
     @Test

@@ -45,7 +45,8 @@ class ServedDaysTest {
         for (Instant t = T10; !t.isAfter(T10.plusSeconds(600)); t = t.plusSeconds(30)) {
             inputs.apply(scrape("n1", "GPU-1", "h200", "team-a", t, 0.9));
         }
-        return LedgerSnapshots.compute(inputs.copy(), Map.of(KEY, topic));
+        return LedgerSnapshots.compute(
+                inputs.copy(), Map.of(KEY, topic), new Sealing(Duration.ofHours(1), Duration.ZERO));
     }
 
     @Test
