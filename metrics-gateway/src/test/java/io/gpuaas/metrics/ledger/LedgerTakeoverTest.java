@@ -14,7 +14,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -62,7 +61,7 @@ class LedgerTakeoverTest {
         UsageDaily published = record(a, Map.of(), sealing);
 
         LedgerInputs b = new LedgerInputs(POOLS, 0.05, Duration.ofSeconds(30));
-        b.truncated(Set.of(LedgerInputs.Input.GPU_SAMPLES));
+        b.horizon(T10.plusSeconds(240));
         b.apply(confirmed(BOOKING));
         beforeTakeover().stream()
                 .filter(s -> !s.time().isBefore(T10.plusSeconds(240)))

@@ -15,7 +15,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class SealingTest {
@@ -162,12 +161,12 @@ class SealingTest {
     }
 
     @Test
-    void shouldNotNeedTheTruncatedSetWhenNothingWasDeleted() {
+    void shouldTakeTheHorizonTheBrokerToldNotTheEarliestRecordFolded() {
         LedgerInputs inputs = new LedgerInputs(POOLS, 0.05, Duration.ofSeconds(30));
-        inputs.truncated(Set.of());
         inputs.apply(scrape("n1", "GPU-1", "h200", "team-a", T10, 0.9));
-        assertThat(inputs.copy().horizon()).isNull();
-        inputs.truncated(Set.of(LedgerInputs.Input.GPU_SAMPLES));
-        assertThat(inputs.copy().horizon()).isEqualTo(T10);
+        assertThat(inputs.copy().horizon()).as("no partition lost a record").isNull();
+        // Another partition lost its records before 12:00: n1's 10:00 reading does not make the fold whole earlier.
+        inputs.horizon(T10.plus(Duration.ofHours(2)));
+        assertThat(inputs.copy().horizon()).isEqualTo(T10.plus(Duration.ofHours(2)));
     }
 }
