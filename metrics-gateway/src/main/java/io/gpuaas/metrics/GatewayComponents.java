@@ -102,7 +102,7 @@ public class GatewayComponents {
                 feeds.ledgerFeed(ledger, published),
                 ledger,
                 snapshots,
-                () -> KafkaFactory.truncatedInputs(kafka),
+                () -> KafkaFactory.inputsHorizon(kafka),
                 settings.refresh());
     }
 

@@ -1,28 +1,34 @@
 package io.gpuaas.metrics;
 
 import io.gpuaas.events.CloudEventHeaders;
+import io.gpuaas.events.TopicSpec;
 import io.gpuaas.events.Topics;
+import io.gpuaas.events.booking.BookingEvent;
+import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.gpu.GpuScrapeCodec;
+import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.tenant.TenantUtilizationEvent;
 import io.gpuaas.events.usage.UsageLedgerEvent;
+import io.gpuaas.events.workload.WorkloadEvent;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.metrics.kafka.GpuScrapePublisher;
-import io.gpuaas.metrics.ledger.LedgerInputs;
+import io.gpuaas.metrics.kafka.InputHorizon;
 import io.gpuaas.metrics.metrics.PublishCounters;
 import java.time.Duration;
-import java.util.EnumSet;
-import java.util.List;
+import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
 
 /** The Kafka clients of metrics-gateway, on the shared idempotent/acks=all settings of the service kit. */
 public final class KafkaFactory {
@@ -80,27 +86,33 @@ public final class KafkaFactory {
     }
 
     /**
-     * The ledger inputs whose topic's log no longer starts at offset 0 (retention or a deletion removed its first
-     * records): the fold sees those only from the earliest event it read. A topic missing yet is complete.
+     * From when the ledger's inputs are whole ({@link InputHorizon}): null when no partition of booking-events,
+     * kueue-workloads, reclaim-events or gpu-samples lost a record. A topic missing yet is whole.
      */
-    public static Set<LedgerInputs.Input> truncatedInputs(KafkaClients kafka) {
-        Map<LedgerInputs.Input, String> topics = Map.of(
-                LedgerInputs.Input.BOOKING_EVENTS, kafka.topic(Topics.BOOKING_EVENTS),
-                LedgerInputs.Input.KUEUE_WORKLOADS, kafka.topic(Topics.KUEUE_WORKLOADS),
-                LedgerInputs.Input.RECLAIM_EVENTS, kafka.topic(Topics.RECLAIM_EVENTS),
-                LedgerInputs.Input.GPU_SAMPLES, kafka.topic(Topics.GPU_SAMPLES));
-        Set<LedgerInputs.Input> truncated = EnumSet.noneOf(LedgerInputs.Input.class);
+    public static Instant inputsHorizon(KafkaClients kafka) {
+        Map<String, Function<ConsumerRecord<byte[], byte[]>, Instant>> timeOf = new HashMap<>();
+        timeOf.put(kafka.topic(Topics.BOOKING_EVENTS), eventTime(Topics.BOOKING_EVENTS, BookingEvent::time));
+        timeOf.put(kafka.topic(Topics.KUEUE_WORKLOADS), eventTime(Topics.KUEUE_WORKLOADS, WorkloadEvent::time));
+        timeOf.put(kafka.topic(Topics.RECLAIM_EVENTS), eventTime(Topics.RECLAIM_EVENTS, ReclaimEvent::time));
+        timeOf.put(kafka.topic(Topics.GPU_SAMPLES), eventTime(Topics.GPU_SAMPLES, e -> switch (e) {
+            case GpuScrape scrape -> scrape.time();
+        }));
         try (Consumer<byte[], byte[]> consumer = projectionConsumer(kafka, "metrics-gateway-ledger-horizon")) {
-            topics.forEach((input, topic) -> {
-                List<TopicPartition> partitions = consumer.partitionsFor(topic, LOOKUP).stream()
-                        .map(p -> new TopicPartition(p.topic(), p.partition()))
-                        .toList();
-                if (consumer.beginningOffsets(partitions, LOOKUP).values().stream()
-                        .anyMatch(offset -> offset > 0)) {
-                    truncated.add(input);
-                }
-            });
+            return InputHorizon.read(consumer, timeOf, LOOKUP);
         }
-        return truncated;
+    }
+
+    /** A record's event time as its topic's serde reads it; null when it cannot (the feed dead-letters it). */
+    private static <T> Function<ConsumerRecord<byte[], byte[]>, Instant> eventTime(
+            TopicSpec<String, T> topic, Function<T, Instant> time) {
+        Deserializer<T> values = topic.valueSerde().deserializer();
+        return record -> {
+            try {
+                T value = values.deserialize(record.topic(), record.headers(), record.value());
+                return value == null ? null : time.apply(value);
+            } catch (RuntimeException e) {
+                return null;
+            }
+        };
     }
 }

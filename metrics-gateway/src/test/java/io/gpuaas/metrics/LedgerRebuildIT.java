@@ -155,6 +155,9 @@ class LedgerRebuildIT {
         for (Instant t = at(D2 + "T12:00:00Z"); !t.isAfter(at(D2 + "T12:05:00Z")); t = t.plusSeconds(15)) {
             samples.add(Map.entry("nb", scrape("nb", "GPU-b1", "h200", "team-b", t, 0.0)));
         }
+        // A device no booking holds, 10 min after the last booking ends: the published records' cut (asOf less
+        // ledger.cut-lag, 5 min) passes every figure, so they equal the day view.
+        samples.add(Map.entry("nz", scrape("nz", "GPU-z1", "h200", "nobody", at(D2 + "T13:10:00Z"), 0.0)));
         publish(KafkaPrincipal.METRICS_GATEWAY, Topics.GPU_SAMPLES, samples);
     }
 

@@ -16,6 +16,7 @@ import io.gpuaas.events.usage.UsageLedgerEvent;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.gpuaas.testing.kafka.KafkaBrokerExtension;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -23,18 +24,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A leader change in the middle of a day on a real broker: replica A publishes the day's record up to its cut, the
- * samples before part of that are deleted (as retention would), A stops, and replica B, which cannot see the day
- * whole, serves and publishes A's figures plus its own from A's cut on (BASE + DELTA) instead of freezing the day at
- * A's figures; the day is sealed with the sum only once it has ended.
+ * samples before part of that are deleted (as retention would, unequally over the partitions: one loses nothing and
+ * still holds the day before), A stops, and replica B, which cannot see the day whole, serves and publishes A's
+ * figures plus its own from A's cut on (BASE + DELTA) instead of freezing the day at A's figures or taking its fold
+ * alone for the whole day; the day is sealed with the sum only once it has ended.
  */
 @ExtendWith(KafkaBrokerExtension.class)
 class LedgerRestartIT {
@@ -67,32 +69,46 @@ class LedgerRestartIT {
             a.awaitReady();
             Booking held = booking("bk-r", "team-r", "h200", 1, at("10:00:00"), at("12:00:00"));
             a.send(Topics.BOOKING_EVENTS, held.id(), confirmed(held));
-            // 41 readings 10:00:00-10:10:00; asOf 10:10 is A's cut: the 40 gaps of 15 s before it are 600 s busy.
+            // Devices no booking holds, on two other partitions: nq's from the day before (its partition loses
+            // nothing), no's from 09:00 (its partition loses its first record).
+            for (String time : List.of("2026-11-19T23:59:00Z", "2026-11-19T23:59:30Z")) {
+                a.send(Topics.GPU_SAMPLES, "nq", (GpuScrapeEvent)
+                        scrape("nq", "GPU-q1", "h200", "nobody", Instant.parse(time), 0.0));
+            }
+            for (String time : List.of("09:00:00", "09:30:00", "09:45:00")) {
+                a.send(Topics.GPU_SAMPLES, "no", (GpuScrapeEvent)
+                        scrape("no", "GPU-o1", "h200", "nobody", at(time), 0.0));
+            }
+            // 41 readings 10:00:00-10:10:00; A's cut is asOf 10:10 less ledger.cut-lag (5 min): the 20 gaps of 15 s
+            // before 10:05 are 300 s busy.
             busy(a, at("10:00:00"), at("10:10:00"));
             await().atMost(WAIT).untilAsserted(() -> assertThat(lastRecord(a)).satisfies(r -> {
-                assertThat(r.cut()).isEqualTo(at("10:10:00"));
-                assertThat(r.total().busy()).isEqualTo(0.166667);
-                assertThat(r.total().booked()).as("[10:00, 10:10)").isEqualTo(0.166667);
+                assertThat(r.cut()).isEqualTo(at("10:05:00"));
+                assertThat(r.total().busy()).isEqualTo(0.083333);
+                assertThat(r.total().booked()).as("[10:00, 10:05)").isEqualTo(0.083333);
                 assertThat(r.isSealed()).isFalse();
             }));
 
-            keepOnlyTheLast(broker, prefix, 21); // the readings from 10:05:00 on: B's horizon is before A's cut
+            // nr keeps its readings from 10:05:00 on, no from 09:30, nq all: B's horizon is 10:05, A's cut.
+            deleteRecords(broker, prefix, Map.of("nr", 20, "no", 1));
             a.close();
             aRunning = false;
 
             b = new GatewayHarness(broker, prefix, "/dcgm/dcgm-exporter-t4.prom", p -> LedgerSealIT.settings());
             b.awaitReady();
             GatewayHarness replica = b;
-            // 10:10:15-10:20:00: with the 10:10:00 reading B folded, 40 more gaps of 15 s (600 s) from the cut on.
+            // 10:10:15-10:20:00: B's cut is 10:15, and it folded the readings from A's cut (10:05) on: 600 s more.
             busy(b, at("10:10:15"), at("10:20:00"));
             await().atMost(WAIT).untilAsserted(() -> {
                 assertThat(lastRecord(replica)).satisfies(r -> {
-                    assertThat(r.cut()).isEqualTo(at("10:20:00"));
-                    assertThat(r.total().busy()).as("A's 600 s + B's 600 s").isEqualTo(0.333333);
-                    assertThat(r.total().booked()).as("[10:00, 10:20)").isEqualTo(0.333333);
+                    assertThat(r.cut()).isEqualTo(at("10:15:00"));
+                    assertThat(r.total().busy()).as("A's 300 s + B's 600 s").isEqualTo(0.25);
+                    assertThat(r.total().booked()).as("[10:00, 10:15)").isEqualTo(0.25);
                     assertThat(r.isSealed()).as("the day has not ended").isFalse();
                 });
-                assertThat(row(replica, "day").get("busy").asDouble()).isEqualTo(0.333333);
+                assertThat(row(replica, "day").get("busy").asDouble())
+                        .as("the API counts up to the last charged gap, not the cut")
+                        .isEqualTo(0.333333);
                 assertThat(row(replica, "day").get("booked").asDouble())
                         .as("the booked window whole, as for a day the fold sees")
                         .isEqualTo(2.0);
@@ -145,8 +161,9 @@ class LedgerRestartIT {
         return last;
     }
 
-    /** What retention does: the log start of gpu-samples moves so only its last {@code keep} records remain. */
-    private static void keepOnlyTheLast(KafkaBroker broker, String prefix, int keep) throws Exception {
+    /** What retention does: the log start of gpu-samples moves past the first {@code n} records of each node's key. */
+    private static void deleteRecords(KafkaBroker broker, String prefix, Map<String, Integer> firstOfNode)
+            throws Exception {
         String topic = Topics.GPU_SAMPLES.name(prefix);
         try (Admin admin = broker.admin()) {
             int partitions = admin.describeTopics(List.of(topic))
@@ -155,17 +172,21 @@ class LedgerRestartIT {
                     .get(topic)
                     .partitions()
                     .size();
-            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-            for (int p = 0; p < partitions; p++) {
-                latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
-            }
             Map<TopicPartition, RecordsToDelete> delete = new HashMap<>();
-            admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS).forEach((partition, end) -> {
-                if (end.offset() > 0) { // every reading has one key: one partition holds them all
-                    delete.put(partition, RecordsToDelete.beforeOffset(end.offset() - keep));
-                }
-            });
+            firstOfNode.forEach((node, n) -> delete.put(
+                    new TopicPartition(topic, partitionOf(node, partitions)), RecordsToDelete.beforeOffset(n)));
+            assertThat(delete).as("one partition per node").hasSize(firstOfNode.size());
+            assertThat(partitionOf("nq", partitions))
+                    .as("nq's partition loses nothing")
+                    .isNotIn(firstOfNode.keySet().stream()
+                            .map(node -> partitionOf(node, partitions))
+                            .toList());
             admin.deleteRecords(delete).all().get(10, TimeUnit.SECONDS);
         }
+    }
+
+    /** The partition the producer's default partitioner picks for a key. */
+    private static int partitionOf(String key, int partitions) {
+        return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
     }
 }

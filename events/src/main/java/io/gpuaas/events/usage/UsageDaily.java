@@ -21,8 +21,10 @@ import java.util.Map;
  * @param bookings the day's figures per booking of the tenant (so a booking's view of the day outlives the input
  *                 topics' retention); null on records written before they were added
  * @param cut      the whole minute up to which the figures count: every figure covers {@code [day start, cut)} of the
- *                 day (a sealed record: the whole day); null on records written before it was added, whose extent is
- *                 unknown
+ *                 day; the figures stop at cut, on a sealed record too (sealed from a whole fold, at or after the
+ *                 day's end; sealed as it stood, when the sealing replica had only that record, its old cut, and
+ *                 the day's use after it is not counted); null on records written before it was added, whose extent
+ *                 is unknown
  */
 public record UsageDaily(
         String tenant,

@@ -96,8 +96,14 @@ public class GatewayFactory {
     }
 
     @Singleton
-    LedgerSnapshots ledgerSnapshots(LedgerInputs ledger, PublishedDays published, LedgerSettings settings) {
-        return new LedgerSnapshots(ledger, published, new Sealing(settings.sealAfter()));
+    LedgerSnapshots ledgerSnapshots(
+            LedgerInputs ledger, PublishedDays published, LedgerSettings settings, UsageSettings usage) {
+        if (settings.cutLag().compareTo(usage.maxGap()) < 0) {
+            // A gap is charged when the next reading comes, up to max-gap later: a shorter lag publishes before it.
+            throw new IllegalArgumentException("gpuaas.metrics-gateway.ledger.cut-lag (" + settings.cutLag()
+                    + ") must be at least gpuaas.metrics-gateway.usage.max-gap (" + usage.maxGap() + ")");
+        }
+        return new LedgerSnapshots(ledger, published, new Sealing(settings.sealAfter(), settings.cutLag()));
     }
 
     @Singleton

@@ -15,6 +15,9 @@ import java.time.Duration;
  * @param sealAfter       how long after a UTC day's end (in event time) it is sealed: published a last time and
  *                        served from {@code gpuaas.usage-ledger} by every replica; under the shortest input
  *                        retention (gpu-samples, 6 h)
+ * @param cutLag          how far the published records' cut stays behind the latest event time: at least
+ *                        {@code usage.max-gap} (a gap is charged when the device's next reading arrives) plus the
+ *                        skew between inputs, and shorter than {@code sealAfter}; checked at start
  */
 @ConfigurationProperties("gpuaas.metrics-gateway.ledger")
 public record LedgerSettings(
@@ -22,4 +25,5 @@ public record LedgerSettings(
         @Bindable(defaultValue = "60s") Duration publishInterval,
         @Bindable(defaultValue = "366") int maxRangeDays,
         @Bindable(defaultValue = "5s") Duration refresh,
-        @Bindable(defaultValue = "1h") Duration sealAfter) {}
+        @Bindable(defaultValue = "1h") Duration sealAfter,
+        @Bindable(defaultValue = "5m") Duration cutLag) {}

@@ -6,7 +6,7 @@ import io.gpuaas.kit.runtime.TopicReplica;
 import io.gpuaas.metrics.ledger.LedgerInputs;
 import io.gpuaas.metrics.ledger.LedgerSnapshots;
 import java.time.Duration;
-import java.util.Set;
+import java.time.Instant;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -28,26 +28,26 @@ public final class LedgerFeed implements ServiceComponent {
     private final TopicReplica replica;
     private final LedgerInputs inputs;
     private final LedgerSnapshots snapshots;
-    private final Supplier<Set<LedgerInputs.Input>> truncated;
+    private final Supplier<Instant> horizon;
     private final Duration refresh;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("ledger-snapshots").daemon().factory());
     private volatile boolean horizonKnown;
 
     /**
-     * @param truncated the inputs whose topic's log no longer starts at offset 0 (asked of the broker once)
+     * @param horizon   from when every input is whole (null: from offset 0), asked of the broker once
      * @param refresh   the longest a snapshot lags the fold
      */
     public LedgerFeed(
             TopicReplica replica,
             LedgerInputs inputs,
             LedgerSnapshots snapshots,
-            Supplier<Set<LedgerInputs.Input>> truncated,
+            Supplier<Instant> horizon,
             Duration refresh) {
         this.replica = replica;
         this.inputs = inputs;
         this.snapshots = snapshots;
-        this.truncated = truncated;
+        this.horizon = horizon;
         this.refresh = refresh;
     }
 
@@ -102,7 +102,7 @@ public final class LedgerFeed implements ServiceComponent {
         try {
             if (!horizonKnown) {
                 // Asked before the replay ends, so retention deleting what the replica already read rarely counts.
-                inputs.truncated(truncated.get());
+                inputs.horizon(horizon.get());
                 horizonKnown = true;
             }
             if (replica.caughtUp()) {

@@ -12,11 +12,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -28,14 +26,6 @@ import java.util.stream.Collectors;
  * ({@link LedgerCalculator}) runs outside it, on the snapshot thread ({@link LedgerSnapshots}).
  */
 public final class LedgerInputs {
-
-    /** The input topics, for the earliest event time folded from each (the fold's horizon). */
-    public enum Input {
-        BOOKING_EVENTS,
-        KUEUE_WORKLOADS,
-        RECLAIM_EVENTS,
-        GPU_SAMPLES
-    }
 
     /**
      * What a computation needs, copied: nothing in it changes after {@link #copy()} returned.
@@ -57,8 +47,7 @@ public final class LedgerInputs {
     private final AdmissionSpans admissions;
     private final ReclaimSpans reclaims = new ReclaimSpans();
     private final SampleBuckets samples;
-    private final Map<Input, Instant> earliest = new HashMap<>();
-    private final Set<Input> truncated = new HashSet<>();
+    private Instant horizon;
     private long version;
     private Instant asOf;
 
@@ -80,7 +69,7 @@ public final class LedgerInputs {
             case BookingEvent.BookingActivated e -> merge(new BookingFacts(e.booking(), null, null));
             case BookingEvent.BookingCompleted e -> merge(new BookingFacts(e.booking(), null, null));
         }
-        folded(Input.BOOKING_EVENTS, event.time());
+        folded(event.time());
     }
 
     private void merge(BookingFacts next) {
@@ -93,36 +82,34 @@ public final class LedgerInputs {
 
     public synchronized void apply(String key, WorkloadEvent event) {
         admissions.apply(key, event);
-        folded(Input.KUEUE_WORKLOADS, event.time());
+        folded(event.time());
     }
 
     public synchronized void apply(ReclaimEvent event) {
         reclaims.apply(event);
-        folded(Input.RECLAIM_EVENTS, event.time());
+        folded(event.time());
     }
 
     public synchronized void apply(GpuScrape scrape) {
         samples.apply(scrape);
-        folded(Input.GPU_SAMPLES, scrape.time());
+        folded(scrape.time());
     }
 
-    private void folded(Input input, Instant time) {
+    private void folded(Instant time) {
         version++;
         if (time != null && (asOf == null || time.isAfter(asOf))) {
             asOf = time;
         }
-        if (time != null) {
-            earliest.merge(input, time, (a, b) -> a.isBefore(b) ? a : b);
-        }
     }
 
     /**
-     * The inputs whose topic no longer holds its first record (retention or a deletion moved the log start): for
-     * them, the fold is complete only from the earliest event time it folded.
+     * From when every input is whole in this fold: over every input partition whose log no longer starts at offset
+     * 0 (retention or a deletion moved it), the latest event time of the first record it still holds; null when no
+     * partition lost a record. Read from the broker when the feed starts, not from what the fold holds: one
+     * partition that lost nothing must not hide that another lost its first hours.
      */
-    public synchronized void truncated(Set<Input> inputs) {
-        truncated.clear();
-        truncated.addAll(inputs);
+    public synchronized void horizon(Instant horizon) {
+        this.horizon = horizon;
     }
 
     /** Input records folded so far. */
@@ -149,23 +136,15 @@ public final class LedgerInputs {
         Map<String, Double> weights = new HashMap<>();
         facts.forEach(f -> weights.computeIfAbsent(f.booking().pool(), p -> weight(facts, p)));
         return new Copy(
-                facts, weights, admissions.spans(end), reclaims.spans(end), samples.copy(), version, asOf, horizon());
+                facts, weights, admissions.spans(end), reclaims.spans(end), samples.copy(), version, asOf, horizon);
     }
 
-    private Instant horizon() {
-        Instant horizon = null;
-        for (Input input : truncated) {
-            Instant first = earliest.getOrDefault(input, asOf);
-            if (first != null && (horizon == null || first.isAfter(horizon))) {
-                horizon = first;
-            }
-        }
-        return horizon;
-    }
-
-    /** The figures of every booking and day computed now from the fold alone (no sealed day from the topic). */
+    /**
+     * The figures of every booking and day computed now from the fold alone (no sealed day from the topic), cut at
+     * the minute of {@code asOf}.
+     */
     public Ledger ledger() {
-        return LedgerSnapshots.compute(copy(), Map.of());
+        return LedgerSnapshots.compute(copy(), Map.of(), new Sealing(Duration.ofDays(1), Duration.ZERO));
     }
 
     private double weight(List<BookingFacts> facts, String poolId) {

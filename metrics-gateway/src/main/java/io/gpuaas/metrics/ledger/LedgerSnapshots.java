@@ -53,7 +53,7 @@ public final class LedgerSnapshots {
             return;
         }
         LedgerInputs.Copy copy = inputs.copy();
-        Ledger next = compute(copy, published.all());
+        Ledger next = compute(copy, published.all(), sealing);
         current = next;
         inputsVersion = copy.version();
         publishedVersion = topic;
@@ -61,7 +61,7 @@ public final class LedgerSnapshots {
         next.bookings().values().forEach(b -> b.days()
                 .keySet()
                 .forEach(day -> foldDays.add(UsageDaily.key(b.facts().booking().tenant(), day.toString()))));
-        inputs.dropBefore(sealing.cutoff(foldDays, next.served(), copy.asOf()), minutesFrom(copy));
+        inputs.dropBefore(sealing.cutoff(foldDays, next.served(), copy.asOf(), copy.horizon()), minutesFrom(copy));
     }
 
     /** The first minute (epoch ms) whose per-booking utilization a snapshot of {@code copy} keeps. */
@@ -73,12 +73,11 @@ public final class LedgerSnapshots {
 
     /**
      * The ledger of {@code copy}: the fold's figures, and the topic's records of sealed days and of days the fold
-     * cannot see whole ({@link ServedDays}). The snapshot's cut is the whole minute of {@code asOf}, so that sample
-     * minutes and spans split cleanly there.
+     * cannot see whole ({@link ServedDays}). The snapshot's cut is {@link Sealing#cut}: the whole minute of
+     * {@code asOf - cut-lag}, before which every gap of a sample is charged.
      */
-    static Ledger compute(LedgerInputs.Copy copy, Map<String, UsageDaily> topic) {
-        long cut =
-                copy.asOf() == null ? Long.MIN_VALUE : Math.floorDiv(copy.asOf().toEpochMilli(), MINUTE) * MINUTE;
+    static Ledger compute(LedgerInputs.Copy copy, Map<String, UsageDaily> topic, Sealing sealing) {
+        long cut = sealing.cut(copy.asOf());
         var full = new LedgerCalculator(copy, minutesFrom(copy)).compute(Long.MAX_VALUE);
         var fold = new LedgerCalculator(copy, Long.MAX_VALUE);
         var accrued = fold.compute(cut);

@@ -25,12 +25,18 @@ class UsageControllerTest {
     private final LedgerSnapshots snapshots = new LedgerSnapshots(
             new LedgerInputs(POOLS, 0.05, Duration.ofSeconds(30)),
             new PublishedDays(),
-            new Sealing(Duration.ofHours(1)));
+            new Sealing(Duration.ofHours(1), Duration.ZERO));
     private final UsageController controller = new UsageController(
             snapshots,
             new CallerResolver(
                     new SecuritySettings(null, "gpuaas-local", "gpuaas", null, "tenant", "namespaces", "admin", "x")),
-            new LedgerSettings(true, Duration.ofMinutes(1), 366, Duration.ofSeconds(5), Duration.ofHours(1)));
+            new LedgerSettings(
+                    true,
+                    Duration.ofMinutes(1),
+                    366,
+                    Duration.ofSeconds(5),
+                    Duration.ofHours(1),
+                    Duration.ofMinutes(5)));
     private final Authentication tenant = Authentication.build("alice", List.of(), Map.of("tenant", "team-a"));
 
     private HttpResponse<?> usage(String groupBy, String accept) {

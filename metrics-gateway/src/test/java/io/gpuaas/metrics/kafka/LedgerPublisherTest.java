@@ -20,7 +20,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.assertj.core.groups.Tuple;
@@ -33,7 +32,8 @@ class LedgerPublisherTest {
 
     private final LedgerInputs ledger = new LedgerInputs(POOLS, 0.05, Duration.ofSeconds(30));
     private final PublishedDays topic = new PublishedDays();
-    private final LedgerSnapshots snapshots = new LedgerSnapshots(ledger, topic, new Sealing(Duration.ofHours(1)));
+    private final LedgerSnapshots snapshots =
+            new LedgerSnapshots(ledger, topic, new Sealing(Duration.ofHours(1), Duration.ZERO));
     private final MockProducer<String, UsageLedgerEvent> producer =
             new MockProducer<>(true, null, new StringSerializer(), (t, value) -> new byte[0]);
     private final LedgerPublisher publisher =
@@ -129,7 +129,7 @@ class LedgerPublisherTest {
 
     @Test
     void shouldServeTheTopicsLastRecordAloneWhenItHasNoCutAndSealItOnlyOnceTheDayIsOver() {
-        ledger.truncated(Set.of(LedgerInputs.Input.GPU_SAMPLES));
+        ledger.horizon(T10.plusSeconds(600));
         ledger.apply(confirmed(booking("bk-1", "team-a", "h200", 1, T10, T10.plus(Duration.ofHours(2)))));
         ledger.apply(scrape("n1", "GPU-1", "h200", "team-a", T10.plusSeconds(600), 0.9));
         ledger.apply(scrape("n1", "GPU-1", "h200", "team-a", T10.plusSeconds(630), 0.9));
@@ -156,7 +156,7 @@ class LedgerPublisherTest {
 
     @Test
     void shouldPublishTheTopicsRecordPlusTheFoldsFiguresFromItsCutWhenTheFoldMissesTheStartOfTheDay() {
-        ledger.truncated(Set.of(LedgerInputs.Input.GPU_SAMPLES));
+        ledger.horizon(T10.plusSeconds(300));
         Instant nine = T10.minus(Duration.ofHours(1));
         ledger.apply(confirmed(booking("bk-1", "team-a", "h200", 1, nine, T10.plus(Duration.ofHours(2)))));
         // The earlier leader's record covers [00:00, 10:05): 65 min booked, 0.5 h busy.
@@ -203,7 +203,7 @@ class LedgerPublisherTest {
 
     @Test
     void shouldPublishNothingForADayTheFoldCannotSeeWhenTheTopicHasNoRecordOfIt() {
-        ledger.truncated(Set.of(LedgerInputs.Input.GPU_SAMPLES));
+        ledger.horizon(T10);
         ledger.apply(confirmed(booking("bk-1", "team-a", "h200", 1, T10, T10.plus(Duration.ofHours(2)))));
         ledger.apply(scrape("n1", "GPU-1", "h200", "team-a", T10, 0.9));
 

@@ -5,6 +5,7 @@ import static io.gpuaas.metrics.ledger.LedgerRecords.booking;
 import static io.gpuaas.metrics.ledger.LedgerRecords.confirmed;
 import static io.gpuaas.metrics.ledger.LedgerRecords.scrape;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpuaas.events.usage.UsageDaily;
 import io.gpuaas.events.usage.UsageDaily.BookingDay;
@@ -14,7 +15,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class SealingTest {
@@ -22,7 +22,7 @@ class SealingTest {
     private static final LocalDate DAY = LocalDate.parse("2026-11-22");
     private static final LocalDate NEXT = DAY.plusDays(1);
     private static final Instant T10 = Instant.parse("2026-11-22T10:00:00Z");
-    private final Sealing sealing = new Sealing(Duration.ofHours(1));
+    private final Sealing sealing = new Sealing(Duration.ofHours(1), Duration.ZERO);
 
     @Test
     void shouldSealADayOnlyOnceTheLatestEventIsTheSealDelayPastItsEnd() {
@@ -30,6 +30,18 @@ class SealingTest {
                 .isFalse();
         assertThat(sealing.sealed(DAY, Instant.parse("2026-11-23T01:00:00Z"))).isTrue();
         assertThat(sealing.sealed(DAY, null)).isFalse();
+    }
+
+    @Test
+    void shouldCutAtTheMinuteOfAsOfLessTheLagAndRefuseALagNotShorterThanTheSealDelay() {
+        Sealing lagged = new Sealing(Duration.ofHours(1), Duration.ofMinutes(5));
+
+        assertThat(lagged.cut(Instant.parse("2026-11-22T10:10:05Z")))
+                .isEqualTo(Instant.parse("2026-11-22T10:05:00Z").toEpochMilli());
+        assertThat(lagged.cut(null)).isEqualTo(Long.MIN_VALUE);
+        assertThatThrownBy(() -> new Sealing(Duration.ofHours(1), Duration.ofHours(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cut-lag");
     }
 
     @Test
@@ -46,11 +58,42 @@ class SealingTest {
         UsageDaily sealed = record("team-a", "2026-11-21", true);
         Map<String, UsageDaily> served = Map.of("team-a/2026-11-21", sealed);
 
-        assertThat(sealing.cutoff(List.of("team-a/2026-11-21"), served, asOf))
+        assertThat(sealing.cutoff(List.of("team-a/2026-11-21"), served, asOf, null))
                 .as("every day before 11-24 is sealed by time, 11-21 on the topic")
                 .isEqualTo(Instant.parse("2026-11-24T00:00:00Z").toEpochMilli());
-        assertThat(sealing.cutoff(List.of("team-a/2026-11-21", "team-b/2026-11-22"), served, asOf))
+        assertThat(sealing.cutoff(List.of("team-a/2026-11-21", "team-b/2026-11-22"), served, asOf, null))
                 .isEqualTo(Instant.parse("2026-11-22T00:00:00Z").toEpochMilli());
+    }
+
+    @Test
+    void shouldKeepTheInputsOfADayServedFromAnUnsealedRecordUntilItIsSealed() {
+        Instant asOf = Instant.parse("2026-11-24T12:00:00Z");
+        Map<String, UsageDaily> served = Map.of("team-a/2026-11-22", record("team-a", "2026-11-22", false));
+
+        assertThat(sealing.cutoff(List.of("team-a/2026-11-22"), served, asOf, null))
+                .as("the leader still seals 11-22 as BASE + the fold's DELTA: its inputs stay")
+                .isEqualTo(Instant.parse("2026-11-22T00:00:00Z").toEpochMilli());
+        assertThat(sealing.cutoff(
+                        List.of("team-a/2026-11-22"),
+                        Map.of("team-a/2026-11-22", record("team-a", "2026-11-22", true)),
+                        asOf,
+                        null))
+                .isEqualTo(Instant.parse("2026-11-24T00:00:00Z").toEpochMilli());
+    }
+
+    @Test
+    void shouldNotKeepInputsForADayThatEndedBeforeTheFoldsHorizon() {
+        Instant asOf = Instant.parse("2026-11-24T12:00:00Z");
+        List<String> days = List.of("team-a/2026-11-21", "team-a/2026-11-22");
+
+        assertThat(sealing.cutoff(days, Map.of(), asOf, Instant.parse("2026-11-22T00:00:00Z")))
+                .as("11-21 ended at the horizon: no record of it will come from this fold")
+                .isEqualTo(Instant.parse("2026-11-22T00:00:00Z").toEpochMilli());
+        assertThat(sealing.cutoff(days, Map.of(), asOf, Instant.parse("2026-11-21T23:59:59Z")))
+                .as("the fold sees the last second of 11-21")
+                .isEqualTo(Instant.parse("2026-11-21T00:00:00Z").toEpochMilli());
+        assertThat(sealing.cutoff(List.of("team-a/2026-11-21"), Map.of(), asOf, Instant.parse("2026-11-23T06:00:00Z")))
+                .isEqualTo(Instant.parse("2026-11-24T00:00:00Z").toEpochMilli());
     }
 
     @Test
@@ -118,12 +161,12 @@ class SealingTest {
     }
 
     @Test
-    void shouldNotNeedTheTruncatedSetWhenNothingWasDeleted() {
+    void shouldTakeTheHorizonTheBrokerToldNotTheEarliestRecordFolded() {
         LedgerInputs inputs = new LedgerInputs(POOLS, 0.05, Duration.ofSeconds(30));
-        inputs.truncated(Set.of());
         inputs.apply(scrape("n1", "GPU-1", "h200", "team-a", T10, 0.9));
-        assertThat(inputs.copy().horizon()).isNull();
-        inputs.truncated(Set.of(LedgerInputs.Input.GPU_SAMPLES));
-        assertThat(inputs.copy().horizon()).isEqualTo(T10);
+        assertThat(inputs.copy().horizon()).as("no partition lost a record").isNull();
+        // Another partition lost its records before 12:00: n1's 10:00 reading does not make the fold whole earlier.
+        inputs.horizon(T10.plus(Duration.ofHours(2)));
+        assertThat(inputs.copy().horizon()).isEqualTo(T10.plus(Duration.ofHours(2)));
     }
 }

@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** Which topic records a snapshot serves, and how: sealed as is, BASE + DELTA, or BASE alone. */
@@ -39,13 +38,14 @@ class ServedDaysTest {
     }
 
     private Ledger ledger(UsageDaily topic) {
-        inputs.truncated(Set.of(LedgerInputs.Input.GPU_SAMPLES));
+        inputs.horizon(T10);
         inputs.apply(confirmed(booking("bk-1", "team-a", "h200", 1, T10.minusSeconds(3600), T10.plusSeconds(3600))));
         // This replica's samples start at 10:00 (its horizon), busy until 10:10.
         for (Instant t = T10; !t.isAfter(T10.plusSeconds(600)); t = t.plusSeconds(30)) {
             inputs.apply(scrape("n1", "GPU-1", "h200", "team-a", t, 0.9));
         }
-        return LedgerSnapshots.compute(inputs.copy(), Map.of(KEY, topic));
+        return LedgerSnapshots.compute(
+                inputs.copy(), Map.of(KEY, topic), new Sealing(Duration.ofHours(1), Duration.ZERO));
     }
 
     @Test
