@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.gpuaas.testing.auth.FakeUserApi;
 import io.gpuaas.testing.browser.HeadlessChromium;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.gpuaas.testing.kafka.KafkaBrokerExtension;
@@ -33,12 +34,12 @@ import org.openqa.selenium.chrome.ChromeDriver;
 class ProxySignInIT {
 
     private static final String HEADER = "X-Forwarded-Access-Token";
-    private static ClusterUsers cluster;
+    private static FakeUserApi cluster;
     private static BookingApp app;
 
     @BeforeAll
     static void start(KafkaBroker broker) throws Exception {
-        cluster = new ClusterUsers();
+        cluster = new FakeUserApi();
         cluster.user("sha256~alice", "alice", List.of("system:authenticated", "team-a"));
         cluster.user("sha256~bob", "bob", List.of("system:authenticated", "team-b"));
         cluster.user("sha256~mallory", "mallory", List.of("system:authenticated"));

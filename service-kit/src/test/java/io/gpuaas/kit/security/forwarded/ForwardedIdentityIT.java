@@ -2,6 +2,7 @@ package io.gpuaas.kit.security.forwarded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuaas.testing.auth.FakeUserApi;
 import io.gpuaas.testing.auth.TestJwt;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;

@@ -1,4 +1,4 @@
-package io.gpuaas.booking.it;
+package io.gpuaas.testing.auth;
 
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -8,20 +8,27 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 /**
- * OpenShift's {@code GET /apis/user.openshift.io/v1/users/~} for the OAuth proxy's tokens: a known token's user and
- * groups, 401 for any other. fabric8's CRUD mock stores objects and cannot answer per bearer token.
+ * OpenShift's {@code users/~} as the proxy's token sees it: the user and groups of a known token, 401 for any
+ * other (unknown, expired, revoked). Only this one path; fabric8's CRUD mock cannot answer per token. Point
+ * {@code gpuaas.security.forwarded-identity.api-server} at {@link #url()}.
  */
-final class ClusterUsers implements AutoCloseable {
+public final class FakeUserApi implements AutoCloseable {
+
+    /** The path service-kit's {@code OpenShiftUserLookup} asks. */
+    static final String PATH = "/apis/user.openshift.io/v1/users/~";
 
     private final Map<String, String> users = new ConcurrentHashMap<>();
+    private final AtomicInteger lookups = new AtomicInteger();
     private final HttpServer server;
 
-    ClusterUsers() throws IOException {
+    public FakeUserApi() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/apis/user.openshift.io/v1/users/~", exchange -> {
+        server.createContext(PATH, exchange -> {
+            lookups.incrementAndGet();
             String auth = exchange.getRequestHeaders().getFirst("Authorization");
             String body = auth == null ? null : users.get(auth.replaceFirst("^Bearer ", ""));
             byte[] bytes =
@@ -35,13 +42,24 @@ final class ClusterUsers implements AutoCloseable {
         server.start();
     }
 
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
-    void user(String token, String name, List<String> groups) {
+    public void user(String token, String name, List<String> groups) {
         String groupJson = groups.stream().map(g -> "\"" + g + "\"").collect(Collectors.joining(","));
-        users.put(token, "{\"kind\":\"User\",\"metadata\":{\"name\":\"" + name + "\"},\"groups\":[" + groupJson + "]}");
+        users.put(
+                token,
+                "{\"kind\":\"User\",\"apiVersion\":\"user.openshift.io/v1\",\"metadata\":{\"name\":\"" + name
+                        + "\"},\"groups\":[" + groupJson + "]}");
+    }
+
+    public void revoke(String token) {
+        users.remove(token);
+    }
+
+    public int lookups() {
+        return lookups.get();
     }
 
     @Override
