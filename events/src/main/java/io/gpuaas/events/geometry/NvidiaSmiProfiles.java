@@ -15,6 +15,7 @@ public final class NvidiaSmiProfiles {
 
     // "|   0  MIG 1g.18gb         19     7/7        16.00      No     16     1     0   |"
     private static final Pattern LGIP_ROW = Pattern.compile("\\|\\s*0\\s+MIG\\s+(\\S+)\\s+(\\d+)\\s+\\d+/(\\d+)\\s.*");
+    private static final Pattern COMMA = Pattern.compile(",");
     private static final Pattern COMPUTE = Pattern.compile("(\\d+)g\\..*");
     // "GPU  0 Profile ID 19 Placements: {0,1,2,3,4,5,6}:1" (singular "Placement :" for one start)
     private static final Pattern LGIPP_ROW =
@@ -36,11 +37,9 @@ public final class NvidiaSmiProfiles {
             Matcher m = LGIPP_ROW.matcher(line.strip());
             if (m.matches()) {
                 int id = Integer.parseInt(m.group(1));
-                List<Integer> at = new ArrayList<>();
-                for (String s : m.group(2).split(",")) {
-                    at.add(Integer.parseInt(s));
-                }
-                starts.put(id, at);
+                starts.put(
+                        id,
+                        COMMA.splitAsStream(m.group(2)).map(Integer::valueOf).toList());
                 sizes.put(id, Integer.parseInt(m.group(3)));
             }
         }

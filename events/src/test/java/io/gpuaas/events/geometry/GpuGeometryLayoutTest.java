@@ -1,6 +1,5 @@
 package io.gpuaas.events.geometry;
 
-import static io.gpuaas.events.geometry.MigPlacement.of;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -59,25 +58,25 @@ class GpuGeometryLayoutTest {
     @Test
     void shouldShareTheSlicesALayoutLeavesUnusableByMemorySlicesWhenTheLayoutIsMixed() {
         // 3 × 2g.35gb + 1g.18gb is maximal but leaves memory slice 7 unused: 2/7, 2/7, 2/7, 1/7.
-        assertThat(h200.weightIn(List.of(of("2g.35gb", 0), of("2g.35gb", 2), of("2g.35gb", 4), of("1g.18gb", 6))))
+        assertThat(h200.weightIn(List.of(at("2g.35gb", 0), at("2g.35gb", 2), at("2g.35gb", 4), at("1g.18gb", 6))))
                 .containsExactly(2.0 / 7, 2.0 / 7, 2.0 / 7, 1.0 / 7);
         // 4g.71gb (64 SMs) and 3g.71gb (60 SMs) each take four memory slices: half a GPU each.
-        assertThat(h200.weightIn(List.of(of("4g.71gb", 0), of("3g.71gb", 4)))).containsExactly(0.5, 0.5);
-        assertThat(h200.weightIn(List.of(of("2g.35gb", 0), of("1g.35gb", 2), of("3g.71gb", 4))))
+        assertThat(h200.weightIn(List.of(at("4g.71gb", 0), at("3g.71gb", 4)))).containsExactly(0.5, 0.5);
+        assertThat(h200.weightIn(List.of(at("2g.35gb", 0), at("1g.35gb", 2), at("3g.71gb", 4))))
                 .containsExactly(0.25, 0.25, 0.5);
     }
 
     @Test
     void shouldRefuseALayoutThatNoGpuCanRun() {
-        assertThat(h200.violations(List.of(of("3g.71gb", 0), of("2g.35gb", 2))))
+        assertThat(h200.violations(List.of(at("3g.71gb", 0), at("2g.35gb", 2))))
                 .containsExactly("2g.35gb@2 overlaps another instance's memory slices");
-        assertThat(h200.violations(List.of(of("2g.35gb", 1)))).containsExactly("2g.35gb@1 may start only at [0, 2, 4]");
-        assertThat(h200.violations(List.of(of("1g.18gb+me", 0), of("1g.18gb+me", 1))))
+        assertThat(h200.violations(List.of(at("2g.35gb", 1)))).containsExactly("2g.35gb@1 may start only at [0, 2, 4]");
+        assertThat(h200.violations(List.of(at("1g.18gb+me", 0), at("1g.18gb+me", 1))))
                 .contains("a GPU holds at most 1 × 1g.18gb+me");
-        assertThat(h200.violations(List.of(of("2g.71gb", 0))))
+        assertThat(h200.violations(List.of(at("2g.71gb", 0))))
                 .containsExactly("NVIDIA H200 offers no MIG profile 2g.71gb");
         GpuGeometry a30 = catalog.forModel("NVIDIA A30").orElseThrow();
-        assertThat(a30.violations(List.of(of("1g.6gb+me", 0), of("2g.12gb+me", 2))))
+        assertThat(a30.violations(List.of(at("1g.6gb+me", 0), at("2g.12gb+me", 2))))
                 .containsExactly("a GPU's media engines go to one +me instance only");
         assertThatThrownBy(() -> h200.weightIn(List.of()))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -90,7 +89,7 @@ class GpuGeometryLayoutTest {
     /** Independent of {@link GpuGeometry#layouts()}: every subset of all (profile, start) pairs that is valid. */
     private static Set<Set<MigPlacement>> everySubsetThatIsValid(GpuGeometry gpu) {
         List<MigPlacement> candidates = new ArrayList<>();
-        gpu.profiles().forEach(p -> p.starts().forEach(s -> candidates.add(of(p.name(), s))));
+        gpu.profiles().forEach(p -> p.starts().forEach(s -> candidates.add(at(p.name(), s))));
         Set<Set<MigPlacement>> out = new HashSet<>();
         subsets(gpu, candidates, 0, new ArrayList<>(), out);
         out.remove(Set.of());
@@ -113,5 +112,9 @@ class GpuGeometryLayoutTest {
             subsets(gpu, candidates, next + 1, chosen, out);
         }
         chosen.removeLast();
+    }
+
+    private static MigPlacement at(String profile, int start) {
+        return MigPlacement.of(profile, start);
     }
 }
