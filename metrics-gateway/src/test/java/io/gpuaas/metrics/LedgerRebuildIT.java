@@ -228,9 +228,9 @@ class LedgerRebuildIT {
             assertFigures(dayRow(days, "team-a", D2, "h200-mig-1g.18gb"), 0.428571, 0, 0, 0, 0, 0.142857);
             // team-b, D2, h200: booked 1.0; admitted 1 × 30 min = 0.5; idle 20 × 15 s = 300 s = 0.083333.
             assertFigures(dayRow(days, "team-b", D2, "h200"), 1.0, 0.5, 0, 0.083333, 0, 0);
-            // team-b, D2, 2g.35gb (2/7): booked 1 × 2/7 × 2 h = 0.571429; no-show at 09:15, released
-            // 2/7 × 1.75 h = 0.5.
-            assertFigures(dayRow(days, "team-b", D2, "h200-mig-2g.35gb"), 0.571429, 0, 0, 0, 0, 0.5);
+            // team-b, D2, 2g.35gb (1/3: three fill an H200): booked 1 × 1/3 × 2 h = 0.666667; no-show at 09:15,
+            // released 1/3 × 1.75 h = 0.583333.
+            assertFigures(dayRow(days, "team-b", D2, "h200-mig-2g.35gb"), 0.666667, 0, 0, 0, 0, 0.583333);
         });
         await().atMost(WAIT).untilAsserted(() -> {
             JsonNode bookings = json(live, RANGE + "&groupBy=booking", ADMIN);
@@ -253,7 +253,7 @@ class LedgerRebuildIT {
         await().atMost(WAIT).untilAsserted(() -> assertThat(live.metrics())
                 .contains("gpuaas_ledger_gpu_hours{kind=\"booked\",pool=\"h200\",tenant=\"team-a\"} 4.0")
                 .contains("gpuaas_ledger_gpu_hours{kind=\"released\",pool=\"h200-mig-2g.35gb\","
-                        + "tenant=\"team-b\"} 0.5"));
+                        + "tenant=\"team-b\"} 0.583333"));
         assertThat(live.metrics()).doesNotContain("bk-a-night").doesNotContain("bk-b-noshow");
     }
 

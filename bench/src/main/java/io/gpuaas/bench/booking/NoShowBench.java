@@ -74,7 +74,8 @@ public final class NoShowBench {
                                 + "namespace on gpuaas.kueue-workloads right after its decision is read, and feed "
                                 + "watermarks go to each of its partitions every 500 ms (the lifecycle's feed guard "
                                 + "on, bound 2 min). GPU-hours in "
-                                + "trace hours, MIG slices weighted by compute sevenths. *Expected* = unused bookings "
+                                + "trace hours, MIG slices weighted as the ledger weighs them (1/k of a GPU, k to a GPU). "
+                                + "*Expected* = unused bookings "
                                 + "longer than grace + %d ms (each must be released); unused ones no longer than the "
                                 + "grace end on their own (a release at or after the end is not made); those between "
                                 + "are *borderline* (either is right).%n%n",

@@ -149,10 +149,9 @@ final class ReplayTally {
                 warningsUsed);
     }
 
-    /** A pool's units in GPUs: 1 for a whole GPU, compute sevenths for a MIG slice ({@code 2g.35gb} is 2/7). */
+    /** A pool's units in GPUs, as the ledger weighs them ({@link Pool#gpuFraction()}: a 2g.35gb is 1/3 of an H200). */
     private double weight(String poolId) {
-        String mig = pools.find(poolId).map(Pool::migProfile).orElse(null);
-        return mig == null ? 1.0 : Integer.parseInt(mig.substring(0, mig.indexOf('g'))) / 7.0;
+        return pools.find(poolId).map(Pool::gpuFraction).orElse(1.0);
     }
 
     private static double seconds(Instant from, Instant to) {

@@ -156,8 +156,9 @@ public final class LedgerInputs {
     }
 
     /**
-     * A pool the catalog does not know: a {@code nvidia.com/mig-<profile>} resource is weighed by its profile
-     * (sevenths), anything else as a whole GPU.
+     * A pool the catalog does not know: a {@code nvidia.com/mig-<profile>} resource is weighed by its profile as
+     * {@link Pool#gpuFraction(String, String)} weighs a GPU model the geometry catalog does not list (the resource
+     * names no model): N sevenths for {@code <N>g.*}; anything else as a whole GPU.
      */
     static double weightOfResource(String resource) {
         String mig = "nvidia.com/mig-";

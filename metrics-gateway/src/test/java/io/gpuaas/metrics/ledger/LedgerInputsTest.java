@@ -87,9 +87,10 @@ class LedgerInputsTest {
         // end now: booked 2 × 2 h = 4.0, released 2 × (120 − 45) min = 2 × 1.25 = 2.5
         assertThat(bookingFigures("bk-end").booked()).isEqualTo(4.0);
         assertThat(bookingFigures("bk-end").released()).isEqualTo(2.5);
-        // no-show: 1 × 2/7 × 1.75 h = 0.5 released of 1 × 2/7 × 2 h = 0.571429 booked
-        assertThat(bookingFigures("bk-noshow").released()).isEqualTo(0.5);
-        assertThat(bookingFigures("bk-noshow").booked()).isEqualTo(0.571429);
+        // no-show: a 2g.35gb is 1/3 of an H200 (three fill one): 1 × 1/3 × 1.75 h = 0.583333 released of
+        // 1 × 1/3 × 2 h = 0.666667 booked
+        assertThat(bookingFigures("bk-noshow").released()).isEqualTo(0.583333);
+        assertThat(bookingFigures("bk-noshow").booked()).isEqualTo(0.666667);
         assertThat(inputs.ledger().bookings(DAY, NEXT, t -> true))
                 .extracting(BookingRow::releaseReason, BookingRow::releasedAt)
                 .containsExactlyInAnyOrder(

@@ -17,7 +17,7 @@ import java.util.Map;
 /** Input records of the ledger as their producers write them, for the fold's tests and the ITs. */
 public final class LedgerRecords {
 
-    /** The shipped catalog's pools: whole H200s and H200 MIG slices of 1, 2 and 3 sevenths. */
+    /** The shipped catalog's pools: whole H200s and H200 MIG slices weighing 1/7, 1/3 and 1/2 of a GPU. */
     public static final PoolCatalog POOLS = PoolCatalog.load(java.util.Optional.empty());
 
     private LedgerRecords() {}

@@ -62,15 +62,29 @@ public record FleetLayout(List<GpuNode> nodes) {
         return new FleetLayout(nodes);
     }
 
-    /** The pools this fleet offers: one for whole GPUs, one per MIG profile. */
+    /** The pools this fleet offers: one for whole GPUs, one per MIG profile, each with the GPUs it runs on. */
     public PoolCatalog pools() {
         List<Pool> pools = new ArrayList<>();
         pools.add(new Pool(
-                FULL_POOL, FULL_POOL, WHOLE_GPU_RESOURCE, count(WHOLE_GPU_RESOURCE), MODEL, null, NO_SHOW_GRACE));
+                FULL_POOL,
+                FULL_POOL,
+                WHOLE_GPU_RESOURCE,
+                count(WHOLE_GPU_RESOURCE),
+                MODEL,
+                null,
+                NO_SHOW_GRACE,
+                gpus(WHOLE_GPU_RESOURCE)));
         for (MigProfile profile : MigProfile.ALL) {
             String id = FULL_POOL + "-mig-" + profile.name();
             pools.add(new Pool(
-                    id, id, profile.resource(), count(profile.resource()), MODEL, profile.name(), NO_SHOW_GRACE));
+                    id,
+                    id,
+                    profile.resource(),
+                    count(profile.resource()),
+                    MODEL,
+                    profile.name(),
+                    NO_SHOW_GRACE,
+                    gpus(profile.resource())));
         }
         return new PoolCatalog(pools);
     }
@@ -86,6 +100,14 @@ public record FleetLayout(List<GpuNode> nodes) {
     private int count(String resource) {
         return (int)
                 devices().stream().filter(d -> d.resource().equals(resource)).count();
+    }
+
+    private int gpus(String resource) {
+        return (int) devices().stream()
+                .filter(d -> d.resource().equals(resource))
+                .map(GpuDevice::uuid)
+                .distinct()
+                .count();
     }
 
     private static GpuNode wholeGpuNode(String name, int gpus) {

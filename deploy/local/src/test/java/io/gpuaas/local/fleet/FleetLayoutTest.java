@@ -22,6 +22,17 @@ class FleetLayoutTest {
                         org.assertj.core.groups.Tuple.tuple("h200-mig-1g.18gb", 14),
                         org.assertj.core.groups.Tuple.tuple("h200-mig-2g.35gb", 9),
                         org.assertj.core.groups.Tuple.tuple("h200-mig-3g.71gb", 6));
+        assertThat(pools.pools()).extracting(Pool::gpus).containsExactly(8, 2, 3, 3);
+    }
+
+    @Test
+    void shouldWeighEveryFleetAsManyGpuEquivalentsAsItHasGpusWhenTheLedgerSumsItsPools() {
+        for (int gpus = 2; gpus <= 40; gpus++) {
+            double equivalents = FleetLayout.of(gpus).pools().pools().stream()
+                    .mapToDouble(p -> p.capacity() * p.gpuFraction())
+                    .sum();
+            assertThat(equivalents).as("%d GPUs", gpus).isCloseTo(gpus, org.assertj.core.api.Assertions.within(1e-9));
+        }
     }
 
     @Test
