@@ -12,6 +12,7 @@ import io.gpuaas.kit.runtime.ServiceComponent;
 import io.gpuaas.kit.runtime.ServiceLifecycle;
 import io.gpuaas.kit.runtime.TopicReplica.RecordHandler;
 import io.gpuaas.quota.config.LeaderElectionSettings;
+import io.gpuaas.quota.config.NodeResourceSettings;
 import io.gpuaas.quota.config.QuotaSettings;
 import io.gpuaas.quota.k8s.ClusterCache;
 import io.gpuaas.quota.k8s.NoticeAnnouncer;
@@ -72,13 +73,26 @@ public final class QuotaProjector implements AutoCloseable {
             PoolCatalog catalog,
             PrometheusRegistry registry,
             Options options) {
+        this(client, kafka, settings, NodeResourceSettings.defaults(), election, catalog, registry, options);
+    }
+
+    public QuotaProjector(
+            KubernetesClient client,
+            KafkaClients kafka,
+            QuotaSettings settings,
+            NodeResourceSettings nodeResources,
+            LeaderElectionSettings election,
+            PoolCatalog catalog,
+            PrometheusRegistry registry,
+            Options options) {
         QuotaProjectorMetrics metrics = new QuotaProjectorMetrics(registry);
         DeadLetterPublisher deadLetters = kafka.deadLetterPublisher("quota-projector", registry);
         WriterGate gate = new WriterGate();
         this.cache = new ClusterCache(client, settings.resync(), settings.hardwareProfiles());
         this.bookings = new BookingTable(
                 kafka, deadLetters, this::bookingsChanged, options.clock(), metrics, options.bookingHandler(), 10);
-        this.loops = new QuotaLoops(client, cache, bookings, catalog, settings, gate, options.clock(), metrics, 30);
+        this.loops = new QuotaLoops(
+                client, cache, bookings, catalog, settings, nodeResources, gate, options.clock(), metrics, 30);
         NoticeLoop notices = new NoticeLoop(
                 new NoticeAnnouncer(client, cache, settings.localQueueName(), options.clock()),
                 gate,

@@ -5,6 +5,7 @@ import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kit.runtime.ServiceComponent;
 import io.gpuaas.quota.config.LeaderElectionSettings;
+import io.gpuaas.quota.config.NodeResourceSettings;
 import io.gpuaas.quota.config.QuotaSettings;
 import io.micronaut.context.annotation.Factory;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -31,15 +32,17 @@ public class QuotaProjectorService {
             KubernetesClient client,
             KafkaClients kafka,
             QuotaSettings settings,
+            NodeResourceSettings nodeResources,
             LeaderElectionSettings election,
             PoolCatalog catalog,
             PrometheusRegistry registry,
             Optional<QuotaProjector.Options> options) {
-        LOG.info("quota settings: {}; leader election: {}", settings, election);
+        LOG.info("quota settings: {}; {}; leader election: {}", settings, nodeResources, election);
         return new QuotaProjector(
                 client,
                 kafka,
                 settings,
+                nodeResources,
                 election,
                 catalog,
                 registry,

@@ -41,8 +41,13 @@ final class SimulationLoop implements AutoCloseable {
     private volatile boolean closing;
 
     SimulationLoop(KubernetesClient client, DeviceAllocator allocator) {
+        this(client, allocator, KueueStandIn.SHIPPED_EXCLUDED_RESOURCE_PREFIXES);
+    }
+
+    /** {@code excludedResourcePrefixes}: the stand-in's {@code resources.excludeResourcePrefixes}. */
+    SimulationLoop(KubernetesClient client, DeviceAllocator allocator, List<String> excludedResourcePrefixes) {
         this.client = client;
-        this.kueue = new KueueStandIn(client);
+        this.kueue = new KueueStandIn(client, excludedResourcePrefixes);
         this.operator = new OperatorStandIn(client);
         this.allocator = allocator;
     }

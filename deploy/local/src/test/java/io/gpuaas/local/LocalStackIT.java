@@ -175,7 +175,8 @@ class LocalStackIT {
                         .list()
                         .getItems())
                 .extracting(f -> f.getMetadata().getName())
-                .containsExactlyInAnyOrder("h200", "h200-mig-1g.18gb", "h200-mig-2g.35gb", "h200-mig-3g.71gb");
+                .containsExactlyInAnyOrder(
+                        "h200", "h200-mig-1g.18gb", "h200-mig-2g.35gb", "h200-mig-3g.71gb", "gpuaas-any-node");
         var cohort = client.resources(Cohort.class).withName("gpuaas-pool").get();
         assertThat(cohort.getSpec().getResourceGroups()).hasSize(4);
         assertThat(client.namespaces().withLabel("gpuaas.io/tenant").list().getItems())

@@ -3,7 +3,6 @@ package io.gpuaas.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.kube.kserve.v1beta1.InferenceService;
@@ -18,7 +17,6 @@ import io.gpuaas.local.k8s.Tenant;
 import io.gpuaas.testing.k8s.GpuaasCrd;
 import io.gpuaas.testing.k8s.KubernetesApi;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -173,52 +171,7 @@ class SimulationIT {
     }
 
     private void bookQuota(String tenant, int mig1g, String borrowingLimit) {
-        GenericKubernetesResource queue = new GenericKubernetesResource();
-        queue.setApiVersion(GpuaasCrd.CLUSTER_QUEUE.apiVersion());
-        queue.setKind("ClusterQueue");
-        queue.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
-                .withName("gpuaas-" + tenant)
-                .build());
-        queue.setAdditionalProperty(
-                "spec",
-                Map.of(
-                        "cohortName",
-                        ClusterSeeder.COHORT,
-                        "namespaceSelector",
-                        Map.of("matchLabels", Map.of(ClusterSeeder.TENANT_LABEL, tenant)),
-                        "resourceGroups",
-                        List.of(
-                                group("h200", "nvidia.com/gpu", 0, borrowingLimit),
-                                group("h200-mig-1g.18gb", MIG, mig1g, borrowingLimit))));
-        client.genericKubernetesResources(GpuaasCrd.CLUSTER_QUEUE.context())
-                .resource(queue)
-                .create();
-        GenericKubernetesResource local = new GenericKubernetesResource();
-        local.setApiVersion(GpuaasCrd.LOCAL_QUEUE.apiVersion());
-        local.setKind("LocalQueue");
-        local.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
-                .withName("gpuaas")
-                .withNamespace(tenant)
-                .build());
-        local.setAdditionalProperty("spec", Map.of("clusterQueue", "gpuaas-" + tenant));
-        client.genericKubernetesResources(GpuaasCrd.LOCAL_QUEUE.context())
-                .inNamespace(tenant)
-                .resource(local)
-                .create();
-    }
-
-    // lendingLimit 0 keeps a booking for its tenant; borrowingLimit (null = unlimited) caps use of the cohort's spare.
-    private static Map<String, Object> group(String flavor, String resource, int nominal, String borrowingLimit) {
-        Map<String, Object> quota = new java.util.LinkedHashMap<>(
-                Map.of("name", resource, "nominalQuota", Integer.toString(nominal), "lendingLimit", "0"));
-        if (borrowingLimit != null) {
-            quota.put("borrowingLimit", borrowingLimit);
-        }
-        return Map.of(
-                "coveredResources",
-                List.of(resource),
-                "flavors",
-                List.of(Map.of("name", flavor, "resources", List.of(quota))));
+        TenantQueues.book(client, tenant, mig1g, borrowingLimit, true);
     }
 
     private void create(RayCluster cluster) {

@@ -103,7 +103,13 @@ public final class KueueManifests {
         spec.setPreemption(preemption());
         spec.setQueueingStrategy("BestEffortFIFO");
         spec.setStopPolicy(stopPolicy);
-        spec.setResourceGroups(ResourceGroups.render(nominal, !settings.allowBorrowing()));
+        List<io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.ResourceGroups> groups =
+                new ArrayList<>(ResourceGroups.render(nominal, !settings.allowBorrowing()));
+        if (settings.nodeResources().covered()) {
+            // Kueue refuses a Workload requesting a resource its queue does not cover: GPU pods request cpu/memory.
+            groups.add(ResourceGroups.nodeResources(settings.nodeResources(), HOLD_AND_DRAIN.equals(stopPolicy)));
+        }
+        spec.setResourceGroups(groups);
         ClusterQueue queue = new ClusterQueue();
         queue.setMetadata(metadata(null, QuotaPlan.clusterQueueName(tenant), tenant));
         queue.setSpec(spec);

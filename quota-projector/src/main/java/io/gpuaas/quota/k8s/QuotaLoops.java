@@ -6,6 +6,7 @@ import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.kit.runtime.ReconcileLoop;
 import io.gpuaas.kit.runtime.ReconcileLoop.Outcome;
 import io.gpuaas.kit.runtime.ServiceComponent;
+import io.gpuaas.quota.config.NodeResourceSettings;
 import io.gpuaas.quota.config.QuotaSettings;
 import io.gpuaas.quota.metrics.QuotaProjectorMetrics;
 import java.time.Clock;
@@ -31,6 +32,7 @@ public final class QuotaLoops {
 
     private final ClusterCache cache;
     private final QuotaSettings settings;
+    private final NodeResourceSettings nodeResources;
     private final WriterGate gate;
     private final ClusterQueueWriter writer;
     private final QuotaBudget budget;
@@ -47,12 +49,14 @@ public final class QuotaLoops {
             BookingSource bookings,
             PoolCatalog catalog,
             QuotaSettings settings,
+            NodeResourceSettings nodeResources,
             WriterGate gate,
             Clock clock,
             QuotaProjectorMetrics metrics,
             int startOrder) {
         this.cache = cache;
         this.settings = settings;
+        this.nodeResources = nodeResources;
         this.gate = gate;
         this.metrics = metrics;
         this.writer = new ClusterQueueWriter(client, cache::get, metrics);
@@ -101,7 +105,8 @@ public final class QuotaLoops {
                 settings.cohortName(),
                 settings.localQueueName(),
                 settings.allowBorrowing(),
-                cache.hardwareProfiles())));
+                cache.hardwareProfiles(),
+                nodeResources)));
         requestPlan();
     }
 

@@ -3,6 +3,7 @@ package io.gpuaas.quota.k8s;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.resourcegroups.Flavors;
 import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.resourcegroups.flavors.Resources;
+import io.gpuaas.quota.config.NodeResourceSettings;
 import io.gpuaas.quota.model.FlavorResource;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -49,6 +50,33 @@ final class ResourceGroups {
             groups.add(group);
         });
         return groups;
+    }
+
+    /**
+     * The group covering cpu and memory: one flavor without node labels, {@code borrowingLimit: 0} always (a queue
+     * that borrowed cpu would count as a borrower and Kueue would not let it reclaim its booked GPUs).
+     *
+     * @param zero whether the queue holds none (draining)
+     */
+    static io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.ResourceGroups nodeResources(
+            NodeResourceSettings node, boolean zero) {
+        Flavors flavor = new Flavors();
+        flavor.setName(node.flavor());
+        flavor.setResources(List.of(
+                fixed(NodeResourceSettings.CPU, zero ? "0" : node.cpu()),
+                fixed(NodeResourceSettings.MEMORY, zero ? "0" : node.memory())));
+        var group = new io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.ResourceGroups();
+        group.setCoveredResources(List.of(NodeResourceSettings.CPU, NodeResourceSettings.MEMORY));
+        group.setFlavors(List.of(flavor));
+        return group;
+    }
+
+    private static Resources fixed(String resource, String nominal) {
+        Resources quota = new Resources();
+        quota.setName(resource);
+        quota.setNominalQuota(new IntOrString(nominal));
+        quota.setBorrowingLimit(new IntOrString("0"));
+        return quota;
     }
 
     private static Resources quota(String resource, long nominal, boolean noBorrowing) {

@@ -89,6 +89,9 @@ class WorkloadStreamIT {
                 .containsEntry(
                         "nominal",
                         Map.of(
+                                // cpu and memory: the per-queue ceiling every gpuaas queue covers, not booked quota
+                                "gpuaas-any-node",
+                                Map.of("cpu", 100000, "memory", 1125899906842624L),
                                 "h200",
                                 Map.of("nvidia.com/gpu", 4),
                                 "h200-mig-1g.18gb",

@@ -4,6 +4,7 @@ import static io.gpuaas.quota.model.Bookings.at;
 import static io.gpuaas.quota.model.Bookings.booking;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -12,6 +13,7 @@ import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
 import io.gpuaas.kube.kueue.v1beta2.ClusterQueueSpec;
 import io.gpuaas.kube.kueue.v1beta2.LocalQueue;
 import io.gpuaas.kube.odh.v1.HardwareProfile;
+import io.gpuaas.quota.config.NodeResourceSettings;
 import io.gpuaas.quota.model.DesiredQuota;
 import io.gpuaas.quota.model.FlavorResource;
 import io.gpuaas.quota.model.QuotaPlan;
@@ -53,7 +55,7 @@ class KueueManifestsTest {
         assertThat(spec.getNamespaceSelector().getMatchLabels()).isEqualTo(Map.of("gpuaas.io/tenant", "team-a"));
         assertThat(spec.getPreemption().getReclaimWithinCohort()).isEqualTo("Any");
         assertThat(spec.getPreemption().getBorrowWithinCohort().getPolicy()).isEqualTo("Never");
-        assertThat(spec.getResourceGroups()).hasSize(4).first().satisfies(g -> {
+        assertThat(spec.getResourceGroups()).hasSize(5).first().satisfies(g -> {
             assertThat(g.getCoveredResources()).containsExactly("nvidia.com/gpu");
             assertThat(g.getFlavors()).singleElement().satisfies(f -> {
                 assertThat(f.getName()).isEqualTo("h200");
@@ -102,6 +104,54 @@ class KueueManifestsTest {
             assertThat(id.getMaxCount()).isEqualTo(new IntOrString(3));
         });
         assertThat(render(true, false).keySet()).noneMatch(r -> r.kind() == Kind.HARDWARE_PROFILE);
+    }
+
+    @Test
+    void shouldCoverCpuAndMemoryInEveryTenantQueueWithoutBorrowingWhenNodeResourcesAreOn() {
+        Map<ObjectRef, HasMetadata> objects = render(true, false);
+
+        assertThat(clusterQueue(objects).getSpec().getResourceGroups()).last().satisfies(g -> {
+            assertThat(g.getCoveredResources()).containsExactly("cpu", "memory");
+            assertThat(g.getFlavors()).singleElement().satisfies(f -> {
+                assertThat(f.getName()).isEqualTo("gpuaas-any-node");
+                assertThat(f.getResources())
+                        .extracting(r -> r.getName(), r -> r.getNominalQuota(), r -> r.getBorrowingLimit())
+                        .containsExactly(
+                                tuple("cpu", new IntOrString("100000"), new IntOrString("0")),
+                                tuple("memory", new IntOrString("1Pi"), new IntOrString("0")));
+            });
+        });
+        // The cohort holds GPU cells only: cpu/memory are never shared, so nothing borrows them.
+        assertThat(NominalQuota.of(objects.get(new ObjectRef(Kind.COHORT, null, "gpuaas-pool")))
+                        .keySet())
+                .allSatisfy(cell -> assertThat(cell.resource()).startsWith("nvidia.com/"));
+    }
+
+    @Test
+    void shouldDrainCpuAndMemoryToZeroWithTheGpuCellsWhenTheQueueDrains() {
+        KueueManifests manifests = new KueueManifests(new ManifestSettings("gpuaas-pool", "gpuaas", true, false));
+        TreeMap<FlavorResource, Long> cells = new TreeMap<>(Map.of(new FlavorResource("h200", "nvidia.com/gpu"), 8L));
+
+        ClusterQueue draining = manifests.drainingClusterQueue("team-a", cells);
+
+        assertThat(draining.getSpec().getResourceGroups())
+                .extracting(g -> g.getCoveredResources())
+                .containsExactly(List.of("nvidia.com/gpu"), List.of("cpu", "memory"));
+        assertThat(NominalQuota.of(draining).values())
+                .allSatisfy(q -> assertThat(q).isZero());
+    }
+
+    @Test
+    void shouldCoverOnlyGpuCellsWhenNodeResourceFlavorIsBlank() {
+        KueueManifests manifests = new KueueManifests(
+                new ManifestSettings("gpuaas-pool", "gpuaas", true, false, new NodeResourceSettings(" ", "1", "1Gi")));
+        TreeMap<FlavorResource, Long> cells = new TreeMap<>(Map.of(new FlavorResource("h200", "nvidia.com/gpu"), 8L));
+
+        ClusterQueue queue = manifests.clusterQueue("team-a", cells, KueueManifests.RUNNING);
+
+        assertThat(queue.getSpec().getResourceGroups())
+                .extracting(g -> g.getCoveredResources())
+                .containsExactly(List.of("nvidia.com/gpu"));
     }
 
     @Test

@@ -58,6 +58,7 @@ class QuotaPlanPropertyTest {
         DesiredQuota quota = QuotaPlan.at(t, bookings, POOLS, Map.of());
         assertThat(quota.problems()).as("seed %d at %s", seed, t).isEmpty();
         Map<ObjectRef, HasMetadata> objects = MANIFESTS.render(quota);
+        assertCpuAndMemoryAreAPerQueueCeiling(seed, t, objects);
         for (Pool pool : POOLS.pools()) {
             FlavorResource cell = new FlavorResource(pool.flavor(), pool.resource());
             BigDecimal total = objects.entrySet().stream()
@@ -71,6 +72,23 @@ class QuotaPlanPropertyTest {
                     .as("seed %d, %s of %s at %s", seed, cell, tenant.tenant(), t)
                     .isEqualByComparingTo(BigDecimal.valueOf(activeUnits(bookings, tenant.tenant(), cell, t))));
         }
+    }
+
+    /** cpu/memory: every ClusterQueue holds exactly the ceiling, the Cohort none, so their sum is not capacity. */
+    private static void assertCpuAndMemoryAreAPerQueueCeiling(
+            long seed, Instant t, Map<ObjectRef, HasMetadata> objects) {
+        FlavorResource cpu = new FlavorResource("gpuaas-any-node", "cpu");
+        FlavorResource memory = new FlavorResource("gpuaas-any-node", "memory");
+        objects.forEach((ref, object) -> {
+            if (ref.kind() == Kind.CLUSTER_QUEUE) {
+                assertThat(NominalQuota.of(object))
+                        .as("seed %d, %s at %s", seed, ref, t)
+                        .containsEntry(cpu, new BigDecimal("100000"))
+                        .containsEntry(memory, NominalQuota.quantity("1Pi"));
+            } else if (ref.kind() == Kind.COHORT) {
+                assertThat(NominalQuota.of(object)).doesNotContainKeys(cpu, memory);
+            }
+        });
     }
 
     private static long activeUnits(List<Booking> bookings, String tenant, FlavorResource cell, Instant t) {

@@ -26,14 +26,17 @@ import java.util.Map;
 
 /**
  * Seeds the in-memory API with what a GPU cluster running Kueue has before gpuaas does anything: GPU nodes with the
- * labels GPU feature discovery sets and the capacity the device plugin advertises, one ResourceFlavor per pool, the
- * cohort holding all capacity, and the demo tenants' namespaces.
+ * labels GPU feature discovery sets and the capacity the device plugin advertises, one ResourceFlavor per pool and
+ * {@value #NODE_FLAVOR} for cpu and memory (as deploy/kubernetes ships them), the cohort holding all capacity, and
+ * the demo tenants' namespaces.
  */
 public final class ClusterSeeder {
 
     public static final String COHORT = "gpuaas-pool";
     public static final String TENANT_LABEL = "gpuaas.io/tenant";
     public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
+    /** The flavor quota-projector's queues cover cpu and memory on ({@code gpuaas.quota.node-resources.flavor}). */
+    public static final String NODE_FLAVOR = "gpuaas-any-node";
 
     private final KubernetesClient client;
 
@@ -46,6 +49,10 @@ public final class ClusterSeeder {
         for (Pool pool : pools.pools()) {
             client.resources(ResourceFlavor.class).resource(flavor(pool)).create();
         }
+        ResourceFlavor anyNode = new ResourceFlavor();
+        anyNode.setMetadata(metadata(NODE_FLAVOR));
+        anyNode.setSpec(new ResourceFlavorSpec());
+        client.resources(ResourceFlavor.class).resource(anyNode).create();
         client.resources(Cohort.class).resource(cohort(pools)).create();
         for (Tenant tenant : tenants) {
             tenant.namespaces().forEach(ns -> client.namespaces()

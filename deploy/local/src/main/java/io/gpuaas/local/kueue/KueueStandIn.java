@@ -41,10 +41,23 @@ public final class KueueStandIn {
 
     private static final Logger LOG = LoggerFactory.getLogger(KueueStandIn.class);
 
-    private final KubernetesClient client;
+    /**
+     * What the shipped Kueue Configuration excludes: nothing. gpuaas leaves Kueue's Configuration alone and covers cpu
+     * and memory in its ClusterQueues instead (deploy/README.md, "Kueue").
+     */
+    public static final List<String> SHIPPED_EXCLUDED_RESOURCE_PREFIXES = List.of();
 
-    public KueueStandIn(KubernetesClient client) {
+    private final KubernetesClient client;
+    private final List<String> excludedResourcePrefixes;
+
+    /**
+     * @param excludedResourcePrefixes Kueue's {@code resources.excludeResourcePrefixes}: requests of these resources
+     *                                 are not counted, so no ClusterQueue has to cover them. The shipped
+     *                                 configuration excludes nothing (deploy/README.md, "Kueue")
+     */
+    public KueueStandIn(KubernetesClient client, List<String> excludedResourcePrefixes) {
         this.client = client;
+        this.excludedResourcePrefixes = List.copyOf(excludedResourcePrefixes);
     }
 
     /** One pass over the cluster; returns the uids of owners whose Workload is admitted as specified. */
@@ -165,7 +178,7 @@ public final class KueueStandIn {
             String clusterQueue = clusterQueueOf(workload);
             Admission admission = clusterQueue == null
                     ? new Admission.Pending("Inadmissible", "LocalQueue " + workload.queueName() + " doesn't exist")
-                    : model.tryAdmit(clusterQueue, workload.podSets());
+                    : model.tryAdmit(clusterQueue, workload.requests());
             switch (admission) {
                 case Admission.Admitted admitted -> {
                     writeAdmitted(workload, admitted);
@@ -232,7 +245,8 @@ public final class KueueStandIn {
         // Usage is written as strings, as Kueue serialises resource.Quantity.
         assignment
                 .resourceUsage()
-                .forEach((resource, units) -> usage.put(resource, new IntOrString(Long.toString(units))));
+                .forEach((resource, units) ->
+                        usage.put(resource, new IntOrString(ResourceUnits.format(resource, units))));
         PodSetAssignments result = new PodSetAssignments();
         result.setName(assignment.name());
         result.setCount(assignment.count());
@@ -266,7 +280,7 @@ public final class KueueStandIn {
 
     private List<WorkloadView> listWorkloads() {
         return workloads().inAnyNamespace().list().getItems().stream()
-                .map(WorkloadView::of)
+                .map(w -> WorkloadView.of(w, excludedResourcePrefixes))
                 .toList();
     }
 

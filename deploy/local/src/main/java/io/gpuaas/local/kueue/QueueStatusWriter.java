@@ -126,8 +126,8 @@ final class QueueStatusWriter {
     }
 
     // Totals are written as strings, as Kueue serialises resource.Quantity.
-    private static IntOrString quantity(long units) {
-        return new IntOrString(Long.toString(units));
+    private static IntOrString quantity(String resource, long units) {
+        return new IntOrString(ResourceUnits.format(resource, units));
     }
 
     private static FlavorsReservation clusterReservation(String name, List<ResourceTotal> totals) {
@@ -136,8 +136,8 @@ final class QueueStatusWriter {
         flavor.setResources(resources(totals, t -> {
             Resources resource = new Resources();
             resource.setName(t.name());
-            resource.setTotal(quantity(t.total()));
-            resource.setBorrowed(quantity(t.borrowed()));
+            resource.setTotal(quantity(t.name(), t.total()));
+            resource.setBorrowed(quantity(t.name(), t.borrowed()));
             return resource;
         }));
         return flavor;
@@ -149,8 +149,8 @@ final class QueueStatusWriter {
         flavor.setResources(resources(totals, t -> {
             var resource = new io.gpuaas.kube.kueue.v1beta2.clusterqueuestatus.flavorsusage.Resources();
             resource.setName(t.name());
-            resource.setTotal(quantity(t.total()));
-            resource.setBorrowed(quantity(t.borrowed()));
+            resource.setTotal(quantity(t.name(), t.total()));
+            resource.setBorrowed(quantity(t.name(), t.borrowed()));
             return resource;
         }));
         return flavor;
@@ -163,7 +163,7 @@ final class QueueStatusWriter {
         flavor.setResources(resources(totals, t -> {
             var resource = new io.gpuaas.kube.kueue.v1beta2.localqueuestatus.flavorsreservation.Resources();
             resource.setName(t.name());
-            resource.setTotal(quantity(t.total()));
+            resource.setTotal(quantity(t.name(), t.total()));
             return resource;
         }));
         return flavor;
@@ -176,7 +176,7 @@ final class QueueStatusWriter {
         flavor.setResources(resources(totals, t -> {
             var resource = new io.gpuaas.kube.kueue.v1beta2.localqueuestatus.flavorsusage.Resources();
             resource.setName(t.name());
-            resource.setTotal(quantity(t.total()));
+            resource.setTotal(quantity(t.name(), t.total()));
             return resource;
         }));
         return flavor;

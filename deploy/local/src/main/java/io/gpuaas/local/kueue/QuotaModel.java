@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 
 /**
  * Kueue's quota arithmetic for one admission pass. A queue may use its nominal quota; in a cohort it may also borrow
@@ -66,7 +67,8 @@ public final class QuotaModel {
         for (PodSetDemand podSet : podSets) {
             Map<String, String> flavors = new LinkedHashMap<>();
             Map<String, Long> resourceUsage = new LinkedHashMap<>();
-            for (String resource : podSet.perPod().keySet()) {
+            // In name order: the first resource that cannot be assigned is the one the condition names.
+            for (String resource : new TreeSet<>(podSet.perPod().keySet())) {
                 long units = podSet.total(resource);
                 if (units == 0) {
                     continue;
@@ -98,10 +100,11 @@ public final class QuotaModel {
                 .filter(q -> q.resource().equals(resource))
                 .toList();
         if (candidates.isEmpty()) {
+            // Kueue's scheduler: QuotaReserved False, reason Pending, this message (no queue name in it).
             return new Admission.Pending(
-                    "Inadmissible",
+                    "Pending",
                     "couldn't assign flavors to pod set " + podSet + ": resource " + resource
-                            + " unavailable in ClusterQueue " + queue.name());
+                            + " unavailable in ClusterQueue");
         }
         FlavorQuota first = candidates.getFirst();
         long missing = shortfall(queue, first, units + tentative.getOrDefault(new Key(first.flavor(), resource), 0L));
@@ -109,7 +112,7 @@ public final class QuotaModel {
                 "Pending",
                 "couldn't assign flavors to pod set " + podSet
                         + ": insufficient unused quota for " + resource + " in flavor " + first.flavor() + ", "
-                        + missing + " more needed");
+                        + ResourceUnits.format(resource, missing) + " more needed");
     }
 
     /** How many units are missing for {@code queue} to take {@code extra} more of {@code quota}'s flavor/resource. */

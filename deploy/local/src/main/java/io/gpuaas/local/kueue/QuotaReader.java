@@ -39,19 +39,20 @@ final class QuotaReader {
             for (Flavors flavor : listOf(group.getFlavors())) {
                 String flavorName = Objects.requireNonNullElse(flavor.getName(), "");
                 for (Resources resource : listOf(flavor.getResources())) {
+                    String name = Objects.requireNonNullElse(resource.getName(), "");
                     quotas.add(new FlavorQuota(
                             flavorName,
-                            Objects.requireNonNullElse(resource.getName(), ""),
-                            WorkloadView.units(resource.getNominalQuota()),
-                            optionalUnits(resource.getBorrowingLimit()),
-                            optionalUnits(resource.getLendingLimit())));
+                            name,
+                            ResourceUnits.of(name, resource.getNominalQuota()),
+                            optionalUnits(name, resource.getBorrowingLimit()),
+                            optionalUnits(name, resource.getLendingLimit())));
                 }
             }
         }
         return quotas;
     }
 
-    private static Long optionalUnits(IntOrString value) {
-        return value == null ? null : WorkloadView.units(value);
+    private static Long optionalUnits(String resource, IntOrString value) {
+        return value == null ? null : ResourceUnits.of(resource, value);
     }
 }

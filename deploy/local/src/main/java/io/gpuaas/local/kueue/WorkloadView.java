@@ -2,7 +2,6 @@ package io.gpuaas.local.kueue;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.gpuaas.kube.kueue.v1beta2.Workload;
 import io.gpuaas.kube.kueue.v1beta2.WorkloadSpec;
@@ -24,7 +23,9 @@ import java.util.Optional;
  *
  * @param resource   the Workload as read
  * @param queueName  spec.queueName
- * @param podSets    spec.podSets (accelerators only)
+ * @param podSets    spec.podSets (accelerators only), to compare with the owner's
+ * @param requests   spec.podSets with every resource Kueue counts (all requests but the excluded prefixes), in
+ *                   {@link ResourceUnits}
  * @param ownerUid   the controlling owner's uid
  * @param admission  status.admission, when quota is reserved
  * @param conditions status.conditions
@@ -33,26 +34,37 @@ record WorkloadView(
         Workload resource,
         String queueName,
         List<PodSetDemand> podSets,
+        List<PodSetDemand> requests,
         Optional<String> ownerUid,
         Optional<Admission.Admitted> admission,
         List<Condition> conditions) {
 
-    static WorkloadView of(Workload workload) {
+    /**
+     * @param excludedPrefixes resources Kueue's Configuration excludes ({@code resources.excludeResourcePrefixes}):
+     *                         not counted, so no ClusterQueue needs to cover them
+     */
+    static WorkloadView of(Workload workload, List<String> excludedPrefixes) {
         WorkloadSpec spec = Optional.ofNullable(workload.getSpec()).orElseGet(WorkloadSpec::new);
         List<PodSetDemand> podSets = new ArrayList<>();
+        List<PodSetDemand> requests = new ArrayList<>();
         for (PodSets podSet : listOf(spec.getPodSets())) {
-            Map<String, Long> perPod = new LinkedHashMap<>();
+            Map<String, Long> accelerators = new LinkedHashMap<>();
+            Map<String, Long> counted = new LinkedHashMap<>();
             for (Container container : containers(podSet)) {
                 requests(container).forEach((resource, quantity) -> {
                     if (resource.startsWith(OwnerReader.ACCELERATOR_PREFIX)) {
-                        perPod.merge(resource, quantity.getNumericalAmount().longValue(), Long::sum);
+                        accelerators.merge(
+                                resource, quantity.getNumericalAmount().longValue(), Long::sum);
+                    }
+                    if (excludedPrefixes.stream().noneMatch(resource::startsWith)) {
+                        counted.merge(resource, ResourceUnits.of(resource, quantity), Long::sum);
                     }
                 });
             }
-            podSets.add(new PodSetDemand(
-                    Objects.requireNonNullElse(podSet.getName(), "main"),
-                    Objects.requireNonNullElse(podSet.getCount(), 1),
-                    perPod));
+            String name = Objects.requireNonNullElse(podSet.getName(), "main");
+            int count = Objects.requireNonNullElse(podSet.getCount(), 1);
+            podSets.add(new PodSetDemand(name, count, accelerators));
+            requests.add(new PodSetDemand(name, count, counted));
         }
         Optional<String> ownerUid = workload.getMetadata().getOwnerReferences() == null
                 ? Optional.empty()
@@ -66,6 +78,7 @@ record WorkloadView(
                 workload,
                 Objects.requireNonNullElse(spec.getQueueName(), ""),
                 podSets,
+                requests,
                 ownerUid,
                 admission(status),
                 conditions);
@@ -103,7 +116,8 @@ record WorkloadView(
         for (PodSetAssignments assignment : listOf(admission.get().getPodSetAssignments())) {
             Map<String, String> flavors = new LinkedHashMap<>(mapOf(assignment.getFlavors()));
             Map<String, Long> usage = new LinkedHashMap<>();
-            mapOf(assignment.getResourceUsage()).forEach((resource, quantity) -> usage.put(resource, units(quantity)));
+            mapOf(assignment.getResourceUsage())
+                    .forEach((resource, quantity) -> usage.put(resource, ResourceUnits.of(resource, quantity)));
             assignments.add(new PodSetAssignment(
                     Objects.requireNonNullElse(assignment.getName(), "main"),
                     Objects.requireNonNullElse(assignment.getCount(), 0),
@@ -112,17 +126,6 @@ record WorkloadView(
         }
         return Optional.of(new Admission.Admitted(
                 Objects.requireNonNullElse(admission.get().getClusterQueue(), ""), assignments));
-    }
-
-    /** A Kueue quantity (int-or-string) in whole units; absent counts as 0. */
-    static long units(IntOrString quantity) {
-        if (quantity == null) {
-            return 0;
-        }
-        if (quantity.getIntVal() != null) {
-            return quantity.getIntVal();
-        }
-        return new Quantity(quantity.getStrVal()).getNumericalAmount().longValue();
     }
 
     private static List<Container> containers(PodSets podSet) {

@@ -31,7 +31,7 @@ public final class OwnerReader {
     public static final String QUEUE_LABEL = "kueue.x-k8s.io/queue-name";
     public static final String ELASTIC_LABEL = "kueue.x-k8s.io/elastic-job";
     public static final String KSERVE_STOP = "serving.kserve.io/stop";
-    /** Only accelerators count against gpuaas quota; CPU and memory are not in the ClusterQueues. */
+    /** Accelerators: what bookings and simulated devices are about (the Kueue stand-in counts cpu and memory too). */
     public static final String ACCELERATOR_PREFIX = "nvidia.com/";
 
     private OwnerReader() {}

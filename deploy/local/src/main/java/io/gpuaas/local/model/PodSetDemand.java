@@ -7,7 +7,8 @@ import java.util.Map;
  *
  * @param name   pod set name ({@code head}, a Ray worker group name, {@code predictor})
  * @param count  pods in the set
- * @param perPod accelerator requests of one pod, whole units per extended resource
+ * @param perPod requests of one pod per resource: accelerators in whole units where the owner is read; in Kueue's
+ *               units (cpu in millicores, memory in bytes) where the stand-in admits a Workload
  */
 public record PodSetDemand(String name, int count, Map<String, Long> perPod) {
 

@@ -114,8 +114,42 @@ class QuotaModelTest {
                 .isEqualTo(new Admission.Pending("Inadmissible", "ClusterQueue gpuaas-team-x doesn't exist"));
         assertThat(model.tryAdmit("gpuaas-team-c", workers(1)))
                 .isEqualTo(new Admission.Pending("Inadmissible", "ClusterQueue gpuaas-team-c is inactive"));
+        // As Kueue's scheduler writes it: reason Pending, the pod set, the resource, no queue name.
         assertThat(model.tryAdmit("gpuaas-team-d", workers(1)))
-                .isInstanceOfSatisfying(Admission.Pending.class, p -> assertThat(p.message())
-                        .contains("resource " + MIG + " unavailable in ClusterQueue gpuaas-team-d"));
+                .isEqualTo(new Admission.Pending(
+                        "Pending",
+                        "couldn't assign flavors to pod set workers: resource " + MIG
+                                + " unavailable in ClusterQueue"));
+    }
+
+    @Test
+    void shouldNameTheFirstUncoveredResourceInNameOrderWhenCpuAndMemoryAreNotCovered() {
+        QueueQuota gpusOnly = new QueueQuota(
+                "gpuaas-team-e", Optional.empty(), List.of(new FlavorQuota(FLAVOR, MIG, 4, null, null)), false);
+        QuotaModel model = model(0, gpusOnly);
+        List<PodSetDemand> head = List.of(new PodSetDemand("head", 1, Map.of("memory", 8L << 30, "cpu", 2000L)));
+
+        assertThat(model.tryAdmit("gpuaas-team-e", head))
+                .isEqualTo(new Admission.Pending(
+                        "Pending",
+                        "couldn't assign flavors to pod set head: resource cpu unavailable in ClusterQueue"));
+    }
+
+    @Test
+    void shouldCountCpuInMillicoresAndSayHowMuchIsMissingAsAQuantity() {
+        QueueQuota node = new QueueQuota(
+                "gpuaas-team-f",
+                Optional.empty(),
+                List.of(new FlavorQuota("gpuaas-any-node", "cpu", 4000, 0L, null)),
+                false);
+        QuotaModel model = model(0, node);
+
+        assertThat(model.tryAdmit("gpuaas-team-f", List.of(new PodSetDemand("head", 1, Map.of("cpu", 2500L)))))
+                .isInstanceOf(Admission.Admitted.class);
+        assertThat(model.tryAdmit("gpuaas-team-f", List.of(new PodSetDemand("head", 1, Map.of("cpu", 2000L)))))
+                .isEqualTo(new Admission.Pending(
+                        "Pending",
+                        "couldn't assign flavors to pod set head: insufficient unused quota for cpu in flavor"
+                                + " gpuaas-any-node, 500m more needed"));
     }
 }
