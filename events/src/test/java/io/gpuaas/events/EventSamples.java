@@ -114,7 +114,9 @@ final class EventSamples {
                                 "GR_ENGINE_ACTIVE",
                                 20480.0,
                                 15360.0,
-                                301.5),
+                                301.5,
+                                0.0,
+                                12.0),
                         new GpuScrape.Device(
                                 "GPU-0a1b",
                                 3,

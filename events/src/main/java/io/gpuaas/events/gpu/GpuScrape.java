@@ -1,5 +1,6 @@
 package io.gpuaas.events.gpu;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import java.time.Instant;
 import java.util.List;
 
@@ -63,6 +64,10 @@ public record GpuScrape(Instant time, String node, String target, List<Device> d
      * @param memoryUsedMiB     frame buffer used, may be null
      * @param memoryFreeMiB     frame buffer free, may be null
      * @param powerWatts        power draw, may be null
+     * @param decoderUtilPercent video decoder utilization in percent 0..100 ({@code DCGM_FI_DEV_DEC_UTIL}), may be
+     *                          null
+     * @param encoderUtilPercent video encoder utilization in percent 0..100 ({@code DCGM_FI_DEV_ENC_UTIL}), may be
+     *                          null
      */
     public record Device(
             String uuid,
@@ -78,7 +83,69 @@ public record GpuScrape(Instant time, String node, String target, List<Device> d
             String utilizationSource,
             Double memoryUsedMiB,
             Double memoryFreeMiB,
-            Double powerWatts) {
+            Double powerWatts,
+            Double decoderUtilPercent,
+            Double encoderUtilPercent) {
+
+        /** The canonical constructor, named for Jackson: with a second constructor it would not pick it by itself. */
+        @JsonCreator
+        public Device {}
+
+        /** A device without decoder or encoder readings (sources that report neither, and older producers). */
+        public Device(
+                String uuid,
+                Integer gpuIndex,
+                String modelName,
+                String gpuInstanceId,
+                String migProfile,
+                String hostnameLabel,
+                String namespace,
+                String pod,
+                String container,
+                Double utilization,
+                String utilizationSource,
+                Double memoryUsedMiB,
+                Double memoryFreeMiB,
+                Double powerWatts) {
+            this(
+                    uuid,
+                    gpuIndex,
+                    modelName,
+                    gpuInstanceId,
+                    migProfile,
+                    hostnameLabel,
+                    namespace,
+                    pod,
+                    container,
+                    utilization,
+                    utilizationSource,
+                    memoryUsedMiB,
+                    memoryFreeMiB,
+                    powerWatts,
+                    null,
+                    null);
+        }
+
+        /** This device with the given decoder and encoder utilization (percent, null when not read). */
+        public Device withMedia(Double decoderPercent, Double encoderPercent) {
+            return new Device(
+                    uuid,
+                    gpuIndex,
+                    modelName,
+                    gpuInstanceId,
+                    migProfile,
+                    hostnameLabel,
+                    namespace,
+                    pod,
+                    container,
+                    utilization,
+                    utilizationSource,
+                    memoryUsedMiB,
+                    memoryFreeMiB,
+                    powerWatts,
+                    decoderPercent,
+                    encoderPercent);
+        }
 
         /** Whether the device is attributed to a pod. */
         public boolean attributed() {

@@ -40,7 +40,9 @@ final class GpuScrapeJsonReader {
             "utilizationSource",
             "memoryUsedMiB",
             "memoryFreeMiB",
-            "powerWatts");
+            "powerWatts",
+            "decoderUtilPercent",
+            "encoderUtilPercent");
 
     private static final int DEVICES = 3;
     private static final int MAX_INDEX_DIGITS = 9;
@@ -162,7 +164,9 @@ final class GpuScrapeJsonReader {
                 (String) device[10],
                 (Double) device[11],
                 (Double) device[12],
-                (Double) device[13]);
+                (Double) device[13],
+                (Double) device[14],
+                (Double) device[15]);
         if (!withinSchema(d)) {
             throw JsonCursor.NOT_FAST;
         }
@@ -172,7 +176,7 @@ final class GpuScrapeJsonReader {
     private void deviceValue(int field) {
         device[field] = switch (field) {
             case 1 -> (int) in.integer(MAX_INDEX_DIGITS);
-            case 9, 11, 12, 13 -> in.number();
+            case 9, 11, 12, 13, 14, 15 -> in.number();
             default -> in.string();
         };
     }
@@ -187,7 +191,13 @@ final class GpuScrapeJsonReader {
                         || "GPU_UTIL".equals(d.utilizationSource()))
                 && notNegative(d.memoryUsedMiB())
                 && notNegative(d.memoryFreeMiB())
-                && notNegative(d.powerWatts());
+                && notNegative(d.powerWatts())
+                && percent(d.decoderUtilPercent())
+                && percent(d.encoderUtilPercent());
+    }
+
+    private static boolean percent(Double value) {
+        return value == null || (value >= 0 && value <= 100);
     }
 
     private static boolean notNegative(Double value) {

@@ -30,6 +30,8 @@ final class GpuScrapeJsonWriter {
     private static final byte[] MEMORY_USED = name("memoryUsedMiB");
     private static final byte[] MEMORY_FREE = name("memoryFreeMiB");
     private static final byte[] POWER = name("powerWatts");
+    private static final byte[] DECODER = name("decoderUtilPercent");
+    private static final byte[] ENCODER = name("encoderUtilPercent");
 
     private final JsonOut out = new JsonOut();
     /** Whether the object being written has a field yet: the next one needs a comma when it has. */
@@ -82,6 +84,8 @@ final class GpuScrapeJsonWriter {
         number(MEMORY_USED, d.memoryUsedMiB());
         number(MEMORY_FREE, d.memoryFreeMiB());
         number(POWER, d.powerWatts());
+        number(DECODER, d.decoderUtilPercent());
+        number(ENCODER, d.encoderUtilPercent());
         out.put((byte) '}');
     }
 

@@ -57,7 +57,10 @@ final class GpuScrapeCases {
                 new Case("escaped-labels", escapedLabels(), false));
     }
 
-    /** An A30 node's MIG instance (attributed) beside an unattributed full GPU, as one exporter pod reports them. */
+    /**
+     * An A30 node's MIG instance (attributed) beside an unattributed full GPU, as one exporter pod reports them; the
+     * full GPU decodes video (46 %, as a real RTX scrape read) with its engines idle.
+     */
     static GpuScrape migAndFullGpu() {
         return new GpuScrape(
                 SCRAPE,
@@ -93,7 +96,9 @@ final class GpuScrapeCases {
                                 "GPU_UTIL",
                                 0.0,
                                 24259.0,
-                                69.125)));
+                                69.125,
+                                46.0,
+                                0.0)));
     }
 
     /** A busy H100 node: eight attributed GPUs, what a scrape of the design fleet looks like. */

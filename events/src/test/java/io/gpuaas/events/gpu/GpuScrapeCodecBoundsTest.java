@@ -54,7 +54,9 @@ class GpuScrapeCodecBoundsTest {
                         "device.utilizationSource",
                         "device.memoryUsedMiB",
                         "device.memoryFreeMiB",
-                        "device.powerWatts");
+                        "device.powerWatts",
+                        "device.decoderUtilPercent",
+                        "device.encoderUtilPercent");
     }
 
     @ParameterizedTest(name = "{0}")

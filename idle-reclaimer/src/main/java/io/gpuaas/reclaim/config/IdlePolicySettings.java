@@ -1,5 +1,6 @@
 package io.gpuaas.reclaim.config;
 
+import io.gpuaas.events.gpu.GpuActivity;
 import io.gpuaas.reclaim.model.IdlePolicy;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.core.bind.annotation.Bindable;
@@ -11,13 +12,16 @@ import java.time.Duration;
  */
 @ConfigurationProperties("gpuaas.reclaimer.policy")
 public record IdlePolicySettings(
-        @Bindable(defaultValue = "0.05") double threshold,
+        @Bindable(defaultValue = GpuActivity.DEFAULT_IDLE_THRESHOLD_TEXT)
+        double threshold,
+
         @Bindable(defaultValue = "15m") Duration window,
-        @Bindable(defaultValue = "1s") Duration sampleInterval,
+        @Bindable(defaultValue = "5s") Duration sampleInterval,
         @Bindable(defaultValue = "0.9") double minCoverage,
-        @Bindable(defaultValue = "10m") Duration warmUp) {
+        @Bindable(defaultValue = "10m") Duration warmUp,
+        @Bindable(defaultValue = "5m") Duration gpuUtilMinWindow) {
 
     public IdlePolicy toPolicy() {
-        return new IdlePolicy(threshold, window, sampleInterval, minCoverage, warmUp, true);
+        return new IdlePolicy(threshold, window, sampleInterval, minCoverage, warmUp, true, gpuUtilMinWindow);
     }
 }

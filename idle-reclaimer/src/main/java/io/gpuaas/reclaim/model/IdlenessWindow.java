@@ -1,5 +1,7 @@
 package io.gpuaas.reclaim.model;
 
+import io.gpuaas.events.gpu.GpuActivity;
+
 /**
  * The sliding idleness window of one GPU device (a full GPU or a MIG instance), in constant space.
  *
@@ -52,9 +54,10 @@ public final class IdlenessWindow {
      * Records one sample.
      *
      * @param utilization busy ratio, or null when the exporter had no value: null is doubt, and doubt is busy
+     * @param mediaBusy   the video decoder or encoder worked: busy whatever the utilization
      * @return true when the sample counts against idleness (busy or null)
      */
-    public boolean record(long timeMillis, Double utilization, double threshold) {
+    public boolean record(long timeMillis, Double utilization, boolean mediaBusy, double threshold) {
         encoded = null;
         long slot = Math.floorDiv(timeMillis, slotMillis);
         if (headSlot == EMPTY || slot > headSlot) {
@@ -64,7 +67,8 @@ public final class IdlenessWindow {
             int pos = (int) Math.floorMod(slot, (long) slots);
             bits[pos >>> 6] |= 1L << (pos & 63);
         }
-        boolean bad = utilization == null || Double.isNaN(utilization) || utilization > threshold;
+        boolean bad =
+                utilization == null || Double.isNaN(utilization) || GpuActivity.busy(utilization, mediaBusy, threshold);
         if (bad) {
             if (lastBadMillis == EMPTY || timeMillis >= lastBadMillis) {
                 lastBadMillis = timeMillis;

@@ -62,21 +62,21 @@ public final class WorkloadWindows {
     public boolean accept(AttributedSample sample, IdlePolicy policy) {
         DeviceState device = devices.get(sample.device());
         long slotMillis = policy.sampleInterval().toMillis();
+        int slots = windowSlots(device, sample, policy);
         if (device == null
                 || device.window().slotMillis() != slotMillis
-                || device.window().slots() != policy.slots()) {
-            // A new device, or the policy's window changed: start this device over rather than reinterpret its bits.
+                || device.window().slots() != slots) {
+            // A new device, the policy's window changed, or the device's utilization now comes from another counter:
+            // start this device over rather than reinterpret its bits.
             device = new DeviceState(
-                    new IdlenessWindow(slotMillis, policy.slots()),
-                    sample.pod(),
-                    sample.group(),
-                    sample.podStartMillis());
+                    new IdlenessWindow(slotMillis, slots), sample.pod(), sample.group(), sample.podStartMillis());
             devices.put(sample.device(), device);
         } else if (!sample.pod().equals(device.pod()) || sample.podStartMillis() != device.podStartMillis()) {
             device = device.withPod(sample.pod(), sample.group(), sample.podStartMillis());
             devices.put(sample.device(), device);
         }
-        boolean bad = device.window().record(sample.timeMillis(), sample.utilization(), policy.threshold());
+        boolean bad = device.window()
+                .record(sample.timeMillis(), sample.utilization(), sample.mediaBusy(), policy.threshold());
         lastSampleMillis = Math.max(lastSampleMillis, sample.timeMillis());
         if (bad && device.window().lastBadMillis() == sample.timeMillis()) {
             // The device's idle run starts over, so the noticed window will not close idle: a new run, a new notice.
@@ -86,6 +86,18 @@ public final class WorkloadWindows {
             markResumed(sample.timeMillis());
         }
         return bad;
+    }
+
+    /**
+     * The slots of the window {@code sample}'s device is judged over: longer for a device read by GPU_UTIL alone. A
+     * sample without a utilization names no counter, so it keeps the device's window (it counts as busy anyway).
+     */
+    private static int windowSlots(DeviceState device, AttributedSample sample, IdlePolicy policy) {
+        int slots = policy.slotsFor(sample.gpuUtilOnly());
+        if (sample.utilization() == null && device != null && device.window().slots() == policy.slotsFor(true)) {
+            return device.window().slots();
+        }
+        return slots;
     }
 
     /**
@@ -106,7 +118,8 @@ public final class WorkloadWindows {
         long warmUp = policy.warmUp().toMillis();
         for (DeviceState device : devices.values()) {
             long notBefore = Math.max(device.podStartMillis(), resumedAtMillis) + warmUp;
-            DeviceVerdict v = device.window().verdictAt(nowMillis, notBefore, policy.requiredSamples());
+            int slots = device.window().slots();
+            DeviceVerdict v = device.window().verdictAt(nowMillis, notBefore, policy.requiredSamples(slots));
             seen += v.samples();
             expected += v.slots();
             max = Math.max(max, v.maxUtilization());
@@ -135,8 +148,8 @@ public final class WorkloadWindows {
         long warmUp = policy.warmUp().toMillis();
         for (DeviceState device : devices.values()) {
             long notBefore = Math.max(device.podStartMillis(), resumedAtMillis) + warmUp;
-            long deviceSince = device.window()
-                    .idleSinceAt(nowMillis, notBefore, policy.pendingSlots(), policy.pendingRequiredSamples());
+            int span = policy.pendingSlots(device.window().slots());
+            long deviceSince = device.window().idleSinceAt(nowMillis, notBefore, span, policy.requiredSamples(span));
             if (deviceSince == IdlenessWindow.EMPTY) {
                 return IdlenessWindow.EMPTY;
             }

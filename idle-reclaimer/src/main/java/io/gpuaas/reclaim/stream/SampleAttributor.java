@@ -1,5 +1,6 @@
 package io.gpuaas.reclaim.stream;
 
+import io.gpuaas.events.gpu.GpuActivity;
 import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.gpu.GpuScrapeEvent;
 import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
@@ -20,6 +21,8 @@ import java.util.function.BiConsumer;
  * exporter's own labels say.
  */
 public final class SampleAttributor {
+
+    private static final String GPU_UTIL = "GPU_UTIL";
 
     private final OwnerLookup owners;
     private final ReclaimerMetrics metrics;
@@ -68,7 +71,9 @@ public final class SampleAttributor {
                             o.group(),
                             timeMillis,
                             device.utilization(),
-                            o.podStartMillis()));
+                            o.podStartMillis(),
+                            GpuActivity.mediaBusy(device),
+                            GPU_UTIL.equals(device.utilizationSource())));
         }
         for (Group g : groups) {
             out.accept(g.key(), new WorkloadSamples(g.owner().workload(), g.samples()));

@@ -13,13 +13,18 @@ import org.apache.kafka.common.serialization.Serializer;
 /**
  * Binary serde for the internal repartition topic (one workload's samples of one scrape, keyed by workload). Internal
  * to this service, so it carries no CloudEvents envelope: the public contract is the GpuScrape on
- * {@code gpuaas.gpu-samples}. Version 2 holds the workload once and then its samples; version 1 (one sample per
- * record, written before scrapes were batched) is still read, so records in flight across an upgrade are not lost.
+ * {@code gpuaas.gpu-samples}. Version 3 holds the workload once and then its samples, each with a flags byte (video
+ * work, GPU_UTIL-only); version 2 (the same without flags) and version 1 (one sample per record, written before
+ * scrapes were batched) are still read, as engine-activity samples without video work, so records in flight across
+ * an upgrade are not lost.
  */
 public final class WorkloadSamplesSerde implements Serde<WorkloadSamples> {
 
     private static final byte SINGLE = 1;
     private static final byte BATCH = 2;
+    private static final byte FLAGGED = 3;
+    private static final int MEDIA_BUSY = 1;
+    private static final int GPU_UTIL_ONLY = 2;
 
     @Override
     public Serializer<WorkloadSamples> serializer() {
@@ -36,10 +41,10 @@ public final class WorkloadSamplesSerde implements Serde<WorkloadSamples> {
         int size =
                 32 + ref.namespace().length() + ref.kind().length() + ref.name().length();
         for (AttributedSample s : batch.samples()) {
-            size += 32 + s.device().length() + s.pod().length() + s.group().length();
+            size += 33 + s.device().length() + s.pod().length() + s.group().length();
         }
         Binary.Writer out = new Binary.Writer(size);
-        out.writeByte(BATCH);
+        out.writeByte(FLAGGED);
         out.writeUTF(ref.namespace());
         out.writeUTF(ref.kind());
         out.writeUTF(ref.name());
@@ -51,6 +56,7 @@ public final class WorkloadSamplesSerde implements Serde<WorkloadSamples> {
             out.writeLong(s.timeMillis());
             out.writeDouble(s.utilization() == null ? Double.NaN : s.utilization());
             out.writeLong(s.podStartMillis());
+            out.writeByte((s.mediaBusy() ? MEDIA_BUSY : 0) | (s.gpuUtilOnly() ? GPU_UTIL_ONLY : 0));
         }
         return out.toByteArray();
     }
@@ -58,7 +64,7 @@ public final class WorkloadSamplesSerde implements Serde<WorkloadSamples> {
     static WorkloadSamples read(byte[] data) {
         Binary.Reader in = new Binary.Reader(data);
         byte version = in.readByte();
-        if (version != SINGLE && version != BATCH) {
+        if (version != SINGLE && version != BATCH && version != FLAGGED) {
             throw new IllegalArgumentException("unknown workload samples version " + version);
         }
         WorkloadRef ref = new WorkloadRef(in.readUTF(), in.readUTF(), in.readUTF());
@@ -74,8 +80,17 @@ public final class WorkloadSamplesSerde implements Serde<WorkloadSamples> {
             long time = in.readLong();
             double utilization = in.readDouble();
             long podStart = in.readLong();
+            int flags = version == FLAGGED ? in.readByte() : 0;
             samples.add(new AttributedSample(
-                    ref, device, pod, group, time, Double.isNaN(utilization) ? null : utilization, podStart));
+                    ref,
+                    device,
+                    pod,
+                    group,
+                    time,
+                    Double.isNaN(utilization) ? null : utilization,
+                    podStart,
+                    (flags & MEDIA_BUSY) != 0,
+                    (flags & GPU_UTIL_ONLY) != 0));
         }
         return new WorkloadSamples(ref, samples);
     }

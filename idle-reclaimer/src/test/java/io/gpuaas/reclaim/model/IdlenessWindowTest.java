@@ -14,7 +14,7 @@ class IdlenessWindowTest {
 
     private void feed(long fromSecond, long toSecondInclusive, Double utilization) {
         for (long s = fromSecond; s <= toSecondInclusive; s++) {
-            window.record(s * 1_000, utilization, THRESHOLD);
+            window.record(s * 1_000, utilization, false, THRESHOLD);
         }
     }
 
@@ -39,7 +39,7 @@ class IdlenessWindowTest {
     @Test
     void shouldRestartTheWindowWhenOneBusySampleArrives() {
         feed(0, 9, 0.0);
-        window.record(10_000, 0.5, THRESHOLD);
+        window.record(10_000, 0.5, false, THRESHOLD);
         feed(11, 19, 0.0);
 
         assertThat(window.verdictAt(19_000, 0, REQUIRED).reason()).isEqualTo(DeviceVerdict.Reason.BUSY);
@@ -50,7 +50,7 @@ class IdlenessWindowTest {
     @Test
     void shouldTreatASampleWithoutValueAsBusy() {
         feed(0, 4, 0.0);
-        window.record(5_000, null, THRESHOLD);
+        window.record(5_000, null, false, THRESHOLD);
         feed(6, 9, 0.0);
 
         assertThat(window.verdictAt(9_000, 0, REQUIRED).reason()).isEqualTo(DeviceVerdict.Reason.BUSY);
@@ -64,7 +64,7 @@ class IdlenessWindowTest {
 
         IdlenessWindow gappy = new IdlenessWindow(1_000, SLOTS);
         for (long s : new long[] {0, 1, 2, 5, 6, 7, 8, 9}) {
-            gappy.record(s * 1_000, 0.0, THRESHOLD);
+            gappy.record(s * 1_000, 0.0, false, THRESHOLD);
         }
         assertThat(gappy.verdictAt(9_000, 0, REQUIRED).reason()).isEqualTo(DeviceVerdict.Reason.LOW_COVERAGE);
     }
@@ -91,14 +91,14 @@ class IdlenessWindowTest {
     @Test
     void shouldCountALateBusySampleInsideTheWindow() {
         feed(0, 9, 0.0);
-        window.record(4_500, 0.9, THRESHOLD);
+        window.record(4_500, 0.9, false, THRESHOLD);
 
         assertThat(window.verdictAt(9_000, 0, REQUIRED).reason()).isEqualTo(DeviceVerdict.Reason.BUSY);
     }
 
     @Test
     void shouldReportHowLongTheDeviceHasBeenIdle() {
-        window.record(0, 0.7, THRESHOLD);
+        window.record(0, 0.7, false, THRESHOLD);
         feed(1, 30, 0.01);
 
         DeviceVerdict verdict = window.verdictAt(30_000, 0, REQUIRED);
@@ -128,7 +128,7 @@ class IdlenessWindowTest {
                 if (slot > head - slots) {
                     kept.add(slot);
                 }
-                ring.record(slot * 1_000, 0.0, THRESHOLD);
+                ring.record(slot * 1_000, 0.0, false, THRESHOLD);
                 long now = head - random.nextInt(slots + 2);
                 long top = Math.max(head, now);
                 long expected = now < top - slots + 1

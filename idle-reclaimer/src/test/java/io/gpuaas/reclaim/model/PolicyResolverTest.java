@@ -17,11 +17,13 @@ class PolicyResolverTest {
     void shouldUseTheDocumentedDefaultsWithoutAnnotations() {
         IdlePolicy policy = resolver.resolve(Map.of(), Map.of());
 
-        assertThat(policy.threshold()).isEqualTo(0.05);
+        assertThat(policy.threshold()).isEqualTo(0.01);
         assertThat(policy.window()).isEqualTo(Duration.ofMinutes(15));
+        assertThat(policy.sampleInterval()).isEqualTo(Duration.ofSeconds(5));
         assertThat(policy.warmUp()).isEqualTo(Duration.ofMinutes(10));
-        assertThat(policy.slots()).isEqualTo(900);
-        assertThat(policy.requiredSamples()).isEqualTo(810);
+        assertThat(policy.slots()).isEqualTo(180);
+        assertThat(policy.requiredSamples()).isEqualTo(162);
+        assertThat(policy.gpuUtilMinWindow()).isEqualTo(Duration.ofMinutes(5));
         assertThat(policy.reclaimEnabled()).isTrue();
     }
 

@@ -62,6 +62,39 @@ class SampleAttributorTest {
     }
 
     @Test
+    void shouldFlagVideoWorkAndGpuUtilOnlyReadingsWhenTheScrapeCarriesThem() {
+        GpuScrape.Device decoding =
+                device("GPU-a", null, "team-a", "llm-predictor-0", 0.0002).withMedia(46.0, 0.0);
+        GpuScrape.Device gpuUtil = new GpuScrape.Device(
+                "GPU-b",
+                1,
+                "NVIDIA H200",
+                null,
+                null,
+                null,
+                "team-a",
+                "llm-predictor-0",
+                "main",
+                0.0,
+                "GPU_UTIL",
+                1.0,
+                1.0,
+                1.0);
+        List<KeyValue<String, WorkloadSamples>> out = new ArrayList<>();
+
+        new SampleAttributor(owners, metrics)
+                .attribute(
+                        new GpuScrape(T, "gpu-node-1", null, List.of(decoding, gpuUtil)),
+                        (k, v) -> out.add(KeyValue.pair(k, v)));
+
+        assertThat(out.getFirst().value.samples())
+                .extracting(AttributedSample::mediaBusy, AttributedSample::gpuUtilOnly)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(true, false),
+                        org.assertj.core.groups.Tuple.tuple(false, true));
+    }
+
+    @Test
     void shouldForwardNothingWhenNoDeviceOfTheScrapeBelongsToAReclaimableWorkload() {
         GpuScrape scrape = new GpuScrape(
                 T,

@@ -20,7 +20,11 @@ class WorkloadSamplesSerdeTest {
                 RAY,
                 List.of(
                         new AttributedSample(RAY, "n1/GPU-a", "train-worker-0", "workers", 5_000, 0.25, 1_000),
-                        new AttributedSample(RAY, "n1/GPU-b/3", "train-worker-1", "workers", 5_000, null, 2_000)));
+                        new AttributedSample(RAY, "n1/GPU-b/3", "train-worker-1", "workers", 5_000, null, 2_000),
+                        new AttributedSample(
+                                RAY, "n1/GPU-c", "train-worker-1", "workers", 5_000, 0.0002, 2_000, true, false),
+                        new AttributedSample(
+                                RAY, "n1/GPU-d", "train-worker-1", "workers", 5_000, 0.0, 2_000, false, true)));
 
         WorkloadSamples read = WorkloadSamplesSerde.read(WorkloadSamplesSerde.write(batch));
 
@@ -47,6 +51,30 @@ class WorkloadSamplesSerdeTest {
                         RAY,
                         List.of(new AttributedSample(
                                 RAY, "n1/GPU-a", "train-worker-0", "workers", 5_000, null, 1_000))));
+    }
+
+    @Test
+    void shouldReadAVersion2BatchAsEngineActivitySamplesWhenItWasWrittenBeforeTheFlags() {
+        Binary.Writer v2 = new Binary.Writer(64);
+        v2.writeByte(2);
+        v2.writeUTF("team-b");
+        v2.writeUTF("RayCluster");
+        v2.writeUTF("train");
+        v2.writeInt(1);
+        v2.writeUTF("n1/GPU-a");
+        v2.writeUTF("train-worker-0");
+        v2.writeUTF("workers");
+        v2.writeLong(5_000);
+        v2.writeDouble(0.5);
+        v2.writeLong(1_000);
+
+        assertThat(WorkloadSamplesSerde.read(v2.toByteArray()).samples())
+                .singleElement()
+                .satisfies(s -> {
+                    assertThat(s.utilization()).isEqualTo(0.5);
+                    assertThat(s.mediaBusy()).isFalse();
+                    assertThat(s.gpuUtilOnly()).isFalse();
+                });
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.gpuaas.metrics.config;
 
+import io.gpuaas.events.gpu.GpuActivity;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.bind.annotation.Bindable;
@@ -11,7 +12,8 @@ import java.util.Map;
 /**
  * How GPU samples become per-tenant figures ({@code gpuaas.metrics-gateway.usage.*}).
  *
- * @param idleThreshold    utilization ratio at or under which a device-second counts as idle
+ * @param idleThreshold    utilization ratio at or under which a device-second counts as idle (with its decoder and
+ *                         encoder unused: {@code GpuActivity}, the reclaimer's rule)
  * @param staleAfter       a device without a sample for this long no longer counts as allocated
  * @param maxGap           longest time between two samples charged to a tenant (exporter outages are not)
  * @param rollupWindow     length of the windows published on {@code gpuaas.tenant-utilization}
@@ -20,7 +22,9 @@ import java.util.Map;
  */
 @ConfigurationProperties("gpuaas.metrics-gateway.usage")
 public record UsageSettings(
-        @Bindable(defaultValue = "0.05") double idleThreshold,
+        @Bindable(defaultValue = GpuActivity.DEFAULT_IDLE_THRESHOLD_TEXT)
+        double idleThreshold,
+
         @Bindable(defaultValue = "30s") Duration staleAfter,
         @Bindable(defaultValue = "30s") Duration maxGap,
         @Bindable(defaultValue = "1m") Duration rollupWindow,

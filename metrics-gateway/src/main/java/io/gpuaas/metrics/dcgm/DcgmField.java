@@ -15,7 +15,11 @@ public enum DcgmField {
     GPU_UTIL(0.01, "DCGM_FI_DEV_GPU_UTIL", "DCGM_GPU_UTILIZATION"),
     FB_USED(1.0, "DCGM_FI_DEV_FB_USED", "DCGM_FB_USED"),
     FB_FREE(1.0, "DCGM_FI_DEV_FB_FREE", "DCGM_FB_FREE"),
-    POWER_USAGE(1.0, "DCGM_FI_DEV_POWER_USAGE", "DCGM_POWER_USAGE");
+    POWER_USAGE(1.0, "DCGM_FI_DEV_POWER_USAGE", "DCGM_POWER_USAGE"),
+    /** Video decoder (NVDEC) utilization in percent; video work leaves engine activity near 0. */
+    DEC_UTIL(1.0, "DCGM_FI_DEV_DEC_UTIL"),
+    /** Video encoder (NVENC) utilization in percent. */
+    ENC_UTIL(1.0, "DCGM_FI_DEV_ENC_UTIL");
 
     /** Multiplier from the exporter's unit to the GpuScrape unit (percent to ratio for GPU_UTIL). */
     public final double scale;

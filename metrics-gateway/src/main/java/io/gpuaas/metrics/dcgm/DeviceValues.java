@@ -14,6 +14,11 @@ public final class DeviceValues {
         return value < 0 ? null : Math.min(value, 1.0);
     }
 
+    /** Decoder or encoder percent: negative (not read) is missing, above 100 is clamped to 100. */
+    public static Double percent(boolean present, double value) {
+        return present && value >= 0 ? Math.min(value, 100.0) : null;
+    }
+
     /** Memory and power: never negative; an exporter reports a negative or NaN value for a field it could not read. */
     public static Double nonNegative(boolean present, double value) {
         return present && value >= 0 ? value : null;

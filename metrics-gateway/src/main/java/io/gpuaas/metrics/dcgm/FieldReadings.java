@@ -4,8 +4,8 @@ import io.gpuaas.events.gpu.GpuScrape;
 
 /**
  * The DCGM values read for one device, scraped ({@link DeviceTable}) or remote-written, and the one rule that turns
- * them into a {@code GpuScrape.Device}: engine-active is preferred over GPU_UTIL, and what the contract cannot carry is
- * missing ({@link DeviceValues}). Not thread-safe: one per device of one scrape or request.
+ * them into a {@code GpuScrape.Device}: engine-active is preferred over GPU_UTIL, decoder and encoder percent are carried
+ * beside it, and what the contract cannot carry is missing ({@link DeviceValues}). Not thread-safe: one per device of one scrape or request.
  */
 public final class FieldReadings {
 
@@ -42,20 +42,25 @@ public final class FieldReadings {
                 : present[DcgmField.GPU_UTIL.ordinal()] ? DcgmField.GPU_UTIL : null;
         Double utilization = source == null ? null : DeviceValues.ratio(values[source.ordinal()]);
         return new GpuScrape.Device(
-                uuid,
-                DeviceValues.gpuIndex(gpu),
-                modelName,
-                gpuInstanceId,
-                migProfile,
-                hostnameLabel,
-                namespace,
-                pod,
-                container,
-                utilization,
-                utilization == null ? null : source.name(),
-                value(DcgmField.FB_USED),
-                value(DcgmField.FB_FREE),
-                value(DcgmField.POWER_USAGE));
+                        uuid,
+                        DeviceValues.gpuIndex(gpu),
+                        modelName,
+                        gpuInstanceId,
+                        migProfile,
+                        hostnameLabel,
+                        namespace,
+                        pod,
+                        container,
+                        utilization,
+                        utilization == null ? null : source.name(),
+                        value(DcgmField.FB_USED),
+                        value(DcgmField.FB_FREE),
+                        value(DcgmField.POWER_USAGE))
+                .withMedia(percent(DcgmField.DEC_UTIL), percent(DcgmField.ENC_UTIL));
+    }
+
+    private Double percent(DcgmField field) {
+        return DeviceValues.percent(present[field.ordinal()], values[field.ordinal()]);
     }
 
     private Double value(DcgmField field) {

@@ -1,5 +1,6 @@
 package io.gpuaas.metrics.ledger;
 
+import io.gpuaas.events.gpu.GpuActivity;
 import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.pool.Pool;
 import io.gpuaas.events.pool.PoolCatalog;
@@ -19,7 +20,7 @@ final class SampleBuckets {
 
     static final long MINUTE = 60_000;
 
-    private record Reading(String namespace, String pool, long time, Double utilization) {}
+    private record Reading(String namespace, String pool, long time, Double utilization, boolean media) {}
 
     private final PoolCatalog pools;
     private final double idleThreshold;
@@ -55,14 +56,19 @@ final class SampleBuckets {
                         .map(Pool::id)
                         .orElse(null)
                 : null;
-        return new Reading(pool == null ? null : device.namespace(), pool, time, device.utilization());
+        return new Reading(
+                pool == null ? null : device.namespace(),
+                pool,
+                time,
+                device.utilization(),
+                GpuActivity.mediaBusy(device));
     }
 
     private void charge(Reading reading, long millis) {
         long minute = Math.floorDiv(reading.time, MINUTE) * MINUTE;
         long[] bucket = buckets.computeIfAbsent(key(reading.namespace, reading.pool), k -> new TreeMap<>())
                 .computeIfAbsent(minute, m -> new long[2]);
-        bucket[reading.utilization > idleThreshold ? 0 : 1] += millis;
+        bucket[GpuActivity.busy(reading.utilization, reading.media, idleThreshold) ? 0 : 1] += millis;
     }
 
     /** Every bucket (a deep copy): {@code namespace \u0000 pool} to minute to {busy, idle} ms. */

@@ -1,5 +1,6 @@
 package io.gpuaas.metrics.projection;
 
+import io.gpuaas.events.gpu.GpuActivity;
 import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.tenant.TenantUtilization;
 import java.time.Duration;
@@ -26,6 +27,8 @@ public final class TenantUsage {
         String tenant;
         Instant time;
         Double utilization;
+        /** The video decoder or encoder worked (busy whatever the utilization: {@code GpuActivity}). */
+        boolean media;
     }
 
     private static final class Window {
@@ -67,6 +70,7 @@ public final class TenantUsage {
             device.tenant = reading.attributed() ? tenants.tenantOf(reading.namespace()) : null;
             device.time = time;
             device.utilization = reading.utilization();
+            device.media = GpuActivity.mediaBusy(reading);
             if (device.tenant != null) {
                 // A tenant once seen keeps its series (allocated drops to 0) instead of vanishing from /metrics.
                 totals.computeIfAbsent(device.tenant, t -> new double[2]);
@@ -84,7 +88,7 @@ public final class TenantUsage {
         }
         w.utilizationWeighted += device.utilization * seconds;
         w.utilizationSeconds += seconds;
-        if (device.utilization > idleThreshold) {
+        if (GpuActivity.busy(device.utilization, device.media, idleThreshold)) {
             total[0] += seconds;
             w.busy += seconds;
         } else {

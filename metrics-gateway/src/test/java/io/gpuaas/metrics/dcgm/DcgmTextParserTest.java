@@ -31,6 +31,8 @@ class DcgmTextParserTest {
             assertThat(s.memoryUsedMiB()).isEqualTo(0.0);
             assertThat(s.memoryFreeMiB()).isEqualTo(15109.0);
             assertThat(s.powerWatts()).isEqualTo(8.969);
+            assertThat(s.device().decoderUtilPercent()).isEqualTo(0.0);
+            assertThat(s.device().encoderUtilPercent()).isEqualTo(0.0);
             assertThat(s.attributed()).isFalse();
             assertThat(s.gpuInstanceId()).isNull();
             assertThat(s.time()).isEqualTo(NOW);
@@ -58,6 +60,31 @@ class DcgmTextParserTest {
         assertThat(ScrapedDevice.all(scrape))
                 .extracting(ScrapedDevice::modelName)
                 .containsOnly("NVIDIA H100 80GB HBM3");
+    }
+
+    @Test
+    void shouldCarryDecoderAndEncoderPercentWhenAGpuOnlyDecodesVideo() {
+        DcgmScrape scrape = parser.parse("""
+                DCGM_FI_PROF_GR_ENGINE_ACTIVE{gpu="0",UUID="GPU-rtx",Hostname="n1",pod="transcode-0",namespace="team-v"} 0.0002
+                DCGM_FI_DEV_DEC_UTIL{gpu="0",UUID="GPU-rtx",Hostname="n1",pod="transcode-0",namespace="team-v"} 46
+                dcgm_fi_dev_enc_util{gpu="0",UUID="GPU-rtx",Hostname="n1",pod="transcode-0",namespace="team-v"} 3
+                DCGM_FI_DEV_GPU_UTIL{gpu="1",UUID="GPU-neg",Hostname="n1"} 0
+                DCGM_FI_DEV_DEC_UTIL{gpu="1",UUID="GPU-neg",Hostname="n1"} -1
+                DCGM_FI_DEV_ENC_UTIL{gpu="1",UUID="GPU-neg",Hostname="n1"} 250
+                DCGM_FI_DEV_GPU_UTIL{gpu="2",UUID="GPU-none",Hostname="n1"} 0
+                """, NOW, HOST);
+
+        assertThat(ScrapedDevice.all(scrape))
+                .extracting(
+                        ScrapedDevice::uuid,
+                        d -> d.device().utilization(),
+                        d -> d.device().decoderUtilPercent(),
+                        d -> d.device().encoderUtilPercent())
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("GPU-rtx", 0.0002, 46.0, 3.0),
+                        // Negative is "could not read", past 100 is clamped: the scrape stays within the contract.
+                        org.assertj.core.groups.Tuple.tuple("GPU-neg", 0.0, null, 100.0),
+                        org.assertj.core.groups.Tuple.tuple("GPU-none", 0.0, null, null));
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.gpuaas.metrics.projection;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.gpuaas.events.gpu.GpuActivity;
 import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.tenant.TenantUtilization;
 import java.time.Duration;
@@ -28,6 +29,30 @@ class TenantUsageTest {
         assertThat(a.idleSeconds()).isEqualTo(3.0);
         assertThat(a.allocated()).isEqualTo(1);
         assertThat(a.meanUtilization()).isEqualTo(0.01);
+    }
+
+    @Test
+    void shouldCountSmallKernelsAndVideoDecodeBusyWhenTheDefaultThresholdJudges() {
+        TenantUsage byDefault = new TenantUsage(
+                tenants, GpuActivity.DEFAULT_IDLE_THRESHOLD, Duration.ofSeconds(30), Duration.ofSeconds(10));
+        byDefault.apply(sample("gpu-1", "team-a", 0, 0.044));
+        byDefault.apply(sample("gpu-1", "team-a", 5, 0.0002));
+        byDefault.apply(withDecoder(sample("gpu-1", "team-a", 8, 0.0002), 46.0));
+        byDefault.apply(withDecoder(sample("gpu-1", "team-a", 10, 0.0002), 0.0));
+        byDefault.apply(sample("gpu-1", "team-a", 13, 0.0003));
+
+        TenantUsage.TenantGauges a = byDefault.gauges(T0.plusSeconds(13)).get("team-a");
+        // 0..5 small kernels busy, 5..8 empty idle, 8..10 decoding busy, 10..13 idle.
+        assertThat(a.busySeconds()).isEqualTo(7.0);
+        assertThat(a.idleSeconds()).isEqualTo(6.0);
+    }
+
+    private static GpuScrape withDecoder(GpuScrape scrape, double decoderPercent) {
+        return new GpuScrape(
+                scrape.time(),
+                scrape.node(),
+                scrape.target(),
+                List.of(scrape.devices().getFirst().withMedia(decoderPercent, 0.0)));
     }
 
     @Test

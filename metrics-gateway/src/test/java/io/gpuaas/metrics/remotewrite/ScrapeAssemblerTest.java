@@ -65,6 +65,27 @@ class ScrapeAssemblerTest {
     }
 
     @Test
+    void shouldCarryDecoderAndEncoderPercentWhenRemoteWriteSendsThem() {
+        ScrapeAssembler.Mapped mapped = map(List.of(
+                series("DCGM_FI_PROF_GR_ENGINE_ACTIVE", gpu("GPU-a", "n1"), 0.0002, T1),
+                series("DCGM_FI_DEV_DEC_UTIL", gpu("GPU-a", "n1"), 46, T1),
+                series("DCGM_FI_DEV_ENC_UTIL", gpu("GPU-a", "n1"), 0, T1),
+                series("DCGM_FI_DEV_GPU_UTIL", gpu("GPU-b", "n1"), 0, T1),
+                series("DCGM_FI_DEV_DEC_UTIL", gpu("GPU-b", "n1"), Double.NaN, T1)));
+
+        assertThat(mapped.scrapes()).singleElement().satisfies(s -> assertThat(s.devices())
+                .extracting(
+                        GpuScrape.Device::uuid,
+                        GpuScrape.Device::utilization,
+                        GpuScrape.Device::decoderUtilPercent,
+                        GpuScrape.Device::encoderUtilPercent)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("GPU-a", 0.0002, 46.0, 0.0),
+                        org.assertj.core.groups.Tuple.tuple("GPU-b", 0.0, null, null)));
+        assertThat(mapped.dcgmSamples()).isEqualTo(5);
+    }
+
+    @Test
     void shouldKeepTheExporterHostnameAsALabelOnlyWhenTheNodeComesFromRelabelling() {
         // The exporter pod's name in Hostname (as in the A30 scrape) must not become the identity.
         Map<String, String> labels = Map.of(

@@ -13,6 +13,8 @@ import java.util.Optional;
  * @param workload  namespace/kind/name of the owning RayCluster or InferenceService
  * @param since     when the pod started: its phases count from there, so a (re)started workload begins busy
  * @param forced    a utilization forced through the owner's {@value #ANNOTATION} annotation
+ * @param video     the owner's annotation is {@value #VIDEO}: the devices decode video (DEC_UTIL about 46 %) with the
+ *                  graphics engine all but idle, as a real GPU does
  */
 public record Attribution(
         String pod,
@@ -21,10 +23,34 @@ public record Attribution(
         String podUid,
         String workload,
         java.time.Instant since,
-        Optional<Double> forced) {
+        Optional<Double> forced,
+        boolean video) {
 
-    /** Owner annotation that pins the simulated utilization: {@code busy}, {@code idle} or a ratio 0..1. */
+    /** A workload that is not video-shaped. */
+    public Attribution(
+            String pod,
+            String namespace,
+            String container,
+            String podUid,
+            String workload,
+            java.time.Instant since,
+            Optional<Double> forced) {
+        this(pod, namespace, container, podUid, workload, since, forced, false);
+    }
+
+    /** Owner annotation that pins the simulated utilization: {@code busy}, {@code idle}, {@code video} or a ratio. */
     public static final String ANNOTATION = "gpuaas.io/simulated-utilization";
+
+    /** The annotation value of a video-decoding workload. */
+    public static final String VIDEO = "video";
+
+    /** Engine activity of a GPU that only decodes video (a real one read about 0.0002 beside 46 % DEC_UTIL). */
+    static final double VIDEO_ENGINE_ACTIVITY = 0.0002;
+
+    /** Whether the annotation value makes the workload video-shaped. */
+    public static boolean isVideo(String value) {
+        return value != null && VIDEO.equalsIgnoreCase(value.trim());
+    }
 
     /** Parses the annotation value; anything unreadable means "follow the phases". */
     public static Optional<Double> parseForced(String value) {
@@ -34,6 +60,7 @@ public record Attribution(
         return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
             case "busy" -> Optional.of(0.85);
             case "idle" -> Optional.of(0.0);
+            case VIDEO -> Optional.of(VIDEO_ENGINE_ACTIVITY);
             default -> parseRatio(value.trim());
         };
     }

@@ -31,7 +31,7 @@ record DcgmField(String name, String type, String help, boolean onMig, Function<
             gauge("DCGM_FI_DEV_GPU_UTIL", "GPU utilization (in %).", false, r -> integer(r.utilization() * 100)),
             gauge("DCGM_FI_DEV_MEM_COPY_UTIL", "Memory utilization (in %).", false, r -> integer(r.utilization() * 40)),
             gauge("DCGM_FI_DEV_ENC_UTIL", "Encoder utilization (in %).", false, r -> "0"),
-            gauge("DCGM_FI_DEV_DEC_UTIL", "Decoder utilization (in %).", false, r -> "0"),
+            gauge("DCGM_FI_DEV_DEC_UTIL", "Decoder utilization (in %).", false, r -> integer(r.decoderPercent())),
             gauge("DCGM_FI_DEV_XID_ERRORS", "Value of the last XID error encountered.", true, r -> "0"),
             gauge("DCGM_FI_DEV_FB_FREE", "Framebuffer memory free (in MiB).", true, r -> integer(r.memoryFreeMib())),
             gauge("DCGM_FI_DEV_FB_USED", "Framebuffer memory used (in MiB).", true, r -> integer(r.memoryUsedMib())),

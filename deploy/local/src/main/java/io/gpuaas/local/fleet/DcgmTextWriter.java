@@ -70,12 +70,22 @@ public final class DcgmTextWriter {
             double power = IDLE_POWER_W + gpuUtil * (MAX_POWER_W - IDLE_POWER_W);
             double energyMj = integrate(device.uuid(), power, now);
             double util = utilization.get(device.key());
-            double used = usedMemory(device, attributions.get(device.key()), util);
+            Attribution attribution = attributions.get(device.key());
+            double used = usedMemory(device, attribution, util);
+            double decoder = attribution == null ? 0 : model.decoderPercent(attribution, device.key(), now);
             double free = Math.max(0, device.memoryMib() - used - (device.mig() ? 0 : RESERVED_MIB));
             readings.put(
                     device.key(),
                     new DeviceReading(
-                            util, gpuUtil > 0.05 ? 1980 : 345, 3201, 30 + gpuUtil * 45, power, energyMj, used, free));
+                            util,
+                            gpuUtil > 0.05 ? 1980 : 345,
+                            3201,
+                            30 + gpuUtil * 45,
+                            power,
+                            energyMj,
+                            used,
+                            free,
+                            decoder));
         }
         return readings;
     }

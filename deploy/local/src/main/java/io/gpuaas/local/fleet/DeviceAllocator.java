@@ -73,7 +73,10 @@ public final class DeviceAllocator {
                                                 + pod.getMetadata().getName()),
                                 started(pod),
                                 owner.flatMap(o ->
-                                        Attribution.parseForced(o.annotations().get(Attribution.ANNOTATION)))));
+                                        Attribution.parseForced(o.annotations().get(Attribution.ANNOTATION))),
+                                owner.map(o -> Attribution.isVideo(
+                                                o.annotations().get(Attribution.ANNOTATION)))
+                                        .orElse(false)));
             }
         }
         attributions = Map.copyOf(next);

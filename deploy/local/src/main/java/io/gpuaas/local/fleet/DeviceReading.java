@@ -2,7 +2,7 @@ package io.gpuaas.local.fleet;
 
 /**
  * What one scrape reads from one device. For a MIG instance the clocks, temperature and power are those of the
- * parent GPU, as the driver reports them.
+ * parent GPU, as the driver reports them. The encoder always reads 0: no simulated workload encodes.
  */
 record DeviceReading(
         double utilization,
@@ -12,4 +12,5 @@ record DeviceReading(
         double powerW,
         double energyMj,
         double memoryUsedMib,
-        double memoryFreeMib) {}
+        double memoryFreeMib,
+        double decoderPercent) {}

@@ -6,7 +6,8 @@ import java.util.SplittableRandom;
 
 /**
  * Busy and idle phases per workload, the way the production duty-cycle traces look: stretches of 0.6–0.95 engine
- * activity alternate with stretches of 0–0.02, starting busy when the pod starts. Phase lengths are jittered ±25%
+ * activity alternate with stretches of 0.0001–0.0004 (what a real H200 reads with nothing running, or with a process
+ * that only holds memory), starting busy when the pod starts. Phase lengths are jittered ±25%
  * around the configured means, differently per workload, so a fleet of workloads does not flip in lock-step. The
  * schedule is a pure function of (workload, start, time), so every scrape agrees.
  */
@@ -50,7 +51,19 @@ public final class UtilizationModel {
         if (busy(attribution.workload(), attribution.since(), now)) {
             return 0.6 + 0.35 * sample.nextDouble();
         }
-        return 0.02 * sample.nextDouble();
+        return 0.0001 + 0.0003 * sample.nextDouble();
+    }
+
+    /**
+     * Video decoder utilization in percent of one device: 40–52 % for a video-shaped workload (a real RTX read 46 %),
+     * 0 for every other one, as an unused NVDEC reads.
+     */
+    public double decoderPercent(Attribution attribution, String deviceKey, Instant now) {
+        if (!attribution.video()) {
+            return 0;
+        }
+        SplittableRandom sample = new SplittableRandom((deviceKey.hashCode() * 17L) ^ (now.getEpochSecond() / 5));
+        return 40 + 12 * sample.nextDouble();
     }
 
     private static long jitter(Duration mean, SplittableRandom random) {

@@ -109,6 +109,36 @@ class DcgmTextWriterTest {
     }
 
     @Test
+    void shouldReportDecoderWorkOnlyOnTheGpuOfAVideoShapedWorkloadWhenScraped() {
+        GpuNode node = layout.nodes().get(0);
+        GpuDevice gpu0 = node.devices().get(0);
+        GpuDevice gpu1 = node.devices().get(1);
+        Attribution video = new Attribution(
+                "transcode-0",
+                "team-b",
+                "kserve-container",
+                "uid-3",
+                "team-b/InferenceService/transcode",
+                START,
+                Attribution.parseForced("video"),
+                true);
+        Attribution train = new Attribution(
+                "ray-worker-0", "team-a", "ray-worker", "uid-4", "team-a/RayCluster/demo", START, Optional.empty());
+
+        PromText scrape =
+                PromText.parse(writer.render(node, Map.of(gpu0.key(), video, gpu1.key(), train), START.plusSeconds(5)));
+
+        List<PromText.Sample> decoder = scrape.named("DCGM_FI_DEV_DEC_UTIL");
+        assertThat(decoder).hasSize(8);
+        assertThat(decoder.get(0).value()).isBetween(40.0, 52.0);
+        assertThat(decoder.subList(1, decoder.size()))
+                .allSatisfy(s -> assertThat(s.value()).isZero());
+        assertThat(scrape.named("DCGM_FI_DEV_ENC_UTIL"))
+                .allSatisfy(s -> assertThat(s.value()).isZero());
+        assertThat(scrape.named("DCGM_FI_PROF_GR_ENGINE_ACTIVE").get(0).value()).isEqualTo(0.0002);
+    }
+
+    @Test
     void shouldKeepEnergyCountersGrowingWhenScrapedRepeatedly() {
         GpuNode node = layout.nodes().get(0);
         double first = PromText.parse(writer.render(node, Map.of(), START))

@@ -45,9 +45,30 @@ class UtilizationModelTest {
             if (model.busy(ray.workload(), START, at)) {
                 assertThat(utilization).isBetween(0.6, 0.95);
             } else {
-                assertThat(utilization).isBetween(0.0, 0.02);
+                // An idle H200's engine activity: under the reclaimer's 0.01 threshold with room to spare.
+                assertThat(utilization).isBetween(0.0001, 0.0004);
             }
         }
+    }
+
+    @Test
+    void shouldDecodeVideoWithTheEngineAllButIdleWhenTheOwnerIsVideoShaped() {
+        Attribution video = new Attribution(
+                "w-1",
+                "team-a",
+                "ray-worker",
+                "u",
+                "team-a/RayCluster/demo",
+                START,
+                Attribution.parseForced("video"),
+                Attribution.isVideo("video"));
+
+        for (int second = 0; second < 600; second += 5) {
+            Instant at = START.plusSeconds(second);
+            assertThat(model.utilization(video, "d", at)).isEqualTo(0.0002);
+            assertThat(model.decoderPercent(video, "d", at)).isBetween(40.0, 52.0);
+        }
+        assertThat(model.decoderPercent(ray, "d", START)).isZero();
     }
 
     @Test
@@ -60,6 +81,9 @@ class UtilizationModelTest {
         assertThat(model.utilization(idle, "d", START)).isZero();
         assertThat(model.utilization(ratio, "d", START)).isEqualTo(0.3);
         assertThat(Attribution.parseForced("lots")).isEmpty();
+        assertThat(model.decoderPercent(ratio, "d", START))
+                .as("not video-shaped")
+                .isZero();
         assertThat(Attribution.parseForced("1.5")).isEmpty();
     }
 }
