@@ -1,7 +1,5 @@
 package io.gpuaas.booking.webhook;
 
-import java.net.Inet4Address;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -12,8 +10,9 @@ import java.util.Set;
 
 /**
  * Which URLs booking-service may POST notices to (SSRF rules): absolute https URLs without user info, whose host
- * resolves only to public unicast addresses. Refused: loopback, private (RFC 1918, IPv6 ULA), link-local (the
- * cloud metadata address 169.254.169.254 is one), carrier-grade NAT, unspecified and multicast addresses. Hosts in
+ * resolves only to public unicast addresses ({@link InternalAddresses}: loopback, private, link-local such as the
+ * cloud metadata address, carrier-grade NAT, benchmarking, reserved, multicast, and IPv6 forms carrying any of
+ * them), and whose port, if given, is 1 to 65535. Hosts in
  * {@code localHosts} may use http and any address (tests, the local stack). Checked at registration and again at
  * every delivery, so a name that later resolves inward is not followed; redirects are never followed.
  */
@@ -29,15 +28,26 @@ public final class UrlPolicy {
         private static final long serialVersionUID = 1L;
 
         private final String rule;
+        private final int status;
 
         Refused(String rule, String message) {
+            this(422, rule, message);
+        }
+
+        Refused(int status, String rule, String message) {
             super(message);
             this.rule = rule;
+            this.status = status;
         }
 
         /** UPPER_SNAKE rule name for problem responses and metrics. */
         public String rule() {
             return rule;
+        }
+
+        /** 400 when the url is not one that could be called at all, 422 when policy forbids calling it. */
+        public int status() {
+            return status;
         }
     }
 
@@ -82,70 +92,37 @@ public final class UrlPolicy {
 
     private static URI parse(String url) throws Refused {
         if (url == null || url.isBlank() || url.length() > MAX_URL_LENGTH) {
-            throw new Refused("INVALID_URL", "the url must be an absolute http(s) URL of at most 2048 characters");
+            throw invalid("the url must be an absolute http(s) URL of at most 2048 characters");
         }
         URI uri;
         try {
             uri = new URI(url);
         } catch (URISyntaxException e) {
-            throw new Refused("INVALID_URL", "the url is not a valid URI");
+            throw invalid("the url is not a valid URI");
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!uri.isAbsolute() || uri.getHost() == null || !(scheme.equals("https") || scheme.equals("http"))) {
-            throw new Refused("INVALID_URL", "the url must be an absolute http(s) URL with a host");
+            throw invalid("the url must be an absolute http(s) URL with a host");
         }
         if (uri.getRawUserInfo() != null || uri.getRawFragment() != null) {
-            throw new Refused("INVALID_URL", "the url must carry neither user info nor a fragment");
+            throw invalid("the url must carry neither user info nor a fragment");
+        }
+        if (uri.getPort() != -1 && (uri.getPort() < 1 || uri.getPort() > 65535)) {
+            throw new Refused(400, "INVALID_PORT", "the url's port must be between 1 and 65535");
         }
         return uri;
+    }
+
+    private static Refused invalid(String message) {
+        return new Refused(400, "INVALID_URL", message);
     }
 
     private static String stripBrackets(String host) {
         return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
     }
 
-    /** Whether {@code address} is anything but a public unicast address. */
+    /** Whether {@code address} is anything but a public unicast address ({@link InternalAddresses}). */
     static boolean internal(InetAddress address) {
-        if (address.isLoopbackAddress()
-                || address.isLinkLocalAddress()
-                || address.isSiteLocalAddress()
-                || address.isAnyLocalAddress()
-                || address.isMulticastAddress()) {
-            return true;
-        }
-        byte[] b = address.getAddress();
-        if (address instanceof Inet4Address) {
-            int first = b[0] & 0xff;
-            int second = b[1] & 0xff;
-            // 0/8 "this network", 100.64/10 carrier-grade NAT, 192.0.0/24 IETF protocol assignments, 240/4 reserved.
-            return first == 0
-                    || (first == 100 && second >= 64 && second < 128)
-                    || (first == 192 && second == 0 && (b[2] & 0xff) == 0)
-                    || first >= 240;
-        }
-        if (address instanceof Inet6Address v6) {
-            // fc00::/7 unique local (AWS's fd00:ec2::254 metadata address is one); IPv4-mapped addresses by their v4.
-            if ((b[0] & 0xfe) == 0xfc) {
-                return true;
-            }
-            if (isV4Mapped(b)) {
-                try {
-                    return internal(InetAddress.getByAddress(java.util.Arrays.copyOfRange(b, 12, 16)));
-                } catch (UnknownHostException e) {
-                    return true;
-                }
-            }
-            return v6.isIPv4CompatibleAddress();
-        }
-        return true;
-    }
-
-    private static boolean isV4Mapped(byte[] b) {
-        for (int i = 0; i < 10; i++) {
-            if (b[i] != 0) {
-                return false;
-            }
-        }
-        return (b[10] & 0xff) == 0xff && (b[11] & 0xff) == 0xff;
+        return InternalAddresses.internal(address);
     }
 }

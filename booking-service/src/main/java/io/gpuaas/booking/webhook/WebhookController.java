@@ -1,6 +1,7 @@
 package io.gpuaas.booking.webhook;
 
 import io.gpuaas.booking.http.CallerGuard;
+import io.gpuaas.booking.http.RequestValidator;
 import io.gpuaas.booking.webhook.WebhookRequests.CreateWebhookRequest;
 import io.gpuaas.booking.webhook.WebhookRequests.CreatedWebhook;
 import io.gpuaas.booking.webhook.WebhookRequests.Webhook;
@@ -47,11 +48,12 @@ public class WebhookController {
 
     @Operation(
             summary = "Register a webhook endpoint for the tenant's notices",
-            description = "201 with the endpoint and its signing secret (whsec_..., Standard Webhooks), shown only in "
-                    + "this answer. The url must be https and its host must resolve to public addresses only "
-                    + "(422 HTTPS_REQUIRED, PRIVATE_ADDRESS, UNRESOLVABLE_HOST, INVALID_URL); at most "
-                    + "gpuaas.webhooks.max-per-tenant endpoints per tenant (409 TOO_MANY_WEBHOOKS). Admins must name "
-                    + "the tenant (422); a tenant may omit it or name itself (another: 403).")
+            description =
+                    "201 with the endpoint and its signing secret (whsec_..., Standard Webhooks), shown only in "
+                            + "this answer. The url must be https and its host must resolve to public addresses only "
+                            + "(422 HTTPS_REQUIRED, PRIVATE_ADDRESS, UNRESOLVABLE_HOST; 400 INVALID_URL, INVALID_PORT); at most "
+                            + "gpuaas.webhooks.max-per-tenant endpoints per tenant (409 TOO_MANY_WEBHOOKS). Admins must name "
+                            + "the tenant (422; a DNS-1123 label, else 400 INVALID_NAME); a tenant may omit it or name itself (another: 403).")
     @RequestBody(
             content =
                     @Content(
@@ -77,7 +79,7 @@ public class WebhookController {
     @Get(produces = MediaType.APPLICATION_JSON)
     public List<Webhook> list(@Nullable @QueryValue String tenant, Authentication authentication) {
         Caller caller = guard.admit(authentication);
-        return registrations.list(caller, tenant);
+        return registrations.list(caller, RequestValidator.dnsLabel("tenant", tenant));
     }
 
     @Operation(summary = "Delete a webhook endpoint; another tenant's answers 404")

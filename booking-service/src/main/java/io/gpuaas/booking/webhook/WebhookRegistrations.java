@@ -50,7 +50,7 @@ public final class WebhookRegistrations {
         try {
             policy.check(request.url());
         } catch (UrlPolicy.Refused refused) {
-            throw new ProblemException(422, refused.rule(), "url", refused.getMessage());
+            throw new ProblemException(refused.status(), refused.rule(), "url", refused.getMessage());
         }
         if (registry.forTenant(actor.tenant()).size() >= maxPerTenant) {
             throw new ProblemException(

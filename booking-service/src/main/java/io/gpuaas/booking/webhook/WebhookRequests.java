@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpuaas.booking.http.ProblemException;
+import io.gpuaas.booking.http.RequestValidator;
 import io.gpuaas.events.Json;
 import io.gpuaas.events.webhook.WebhookRegistration;
 import io.micronaut.core.annotation.Introspected;
@@ -81,7 +82,9 @@ public final class WebhookRequests {
             throw ProblemException.badRequest(
                     "INVALID_FIELD", "description", "description: at most 256 characters, no control characters");
         }
-        return new CreateWebhookRequest(url, description, string(o, "tenant"));
+        // An admin's tenant becomes the record key and the tenant notices are matched by: a DNS-1123 label, as a
+        // booking's tenant is.
+        return new CreateWebhookRequest(url, description, RequestValidator.dnsLabel("tenant", string(o, "tenant")));
     }
 
     private static JsonNode object(String body) {

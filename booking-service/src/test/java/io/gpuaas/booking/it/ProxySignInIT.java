@@ -115,6 +115,21 @@ class ProxySignInIT {
             HttpResponse<String> refused = app.send("POST", "/api/v1/bookings", null, body, headers);
             assertThat(refused.statusCode()).as("Sec-Fetch-Site %s", site).isEqualTo(403);
             assertThat(read(refused.body())).containsEntry("rule", "CROSS_SITE_REQUEST");
+            assertThat(refused.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        }
+        // "End now", an extension and a form a framing or foreign page might post: each refused as a problem.
+        Map<String, String> crossSite = Map.of(HEADER, "sha256~alice", "Sec-Fetch-Site", "cross-site");
+        for (String[] change : new String[][] {
+            {"DELETE", "/api/v1/bookings/some-booking"},
+            {"PATCH", "/api/v1/bookings/some-booking"},
+            {"POST", "/api/v1/bookings/some-booking/end"}
+        }) {
+            HttpResponse<String> refused = app.send(change[0], change[1], null, "{}", crossSite);
+            assertThat(refused.statusCode()).as(change[0] + " " + change[1]).isEqualTo(403);
+            assertThat(refused.headers().firstValue("Content-Type"))
+                    .as(change[0] + " " + change[1])
+                    .hasValue("application/problem+json");
+            assertThat(read(refused.body())).containsEntry("rule", "CROSS_SITE_REQUEST");
         }
         assertThat(asUser("GET", "/api/v1/bookings?pool=h200", "sha256~alice", null)
                         .body())

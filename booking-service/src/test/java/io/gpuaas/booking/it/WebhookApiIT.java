@@ -81,7 +81,14 @@ class WebhookApiIT {
         assertProblem(post(TEAM_A, Map.of("url", "https://10.0.0.7/x")), 422, "PRIVATE_ADDRESS");
         assertProblem(post(TEAM_A, Map.of("url", "https://169.254.169.254/latest/meta-data")), 422, "PRIVATE_ADDRESS");
         assertProblem(post(TEAM_A, Map.of("url", "https://localhost/x")), 422, "PRIVATE_ADDRESS");
-        assertProblem(post(TEAM_A, Map.of("url", "not a url")), 422, "INVALID_URL");
+        assertProblem(post(TEAM_A, Map.of("url", "not a url")), 400, "INVALID_URL");
+        assertProblem(post(TEAM_A, Map.of("url", "https://[64:ff9b::a9fe:a9fe]/")), 422, "PRIVATE_ADDRESS");
+        assertProblem(post(TEAM_A, Map.of("url", "https://198.18.0.1/x")), 422, "PRIVATE_ADDRESS");
+        assertProblem(post(TEAM_A, Map.of("url", "https://hooks.example.com:99999/x")), 400, "INVALID_PORT");
+        assertProblem(
+                post(ADMIN, Map.of("url", "https://hooks.example.com/x", "tenant", "Team_A/../x")),
+                400,
+                "INVALID_NAME");
         assertProblem(post(TEAM_A, Map.of("description", "no url")), 400, "REQUIRED");
         assertProblem(post(ADMIN, Map.of("url", "https://hooks.example.com/x")), 422, "TENANT_REQUIRED");
         assertProblem(

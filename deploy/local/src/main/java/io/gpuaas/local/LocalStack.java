@@ -144,8 +144,10 @@ public final class LocalStack implements AutoCloseable {
         // The SRE user may also log in with PLAIN: kcat-sre.conf needs it (see KafkaIdentities#writeKcatConfig).
         EmbeddedKafka broker = EmbeddedKafka.builder()
                 .port(options.kafkaPort())
-                .dataDir(options.targetDir().resolve("kafka-data"))
+                // Mode 700: the log segments hold every record, readable there past any ACL.
+                .dataDir(PrivateFiles.directory(options.targetDir().resolve("kafka-data")))
                 .plainUser(KafkaPrincipal.SRE.userName())
+                .loopbackOnly()
                 .start();
         try (Admin admin = broker.admin()) {
             // The super user creates the topics: no service may create or delete a contract topic.

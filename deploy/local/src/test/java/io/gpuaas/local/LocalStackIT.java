@@ -19,6 +19,8 @@ import io.gpuaas.events.pool.Pool;
 import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.kube.kueue.v1beta2.Cohort;
 import io.gpuaas.testing.k8s.GpuaasCrd;
+import io.gpuaas.testing.net.ListeningSockets;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -150,6 +152,28 @@ class LocalStackIT {
                     .as(secret.toString())
                     .isEqualTo("rw-------");
         }
+    }
+
+    @Test
+    void shouldKeepSecretsAndBrokerDataToTheOwnerAndListenOnlyOnLoopbackWhenTheStackStarts() throws Exception {
+        for (String secret :
+                List.of("jwt-private.jwk", "demo-tokens.json", "kafka-credentials.json", "kcat-sre.conf")) {
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(target.resolve(secret))))
+                    .as(secret)
+                    .isEqualTo("rw-------");
+        }
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(target.resolve("kafka-data"))))
+                .as("kafka-data")
+                .isEqualTo("rwx------");
+
+        // The broker, the API server and the exporters all run in this JVM.
+        List<InetSocketAddress> listening =
+                ListeningSockets.of(ProcessHandle.current().pid());
+        assertThat(listening).as("listeners of the stack").hasSizeGreaterThanOrEqualTo(3);
+        assertThat(listening).as("listeners of the stack").allSatisfy(a -> assertThat(
+                        a.getAddress().isLoopbackAddress())
+                .as(a.toString())
+                .isTrue());
     }
 
     @Test

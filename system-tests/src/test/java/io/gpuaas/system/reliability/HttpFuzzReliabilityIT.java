@@ -330,8 +330,9 @@ class HttpFuzzReliabilityIT {
         while (path.find()) {
             documented.add(path.group(1).replaceAll("\\{[^}]+}", "{}"));
         }
-        // This stack runs booking-service without a webhook encryption key, so the webhook API is not served here
-        // (404 at any auth); booking-service's WebhookApiIT checks its authentication and tenant isolation.
+        // The fuzzer sends no webhook registrations (each would resolve a made-up URL's host): AdversarialEdgeIT
+        // covers the webhook API's edge on this stack, booking-service's WebhookApiIT its authentication and tenant
+        // isolation.
         documented.removeIf(p -> p.startsWith("/api/v1/webhooks"));
         Set<String> fuzzed = ENDPOINTS.stream()
                 .filter(e -> e.service().equals("booking-service"))

@@ -88,9 +88,25 @@ public final class TestJwt {
         return write(file, jwksJson());
     }
 
-    /** Writes the private key as a JWK; keep it out of anything that ships. */
+    /**
+     * Writes the private key as a JWK, in a new file of mode 600 (given at creation, so the key is never readable by
+     * other users); keep it out of anything that ships.
+     */
     public Path writePrivateJwk(Path file) {
-        return write(file, key.toJSONString());
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            Files.deleteIfExists(file);
+            Files.createFile(
+                    file,
+                    java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+            return Files.writeString(file, key.toJSONString());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
     }
 
     /** A token valid from now for {@code ttl}. */

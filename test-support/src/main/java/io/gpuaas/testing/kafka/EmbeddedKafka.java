@@ -99,6 +99,7 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
     public static final class Builder {
         private int port;
         private Path dataDir;
+        private boolean loopbackOnly;
         private boolean deleteOnClose = true;
         private String adminPassword = KafkaCredentials.randomPassword();
         private boolean secured = true;
@@ -161,6 +162,15 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
             return this;
         }
 
+        /**
+         * Binds every listener, the kit's own included (which it otherwise binds on every interface), to 127.0.0.1:
+         * for the local stack on a shared machine.
+         */
+        public Builder loopbackOnly() {
+            this.loopbackOnly = true;
+            return this;
+        }
+
         /** Any broker property, e.g. {@code num.partitions}; wins over the defaults. */
         public Builder brokerProperty(String key, String value) {
             overrides.put(key, value);
@@ -209,8 +219,11 @@ public final class EmbeddedKafka implements KafkaBroker, AutoCloseable {
                 removePreviousRun(dataDir);
                 nodes.setBaseDirectory(dataDir);
             }
-            KafkaClusterTestKit.Builder kit =
-                    new KafkaClusterTestKit.Builder(nodes.build()).setDeleteOnClose(deleteOnClose);
+            TestKitNodes built = nodes.build();
+            KafkaClusterTestKit.Builder kit = new KafkaClusterTestKit.Builder(built).setDeleteOnClose(deleteOnClose);
+            if (loopbackOnly) {
+                LoopbackListeners.prebind(kit, built);
+            }
             BrokerDefaults.singleNode(port, protocol).forEach(kit::setConfigProp);
             if (secured) {
                 BrokerDefaults.security(port, adminPassword, plainUsers).forEach(kit::setConfigProp);

@@ -1,11 +1,11 @@
 package io.gpuaas.local.auth;
 
 import io.gpuaas.events.Json;
+import io.gpuaas.local.PrivateFiles;
 import io.gpuaas.local.k8s.Tenant;
 import io.gpuaas.testing.auth.TestJwt;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -29,6 +29,7 @@ public final class DemoTokens {
      * The tokens file maps a name to {@code {token, subject, tenant, namespaces, roles, issuer, audience}}.
      */
     public static Map<String, Map<String, Object>> write(Path dir, List<Tenant> tenants) {
+        // The key file is created with mode 600 (TestJwt#writePrivateJwk), as is the tokens file below.
         TestJwt jwt = TestJwt.loadOrGenerate(dir.resolve("jwt-private.jwk"));
         jwt.writeJwks(dir.resolve("jwks.json"));
         Map<String, Map<String, Object>> tokens = new LinkedHashMap<>();
@@ -40,7 +41,7 @@ public final class DemoTokens {
         // The platform's Prometheus: reads /metrics and may remote-write dcgm-exporter scrapes to the gateway.
         tokens.put("prometheus", entry(jwt, "prometheus", null, List.of(), List.of("metrics", "metrics-writer")));
         try {
-            Files.writeString(
+            PrivateFiles.write(
                     dir.resolve("demo-tokens.json"),
                     Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(tokens));
         } catch (IOException e) {

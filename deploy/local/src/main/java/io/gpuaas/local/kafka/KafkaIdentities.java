@@ -4,15 +4,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gpuaas.events.Json;
 import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.KafkaPrincipal;
+import io.gpuaas.local.PrivateFiles;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.gpuaas.testing.kafka.KafkaCredentials;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
@@ -128,13 +126,6 @@ public final class KafkaIdentities {
 
     /** Mode 600 from the moment the file exists, so the secret is never readable by others, not even briefly. */
     private static Path writePrivate(Path file, String text) {
-        try {
-            Files.createDirectories(file.toAbsolutePath().getParent());
-            Files.deleteIfExists(file);
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            return Files.writeString(file, text, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file, e);
-        }
+        return PrivateFiles.write(file, text);
     }
 }

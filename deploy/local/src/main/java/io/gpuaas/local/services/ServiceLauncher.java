@@ -29,6 +29,9 @@ import org.slf4j.LoggerFactory;
 public final class ServiceLauncher implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServiceLauncher.class);
+    /** Where every service of the local stack listens. */
+    public static final String LOOPBACK = "127.0.0.1";
+
     static final List<String> JVM_FLAGS = List.of(
             "-XX:TieredStopAtLevel=1",
             "-XX:+UseSerialGC",
@@ -106,6 +109,9 @@ public final class ServiceLauncher implements AutoCloseable {
             command.add("--sun-misc-unsafe-memory-access=allow");
         }
         command.add("-Dmicronaut.server.port=" + port);
+        // Loopback only: on a shared machine nobody else should reach the stack (a cluster's pods bind every
+        // interface, as their probes and Service need).
+        command.add("-Dmicronaut.server.host=" + LOOPBACK);
         properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
         command.add("-cp");
         command.add(classpath);

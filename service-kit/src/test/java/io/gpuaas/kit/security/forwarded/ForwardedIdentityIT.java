@@ -149,6 +149,23 @@ class ForwardedIdentityIT {
         assertThat(api.lookups()).isEqualTo(before);
     }
 
+    @Test
+    void shouldRefuseACrossSiteChangeWithAProblemWhetherOrNotTheAnswerIsCached() throws Exception {
+        api.user("sha256~dave", "dave", List.of("team-a"));
+        for (String method : List.of("POST", "POST", "DELETE", "PUT")) {
+            HttpRequest request = HttpRequest.newBuilder(URI.create(enabled.getURL() + "/probe/caller"))
+                    .header(HEADER, "sha256~dave")
+                    .header("Sec-Fetch-Site", "cross-site")
+                    .method(method, HttpRequest.BodyPublishers.noBody())
+                    .build();
+            HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+
+            assertThat(response.statusCode()).as(method).isEqualTo(403);
+            assertThat(response.headers().firstValue("Content-Type")).as(method).hasValue("application/problem+json");
+            assertThat(response.body()).as(method).contains("\"rule\":\"CROSS_SITE_REQUEST\"", "\"detail\":");
+        }
+    }
+
     private static HttpResponse<String> get(EmbeddedServer server, String header, String value) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(URI.create(server.getURL() + "/probe/caller"))
                 .header(header, value)

@@ -6,16 +6,31 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /** Plain HTTP calls; a refused or reset connection is status 0 so callers can tell "down" from an answer. */
 public final class HttpCalls {
 
     /** Status 0 = no answer (connection refused, reset, timeout); {@code error} says which. */
-    public record Response(int status, String body, String error) {
+    public record Response(int status, String body, String error, Map<String, List<String>> headers) {
+
+        public Response(int status, String body, String error) {
+            this(status, body, error, Map.of());
+        }
 
         public boolean answered() {
             return status > 0;
+        }
+
+        /** The first value of a response header (case-insensitive), or null. */
+        public String header(String name) {
+            return headers.entrySet().stream()
+                    .filter(h ->
+                            h.getKey().equalsIgnoreCase(name) && !h.getValue().isEmpty())
+                    .map(h -> h.getValue().getFirst())
+                    .findFirst()
+                    .orElse(null);
         }
     }
 
@@ -47,7 +62,11 @@ public final class HttpCalls {
     public Response send(HttpRequest request) {
         try {
             HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
-            return new Response(response.statusCode(), response.body(), null);
+            return new Response(
+                    response.statusCode(),
+                    response.body(),
+                    null,
+                    response.headers().map());
         } catch (IOException e) {
             return new Response(0, "", e.getClass().getSimpleName() + ": " + e.getMessage());
         } catch (InterruptedException e) {

@@ -40,6 +40,7 @@ public final class ReliabilityStack {
     public static final int REPLICAS = 2;
 
     private static ReliabilityStack shared;
+    private static final String WEBHOOK_KEY = newWebhookKey();
 
     private final Path target;
     private final LocalStack infra;
@@ -156,6 +157,10 @@ public final class ReliabilityStack {
         properties.putAll(ServiceTuning.of(spec.name()));
         Map<String, String> env = new LinkedHashMap<>(replica.environment());
         env.put("KUBECONFIG", infra.file("kubeconfig").toString());
+        if (spec.name().equals("booking-service")) {
+            // Webhooks on, as in the local stack: the adversarial tests register URLs (one key for both replicas).
+            env.put("GPUAAS_WEBHOOKS_ENCRYPTION_KEY", WEBHOOK_KEY);
+        }
         ServiceLauncher.Running started = launcher.start(replica, port, properties, env);
         running.put(replica, started);
         return started;
@@ -164,6 +169,17 @@ public final class ReliabilityStack {
     /** {@code kill -9}: the JVM gets no chance to flush, commit or close anything. */
     public void kill(ServiceReplica replica) throws InterruptedException {
         running.get(replica).process().destroyForcibly().waitFor(20, TimeUnit.SECONDS);
+    }
+
+    private static String newWebhookKey() {
+        byte[] key = new byte[32];
+        new java.security.SecureRandom().nextBytes(key);
+        return java.util.Base64.getEncoder().encodeToString(key);
+    }
+
+    /** The process id of a replica's JVM (its current start). */
+    public long pid(ServiceReplica replica) {
+        return running.get(replica).process().pid();
     }
 
     public boolean alive(ServiceReplica replica) {

@@ -67,6 +67,8 @@ final class ServiceTuning {
             tuning.put("gpuaas.kafka.properties.session.timeout.ms", "10000");
             tuning.put("gpuaas.kafka.properties.heartbeat.interval.ms", "3000");
         }
+        // A short header-read deadline, so the adversarial slow-header test takes seconds (10 s by default).
+        tuning.put("gpuaas.http.header-read-timeout", "2s");
         return tuning;
     }
 }
