@@ -42,7 +42,7 @@ final class RoomCounter {
         Deque<Held> probes = new ArrayDeque<>();
         try {
             while (probes.size() < limit) {
-                UnitChooser.Candidate c = chooser.bestOn(gpu, schedule, PROBE, kind, start, end);
+                UnitChooser.Candidate c = chooser.bestOn(gpu, schedule, PROBE, kind, start, end, Integer.MAX_VALUE);
                 if (c == null) {
                     break;
                 }

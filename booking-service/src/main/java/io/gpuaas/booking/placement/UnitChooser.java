@@ -49,7 +49,9 @@ final class UnitChooser {
     Candidate best(Map<GpuAddress, GpuSchedule> gpus, String bookingId, UnitKind kind, long start, long end) {
         Candidate best = null;
         for (Map.Entry<GpuAddress, GpuSchedule> gpu : gpus.entrySet()) {
-            Candidate c = bestOn(gpu.getKey(), gpu.getValue(), bookingId, kind, start, end);
+            // The class comes first in the order: a GPU of a worse class than the best so far cannot win.
+            int worstClass = best == null ? Integer.MAX_VALUE : best.gpuClass();
+            Candidate c = bestOn(gpu.getKey(), gpu.getValue(), bookingId, kind, start, end, worstClass);
             if (c != null && (best == null || BEST.compare(c, best) < 0)) {
                 best = c;
             }
@@ -57,14 +59,27 @@ final class UnitChooser {
         return best;
     }
 
-    /** The best place for one unit of {@code kind} on this GPU, or null when no start is free throughout. */
-    Candidate bestOn(GpuAddress gpu, GpuSchedule schedule, String bookingId, UnitKind kind, long start, long end) {
+    /**
+     * The best place for one unit of {@code kind} on this GPU, or null when no start is free throughout or the GPU's
+     * class is worse than {@code worstClass}.
+     */
+    Candidate bestOn(
+            GpuAddress gpu,
+            GpuSchedule schedule,
+            String bookingId,
+            UnitKind kind,
+            long start,
+            long end,
+            int worstClass) {
         Layer before = schedule.lastBefore(start);
         Layer after = schedule.firstFrom(end);
-        return switch (kind) {
-            case UnitKind.WholeGpu whole -> wholeOn(gpu, schedule, bookingId, start, end, before, after);
-            case UnitKind.Mig mig -> migOn(gpu, schedule, bookingId, mig, start, end, before, after);
-        };
+        Candidate c =
+                switch (kind) {
+                    case UnitKind.WholeGpu whole -> wholeOn(gpu, schedule, bookingId, start, end, before, after);
+                    case UnitKind.Mig mig ->
+                        migOn(gpu, schedule, bookingId, mig, start, end, before, after, worstClass);
+                };
+        return c == null || c.gpuClass() > worstClass ? null : c;
     }
 
     private Candidate wholeOn(
@@ -85,12 +100,14 @@ final class UnitChooser {
             long start,
             long end,
             Layer before,
-            Layer after) {
+            Layer after,
+            int worstClass) {
         GpuInstanceProfile profile = rules.profile(kind.profile()).orElseThrow();
         long used = 0;
         int compute = 0;
         boolean mig = false;
-        for (GpuSchedule.Piece piece : schedule.pieces(start, end)) {
+        List<GpuSchedule.Piece> pieces = schedule.pieces(start, end);
+        for (GpuSchedule.Piece piece : pieces) {
             if (piece.layer().isWhole()) {
                 return null;
             }
@@ -99,11 +116,15 @@ final class UnitChooser {
             mig |= piece.layer().isMig();
         }
         int gpuClass = mig ? 0 : before.isMig() || after.isMig() ? 1 : before.isEmpty() && after.isEmpty() ? 2 : 3;
+        if (gpuClass > worstClass) {
+            return null;
+        }
         Candidate best = null;
         for (int slice : profile.starts()) {
             Held unit = Held.mig(bookingId, profile, slice);
-            // Slices used anywhere in the window are a conflict somewhere in it: skip them without a walk.
-            if ((used & unit.mask()) != 0 || schedule.firstConflict(unit, start, end, rules) != null) {
+            // Slices used anywhere in the window are a conflict somewhere in it; free ones need a valid layout in
+            // every piece (GpuSchedule.firstConflict's rule, on the pieces already read).
+            if ((used & unit.mask()) != 0 || !validThroughout(pieces, unit)) {
                 continue;
             }
             int reuse = (before.runs(kind, slice) ? 1 : 0) + (after.runs(kind, slice) ? 1 : 0);
@@ -115,5 +136,14 @@ final class UnitChooser {
             }
         }
         return best;
+    }
+
+    private boolean validThroughout(List<GpuSchedule.Piece> pieces, Held unit) {
+        for (GpuSchedule.Piece piece : pieces) {
+            if (!rules.isValid(piece.layer().layoutWith(unit))) {
+                return false;
+            }
+        }
+        return true;
     }
 }
