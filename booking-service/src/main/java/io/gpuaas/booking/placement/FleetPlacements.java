@@ -11,7 +11,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The placements over time of every booking on one flexible pool: a fleet of GPUs of one model that gpuaas lays out
@@ -198,6 +200,45 @@ public final class FleetPlacements {
         Map<GpuAddress, GpuLayout> out = new LinkedHashMap<>();
         gpus.forEach((gpu, schedule) -> out.put(gpu, GpuLayout.of(schedule.at(instant.toEpochMilli()))));
         return out;
+    }
+
+    /** The request of a placed booking, with its current end. */
+    Optional<PlacementRequest> requestOf(String bookingId) {
+        return Optional.ofNullable(bookings.get(bookingId)).map(Booked::request);
+    }
+
+    /** The ids of the bookings holding units anywhere in {@code [start, end)}, in order. */
+    SortedSet<String> bookingsDuring(Instant start, Instant end) {
+        SortedSet<String> ids = new TreeSet<>();
+        for (GpuSchedule schedule : gpus.values()) {
+            for (GpuSchedule.Piece piece : schedule.pieces(start.toEpochMilli(), end.toEpochMilli())) {
+                piece.layer().held().forEach(h -> ids.add(h.bookingId()));
+            }
+        }
+        return ids;
+    }
+
+    /** Puts a released booking back exactly where it was; only to undo a {@link #release} just made. */
+    void reinstate(PlacementRequest request, List<UnitPlacement> units) {
+        long start = request.start().toEpochMilli();
+        long end = request.end().toEpochMilli();
+        List<GpuUnit> held = new ArrayList<>();
+        for (UnitPlacement u : units) {
+            Held unit =
+                    switch (u.kind()) {
+                        case UnitKind.WholeGpu whole -> Held.whole(request.bookingId(), rules);
+                        case UnitKind.Mig mig ->
+                            Held.mig(
+                                    request.bookingId(),
+                                    rules.profile(mig.profile()).orElseThrow(),
+                                    u.startSlice());
+                    };
+            gpus.get(u.gpu()).add(unit, start, end);
+            held.add(new GpuUnit(u.gpu(), unit));
+        }
+        bookings.put(request.bookingId(), new Booked(request, List.copyOf(held)));
+        mark(start, 1);
+        mark(end, 1);
     }
 
     private PlacementOutcome moveEnd(Booked booked, Instant newEnd) {

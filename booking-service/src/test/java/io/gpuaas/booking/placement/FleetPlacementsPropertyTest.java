@@ -49,6 +49,15 @@ class FleetPlacementsPropertyTest {
         assertThat(first).as("seed %d places something", seed).anyMatch(Placed.class::isInstance);
     }
 
+    @RepeatedTest(5)
+    void shouldMakeRoomByMovingBookingsWhenRefusalsAreRetriedWithMoves(RepetitionInfo info) {
+        long seed = info.getCurrentRepetition() * 104_729L;
+        Run run = new Run(seed, false);
+        run.play();
+
+        assertThat(run.moved).as("seed %d: placements that needed a move", seed).isPositive();
+    }
+
     static List<GpuAddress> fleetOf(int nodes, int perNode) {
         List<GpuAddress> gpus = new ArrayList<>();
         for (int n = 0; n < nodes; n++) {
@@ -66,6 +75,7 @@ class FleetPlacementsPropertyTest {
         private final BruteForceFleet brute;
         private final TreeMap<String, Window> live = new TreeMap<>();
         private final List<PlacementOutcome> log = new ArrayList<>();
+        private int moved;
 
         Run(long seed, boolean reversedGpus) {
             random = new Random(seed);
@@ -119,6 +129,9 @@ class FleetPlacementsPropertyTest {
                 }
                 case Refused refused -> {
                     assertThat(refused.reason()).isIn(PlacementRefusal.NO_ROOM, PlacementRefusal.FRAGMENTED);
+                    if (random.nextBoolean()) {
+                        withMove(new PlacementRequest(id, kind, quantity, at(from), at(to)), random.nextInt(from + 1));
+                    }
                     if (quantity == 1) {
                         assertThat(singleFits)
                                 .as(
@@ -134,6 +147,33 @@ class FleetPlacementsPropertyTest {
                     }
                 }
             }
+        }
+
+        /** The refused request again through {@link RoomMaker}, {@code now} at step {@code nowStep}. */
+        private void withMove(PlacementRequest request, int nowStep) {
+            RoomMaker.Plan plan = new RoomMaker(fleet).place(request, at(nowStep));
+            log.add(plan.outcome());
+            if (!(plan.outcome() instanceof Placed placed)) {
+                assertThat(plan.moves()).isEmpty();
+                return;
+            }
+            assertThat(plan.moves()).hasSize(1);
+            for (RoomMaker.Move move : plan.moves()) {
+                Window w = live.get(move.bookingId());
+                assertThat(at(w.from())).as("moved %s", move).isAfter(at(nowStep));
+                assertThat(move.to())
+                        .hasSameSizeAs(move.from())
+                        .isEqualTo(fleet.placementsOf(move.bookingId()).orElseThrow());
+                brute.remove(move.bookingId());
+                brute.add(move.bookingId(), move.to(), w.from(), w.to());
+            }
+            brute.add(request.bookingId(), placed.units(), (int) stepOf(request.start()), (int) stepOf(request.end()));
+            live.put(request.bookingId(), new Window((int) stepOf(request.start()), (int) stepOf(request.end())));
+            moved++;
+        }
+
+        private static long stepOf(java.time.Instant t) {
+            return java.time.Duration.between(BruteForceFleet.T0, t).dividedBy(BruteForceFleet.STEP);
         }
 
         private void cancel() {
