@@ -1,0 +1,289 @@
+package io.gpuaas.booking.placement;
+
+import io.gpuaas.booking.placement.PlacementOutcome.Placed;
+import io.gpuaas.booking.placement.PlacementOutcome.Refused;
+import io.gpuaas.events.geometry.GpuGeometry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The placements over time of every booking on one flexible pool: a fleet of GPUs of one model that gpuaas lays out
+ * itself. Each unit of a booking holds one GPU at one start slice (or the whole GPU) for the booking's whole window,
+ * so at every instant no two bookings share a memory slice, every GPU runs a layout its geometry allows, and a whole
+ * GPU runs nothing else. The layout of a GPU at an instant is the set of units held then, so a GPU changes layout
+ * (or mode) only where units end or begin, on slices nobody holds across that instant.
+ *
+ * <p>Deterministic: GPUs and bookings are kept in sorted maps, a unit goes where {@link UnitChooser}'s total order
+ * puts it, and nothing reads a clock or a random source; the same operations give the same placements.
+ *
+ * <p>Cost: per GPU a step function of layers ({@link GpuSchedule}), so placing a unit costs {@code O(G · (log n +
+ * k) · S)} for {@code G} GPUs, {@code n} breakpoints of a GPU, {@code k} of them inside the window and {@code S}
+ * starts of the profile, never a walk over every placement; releasing, shortening or extending a booking touches only
+ * its own GPUs. Not thread-safe: one writer per pool owns it.
+ */
+public final class FleetPlacements {
+
+    private record GpuUnit(GpuAddress gpu, Held held) {}
+
+    private record Booked(PlacementRequest request, List<GpuUnit> units) {
+        Placed placed() {
+            return new Placed(
+                    request.bookingId(),
+                    units.stream().map(u -> u.held().on(u.gpu())).toList());
+        }
+    }
+
+    private final GeometryRules rules;
+    private final UnitChooser chooser;
+    private final RoomCounter counter;
+    private final TreeMap<GpuAddress, GpuSchedule> gpus = new TreeMap<>();
+    private final TreeMap<String, Booked> bookings = new TreeMap<>();
+    /** Starts and ends of every booking's window, with how many bookings have each (a multiset). */
+    private final TreeMap<Long, Integer> boundaries = new TreeMap<>();
+
+    /** A fleet of {@code gpus}, all of the model {@code geometry} describes, with nothing placed. */
+    public FleetPlacements(GpuGeometry geometry, Collection<GpuAddress> gpus) {
+        this.rules = new GeometryRules(geometry);
+        this.chooser = new UnitChooser(rules);
+        this.counter = new RoomCounter(chooser);
+        gpus.forEach(gpu -> this.gpus.put(gpu, new GpuSchedule()));
+        if (this.gpus.isEmpty()) {
+            throw new IllegalArgumentException("a fleet needs at least one GPU");
+        }
+    }
+
+    /** The fleet's GPUs, in order. */
+    public List<GpuAddress> gpus() {
+        return List.copyOf(gpus.keySet());
+    }
+
+    /**
+     * Places every unit of {@code request}, one at a time by the placement rule ({@link UnitChooser}), or none:
+     * {@code NO_ROOM} with the first interval of the window where fewer units fit, {@code FRAGMENTED} when every
+     * instant has room but no place stays free for the whole window.
+     */
+    public PlacementOutcome place(PlacementRequest request) {
+        String id = request.bookingId();
+        if (bookings.containsKey(id)) {
+            return Refused.of(id, PlacementRefusal.BOOKING_EXISTS, "booking " + id + " is already placed");
+        }
+        Optional<Refused> unknown = unknownProfile(id, request.kind());
+        if (unknown.isPresent()) {
+            return unknown.get();
+        }
+        long start = request.start().toEpochMilli();
+        long end = request.end().toEpochMilli();
+        List<GpuUnit> units = new ArrayList<>();
+        for (int i = 0; i < request.quantity(); i++) {
+            UnitChooser.Candidate best = chooser.best(gpus, id, request.kind(), start, end);
+            if (best == null) {
+                units.forEach(u -> gpus.get(u.gpu()).remove(u.held(), start, end));
+                return noRoom(request, start, end);
+            }
+            gpus.get(best.gpu()).add(best.unit(), start, end);
+            units.add(new GpuUnit(best.gpu(), best.unit()));
+        }
+        Booked booked = new Booked(request, List.copyOf(units));
+        bookings.put(id, booked);
+        mark(start, 1);
+        mark(end, 1);
+        return booked.placed();
+    }
+
+    /** Takes every unit of the booking off its GPUs (a cancel); answers with where they were. */
+    public PlacementOutcome release(String bookingId) {
+        Booked booked = bookings.remove(bookingId);
+        if (booked == null) {
+            return notFound(bookingId);
+        }
+        long start = booked.request().start().toEpochMilli();
+        long end = booked.request().end().toEpochMilli();
+        booked.units().forEach(u -> gpus.get(u.gpu()).remove(u.held(), start, end));
+        mark(start, -1);
+        mark(end, -1);
+        return booked.placed();
+    }
+
+    /** Ends the booking at {@code newEnd}, after its start and before its end (an end-now); units stay where they are. */
+    public PlacementOutcome shorten(String bookingId, Instant newEnd) {
+        Booked booked = bookings.get(bookingId);
+        if (booked == null) {
+            return notFound(bookingId);
+        }
+        PlacementRequest r = booked.request();
+        if (!newEnd.isAfter(r.start()) || !newEnd.isBefore(r.end())) {
+            return Refused.of(
+                    bookingId,
+                    PlacementRefusal.INVALID_END,
+                    "a shorter end must fall after " + r.start() + " and before " + r.end() + ", was " + newEnd);
+        }
+        long from = newEnd.toEpochMilli();
+        booked.units()
+                .forEach(u -> gpus.get(u.gpu()).remove(u.held(), from, r.end().toEpochMilli()));
+        return moveEnd(booked, newEnd);
+    }
+
+    /**
+     * Extends the booking to {@code newEnd} with every unit on the GPU and slice it has, or refuses with
+     * {@code NO_ROOM} and the first piece of the extension where one of them is taken.
+     */
+    public PlacementOutcome extend(String bookingId, Instant newEnd) {
+        Booked booked = bookings.get(bookingId);
+        if (booked == null) {
+            return notFound(bookingId);
+        }
+        if (!newEnd.isAfter(booked.request().end())) {
+            return Refused.of(
+                    bookingId,
+                    PlacementRefusal.INVALID_END,
+                    "a longer end must fall after " + booked.request().end() + ", was " + newEnd);
+        }
+        long from = booked.request().end().toEpochMilli();
+        long to = newEnd.toEpochMilli();
+        List<GpuUnit> added = new ArrayList<>();
+        for (GpuUnit u : booked.units()) {
+            GpuSchedule schedule = gpus.get(u.gpu());
+            GpuSchedule.Piece conflict = schedule.firstConflict(u.held(), from, to, rules);
+            if (conflict != null) {
+                added.forEach(a -> gpus.get(a.gpu()).remove(a.held(), from, to));
+                return new Refused(
+                        bookingId,
+                        PlacementRefusal.NO_ROOM,
+                        u.held().kind() + " at slice " + u.held().slice() + " of " + u.gpu() + " is taken",
+                        Instant.ofEpochMilli(conflict.from()),
+                        Instant.ofEpochMilli(conflict.to()));
+            }
+            schedule.add(u.held(), from, to);
+            added.add(u);
+        }
+        return moveEnd(booked, newEnd);
+    }
+
+    /** Where the booking's units are, if it is placed. */
+    public Optional<List<UnitPlacement>> placementsOf(String bookingId) {
+        return Optional.ofNullable(bookings.get(bookingId)).map(b -> b.placed().units());
+    }
+
+    /** How many more units of {@code kind} fit over {@code [start, end)}, placed one by one by the rule. */
+    public int unitsThatFit(UnitKind kind, Instant start, Instant end) {
+        if (unknownProfile("", kind).isPresent()) {
+            return 0;
+        }
+        return counter.count(gpus, kind, start.toEpochMilli(), end.toEpochMilli(), Integer.MAX_VALUE);
+    }
+
+    /**
+     * The earliest start at or after {@code from}, not after {@code horizon}, at which {@code quantity} units of
+     * {@code kind} fit for {@code duration}; tries {@code from} and then each booking boundary after it.
+     */
+    public Optional<Instant> earliestStart(
+            UnitKind kind, int quantity, Duration duration, Instant from, Instant horizon) {
+        if (unknownProfile("", kind).isPresent() || quantity < 1 || !duration.isPositive()) {
+            return Optional.empty();
+        }
+        var found = counter.earliestStart(
+                gpus, boundaries, kind, quantity, duration.toMillis(), from.toEpochMilli(), horizon.toEpochMilli());
+        return found.isPresent() ? Optional.of(Instant.ofEpochMilli(found.getAsLong())) : Optional.empty();
+    }
+
+    /** What every GPU runs at {@code instant}, in GPU order. */
+    public Map<GpuAddress, GpuLayout> layoutsAt(Instant instant) {
+        Map<GpuAddress, GpuLayout> out = new LinkedHashMap<>();
+        gpus.forEach((gpu, schedule) -> out.put(gpu, GpuLayout.of(schedule.at(instant.toEpochMilli()))));
+        return out;
+    }
+
+    /** The request of a placed booking, with its current end. */
+    Optional<PlacementRequest> requestOf(String bookingId) {
+        return Optional.ofNullable(bookings.get(bookingId)).map(Booked::request);
+    }
+
+    /** The ids of the bookings holding units anywhere in {@code [start, end)}, in order. */
+    SortedSet<String> bookingsDuring(Instant start, Instant end) {
+        SortedSet<String> ids = new TreeSet<>();
+        for (GpuSchedule schedule : gpus.values()) {
+            for (GpuSchedule.Piece piece : schedule.pieces(start.toEpochMilli(), end.toEpochMilli())) {
+                piece.layer().held().forEach(h -> ids.add(h.bookingId()));
+            }
+        }
+        return ids;
+    }
+
+    /** Puts a released booking back exactly where it was; only to undo a {@link #release} just made. */
+    void reinstate(PlacementRequest request, List<UnitPlacement> units) {
+        long start = request.start().toEpochMilli();
+        long end = request.end().toEpochMilli();
+        List<GpuUnit> held = new ArrayList<>();
+        for (UnitPlacement u : units) {
+            Held unit =
+                    switch (u.kind()) {
+                        case UnitKind.WholeGpu whole -> Held.whole(request.bookingId(), rules);
+                        case UnitKind.Mig mig ->
+                            Held.mig(
+                                    request.bookingId(),
+                                    rules.profile(mig.profile()).orElseThrow(),
+                                    u.startSlice());
+                    };
+            gpus.get(u.gpu()).add(unit, start, end);
+            held.add(new GpuUnit(u.gpu(), unit));
+        }
+        bookings.put(request.bookingId(), new Booked(request, List.copyOf(held)));
+        mark(start, 1);
+        mark(end, 1);
+    }
+
+    private PlacementOutcome moveEnd(Booked booked, Instant newEnd) {
+        Booked moved = new Booked(booked.request().withEnd(newEnd), booked.units());
+        bookings.put(booked.request().bookingId(), moved);
+        mark(booked.request().end().toEpochMilli(), -1);
+        mark(newEnd.toEpochMilli(), 1);
+        return moved.placed();
+    }
+
+    private Refused noRoom(PlacementRequest r, long start, long end) {
+        RoomCounter.Shortfall short_ = counter.firstShortfall(gpus, boundaries, r.kind(), r.quantity(), start, end);
+        if (short_ == null) {
+            return Refused.of(
+                    r.bookingId(),
+                    PlacementRefusal.FRAGMENTED,
+                    r.quantity() + " × " + r.kind()
+                            + " fit at every instant of the window but not in the same places throughout");
+        }
+        return new Refused(
+                r.bookingId(),
+                PlacementRefusal.NO_ROOM,
+                "only " + short_.fit() + " of " + r.quantity() + " × " + r.kind() + " fit in part of the window",
+                Instant.ofEpochMilli(short_.from()),
+                Instant.ofEpochMilli(short_.to()));
+    }
+
+    private Optional<Refused> unknownProfile(String bookingId, UnitKind kind) {
+        return switch (kind) {
+            case UnitKind.WholeGpu whole -> Optional.empty();
+            case UnitKind.Mig mig ->
+                rules.profile(mig.profile()).isPresent()
+                        ? Optional.empty()
+                        : Optional.of(Refused.of(
+                                bookingId,
+                                PlacementRefusal.UNKNOWN_PROFILE,
+                                rules.geometry() + " offers no MIG profile " + mig.profile()));
+        };
+    }
+
+    private static Refused notFound(String bookingId) {
+        return Refused.of(bookingId, PlacementRefusal.NOT_FOUND, "no placed booking " + bookingId);
+    }
+
+    private void mark(long t, int delta) {
+        boundaries.merge(t, delta, (a, b) -> a + b == 0 ? null : a + b);
+    }
+}
