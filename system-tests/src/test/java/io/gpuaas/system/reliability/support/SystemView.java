@@ -18,7 +18,7 @@ public final class SystemView {
         this.stack = stack;
     }
 
-    /** nominalQuota of ClusterQueue {@code gpuaas-<tenant>} per flavor, 0 entries when it does not exist. */
+    /** GPU nominalQuota of ClusterQueue {@code gpuaas-<tenant>} per flavor, 0 entries when it does not exist. */
     public Map<String, Long> tenantQuota(String tenant) {
         GenericKubernetesResource cq = stack.kube()
                 .genericKubernetesResources(GpuaasCrd.CLUSTER_QUEUE.context())
@@ -32,6 +32,10 @@ public final class SystemView {
             for (Object flavor : list(((Map<?, ?>) group).get("flavors"))) {
                 String name = String.valueOf(((Map<?, ?>) flavor).get("name"));
                 for (Object resource : list(((Map<?, ?>) flavor).get("resources"))) {
+                    // Bookable cells only: the cpu/memory group every queue carries is a fixed ceiling, not a booking.
+                    if (!String.valueOf(((Map<?, ?>) resource).get("name")).startsWith("nvidia.com/")) {
+                        continue;
+                    }
                     long quota = quantity(((Map<?, ?>) resource).get("nominalQuota"));
                     if (quota > 0) {
                         out.merge(name, quota, Long::sum);
