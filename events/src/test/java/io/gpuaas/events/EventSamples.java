@@ -47,7 +47,7 @@ final class EventSamples {
         put(samples, queueState());
         reclaim(samples);
         put(samples, new TenantUtilization("team-a", T0, T1, 57600.0, 43200.5, 14399.5, 0.62, Map.of("h200", 4)));
-        UsageDaily.Figures mig = new UsageDaily.Figures(1.714286, 1.285714, 0.857143, 0.428571, 0.142857, 0.428571);
+        UsageDaily.Figures mig = new UsageDaily.Figures(2.0, 1.5, 1.0, 0.5, 0.166667, 0.5);
         put(
                 samples,
                 new UsageDaily(
@@ -59,7 +59,8 @@ final class EventSamples {
                         Instant.parse("2026-11-23T01:00:30.250Z"),
                         true,
                         List.of(new UsageDaily.BookingDay("bk-7f3a9c21", "h200-mig-2g.35gb", mig)),
-                        Instant.parse("2026-11-23T01:00:00Z")));
+                        Instant.parse("2026-11-23T01:00:00Z"),
+                        UsageDaily.GPU_SHARE));
         notices(samples);
         put(
                 samples,

@@ -3,6 +3,7 @@ package io.gpuaas.booking.placement;
 import io.gpuaas.booking.placement.PlacementOutcome.Placed;
 import io.gpuaas.booking.placement.PlacementOutcome.Refused;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 
@@ -11,7 +12,8 @@ import java.util.Optional;
  * {@link FleetPlacements#place} refuses. Tries each booking holding units in the window and starting after
  * {@code now}, in id order: takes it off, places the new booking, places the taken one again by the rule (same kind,
  * quantity and window, other GPUs or slices); the first that works is kept, every other try is undone exactly. At
- * most one booking moves, and only before its start, so nobody's running instance changes.
+ * most one booking moves, and only before its start, so nobody's running instance changes. When the taken booking
+ * lands back on the very units it had, nothing moved: the new booking's placement is returned without a move.
  *
  * <p>Cost on a refusal: {@code O(M)} tries of two placements each, for {@code M} bookings overlapping the window.
  */
@@ -78,12 +80,20 @@ public final class RoomMaker {
         if (mine instanceof Placed) {
             PlacementOutcome again = fleet.place(theirs);
             if (again instanceof Placed to) {
-                return Optional.of(new Plan(mine, List.of(new Move(other, was, to.units()))));
+                // Back on the very units it had: no one moved (the plain, unit-at-a-time placement missed this
+                // fit), so there is no move to announce to the other booking's owner.
+                List<Move> moves = sameUnits(was, to.units()) ? List.of() : List.of(new Move(other, was, to.units()));
+                return Optional.of(new Plan(mine, moves));
             }
             fleet.release(request.bookingId());
         }
         fleet.reinstate(theirs, was);
         return Optional.empty();
+    }
+
+    // The same GPUs and slices, in whatever order the units were placed.
+    static boolean sameUnits(List<UnitPlacement> from, List<UnitPlacement> to) {
+        return from.size() == to.size() && new HashSet<>(from).equals(new HashSet<>(to));
     }
 
     private static boolean movable(PlacementRefusal reason) {

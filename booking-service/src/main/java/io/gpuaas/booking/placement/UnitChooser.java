@@ -92,6 +92,9 @@ final class UnitChooser {
         return new Candidate(gpu, unit, gpuClass, 0, 0, 0, List.of());
     }
 
+    /** What the GPU's pieces in the window hold: the slices used anywhere, the most compute slices, any MIG. */
+    private record WindowUse(List<GpuSchedule.Piece> pieces, long used, int compute, boolean mig) {}
+
     private Candidate migOn(
             GpuAddress gpu,
             GpuSchedule schedule,
@@ -102,11 +105,30 @@ final class UnitChooser {
             Layer before,
             Layer after,
             int worstClass) {
+        WindowUse use = windowUse(schedule.pieces(start, end));
+        if (use == null) {
+            return null;
+        }
+        int gpuClass = migClass(use, before, after);
+        if (gpuClass > worstClass) {
+            return null;
+        }
         GpuInstanceProfile profile = rules.profile(kind.profile()).orElseThrow();
+        Candidate best = null;
+        for (int slice : profile.starts()) {
+            Candidate c = migAt(gpu, bookingId, kind, profile, slice, use, gpuClass, before, after);
+            if (c != null && (best == null || BEST.compare(c, best) < 0)) {
+                best = c;
+            }
+        }
+        return best;
+    }
+
+    /** The window's use of the GPU, or null when a whole-GPU booking holds it somewhere in the window. */
+    private static WindowUse windowUse(List<GpuSchedule.Piece> pieces) {
         long used = 0;
         int compute = 0;
         boolean mig = false;
-        List<GpuSchedule.Piece> pieces = schedule.pieces(start, end);
         for (GpuSchedule.Piece piece : pieces) {
             if (piece.layer().isWhole()) {
                 return null;
@@ -115,27 +137,40 @@ final class UnitChooser {
             compute = Math.max(compute, piece.layer().compute());
             mig |= piece.layer().isMig();
         }
-        int gpuClass = mig ? 0 : before.isMig() || after.isMig() ? 1 : before.isEmpty() && after.isEmpty() ? 2 : 3;
-        if (gpuClass > worstClass) {
+        return new WindowUse(pieces, used, compute, mig);
+    }
+
+    private static int migClass(WindowUse use, Layer before, Layer after) {
+        if (use.mig()) {
+            return 0;
+        }
+        if (before.isMig() || after.isMig()) {
+            return 1;
+        }
+        return before.isEmpty() && after.isEmpty() ? 2 : 3;
+    }
+
+    /** The unit at {@code slice} with what the rule weighs, or null when the slice is not free throughout. */
+    private Candidate migAt(
+            GpuAddress gpu,
+            String bookingId,
+            UnitKind.Mig kind,
+            GpuInstanceProfile profile,
+            int slice,
+            WindowUse use,
+            int gpuClass,
+            Layer before,
+            Layer after) {
+        Held unit = Held.mig(bookingId, profile, slice);
+        // Slices used anywhere in the window are a conflict somewhere in it; free ones need a valid layout in every
+        // piece (GpuSchedule.firstConflict's rule, on the pieces already read).
+        if ((use.used() & unit.mask()) != 0 || !validThroughout(use.pieces(), unit)) {
             return null;
         }
-        Candidate best = null;
-        for (int slice : profile.starts()) {
-            Held unit = Held.mig(bookingId, profile, slice);
-            // Slices used anywhere in the window are a conflict somewhere in it; free ones need a valid layout in
-            // every piece (GpuSchedule.firstConflict's rule, on the pieces already read).
-            if ((used & unit.mask()) != 0 || !validThroughout(pieces, unit)) {
-                continue;
-            }
-            int reuse = (before.runs(kind, slice) ? 1 : 0) + (after.runs(kind, slice) ? 1 : 0);
-            int displaced = before.displaced(unit.mask(), kind, slice) + after.displaced(unit.mask(), kind, slice);
-            List<Integer> room = rules.room(used | unit.mask(), compute + profile.computeSlices());
-            Candidate c = new Candidate(gpu, unit, gpuClass, reuse, displaced, Long.bitCount(used), room);
-            if (best == null || BEST.compare(c, best) < 0) {
-                best = c;
-            }
-        }
-        return best;
+        int reuse = (before.runs(kind, slice) ? 1 : 0) + (after.runs(kind, slice) ? 1 : 0);
+        int displaced = before.displaced(unit.mask(), kind, slice) + after.displaced(unit.mask(), kind, slice);
+        List<Integer> room = rules.room(use.used() | unit.mask(), use.compute() + profile.computeSlices());
+        return new Candidate(gpu, unit, gpuClass, reuse, displaced, Long.bitCount(use.used()), room);
     }
 
     private boolean validThroughout(List<GpuSchedule.Piece> pieces, Held unit) {

@@ -10,7 +10,8 @@ import java.util.List;
 /**
  * Which addresses a webhook may never reach: everything but public unicast. IPv4 ranges by IANA's special-purpose
  * registry; IPv6 ranges likewise, and the IPv6 forms that carry an IPv4 address a translator or tunnel relay turns
- * back into IPv4 (IPv4-mapped {@code ::ffff:0:0/96}, NAT64 {@code 64:ff9b::/96} (RFC 6052), 6to4 {@code 2002::/16}
+ * back into IPv4 (IPv4-mapped {@code ::ffff:0:0/96}, IPv4-translated {@code ::ffff:0:0:0/96} (RFC 2765, SIIT),
+ * NAT64 {@code 64:ff9b::/96} (RFC 6052), 6to4 {@code 2002::/16}
  * (RFC 3056), Teredo {@code 2001::/32} (RFC 4380)) are judged by the IPv4 address inside, so
  * {@code 64:ff9b::a9fe:a9fe} is the metadata address it reaches through a NAT64 gateway. The local-use NAT64 prefix
  * {@code 64:ff9b:1::/48} (RFC 8215) is refused outright: its operator chooses where the IPv4 address sits.
@@ -42,12 +43,14 @@ final class InternalAddresses {
             Block.of("100::/64"), // discard-only
             Block.of("2001:2::/48"), // benchmarking
             Block.of("2001:db8::/32"), // documentation
+            Block.of("3fff::/20"), // documentation (RFC 9637)
             Block.of("fc00::/7"), // unique local: AWS's metadata fd00:ec2::254
             Block.of("fe80::/10"), // link-local
             Block.of("fec0::/10"), // site-local (deprecated)
             Block.of("ff00::/8")); // multicast
 
     private static final Block V4_MAPPED = Block.v4Mapped();
+    private static final Block V4_TRANSLATED = Block.of("::ffff:0:0:0/96");
     private static final Block NAT64 = Block.of("64:ff9b::/96");
     private static final Block SIX_TO_FOUR = Block.of("2002::/16");
     private static final Block TEREDO = Block.of("2001::/32");
@@ -71,7 +74,7 @@ final class InternalAddresses {
         if (V6.stream().anyMatch(block -> block.contains(b))) {
             return true;
         }
-        if (V4_MAPPED.contains(b) || NAT64.contains(b)) {
+        if (V4_MAPPED.contains(b) || V4_TRANSLATED.contains(b) || NAT64.contains(b)) {
             return internalV4(Arrays.copyOfRange(b, 12, 16));
         }
         if (SIX_TO_FOUR.contains(b)) {

@@ -60,4 +60,17 @@ class RoomMakerTest {
         assertThat(List.of(fleet.layoutsAt(at(1)), fleet.layoutsAt(at(5)))).isEqualTo(before);
         assertThat(fleet.placementsOf("across")).isEmpty();
     }
+
+    @Test
+    void shouldCallItNoMoveWhenTheTakenBookingLandsBackOnTheSameUnitsInAnotherOrder() {
+        GpuAddress gpu0 = new GpuAddress("node-0", 0);
+        GpuAddress gpu1 = new GpuAddress("node-0", 1);
+        UnitPlacement a = new UnitPlacement(gpu0, THREE_G, 4);
+        UnitPlacement b = new UnitPlacement(gpu1, THREE_G, 0);
+
+        assertThat(RoomMaker.sameUnits(List.of(a, b), List.of(b, a))).isTrue();
+        assertThat(RoomMaker.sameUnits(List.of(a, b), List.of(a, new UnitPlacement(gpu1, THREE_G, 4))))
+                .isFalse();
+        assertThat(RoomMaker.sameUnits(List.of(a), List.of(a, b))).isFalse();
+    }
 }

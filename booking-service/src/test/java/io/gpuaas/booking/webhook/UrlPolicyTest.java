@@ -95,6 +95,10 @@ class UrlPolicyTest {
                 "192.0.2.10",
                 "203.0.113.5",
                 "255.255.255.255",
+                // IPv4-translated (SIIT): the IPv4 address in the last 32 bits, as for IPv4-mapped
+                "::ffff:0:a9fe:a9fe",
+                "::ffff:0:a00:1",
+                "::ffff:0:7f00:1",
                 // NAT64 well-known prefix: the IPv4 address in the last 32 bits
                 "64:ff9b::a9fe:a9fe",
                 "64:ff9b::10.1.2.3",
@@ -114,6 +118,8 @@ class UrlPolicyTest {
                 "2001:0:a9fe:a9fe::ffff:ffff", // server 169.254.169.254, client 0.0.0.0
                 // other IPv6 special-purpose blocks
                 "2001:db8::1",
+                "3fff::1", // documentation, RFC 9637
+                "3fff:fff:ffff::1",
                 "2001:2::1",
                 "100::1",
                 "::1",
@@ -134,6 +140,8 @@ class UrlPolicyTest {
                 "198.20.0.1",
                 "2606:4700::1111",
                 "64:ff9b::5db8:d822", // NAT64 of 93.184.216.34
+                "::ffff:0:5db8:d822", // IPv4-translated 93.184.216.34
+                "3fff:1000::1", // just past the documentation block 3fff::/20
                 "2002:5db8:d822::1", // 6to4 of 93.184.216.34
                 "2001:0:4136:e378:8000:63bf:a247:27dd", // Teredo: server 65.54.227.120, client 93.184.216.34
                 "2001:4860:4860::8888" // 2001:4860::/32 is ordinary space, not Teredo's 2001::/32

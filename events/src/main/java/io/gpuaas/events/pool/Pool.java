@@ -34,8 +34,9 @@ public record Pool(
 
     /**
      * Rejects a pool without id, flavor or resource, with negative capacity, with a MIG profile its GPU model does
-     * not offer (a model the geometry catalog does not list: one that names no {@code <N>g} compute slices), or with
-     * more units than its {@code gpus} hold. At catalog load, rather than on every ledger read that weighs it.
+     * not offer (a model the geometry catalog does not list: one that names no {@code <N>g} compute slices), with a
+     * {@code +me} profile (one a GPU: it would waste the rest) or a compute-instance profile {@code <C>c.<profile>}
+     * (not supported in a pool), or with more units than its {@code gpus} hold. At catalog load, rather than on every ledger read that weighs it.
      */
     public Pool {
         if (id == null

@@ -5,7 +5,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One tenant's ledger for one UTC day, in GPU-hours (MIG slices weighted by their fraction of a GPU); the values of
+ * One tenant's ledger for one UTC day, in GPU-hours (MIG slices weighted by their share of a GPU, see
+ * {@link #migWeighting()}); the values of
  * the compacted {@code gpuaas.usage-ledger}, keyed by {@code <tenant>/<yyyy-mm-dd>}. metrics-gateway's DESIGN.md
  * defines every figure; a later record of the same key replaces the earlier one.
  *
@@ -25,6 +26,9 @@ import java.util.Map;
  *                 day's end; sealed as it stood, when the sealing replica had only that record, its old cut, and
  *                 the day's use after it is not counted); null on records written before it was added, whose extent
  *                 is unknown
+ * @param migWeighting how MIG slices are weighed: {@value #GPU_SHARE}, a slice of a profile k of which fill one GPU
+ *                 weighs 1/k; null on records written before it was added, which weighed a slice by its compute
+ *                 share N/7 ({@code 2g.35gb} 2/7 where it now weighs 1/3)
  */
 public record UsageDaily(
         String tenant,
@@ -35,16 +39,20 @@ public record UsageDaily(
         Instant asOf,
         Boolean sealed,
         List<BookingDay> bookings,
-        Instant cut)
+        Instant cut,
+        String migWeighting)
         implements UsageLedgerEvent {
+
+    /** {@link #migWeighting()} of records whose MIG slices weigh 1/k of a GPU, k slices of the profile filling one. */
+    public static final String GPU_SHARE = "gpu-share";
 
     /** A record of a day that may still change, without per-booking figures or cut (as first written). */
     public UsageDaily(
             String tenant, String day, Map<String, Figures> pools, Figures total, long version, Instant asOf) {
-        this(tenant, day, pools, total, version, asOf, null, null, null);
+        this(tenant, day, pools, total, version, asOf, null, null, null, null);
     }
 
-    /** A record without cut (as written before it was added). */
+    /** A record without cut or MIG weighting marker (as written before cut was added). */
     public UsageDaily(
             String tenant,
             String day,
@@ -54,7 +62,26 @@ public record UsageDaily(
             Instant asOf,
             Boolean sealed,
             List<BookingDay> bookings) {
-        this(tenant, day, pools, total, version, asOf, sealed, bookings, null);
+        this(tenant, day, pools, total, version, asOf, sealed, bookings, null, null);
+    }
+
+    /** A record without MIG weighting marker (as written before it was added: slices weighed N/7). */
+    public UsageDaily(
+            String tenant,
+            String day,
+            Map<String, Figures> pools,
+            Figures total,
+            long version,
+            Instant asOf,
+            Boolean sealed,
+            List<BookingDay> bookings,
+            Instant cut) {
+        this(tenant, day, pools, total, version, asOf, sealed, bookings, cut, null);
+    }
+
+    /** Whether MIG slices in this record weigh 1/k of a GPU ({@value #GPU_SHARE}), not N/7 as in older records. */
+    public boolean weighsMigByGpuShare() {
+        return GPU_SHARE.equals(migWeighting);
     }
 
     /** Whether this is the day's final record. */

@@ -67,6 +67,25 @@ class PoolGpuFractionTest {
     }
 
     @Test
+    void shouldRefuseAStaticPoolOfAMediaExtendedOrComputeInstanceProfileWhenTheCatalogIsLoaded() {
+        String json = """
+                [{"id": "h200-mig-1g.18gb-me", "flavor": "f", "resource": "nvidia.com/mig-1g.18gb-me", "capacity": 2,
+                  "gpuModel": "NVIDIA H200", "migProfile": "1g.18gb+me"}]""";
+
+        assertThatThrownBy(() -> PoolCatalog.read(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8))))
+                .rootCause()
+                .hasMessage("pool h200-mig-1g.18gb-me: a static pool of 1g.18gb+me holds one instance a GPU (its media"
+                        + " engines are not shared) and wastes the rest; use 1g.18gb");
+        assertThatThrownBy(() -> new Pool("h100-ci", "f", "nvidia.com/mig-1c.3g.40gb", 2, "NVIDIA H100", "1c.3g.40gb"))
+                .hasMessage("pool h100-ci: compute-instance profile 1c.3g.40gb is not supported in a pool; use its GPU"
+                        + " instance profile 3g.40gb");
+        // On a model the geometry catalog does not list as well.
+        assertThatThrownBy(
+                        () -> new Pool("x", "f", "nvidia.com/mig-1c.2g.10gb", 1, "NVIDIA A100-SXM4-40GB", "1c.2g.10gb"))
+                .hasMessageContaining("compute-instance profile 1c.2g.10gb is not supported");
+    }
+
+    @Test
     void shouldRefuseAStaticPoolWhoseUnitsDoNotFitOnItsGpusWhenTheCatalogIsLoaded() {
         String json = """
                 [{"id": "h200-mig-3g.71gb", "flavor": "f", "resource": "nvidia.com/mig-3g.71gb", "capacity": 7,

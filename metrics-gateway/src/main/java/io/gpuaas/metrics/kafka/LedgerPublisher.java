@@ -166,12 +166,24 @@ public final class LedgerPublisher implements ServiceComponent, LeaderDuty, Auto
         if (now.pools().isEmpty()) {
             return previous != null && !previous.pools().isEmpty(); // once, so the topic drops the old figures
         }
-        return previous == null || !now.pools().equals(previous.pools()) || !Objects.equals(now.cut(), previous.cut());
+        return previous == null
+                || !now.pools().equals(previous.pools())
+                || !Objects.equals(now.cut(), previous.cut())
+                || !Objects.equals(now.migWeighting(), previous.migWeighting());
     }
 
     private static UsageDaily sealed(UsageDaily d) {
         return new UsageDaily(
-                d.tenant(), d.day(), d.pools(), d.total(), d.version(), d.asOf(), true, d.bookings(), d.cut());
+                d.tenant(),
+                d.day(),
+                d.pools(),
+                d.total(),
+                d.version(),
+                d.asOf(),
+                true,
+                d.bookings(),
+                d.cut(),
+                d.migWeighting());
     }
 
     /** A day that lost all its figures (a booking cancelled before its start): zero, so the topic drops the old. */
@@ -186,7 +198,8 @@ public final class LedgerPublisher implements ServiceComponent, LeaderDuty, Auto
                 ledger.asOf(),
                 null,
                 List.of(),
-                ledger.cut());
+                ledger.cut(),
+                UsageDaily.GPU_SHARE);
     }
 
     @Override

@@ -245,7 +245,8 @@ public final class Ledger {
                             asOf,
                             null,
                             List.copyOf(days.get(key)),
-                            cut));
+                            cut,
+                            UsageDaily.GPU_SHARE));
         });
         records.putAll(servedDays.accrued());
         return records;

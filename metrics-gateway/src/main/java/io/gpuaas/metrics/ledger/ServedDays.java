@@ -18,8 +18,8 @@ import java.util.TreeMap;
  * The days a snapshot serves from {@code gpuaas.usage-ledger} rather than from its fold alone (metrics-gateway
  * DESIGN.md, "Sealed days, cut, BASE + DELTA"): a sealed day is its final record; a day the fold cannot see whole
  * is BASE + DELTA, the topic's last record of it (figures over {@code [day start, cut)}) plus the fold's own
- * figures from {@code cut} on, when the fold sees every input whole from {@code cut} (its horizon is not later);
- * otherwise BASE alone.
+ * figures from {@code cut} on, when the fold sees every input whole from {@code cut} (its horizon is not later) and
+ * the record weighs MIG slices as the fold does ({@link UsageDaily#GPU_SHARE}); otherwise BASE alone.
  *
  * @param view     key to the record the API serves (DELTA with every window whole, as the fold's days are)
  * @param accrued  key to the same up to the snapshot's cut: what the gauge counts and the leader publishes
@@ -48,7 +48,12 @@ record ServedDays(Map<String, UsageDaily> view, Map<String, UsageDaily> accrued,
             if (!record.isSealed() && Sealing.visible(LocalDate.parse(record.day()), horizon)) {
                 return; // the fold sees the day whole: it serves it alone
             }
-            if (record.isSealed() || record.cut() == null || record.cut().isBefore(horizon)) {
+            // A record without cut has no known extent; one without the gpu-share marker weighs MIG slices N/7 and
+            // cannot take a DELTA weighed 1/k: both are served as they stand, sealed so at the day's end.
+            if (record.isSealed()
+                    || record.cut() == null
+                    || !record.weighsMigByGpuShare()
+                    || record.cut().isBefore(horizon)) {
                 view.put(key, record);
                 accrued.put(key, record);
                 if (!record.isSealed()) {
@@ -107,6 +112,15 @@ record ServedDays(Map<String, UsageDaily> view, Map<String, UsageDaily> accrued,
         pools.replaceAll((pool, f) -> Ledger.rounded(f));
         Figures total = Ledger.rounded(pools.values().stream().reduce(Figures.ZERO, Figures::plus));
         return new UsageDaily(
-                base.tenant(), base.day(), pools, total, version, asOf, null, List.copyOf(bookings.values()), cut);
+                base.tenant(),
+                base.day(),
+                pools,
+                total,
+                version,
+                asOf,
+                null,
+                List.copyOf(bookings.values()),
+                cut,
+                UsageDaily.GPU_SHARE);
     }
 }

@@ -173,7 +173,8 @@ class LedgerPublisherTest {
                         cut,
                         null,
                         List.of(new UsageDaily.BookingDay("bk-1", "h200", base)),
-                        cut));
+                        cut,
+                        UsageDaily.GPU_SHARE));
         // This replica's samples start at the cut (its horizon): 10:05:00 and 10:05:30 busy, charged 30 s each in
         // minute 10:05 (the 10:06:00 reading closes the second one and is itself not charged yet).
         ledger.apply(scrape("n1", "GPU-1", "h200", "team-a", cut, 0.9));

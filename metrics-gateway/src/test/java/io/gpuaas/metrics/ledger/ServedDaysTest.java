@@ -25,6 +25,10 @@ class ServedDaysTest {
     private final LedgerInputs inputs = new LedgerInputs(POOLS, 0.05, Duration.ofSeconds(30));
 
     private static UsageDaily record(Instant cut, Boolean sealed) {
+        return record(cut, sealed, UsageDaily.GPU_SHARE);
+    }
+
+    private static UsageDaily record(Instant cut, Boolean sealed, String migWeighting) {
         return new UsageDaily(
                 "team-a",
                 "2026-11-22",
@@ -34,7 +38,8 @@ class ServedDaysTest {
                 cut,
                 sealed,
                 List.of(new BookingDay("bk-1", "h200", BASE)),
-                cut);
+                cut,
+                migWeighting);
     }
 
     private Ledger ledger(UsageDaily topic) {
@@ -68,6 +73,25 @@ class ServedDaysTest {
         // 10:05-10:10: 5 busy minutes (the 10:10 reading is not charged yet) and 5 booked minutes.
         assertThat(now.total().busy()).isEqualTo(0.333333);
         assertThat(now.total().booked()).isEqualTo(1.083333);
+    }
+
+    @Test
+    void shouldServeTheRecordAloneWhenItWasWeighedBeforeTheGpuShareMarker() {
+        UsageDaily weighedN7 = record(T10.plusSeconds(300), null, null);
+
+        Ledger ledger = ledger(weighedN7);
+
+        assertThat(ledger.baseOnly())
+                .as("1/k DELTA is not added to N/7 figures")
+                .containsExactly(KEY);
+        assertThat(ledger.records().get(KEY)).isEqualTo(weighedN7);
+    }
+
+    @Test
+    void shouldMarkTheRecordGpuShareWhenItAddsTheFoldFromTheCut() {
+        Ledger ledger = ledger(record(T10.plusSeconds(300), null));
+
+        assertThat(ledger.records().get(KEY).migWeighting()).isEqualTo(UsageDaily.GPU_SHARE);
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
@@ -52,11 +53,14 @@ public final class TestJwt {
 
     /**
      * Reuses the private key in a JWK file written by {@link #writePrivateJwk(Path)}, so tokens
-     * stay valid across restarts (the local stack); generates and writes one if the file is missing.
+     * stay valid across restarts (the local stack); generates and writes one if the file is missing. An existing
+     * file is narrowed to mode 600 before it is read, since an older stack or a copy may have left it readable by
+     * other users.
      */
     public static TestJwt loadOrGenerate(Path privateJwk) {
         try {
             if (Files.exists(privateJwk)) {
+                Files.setPosixFilePermissions(privateJwk, PosixFilePermissions.fromString("rw-------"));
                 return new TestJwt(RSAKey.parse(Files.readString(privateJwk)));
             }
             TestJwt jwt = generate();
@@ -99,10 +103,7 @@ public final class TestJwt {
                 Files.createDirectories(parent);
             }
             Files.deleteIfExists(file);
-            Files.createFile(
-                    file,
-                    java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             return Files.writeString(file, key.toJSONString());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);

@@ -10,6 +10,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Date;
 import java.util.List;
@@ -73,5 +74,21 @@ class TestJwtTest {
         assertThat(second.keyId()).isEqualTo(first.keyId());
         assertThat(token.verify(new RSASSAVerifier(first.publicJwk()))).isTrue();
         assertThat(token.getJWTClaimsSet().getClaim("tenant")).isNull();
+    }
+
+    @Test
+    void shouldNarrowAnExistingPrivateJwkToTheOwnerWhenLoaded(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("jwt-private.jwk");
+        TestJwt written = TestJwt.generate();
+        String key = Files.readString(written.writePrivateJwk(dir.resolve("source.jwk")));
+        // As an older stack, or a copy with the default umask, may have left it: readable by every local user.
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")));
+        Files.writeString(file, key);
+
+        TestJwt loaded = TestJwt.loadOrGenerate(file);
+
+        assertThat(loaded.keyId()).isEqualTo(written.keyId());
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                .isEqualTo("rw-------");
     }
 }

@@ -1,5 +1,6 @@
 package io.gpuaas.local.fleet;
 
+import io.gpuaas.events.gpu.GpuActivity;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -77,17 +78,14 @@ public final class DcgmTextWriter {
             readings.put(
                     device.key(),
                     new DeviceReading(
-                            util,
-                            gpuUtil > 0.05 ? 1980 : 345,
-                            3201,
-                            30 + gpuUtil * 45,
-                            power,
-                            energyMj,
-                            used,
-                            free,
-                            decoder));
+                            util, smClockMhz(gpuUtil), 3201, 30 + gpuUtil * 45, power, energyMj, used, free, decoder));
         }
         return readings;
+    }
+
+    // Boost clock whenever the GPU counts as busy, by the threshold idle-reclaimer and metrics-gateway use.
+    static double smClockMhz(double gpuActivity) {
+        return gpuActivity > GpuActivity.DEFAULT_IDLE_THRESHOLD ? 1980 : 345;
     }
 
     // A workload keeps its model or dataset resident while idle; only an unattributed device is empty.

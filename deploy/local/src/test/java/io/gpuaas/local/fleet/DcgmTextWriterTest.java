@@ -2,6 +2,7 @@ package io.gpuaas.local.fleet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuaas.events.gpu.GpuActivity;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +30,15 @@ class DcgmTextWriterTest {
                 .containsEntry("DCGM_FI_DEV_GPU_UTIL", "gauge")
                 .containsEntry("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", "counter");
         assertThat(scrape.named("DCGM_FI_DEV_GPU_UTIL")).hasSize(8);
+    }
+
+    @Test
+    void shouldBoostTheSmClockWhenTheGpuIsBusyByTheSharedIdleThreshold() {
+        // 2 % activity is busy for idle-reclaimer and metrics-gateway (threshold 1 %), so the clock is up too.
+        assertThat(DcgmTextWriter.smClockMhz(0.02)).isEqualTo(1980);
+        assertThat(DcgmTextWriter.smClockMhz(GpuActivity.DEFAULT_IDLE_THRESHOLD))
+                .isEqualTo(345);
+        assertThat(DcgmTextWriter.smClockMhz(0)).isEqualTo(345);
     }
 
     @Test
