@@ -42,21 +42,22 @@ public final class FieldReadings {
                 : present[DcgmField.GPU_UTIL.ordinal()] ? DcgmField.GPU_UTIL : null;
         Double utilization = source == null ? null : DeviceValues.ratio(values[source.ordinal()]);
         return new GpuScrape.Device(
-                        uuid,
-                        DeviceValues.gpuIndex(gpu),
-                        modelName,
-                        gpuInstanceId,
-                        migProfile,
-                        hostnameLabel,
-                        namespace,
-                        pod,
-                        container,
-                        utilization,
-                        utilization == null ? null : source.name(),
-                        value(DcgmField.FB_USED),
-                        value(DcgmField.FB_FREE),
-                        value(DcgmField.POWER_USAGE))
-                .withMedia(percent(DcgmField.DEC_UTIL), percent(DcgmField.ENC_UTIL));
+                uuid,
+                DeviceValues.gpuIndex(gpu),
+                modelName,
+                gpuInstanceId,
+                migProfile,
+                hostnameLabel,
+                namespace,
+                pod,
+                container,
+                utilization,
+                utilization == null ? null : source.name(),
+                value(DcgmField.FB_USED),
+                value(DcgmField.FB_FREE),
+                value(DcgmField.POWER_USAGE),
+                percent(DcgmField.DEC_UTIL),
+                percent(DcgmField.ENC_UTIL));
     }
 
     private Double percent(DcgmField field) {
