@@ -1,5 +1,7 @@
 package io.gpuaas.kit;
 
+import static io.gpuaas.testing.net.RawSockets.stillOpenAfter;
+import static io.gpuaas.testing.net.RawSockets.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuaas.testing.auth.TestJwt;
@@ -7,9 +9,7 @@ import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -129,33 +129,6 @@ class EdgeHardeningIT {
             builder.header("Authorization", "Bearer " + token);
         }
         return HTTP.send(builder.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static void write(Socket socket, String text) throws IOException {
-        OutputStream out = socket.getOutputStream();
-        out.write(text.getBytes(StandardCharsets.ISO_8859_1));
-        out.flush();
-    }
-
-    /** Sends {@code text}; false (and the socket closed) once the server has closed the connection. */
-    private static boolean stillOpenAfter(Socket socket, String text) {
-        try {
-            write(socket, text);
-            socket.setSoTimeout(20);
-            if (socket.getInputStream().read() != -1) {
-                return true;
-            }
-        } catch (SocketTimeoutException e) {
-            return true;
-        } catch (IOException e) {
-            // reset by the server: closed as well
-        }
-        try {
-            socket.close();
-        } catch (IOException ignored) {
-            // already gone
-        }
-        return false;
     }
 
     /** Reads a response's head and body (a small JSON body) as text, up to the end of what the server sent. */

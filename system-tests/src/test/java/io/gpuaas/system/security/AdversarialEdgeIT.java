@@ -1,5 +1,7 @@
 package io.gpuaas.system.security;
 
+import static io.gpuaas.testing.net.RawSockets.stillOpenAfter;
+import static io.gpuaas.testing.net.RawSockets.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpuaas.local.services.ServiceReplica;
@@ -7,13 +9,9 @@ import io.gpuaas.system.reliability.support.HttpCalls;
 import io.gpuaas.system.reliability.support.KafkaProbe;
 import io.gpuaas.system.reliability.support.ReliabilityStack;
 import io.gpuaas.testing.net.ListeningSockets;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -151,32 +149,5 @@ class AdversarialEdgeIT {
         assertThat(INTERNALS.matcher(r.body()).find())
                 .as("%s leaks internals: %s", what, r.body())
                 .isFalse();
-    }
-
-    private static void write(Socket socket, String text) throws IOException {
-        OutputStream out = socket.getOutputStream();
-        out.write(text.getBytes(StandardCharsets.ISO_8859_1));
-        out.flush();
-    }
-
-    /** Sends {@code text}; false (and the socket closed) once the server has closed the connection. */
-    private static boolean stillOpenAfter(Socket socket, String text) {
-        try {
-            write(socket, text);
-            socket.setSoTimeout(20);
-            if (socket.getInputStream().read() != -1) {
-                return true;
-            }
-        } catch (SocketTimeoutException e) {
-            return true;
-        } catch (IOException e) {
-            // reset by the server: closed as well
-        }
-        try {
-            socket.close();
-        } catch (IOException ignored) {
-            // already gone
-        }
-        return false;
     }
 }
