@@ -38,6 +38,7 @@ public final class EventTypes {
         register(BookingEvent.BookingActivated.class, "io.gpuaas.booking.activated.v1");
         register(BookingEvent.BookingCompleted.class, "io.gpuaas.booking.completed.v1");
         register(BookingEvent.BookingReleased.class, "io.gpuaas.booking.released.v1");
+        register(BookingEvent.BookingMoved.class, "io.gpuaas.booking.moved.v1");
         register(Booking.class, "io.gpuaas.booking.state.v1");
         register(WorkloadEvent.WorkloadObserved.class, "io.gpuaas.kueue.workload.observed.v1");
         register(WorkloadEvent.WorkloadDeleted.class, "io.gpuaas.kueue.workload.deleted.v1");

@@ -6,6 +6,7 @@ import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.booking.Caller;
 import io.gpuaas.events.booking.Interval;
+import io.gpuaas.events.booking.PlacedUnit;
 import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.quota.QueueState;
@@ -202,6 +203,32 @@ final class EventSamples {
                         RELEASED_AT,
                         RELEASED_AT));
         put(samples, b);
+        Booking flexible = new Booking(
+                "bk-01JD91",
+                "team-b",
+                "team-b",
+                "h200-flex",
+                "h200-flex",
+                "nvidia.com/mig-3g.71gb",
+                2,
+                T0,
+                T1,
+                null,
+                BookingState.CONFIRMED,
+                "bob",
+                NOW,
+                NOW,
+                2,
+                List.of(PlacedUnit.mig("gpu-node-3", 0, "3g.71gb", 4), PlacedUnit.mig("gpu-node-3", 1, "3g.71gb", 0)));
+        put(
+                samples,
+                new BookingEvent.BookingMoved(
+                        flexible,
+                        List.of(
+                                PlacedUnit.mig("gpu-node-3", 0, "3g.71gb", 0),
+                                PlacedUnit.mig("gpu-node-3", 0, "3g.71gb", 4)),
+                        "bk-01JD92",
+                        NOW));
     }
 
     private static WorkloadEvent.WorkloadObserved workloadObserved() {

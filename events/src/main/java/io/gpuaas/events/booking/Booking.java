@@ -1,6 +1,7 @@
 package io.gpuaas.events.booking;
 
 import java.time.Instant;
+import java.util.List;
 
 /**
  * The latest state of one booking; the value of the compacted {@code gpuaas.bookings} topic.
@@ -20,6 +21,9 @@ import java.time.Instant;
  * @param createdAt when it was confirmed
  * @param updatedAt when this state was reached
  * @param version   increments with every change, starting at 1
+ * @param placement on a flexible pool, where each of its {@code quantity} units sits for the whole window (a GPU,
+ *                  and for a MIG unit its profile and start slice), decided with the booking and moved only before
+ *                  its start ({@link BookingEvent.BookingMoved}); null on a static pool
  */
 public record Booking(
         String id,
@@ -36,7 +40,34 @@ public record Booking(
         String createdBy,
         Instant createdAt,
         Instant updatedAt,
-        long version) {
+        long version,
+        List<PlacedUnit> placement) {
+
+    public Booking {
+        placement = placement == null ? null : List.copyOf(placement);
+    }
+
+    /** A booking without a placement (a static pool). */
+    public Booking(
+            String id,
+            String tenant,
+            String namespace,
+            String pool,
+            String flavor,
+            String resource,
+            int quantity,
+            Instant start,
+            Instant end,
+            String purpose,
+            BookingState state,
+            String createdBy,
+            Instant createdAt,
+            Instant updatedAt,
+            long version) {
+        this(
+                id, tenant, namespace, pool, flavor, resource, quantity, start, end, purpose, state, createdBy,
+                createdAt, updatedAt, version, null);
+    }
 
     /**
      * Whether this booking holds capacity at {@code instant}.
@@ -71,7 +102,8 @@ public record Booking(
                 createdBy,
                 createdAt,
                 at,
-                version + 1);
+                version + 1,
+                placement);
     }
 
     /**
@@ -98,6 +130,34 @@ public record Booking(
                 createdBy,
                 createdAt,
                 at,
-                version + 1);
+                version + 1,
+                placement);
+    }
+
+    /**
+     * This booking with its units at {@code newPlacement}, changed at {@code at}, with the next version.
+     *
+     * @param newPlacement where each unit sits now
+     * @param at           when it moved
+     * @return the changed copy
+     */
+    public Booking withPlacement(List<PlacedUnit> newPlacement, Instant at) {
+        return new Booking(
+                id,
+                tenant,
+                namespace,
+                pool,
+                flavor,
+                resource,
+                quantity,
+                start,
+                end,
+                purpose,
+                state,
+                createdBy,
+                createdAt,
+                at,
+                version + 1,
+                newPlacement);
     }
 }

@@ -57,6 +57,8 @@ public sealed interface BookingCommand
      * @param requestedAt    when the HTTP edge accepted the request
      * @param requestFingerprint digest of the HTTP request the idempotency key is bound to, or null
      * @param duration       instead of {@code end}: the length, rounded up so the end is aligned; else null
+     * @param profile        on a flexible pool, the MIG profile of each unit (e.g. {@code 3g.71gb}), or null for
+     *                       whole GPUs; on a static pool null or the pool's own profile
      */
     record CreateBooking(
             String requestId,
@@ -71,8 +73,41 @@ public sealed interface BookingCommand
             String purpose,
             Instant requestedAt,
             String requestFingerprint,
-            Duration duration)
+            Duration duration,
+            String profile)
             implements BookingCommand {
+
+        /** A command without a profile: whole GPUs on a flexible pool, the pool's own unit on a static one. */
+        public CreateBooking(
+                String requestId,
+                String idempotencyKey,
+                Caller caller,
+                String pool,
+                String bookingId,
+                String namespace,
+                int quantity,
+                Instant start,
+                Instant end,
+                String purpose,
+                Instant requestedAt,
+                String requestFingerprint,
+                Duration duration) {
+            this(
+                    requestId,
+                    idempotencyKey,
+                    caller,
+                    pool,
+                    bookingId,
+                    namespace,
+                    quantity,
+                    start,
+                    end,
+                    purpose,
+                    requestedAt,
+                    requestFingerprint,
+                    duration,
+                    null);
+        }
 
         /** A command with a given window (start and end), as every command was before book-now existed. */
         public CreateBooking(

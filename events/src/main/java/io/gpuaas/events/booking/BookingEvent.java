@@ -11,7 +11,8 @@ public sealed interface BookingEvent
                 BookingEvent.BookingExtended,
                 BookingEvent.BookingActivated,
                 BookingEvent.BookingCompleted,
-                BookingEvent.BookingReleased {
+                BookingEvent.BookingReleased,
+                BookingEvent.BookingMoved {
 
     /** The booking id (the record key). */
     String bookingId();
@@ -154,6 +155,34 @@ public sealed interface BookingEvent
             ENDED_EARLY,
             /** Booking-service's lifecycle released it: no Workload of the tenant came within the grace. */
             NO_SHOW
+        }
+    }
+
+    /**
+     * A not-yet-started booking on a flexible pool was moved to other GPUs or slices, so that a new booking could be
+     * placed; its window, quantity and profile are unchanged. Published before the {@link BookingConfirmed} of the
+     * booking that needed the room, in the same transaction.
+     *
+     * @param booking           the booking with its new placement (state CONFIRMED)
+     * @param previousPlacement where its units were
+     * @param forBooking        the id of the booking whose placement needed the move
+     * @param time              when the decision engine decided
+     */
+    record BookingMoved(Booking booking, List<PlacedUnit> previousPlacement, String forBooking, Instant time)
+            implements BookingEvent {
+
+        public BookingMoved {
+            previousPlacement = previousPlacement == null ? List.of() : List.copyOf(previousPlacement);
+        }
+
+        public String bookingId() {
+            return booking.id();
+        }
+
+        /** A move is the decision engine's own step; the create command it served is answered by its confirmation. */
+        @Override
+        public String requestId() {
+            return null;
         }
     }
 }

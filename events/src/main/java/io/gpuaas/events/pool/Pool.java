@@ -1,9 +1,13 @@
 package io.gpuaas.events.pool;
 
+import io.gpuaas.events.geometry.GpuGeometryCatalog;
+import io.gpuaas.events.geometry.GpuInstanceProfile;
 import java.time.Duration;
+import java.util.List;
 
 /**
- * A bookable pool: whole GPUs or one MIG slice size of one GPU model. Pools are configuration, shared by
+ * A bookable pool: whole GPUs or one MIG slice size of one GPU model (a <em>static</em> pool), or a
+ * <em>flexible</em> pool of GPUs gpuaas lays out itself, booked by any MIG profile of its model or by whole GPUs. Pools are configuration, shared by
  * booking-service (capacity to decide against) and quota-projector (physical capacity per flavor and resource).
  *
  * <p>A MIG pool is <em>static</em>: its profile is laid out alone on each of its GPUs, as many to a GPU as the GPU
@@ -21,6 +25,13 @@ import java.time.Duration;
  *                    means booking-service's default ({@code gpuaas.booking.lifecycle.no-show-grace})
  * @param gpus     how many physical GPUs the pool's units sit on, or null (absent in the file) when not declared;
  *                 when given, the capacity must fit on them ({@code k} units of a MIG profile per GPU)
+ * @param kind     {@code static} (or null, absent in the file) or {@code flexible}
+ * @param nodes    a flexible pool's nodes and their GPUs (its capacity is their GPU count, in whole GPUs); null or
+ *                 empty for a static pool
+ *
+ * <p>A flexible pool has no {@code migProfile}; its {@code resource} is the whole-GPU resource
+ * ({@code nvidia.com/gpu}) and a booking of a profile {@code p} reserves {@link #resourceFor(String)}
+ * ({@code nvidia.com/mig-p}) under the pool's one flavor. Its model must be in the geometry catalog.
  */
 public record Pool(
         String id,
@@ -30,7 +41,20 @@ public record Pool(
         String gpuModel,
         String migProfile,
         Duration noShowGrace,
-        Integer gpus) {
+        Integer gpus,
+        String kind,
+        List<PoolNode> nodes) {
+
+    /** {@link #kind()} of a pool gpuaas lays out itself. */
+    public static final String FLEXIBLE = "flexible";
+
+    /** {@link #kind()} of a pool whose GPUs the platform team laid out (the default). */
+    public static final String STATIC = "static";
+
+    /** The resource of a whole GPU, whatever the pool. */
+    public static final String WHOLE_GPU_RESOURCE = "nvidia.com/gpu";
+
+    private static final String MIG_RESOURCE_PREFIX = "nvidia.com/mig-";
 
     /**
      * Rejects a pool without id, flavor or resource, with negative capacity, with a MIG profile its GPU model does
@@ -53,8 +77,73 @@ public record Pool(
         if (noShowGrace != null && noShowGrace.isNegative()) {
             throw new IllegalArgumentException("pool " + id + ": noShowGrace must be >= 0 (PT0S turns it off)");
         }
-        // The fields are assigned only after this body: the check takes the parameters.
-        PoolWeight.check(id, capacity, gpuModel, migProfile, gpus);
+        if (kind != null && !STATIC.equals(kind) && !FLEXIBLE.equals(kind)) {
+            throw new IllegalArgumentException("pool " + id + ": kind must be static or flexible, got " + kind);
+        }
+        nodes = nodes == null ? List.of() : List.copyOf(nodes);
+        if (FLEXIBLE.equals(kind)) {
+            FlexibleCheck.check(id, resource, capacity, gpuModel, migProfile, gpus, nodes);
+        } else {
+            if (!nodes.isEmpty()) {
+                throw new IllegalArgumentException("pool " + id + ": only a flexible pool lists nodes");
+            }
+            // The fields are assigned only after this body: the check takes the parameters.
+            PoolWeight.check(id, capacity, gpuModel, migProfile, gpus);
+        }
+    }
+
+    /** Whether gpuaas lays out this pool's GPUs itself. */
+    public boolean flexible() {
+        return FLEXIBLE.equals(kind);
+    }
+
+    /**
+     * The profiles a booking of this flexible pool may name, as its GPU model offers them and in the catalog's
+     * order (no {@code +me} or compute-instance profiles); empty for a static pool. A booking naming none books
+     * whole GPUs.
+     */
+    public List<String> bookableProfiles() {
+        if (!flexible()) {
+            return List.of();
+        }
+        return GpuGeometryCatalog.shipped().forModel(gpuModel).orElseThrow().profiles().stream()
+                .map(GpuInstanceProfile::name)
+                .filter(FlexibleCheck::bookable)
+                .toList();
+    }
+
+    /**
+     * The resource a booking of {@code profile} reserves: on a flexible pool {@code nvidia.com/mig-<profile>}, or
+     * {@code nvidia.com/gpu} for a whole GPU (null profile); on a static pool always the pool's own resource.
+     */
+    public String resourceFor(String profile) {
+        if (!flexible() || profile == null) {
+            return flexible() ? WHOLE_GPU_RESOURCE : resource;
+        }
+        return MIG_RESOURCE_PREFIX + profile;
+    }
+
+    /**
+     * The MIG profile a resource of this pool stands for: {@code nvidia.com/mig-3g.71gb} → {@code 3g.71gb}; null for
+     * the whole-GPU resource or one that names no MIG profile; on a static pool, its own profile.
+     */
+    public String profileOf(String resourceName) {
+        if (!flexible()) {
+            return migProfile;
+        }
+        return resourceName != null && resourceName.startsWith(MIG_RESOURCE_PREFIX)
+                ? resourceName.substring(MIG_RESOURCE_PREFIX.length())
+                : null;
+    }
+
+    /**
+     * The fraction of one GPU a unit of {@code profile} (null: a whole GPU) is on this pool, by which the ledger
+     * weighs its GPU-hours; on a static pool, {@link #gpuFraction()} whatever is asked. A flexible unit weighs what
+     * a GPU laid out with that profile alone charges per unit ({@code 1/k}), so a flexible booking costs what the
+     * same booking on a static pool does.
+     */
+    public double gpuFraction(String profile) {
+        return flexible() ? gpuFraction(gpuModel, profile) : gpuFraction();
     }
 
     /**
@@ -81,9 +170,31 @@ public record Pool(
         return PoolWeight.of(gpuModel, migProfile);
     }
 
+    /** A static pool (no kind, no nodes). */
+    public Pool(
+            String id,
+            String flavor,
+            String resource,
+            int capacity,
+            String gpuModel,
+            String migProfile,
+            Duration noShowGrace,
+            Integer gpus) {
+        this(id, flavor, resource, capacity, gpuModel, migProfile, noShowGrace, gpus, null, null);
+    }
+
+    /**
+     * A flexible pool of {@code gpuModel} on {@code nodes}: resource {@code nvidia.com/gpu}, capacity and
+     * {@code gpus} the nodes' GPU count.
+     */
+    public static Pool flexible(String id, String flavor, String gpuModel, Duration noShowGrace, List<PoolNode> nodes) {
+        int total = nodes.stream().mapToInt(PoolNode::gpus).sum();
+        return new Pool(id, flavor, WHOLE_GPU_RESOURCE, total, gpuModel, null, noShowGrace, total, FLEXIBLE, nodes);
+    }
+
     /** A pool with the service's default no-show grace and no declared GPU count. */
     public Pool(String id, String flavor, String resource, int capacity, String gpuModel, String migProfile) {
-        this(id, flavor, resource, capacity, gpuModel, migProfile, null, null);
+        this(id, flavor, resource, capacity, gpuModel, migProfile, null, null, null, null);
     }
 
     /** A pool with no declared GPU count. */
@@ -95,6 +206,6 @@ public record Pool(
             String gpuModel,
             String migProfile,
             Duration noShowGrace) {
-        this(id, flavor, resource, capacity, gpuModel, migProfile, noShowGrace, null);
+        this(id, flavor, resource, capacity, gpuModel, migProfile, noShowGrace, null, null, null);
     }
 }

@@ -28,9 +28,17 @@ public final class PoolCatalog {
     /** A catalog of {@code pools} in the given order; pool ids must be unique. */
     public PoolCatalog(List<Pool> pools) {
         Map<String, Pool> byId = new LinkedHashMap<>();
+        Map<String, String> flexibleNodes = new LinkedHashMap<>();
         for (Pool pool : pools) {
             if (byId.put(pool.id(), pool) != null) {
                 throw new IllegalArgumentException("duplicate pool id " + pool.id());
+            }
+            for (PoolNode node : pool.nodes()) {
+                String other = flexibleNodes.put(node.name(), pool.id());
+                if (other != null) {
+                    throw new IllegalArgumentException("node " + node.name() + " is in flexible pools " + other
+                            + " and " + pool.id() + ": gpuaas lays out each GPU for one pool");
+                }
             }
         }
         this.pools = Map.copyOf(byId);
@@ -73,6 +81,13 @@ public final class PoolCatalog {
     /** Every pool, in file order. */
     public List<Pool> pools() {
         return ordered;
+    }
+
+    /** The flexible pool whose nodes include {@code node}, if any. */
+    public Optional<Pool> flexibleFor(String node) {
+        return ordered.stream()
+                .filter(p -> p.nodes().stream().anyMatch(n -> n.name().equals(node)))
+                .findFirst();
     }
 
     /** The pool with this id, if any. */
