@@ -33,6 +33,9 @@ final class DecisionResponses {
                         e.booking(), URI.create(BOOKINGS_PATH + e.booking().id()));
             case BookingEvent.BookingCompleted e -> HttpResponse.ok(e.booking());
             case BookingEvent.BookingReleased e -> HttpResponse.ok(e.booking());
+            // A move carries no request id, so it never answers a request; were one to arrive here, the booking is
+            // the state to show.
+            case BookingEvent.BookingMoved e -> HttpResponse.ok(e.booking());
         };
     }
 

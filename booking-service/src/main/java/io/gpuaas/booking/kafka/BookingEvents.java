@@ -18,6 +18,7 @@ final class BookingEvents {
             case BookingEvent.BookingActivated e -> Optional.of(e.booking());
             case BookingEvent.BookingCompleted e -> Optional.of(e.booking());
             case BookingEvent.BookingReleased e -> Optional.of(e.booking());
+            case BookingEvent.BookingMoved e -> Optional.of(e.booking());
             case BookingEvent.BookingRejected e -> Optional.empty();
         };
     }

@@ -106,6 +106,7 @@ public class BookingMetrics implements LifecycleOutcomes {
             case BookingEvent.BookingActivated e -> "activated";
             case BookingEvent.BookingCompleted e -> "completed";
             case BookingEvent.BookingReleased e -> "released";
+            case BookingEvent.BookingMoved e -> "moved";
         };
     }
 }

@@ -218,21 +218,74 @@ public final class FleetPlacements {
         return ids;
     }
 
+    /**
+     * Places {@code request} on exactly {@code units}, as a decision recorded them (a rebuild from the bookings topic
+     * or a read-side replica): all or nothing, refused with {@code NO_ROOM} and the first taken piece when a unit's
+     * GPU and slice are held in part of the window, {@code UNKNOWN_PROFILE}, {@code BOOKING_EXISTS}, or
+     * {@code NOT_FOUND} for a GPU outside the fleet. Never asks the placement rule.
+     */
+    public PlacementOutcome restore(PlacementRequest request, List<UnitPlacement> units) {
+        String id = request.bookingId();
+        if (bookings.containsKey(id)) {
+            return Refused.of(id, PlacementRefusal.BOOKING_EXISTS, "booking " + id + " is already placed");
+        }
+        if (units.size() != request.quantity()) {
+            throw new IllegalArgumentException(
+                    "booking " + id + " has " + request.quantity() + " units, " + units.size() + " placed");
+        }
+        for (UnitPlacement u : units) {
+            if (!u.kind().equals(request.kind())) {
+                throw new IllegalArgumentException("booking " + id + " is of " + request.kind() + ", placed " + u);
+            }
+            Optional<Refused> unknown = unknownProfile(id, u.kind());
+            if (unknown.isPresent()) {
+                return unknown.get();
+            }
+            if (!gpus.containsKey(u.gpu())) {
+                return Refused.of(id, PlacementRefusal.NOT_FOUND, "GPU " + u.gpu() + " is not in the fleet");
+            }
+        }
+        long start = request.start().toEpochMilli();
+        long end = request.end().toEpochMilli();
+        List<GpuUnit> added = new ArrayList<>();
+        for (UnitPlacement u : units) {
+            Held unit = held(id, u);
+            GpuSchedule schedule = gpus.get(u.gpu());
+            GpuSchedule.Piece conflict = schedule.firstConflict(unit, start, end, rules);
+            if (conflict != null) {
+                added.forEach(a -> gpus.get(a.gpu()).remove(a.held(), start, end));
+                return new Refused(
+                        id,
+                        PlacementRefusal.NO_ROOM,
+                        u + " is taken",
+                        Instant.ofEpochMilli(conflict.from()),
+                        Instant.ofEpochMilli(conflict.to()));
+            }
+            schedule.add(unit, start, end);
+            added.add(new GpuUnit(u.gpu(), unit));
+        }
+        Booked booked = new Booked(request, List.copyOf(added));
+        bookings.put(id, booked);
+        mark(start, 1);
+        mark(end, 1);
+        return booked.placed();
+    }
+
+    private Held held(String bookingId, UnitPlacement u) {
+        return switch (u.kind()) {
+            case UnitKind.WholeGpu whole -> Held.whole(bookingId, rules);
+            case UnitKind.Mig mig ->
+                Held.mig(bookingId, rules.profile(mig.profile()).orElseThrow(), u.startSlice());
+        };
+    }
+
     /** Puts a released booking back exactly where it was; only to undo a {@link #release} just made. */
     void reinstate(PlacementRequest request, List<UnitPlacement> units) {
         long start = request.start().toEpochMilli();
         long end = request.end().toEpochMilli();
         List<GpuUnit> held = new ArrayList<>();
         for (UnitPlacement u : units) {
-            Held unit =
-                    switch (u.kind()) {
-                        case UnitKind.WholeGpu whole -> Held.whole(request.bookingId(), rules);
-                        case UnitKind.Mig mig ->
-                            Held.mig(
-                                    request.bookingId(),
-                                    rules.profile(mig.profile()).orElseThrow(),
-                                    u.startSlice());
-                    };
+            Held unit = held(request.bookingId(), u);
             gpus.get(u.gpu()).add(unit, start, end);
             held.add(new GpuUnit(u.gpu(), unit));
         }

@@ -42,6 +42,30 @@ class FleetQueriesTest {
     }
 
     @Test
+    void shouldRestoreARecordedPlacementExactlyAndRefuseOneWhoseSlicesAreTaken() {
+        FleetPlacements recorded = new FleetPlacements(H200, fleetOf(1, 1));
+        List<UnitPlacement> units =
+                ((Placed) recorded.place(new PlacementRequest("a", THREE_G, 2, at(0), at(4)))).units();
+
+        PlacementOutcome restored = fleet.restore(new PlacementRequest("a", THREE_G, 2, at(0), at(4)), units);
+        assertThat(restored).isInstanceOf(Placed.class);
+        assertThat(fleet.placementsOf("a")).contains(units);
+        assertThat(fleet.layoutsAt(at(1))).isEqualTo(recorded.layoutsAt(at(1)));
+
+        PlacementOutcome clash = fleet.restore(
+                new PlacementRequest("b", UnitKind.mig("4g.71gb"), 1, at(2), at(6)),
+                List.of(new UnitPlacement(units.getFirst().gpu(), UnitKind.mig("4g.71gb"), 0)));
+        assertThat(clash).isInstanceOfSatisfying(Refused.class, r -> {
+            assertThat(r.reason()).isEqualTo(PlacementRefusal.NO_ROOM);
+            assertThat(r.blockedFrom()).isEqualTo(at(2));
+        });
+        assertThat(fleet.placementsOf("b")).isEmpty();
+        assertThat(fleet.restore(new PlacementRequest("a", THREE_G, 2, at(0), at(4)), units))
+                .isInstanceOfSatisfying(
+                        Refused.class, r -> assertThat(r.reason()).isEqualTo(PlacementRefusal.BOOKING_EXISTS));
+    }
+
+    @Test
     void shouldReportEachGpusLayoutWhenAskedAtAnInstant() {
         FleetPlacements two = new FleetPlacements(H200, fleetOf(1, 2));
         two.place(new PlacementRequest("w", UnitKind.whole(), 1, at(0), at(4)));
