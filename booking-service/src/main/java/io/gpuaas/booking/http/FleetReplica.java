@@ -204,17 +204,4 @@ final class FleetReplica {
     Map<GpuAddress, GpuLayout> layoutsAt(Instant t) {
         return fleet.layoutsAt(t);
     }
-
-    /** Which booking holds the MIG instance of {@code profile} at {@code slice} of {@code gpu} at {@code t}. */
-    Optional<String> holderAt(GpuAddress gpu, String profile, int slice, Instant t) {
-        return placed.values().stream()
-                .filter(b -> b.activeAt(t))
-                .filter(b -> b.placement().stream()
-                        .anyMatch(u -> u.node().equals(gpu.node())
-                                && u.gpu() == gpu.index()
-                                && profile.equals(u.profile())
-                                && u.start() == slice))
-                .map(Booking::id)
-                .findFirst();
-    }
 }

@@ -19,6 +19,7 @@ import io.gpuaas.events.pool.Pool;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -80,16 +81,25 @@ final class FleetReports {
                 units);
     }
 
+    /** A MIG instance's place: which bookings of the range recorded a unit there (at different times). */
+    private record Slot(String node, int gpu, String profile, int start) {}
+
     /** Every GPU's layout at {@code from} and at each instant in {@code (from, to)} where one of them changes. */
     static Layouts layouts(FleetReplica fleet, Instant from, Instant to) {
         List<Instant> points = fleet.changePoints(from, to);
+        Map<Slot, List<Booking>> holders = new HashMap<>();
+        for (Booking b : fleet.placedDuring(from, to)) {
+            b.placement().stream().filter(u -> !u.whole()).forEach(u -> holders.computeIfAbsent(
+                            new Slot(u.node(), u.gpu(), u.profile(), u.start()), k -> new ArrayList<>())
+                    .add(b));
+        }
         List<LayoutChange> changes = new ArrayList<>();
         List<GpuState> previous = null;
         for (Instant at : points) {
             if (changes.size() == MAX_CHANGES) {
                 return new Layouts(fleet.pool().id(), from, to, List.copyOf(changes), true);
             }
-            List<GpuState> gpus = states(fleet, at);
+            List<GpuState> gpus = states(fleet, holders, at);
             if (!gpus.equals(previous)) {
                 changes.add(new LayoutChange(at, gpus));
                 previous = gpus;
@@ -98,7 +108,7 @@ final class FleetReports {
         return new Layouts(fleet.pool().id(), from, to, List.copyOf(changes), false);
     }
 
-    private static List<GpuState> states(FleetReplica fleet, Instant at) {
+    private static List<GpuState> states(FleetReplica fleet, Map<Slot, List<Booking>> holders, Instant at) {
         List<GpuState> states = new ArrayList<>();
         for (Map.Entry<GpuAddress, GpuLayout> e : fleet.layoutsAt(at).entrySet()) {
             GpuAddress gpu = e.getKey();
@@ -108,16 +118,22 @@ final class FleetReports {
                         case GpuLayout.Whole whole ->
                             new GpuState(gpu.node(), gpu.index(), "whole", whole.bookingId(), List.of());
                         case GpuLayout.Mig mig ->
-                            new GpuState(gpu.node(), gpu.index(), "mig", null, instances(fleet, gpu, mig, at));
+                            new GpuState(gpu.node(), gpu.index(), "mig", null, instances(holders, gpu, mig, at));
                     });
         }
         return List.copyOf(states);
     }
 
-    private static List<Instance> instances(FleetReplica fleet, GpuAddress gpu, GpuLayout.Mig mig, Instant at) {
+    private static List<Instance> instances(
+            Map<Slot, List<Booking>> holders, GpuAddress gpu, GpuLayout.Mig mig, Instant at) {
         List<Instance> out = new ArrayList<>();
         for (MigPlacement p : mig.instances()) {
-            String holder = fleet.holderAt(gpu, p.profile(), p.start(), at).orElse(null);
+            String holder =
+                    holders.getOrDefault(new Slot(gpu.node(), gpu.index(), p.profile(), p.start()), List.of()).stream()
+                            .filter(b -> b.activeAt(at))
+                            .map(Booking::id)
+                            .findFirst()
+                            .orElse(null);
             out.add(new Instance(p.profile(), p.start(), holder));
         }
         return List.copyOf(out);
