@@ -191,6 +191,12 @@ class FleetApiIT {
                 "TOO_MANY_STEPS");
         assertThat(fixture.app.get("/api/v1/pools/h200/availability", TEAM_A).statusCode())
                 .isEqualTo(200);
+        assertThat(fixture.app.get("/openapi", null).body())
+                .contains(
+                        "/api/v1/pools/{id}/profile-availability",
+                        "/api/v1/pools/{id}/earliest-start",
+                        "/api/v1/pools/{id}/placements",
+                        "/api/v1/pools/{id}/layouts");
     }
 
     private static JsonNode get(String path, String token) {
