@@ -1,5 +1,6 @@
 // One pool's free units per hour over days (the grid), and the booking dialog every view opens.
 import { $, api, claims, fmt, HOUR, isAdmin, localDate, localTime, pad, refreshViews, say, state } from './api.js';
+import { isFlexible, profilesOf } from './fleet.js';
 
 let bookingNow = false; // the dialog books from now for a duration instead of a window
 
@@ -80,6 +81,7 @@ export function openDialog(opts = {}) {
   const end = opts.end || new Date(begin.getTime() + HOUR);
   $('dlg-pool').value = opts.pool || $('pool').value;
   $('dlg-quantity').value = opts.quantity || 1;
+  showProfiles();
   $('dlg-date').value = localDate(begin);
   $('dlg-start').value = localTime(begin);
   $('dlg-end').value = localTime(end);
@@ -101,6 +103,32 @@ export function openDialog(opts = {}) {
   $('booking-dialog').showModal();
 }
 
+/** A flexible pool is booked by MIG profile (or whole GPUs): the dialog offers its profiles. */
+async function showProfiles() {
+  const pool = $('dlg-pool').value;
+  const row = $('dlg-profile-row');
+  row.hidden = !isFlexible(pool);
+  if (row.hidden) {
+    return;
+  }
+  const select = $('dlg-profile');
+  select.innerHTML = '';
+  const whole = document.createElement('option');
+  whole.value = '';
+  whole.textContent = 'whole GPUs';
+  select.appendChild(whole);
+  try {
+    for (const p of await profilesOf(pool)) {
+      const o = document.createElement('option');
+      o.value = p;
+      o.textContent = p;
+      select.appendChild(o);
+    }
+  } catch (e) {
+    $('dlg-error').textContent = 'Profiles unavailable: ' + e.message;
+  }
+}
+
 async function submitBooking(event) {
   event.preventDefault();
   const date = $('dlg-date').value;
@@ -115,6 +143,9 @@ async function submitBooking(event) {
     namespace: isAdmin() ? $('dlg-namespace-free').value : $('dlg-namespace').value,
     purpose: $('dlg-purpose').value || undefined,
   };
+  if (isFlexible(body.pool) && $('dlg-profile').value) {
+    body.profile = $('dlg-profile').value;
+  }
   if (bookingNow) {
     body.duration = $('dlg-duration').value; // no start: it starts when it is decided
   } else {
@@ -146,6 +177,7 @@ export function initCalendar() {
   $('book-button').addEventListener('click', () => openDialog());
   $('book-now-button').addEventListener('click', () => openDialog({ now: true }));
   $('dlg-cancel').addEventListener('click', () => $('booking-dialog').close());
+  $('dlg-pool').addEventListener('change', showProfiles);
   $('booking-form').addEventListener('submit', submitBooking);
   $('week-start').value = localDate(new Date());
   state.refreshers.push(loadGrid);

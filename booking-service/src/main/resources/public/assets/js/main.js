@@ -6,6 +6,7 @@ import {
 import { loadAdmin } from './admin.js';
 import { loadBookings } from './bookings.js';
 import { fillPoolSelects, initCalendar } from './calendar.js';
+import { initFleet } from './fleet.js';
 import { initHeatmap } from './heatmap.js';
 import { initUsage } from './usage.js';
 
@@ -50,6 +51,7 @@ $('refresh').addEventListener('click', refreshAll);
 initHeatmap();
 initCalendar();
 initUsage();
+initFleet();
 state.refreshers.push(loadBookings, loadAdmin);
 // Signed in by the cluster's proxy: nothing to paste (the proxy's own /oauth/sign_out ends the session).
 findClusterUser().catch(() => null).then(() => {

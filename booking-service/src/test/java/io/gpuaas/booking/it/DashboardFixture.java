@@ -105,8 +105,14 @@ final class DashboardFixture {
 
     /** Writes {@code value} to {@code topic} with {@code owner}'s credentials and exactly its ACLs. */
     <T> void publish(KafkaPrincipal owner, TopicSpec<String, T> topic, String key, T value) {
+        publish(broker, app, owner, topic, key, value);
+    }
+
+    /** Writes {@code value} to {@code app}'s {@code topic} as {@code owner} (its credentials, exactly its ACLs). */
+    static <T> void publish(
+            KafkaBroker broker, BookingApp app, KafkaPrincipal owner, TopicSpec<String, T> topic, String key, T value) {
         Map<String, Object> config = new HashMap<>(broker.clientProperties());
-        config.putAll(broker.serviceCredentials(owner.userName(), acls(owner)));
+        config.putAll(broker.serviceCredentials(owner.userName(), acls(app, owner)));
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         try (KafkaProducer<String, T> producer = new KafkaProducer<>(
                 config, new StringSerializer(), topic.valueSerde().serializer())) {
@@ -120,7 +126,7 @@ final class DashboardFixture {
         }
     }
 
-    private List<AclBinding> acls(KafkaPrincipal owner) {
+    private static List<AclBinding> acls(BookingApp app, KafkaPrincipal owner) {
         assertThat(owner).isIn(BOOKING_SERVICE, IDLE_RECLAIMER, QUOTA_PROJECTOR);
         return owner == BOOKING_SERVICE
                 ? KafkaAccess.acls(owner, app.prefix, app.applicationId)

@@ -1,0 +1,135 @@
+package io.gpuaas.booking.it;
+
+import static io.gpuaas.booking.it.BookingApp.ADMIN;
+import static io.gpuaas.booking.it.BookingApp.TEAM_B;
+import static io.gpuaas.booking.it.FleetFixture.FLEX;
+import static io.gpuaas.booking.it.FleetFixture.booking;
+import static io.gpuaas.booking.it.FleetFixture.hoursAhead;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.gpuaas.events.booking.BookingState;
+import io.gpuaas.events.booking.PlacedUnit;
+import io.gpuaas.testing.browser.HeadlessChromium;
+import io.gpuaas.testing.kafka.KafkaBroker;
+import io.gpuaas.testing.kafka.KafkaBrokerExtension;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
+
+/** The flexible pool on the dashboard in headless Chromium: fit per profile and hour, the admin's GPU layouts. */
+@ExtendWith(KafkaBrokerExtension.class)
+class FleetDashboardIT {
+
+    private static FleetFixture fixture;
+    private DashboardBrowser browser;
+
+    @BeforeAll
+    static void start(KafkaBroker broker) {
+        assumeTrue(HeadlessChromium.available(), HeadlessChromium.NOT_INSTALLED);
+        fixture = FleetFixture.shared(broker);
+    }
+
+    @BeforeEach
+    void open() {
+        browser = new DashboardBrowser();
+    }
+
+    @AfterEach
+    void close() {
+        try {
+            assertThat(browser.requests()).isNotEmpty().allSatisfy(DashboardOverviewIT::staysOnThisMachine);
+        } finally {
+            browser.close();
+        }
+    }
+
+    @Test
+    void shouldShowFewer1gSlicesWhereA3gIsBookedAndTheAdminWhereItSits() {
+        Instant t = hoursAhead(3);
+        fixture.publish(booking(
+                "flex-ui-3g",
+                "team-a",
+                "3g.71gb",
+                t,
+                t.plus(Duration.ofHours(1)),
+                BookingState.CONFIRMED,
+                1,
+                List.of(PlacedUnit.mig("flex-a", 0, "3g.71gb", 4))));
+        await().atMost(Duration.ofSeconds(20)).until(() -> fixture.app
+                .get("/api/v1/pools/" + FLEX + "/placements", ADMIN)
+                .body()
+                .contains("flex-ui-3g"));
+
+        browser.signIn(fixture.app.server.getURI(), ADMIN);
+        browser.wait.until(d ->
+                !d.findElements(By.cssSelector("#fleet-availability tbody tr")).isEmpty());
+
+        assertThat(browser.driver.findElements(By.cssSelector("#fleet-availability tbody tr")))
+                .extracting(r -> r.getDomAttribute("data-profile"))
+                .startsWith("whole GPU")
+                .contains("1g.18gb", "3g.71gb", "7g.141gb");
+        assertThat(cell("1g.18gb", t).getText()).isEqualTo("11");
+        assertThat(cell("1g.18gb", t.plus(Duration.ofHours(1))).getText()).isEqualTo("14");
+        assertThat(cell("3g.71gb", t).getText()).isEqualTo("3");
+        assertThat(cell("whole GPU", t).getText()).isEqualTo("1");
+        assertThat(cell("1g.18gb", t).getDomAttribute("aria-label")).startsWith("11 × 1g.18gb fit from");
+
+        WebElement layouts = browser.driver.findElement(By.id("fleet-layouts"));
+        assertThat(layouts.isDisplayed()).isTrue();
+        WebElement gpu = layouts.findElement(By.cssSelector("tr[data-gpu='flex-a/0']"));
+        assertThat(gpu.getText()).contains("3g.71gb@4 — flex-ui-3g").contains("idle");
+        assertThat(layouts.findElement(By.cssSelector("tr[data-gpu='flex-b/0']"))
+                        .getText())
+                .contains("idle");
+        browser.screenshot("fleet-dashboard-admin");
+        // This instance has no usage ledger: its reads are 503 and the usage section says so; nothing else fails.
+        assertThat(browser.consoleErrors("503")).isEmpty();
+    }
+
+    @Test
+    void shouldOfferTheProfilesOfAFlexiblePoolAndSendTheOneChosen() {
+        browser.signIn(fixture.app.server.getURI(), TEAM_B);
+        browser.wait.until(d ->
+                !d.findElements(By.cssSelector("#fleet-availability tbody tr")).isEmpty());
+        assertThat(browser.driver.findElement(By.id("fleet-admin")).isDisplayed())
+                .isFalse();
+        browser.js("window.sentBodies = [];"
+                + "const send = window.fetch;"
+                + "window.fetch = (url, init) => {"
+                + "  if (init && init.method === 'POST') { window.sentBodies.push(init.body); }"
+                + "  return send(url, init); };");
+
+        browser.driver.findElement(By.id("book-button")).click();
+        assertThat(browser.driver.findElement(By.id("dlg-profile-row")).isDisplayed())
+                .isFalse();
+        new Select(browser.driver.findElement(By.id("dlg-pool"))).selectByValue(FLEX);
+        browser.wait.until(d -> d.findElement(By.id("dlg-profile-row")).isDisplayed()
+                && d.findElements(By.cssSelector("#dlg-profile option")).size() > 1);
+        Select profile = new Select(browser.driver.findElement(By.id("dlg-profile")));
+        assertThat(profile.getOptions())
+                .extracting(WebElement::getText)
+                .startsWith("whole GPUs")
+                .contains("3g.71gb");
+        profile.selectByValue("3g.71gb");
+        browser.driver.findElement(By.id("dlg-submit")).click();
+
+        browser.wait.until(d -> !((List<?>) browser.js("return window.sentBodies;")).isEmpty());
+        String sent = (String) ((List<?>) browser.js("return window.sentBodies;")).getFirst();
+        assertThat(sent).contains("\"pool\":\"" + FLEX + "\"").contains("\"profile\":\"3g.71gb\"");
+    }
+
+    private WebElement cell(String profile, Instant start) {
+        return browser.driver.findElement(By.cssSelector(
+                "#fleet-availability tr[data-profile='" + profile + "'] td[data-start='" + start + "']"));
+    }
+}
