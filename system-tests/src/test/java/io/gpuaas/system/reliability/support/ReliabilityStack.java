@@ -39,6 +39,9 @@ public final class ReliabilityStack {
     /** Two replicas of every service is the normal case: every fault is made while a second replica runs. */
     public static final int REPLICAS = 2;
 
+    /** Lines of a replica's log printed when it does not come UP in time. */
+    private static final int LOG_TAIL = 200;
+
     private static ReliabilityStack shared;
     private static final String WEBHOOK_KEY = newWebhookKey();
 
@@ -227,10 +230,42 @@ public final class ReliabilityStack {
                         replica + " exited with " + service.process().exitValue() + ", see " + service.log());
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(replica + " not UP after " + timeout.toSeconds() + " s: "
-                        + http.get(url(replica) + "/health", null).body() + ", see " + service.log());
+                String details = healthDetails(replica);
+                printLogTail(replica, service.log());
+                throw new IllegalStateException(
+                        replica + " not UP after " + timeout.toSeconds() + " s: " + details + ", see " + service.log());
             }
             Thread.sleep(250);
+        }
+    }
+
+    /**
+     * {@code /health} as {@link #healthy} reads it, but with its details, asked with the admin token (anonymous callers
+     * see the status alone, which does not say what is down): the readiness indicators, {@code components} with each
+     * component's state, caught-up flag, restarts and last failure, and {@code kafka}; the liveness ones too.
+     */
+    public String healthDetails(ServiceReplica replica) {
+        HttpCalls.Response r = http.get(url(replica) + "/health", token("admin"));
+        return "/health " + r.status() + " " + r.body() + (r.error() == null ? "" : " " + r.error());
+    }
+
+    /**
+     * The end of a replica's log on stderr, which the test report keeps: CI's clone, and target/ with the log, is gone
+     * once the run ends, so a replica that did not come UP would otherwise leave no trace of why. The Kafka client's
+     * "connection could not be established" lines, one per client every second while the broker is away, are left out.
+     */
+    private static void printLogTail(ServiceReplica replica, Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log).stream()
+                    .filter(l -> !l.contains("o.apache.kafka.clients.NetworkClient"))
+                    .toList();
+            List<String> tail = lines.subList(Math.max(0, lines.size() - LOG_TAIL), lines.size());
+            System.err.println("---- " + replica + ": last " + tail.size() + " lines of " + log
+                    + " (without NetworkClient connection warnings) ----");
+            tail.forEach(System.err::println);
+            System.err.println("---- end of " + log + " ----");
+        } catch (IOException | RuntimeException e) {
+            System.err.println("cannot read " + log + ": " + e);
         }
     }
 
