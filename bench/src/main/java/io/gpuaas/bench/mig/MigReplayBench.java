@@ -322,9 +322,20 @@ public final class MigReplayBench {
                     v.asks().size()));
         }
         md.setLength(md.length() - 1);
-        md.append(". `trace` is the replay the issue asks for and the one its targets are judged on; `max14d`"
-                + " shows how much of the gap is the pods a booking could never have held: the long-running pods"
-                + " created before the cut keep about 20 of 32 GPUs through the whole second half.\n\n");
+        long longest = POLICY_MAX_DAYS * 86_400;
+        long cut = splits.getFirst().at();
+        double heldAcross = asks.stream()
+                .filter(a -> a.end() - a.start() > longest && a.start() < cut && a.end() > cut)
+                .mapToDouble(a -> a.quantity() * (double) a.compute() / h200.computeSlices())
+                .sum();
+        md.append(String.format(
+                Locale.ROOT,
+                ". `trace` is the replay the issue asks for and the one its targets are judged on; `max14d` shows"
+                        + " how much of the result comes from pods no booking could hold: at the `%s` cut, pods"
+                        + " longer than 14 days that began before it ask for %.1f GPUs, and hold them (where they"
+                        + " were accepted) into the judged half.%n%n",
+                splits.getFirst().key(),
+                heldAcross));
     }
 
     private static void shares(StringBuilder md, List<Judged> judged) {
