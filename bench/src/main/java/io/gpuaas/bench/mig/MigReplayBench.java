@@ -46,7 +46,11 @@ public final class MigReplayBench {
     /** One way of cutting the trace in two: the asks starting before {@code at} and those from it on. */
     record Split(String key, String label, long at) {}
 
-    /** Everything replayed on one fleet size for one variant. */
+    /**
+     * Everything replayed on one fleet size for one variant. The arrays are one replay's decisions, one per ask, read
+     * by index and never compared or hashed.
+     */
+    @SuppressWarnings("ArrayRecordComponent")
     record Size(
             Variant variant,
             int gpus,
@@ -398,9 +402,12 @@ public final class MigReplayBench {
     }
 
     private static void layouts(StringBuilder md, List<Judged> judged) {
-        md.append("### The static layouts\n\n"
-                + "| windows | split | H200s | layout | GPUs | first half | second half |\n"
-                + "|---|---|---|---|---|---|---|\n");
+        md.append("""
+                ### The static layouts
+
+                | windows | split | H200s | layout | GPUs | first half | second half |
+                |---|---|---|---|---|---|---|
+                """);
         for (Judged j : judged) {
             MixSearch.Mix pick = j.size().mixes().get(j.firstHalfPick());
             MixSearch.Mix best = j.size().mixes().get(j.bestPick());
@@ -451,7 +458,7 @@ public final class MigReplayBench {
         for (Size size : sizes) {
             List<Ask> asks = size.variant().asks();
             Judged j = judged.stream()
-                    .filter(x -> x.split().equals(split) && x.size() == size)
+                    .filter(x -> x.split().equals(split) && x.size().equals(size))
                     .findFirst()
                     .orElseThrow();
             md.append("| ")
@@ -641,7 +648,7 @@ public final class MigReplayBench {
 
     private static String loadAverage() {
         try {
-            String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
+            String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ", -1);
             return f[0] + " " + f[1] + " " + f[2];
         } catch (IOException | RuntimeException e) {
             return "unknown";
