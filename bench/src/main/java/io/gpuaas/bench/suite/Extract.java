@@ -34,6 +34,7 @@ final class Extract {
             case BOOKING -> booking(results, tables);
             case NO_SHOW -> resultLines(results, output, "runs");
             case DASHBOARD -> resultLines(results, output, "loads");
+            case MIG -> mig(results, output);
             case QUOTA -> quota(results, step.size(), tables);
             case RECLAIM -> reclaim(results, step.size(), tables);
             case REPLAY -> replay(results, tables);
@@ -51,6 +52,22 @@ final class Extract {
         Matcher m = RESULT.matcher(output);
         while (m.find()) {
             results.add(m.group(1), Double.parseDouble(m.group(2)), basis);
+        }
+        Matcher p = PROBLEM.matcher(output);
+        while (p.find()) {
+            results.problem(p.group(1));
+        }
+    }
+
+    /**
+     * The MIG replay's RESULT lines: each share or re-layout rate comes from one deterministic replay; the placement
+     * times ({@code mig.cost.…}) once per measured round.
+     */
+    static void mig(Results results, String output) {
+        Matcher m = RESULT.matcher(output);
+        while (m.find()) {
+            String key = m.group(1);
+            results.add(key, Double.parseDouble(m.group(2)), key.startsWith("mig.cost.") ? "rounds" : "replay");
         }
         Matcher p = PROBLEM.matcher(output);
         while (p.find()) {

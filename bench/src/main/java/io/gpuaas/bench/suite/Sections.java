@@ -18,13 +18,15 @@ final class Sections {
     static final Map<String, String> TITLES = Map.of(
             "booking",
             "booking-service",
+            "mig",
+            "booking-service: flexible MIG placement on the openb trace (issue 27)",
             "quota",
             "quota-projector: boundary → ClusterQueue, Workload → quota-state",
             "reclaim",
             "idle-reclaimer: samples/s, window close → patch, duty-cycle replay",
             "metrics",
             "metrics-gateway: DCGM ingest and /metrics render");
-    private static final List<String> ORDER = List.of("booking", "quota", "reclaim", "metrics");
+    private static final List<String> ORDER = List.of("booking", "mig", "quota", "reclaim", "metrics");
     private static final Pattern LOG_LINE = Pattern.compile(
             "^(\\d{2}:\\d{2}:\\d{2}|\\s+at |\\s*\\.\\.\\. \\d+ more|Formatting metadata|SLF4J|WARNING:|\\s*tool:|RESULT |Caused by)");
 

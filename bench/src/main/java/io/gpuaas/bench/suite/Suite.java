@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
 
 /**
  * The benchmark suite: runs every bench the service issues name, one child JVM at a time, reads their figures and
- * rewrites BENCHMARKS.md and bench/results/{booking,quota,reclaim,metrics}.md from this run alone.
+ * rewrites BENCHMARKS.md and bench/results/{booking,mig,quota,reclaim,metrics}.md from this run alone.
  *
  * <p>Usage (from the repository root; {@code bench/run} does this): {@code Suite [--quick] [--only id,id]
  * [--data DIR] [--no-reliability] [--out DIR]}. {@code --out DIR} writes DIR/BENCHMARKS.md and DIR/results/*.md

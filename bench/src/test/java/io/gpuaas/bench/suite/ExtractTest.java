@@ -322,4 +322,36 @@ class ExtractTest {
         assertThat(r.problems()).singleElement().asString().startsWith("idle-reclaimer is not built");
         assertThat(r.get("scale.16g.2t.ready_s")).isPresent();
     }
+
+    @Test
+    void shouldReadEveryMigFigureWithItsBasisWhenTheMigReplayReports() throws IOException {
+        Results r = new Results();
+        Extract.into(r, step(Step.Kind.MIG, 0), resource("mig-output.txt"));
+
+        assertThat(r.get("mig.trace.arrivals.32g.flexible_pct").orElseThrow())
+                .extracting(Figure::median, Figure::n, Figure::basis)
+                .containsExactly(44.104, 1, "replay");
+        assertThat(r.get("mig.max14d.arrivals.32g.first_half_pct").orElseThrow().median())
+                .isEqualTo(86.0874);
+        assertThat(r.get("mig.trace.arrivals.64g.relayouts_per_gpu_day")
+                        .orElseThrow()
+                        .median())
+                .isEqualTo(0.1314);
+        assertThat(r.get("mig.cost.1000g.flexible_p50_us").orElseThrow())
+                .extracting(Figure::n, Figure::basis)
+                .containsExactly(3, "rounds");
+        assertThat(r.problems()).isEmpty();
+    }
+
+    @Test
+    void shouldRecordTheReasonAndNoFigureWhenTheMigReplayHadNoTrace() {
+        Results r = new Results();
+        Extract.into(
+                r,
+                step(Step.Kind.MIG, 0),
+                "PROBLEM mig-replay: skipped: the openb pod list is not at /nowhere/openb-pod-list.csv (…)\n");
+
+        assertThat(r.isEmpty()).isTrue();
+        assertThat(r.problems()).singleElement().asString().startsWith("mig-replay: skipped");
+    }
 }

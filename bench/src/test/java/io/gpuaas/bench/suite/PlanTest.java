@@ -36,4 +36,19 @@ class PlanTest {
         assertThat(new JvmActivity(900, 50).settled(10.0)).isTrue();
         assertThat(new JvmActivity(7_000, 50).settled(10.0)).isFalse();
     }
+
+    @Test
+    void shouldPlanTheMigReplayEvenWithoutTheTraceSoItCanSayWhyWhenPlanningAnyRun() {
+        Step quick = stepStartingWith(Plan.of(true, Path.of("/nonexistent")), "mig-replay");
+        Step full = stepStartingWith(Plan.of(false, Path.of("/data")), "mig-replay");
+
+        assertThat(quick.kind().area).isEqualTo("mig");
+        assertThat(quick.args()).containsSequence("--cost-gpus", "200").containsSequence("--cost-rounds", "1");
+        assertThat(full.args())
+                .containsSequence("--csv", Path.of("/data/openb-pod-list.csv").toString())
+                .containsSequence("--gpus", "32,64")
+                .containsSequence("--cost-gpus", "1000")
+                .containsSequence("--cost-rounds", "3");
+        assertThat(Plan.jvmFlags(full)).containsExactly("-Xms1500m");
+    }
 }

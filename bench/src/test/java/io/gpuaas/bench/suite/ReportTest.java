@@ -29,6 +29,7 @@ class ReportTest {
                 """);
         Extract.into(r, ExtractTest.step(Step.Kind.RECLAIM, 10000), ExtractTest.resource("reclaim-output.txt"));
         Extract.into(r, ExtractTest.step(Step.Kind.REPLAY, 0), ExtractTest.resource("replay-output.txt"));
+        Extract.into(r, ExtractTest.step(Step.Kind.MIG, 0), ExtractTest.resource("mig-output.txt"));
         Extract.into(r, ExtractTest.step(Step.Kind.INGEST, 10000), ExtractTest.resource("ingest-output.txt"));
         Extract.into(
                 r, ExtractTest.step(Step.Kind.REMOTE_WRITE, 10000), ExtractTest.resource("remote-write-output.txt"));
@@ -136,5 +137,30 @@ class ReportTest {
         assertThat(Report.render(inputs(r)))
                 .contains("Nothing measured at several sizes")
                 .doesNotContain("| 10,000 |");
+    }
+
+    @Test
+    void shouldJudgeTheMigTargetsOnTheIssuesReplayAndShowTheOtherBesideIt() throws IOException {
+        List<Targets.Row> rows = new Targets(everyBench()).rows();
+
+        assertThat(rows)
+                .filteredOn(row -> row.target().startsWith("flexible MIG ≥ static layout chosen on the first half"))
+                .singleElement()
+                .satisfies(row -> {
+                    assertThat(row.measured())
+                            .startsWith("44.1 % vs 47.5 % (-3.4 points)")
+                            .contains("pods > 14 days left out: 95.9 % vs 86.1 % (+9.8 points)");
+                    assertThat(row.met()).isEqualTo("**no**");
+                    assertThat(row.baseline()).contains("today's static layout 15.6 %");
+                });
+        assertThat(rows)
+                .filteredOn(row -> row.target().startsWith("flexible MIG never below the best static"))
+                .singleElement()
+                .satisfies(row -> {
+                    assertThat(row.measured())
+                            .contains("32 GPUs: 44.1 % vs 51.0 %")
+                            .contains("64 GPUs: 99.9 %");
+                    assertThat(row.met()).isEqualTo("**no**");
+                });
     }
 }
