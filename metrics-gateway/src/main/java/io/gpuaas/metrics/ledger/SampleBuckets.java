@@ -9,11 +9,12 @@ import java.util.NavigableMap;
 import java.util.TreeMap;
 
 /**
- * Busy and idle device-milliseconds per namespace, pool, resource and minute, from {@code gpuaas.gpu-samples}, charged as
- * TenantUsage charges them: the time between two readings of a device (at most {@code maxGap}) counts for the
- * namespace, pool, resource and utilization of the first reading, in the minute that reading was taken; a reading without
- * utilization counts neither busy nor idle. Whole milliseconds, so the sums are exact whatever order the nodes'
- * scrapes (different partitions) are folded in; a device's own readings come in order (keyed by node).
+ * Busy and idle device-milliseconds per namespace, pool, resource and minute, from {@code gpuaas.gpu-samples},
+ * charged as TenantUsage charges them: the time between two readings of a device (at most {@code maxGap}) counts for
+ * the namespace, pool, resource and utilization of the first reading, in the minute that reading was taken; a reading
+ * without utilization counts neither busy nor idle. Whole milliseconds, so the sums are exact whatever order the
+ * nodes' scrapes (different partitions) are folded in; a device's own readings come in order (keyed by node). The
+ * device's pool and resource: {@link DevicePools}.
  */
 final class SampleBuckets {
 
