@@ -67,6 +67,43 @@ class WorkloadWindowsTest {
         assertThat(state.evaluate(20_000, POLICY, 0).idle()).isTrue();
     }
 
+    private void feed(String device, String pod, long podStart, long from, long to, Double utilization) {
+        for (long s = from; s <= to; s++) {
+            state.accept(new AttributedSample(RAY, device, pod, "gpu", s * 1_000, utilization, podStart), POLICY);
+        }
+    }
+
+    /**
+     * A flexible pool's GPU re-laid out between two bookings (gpuaas re-lays out a GPU only once no pod holds its
+     * instances): the old instances' keys stop, one GPU instance id comes back as an instance of another profile for
+     * a new pod. The vanished keys go with their pod, so they are no gap; the reused key's earlier samples count
+     * only after the new pod's warm-up, so they are no stale idleness either.
+     */
+    @Test
+    void shouldJudgeAReLaidOutGpuByItsNewInstancesOnceTheOldInstancesPodIsGone() {
+        IdlePolicy policy = POLICY.withWarmUp(Duration.ofSeconds(5));
+        // before: two 3g.71gb instances (GPU instance ids 1 and 2) of pod w-1, idle
+        feed("node1/GPU-a/1", "w-1", 0, 0, 20, 0.0);
+        feed("node1/GPU-a/2", "w-1", 0, 0, 20, 0.0);
+        // after w-1 left and the GPU was laid out 1g.18gb × 7: ids 1 (reused) and 3 hold the new pods w-2 and w-3
+        feed("node1/GPU-a/1", "w-2", 21_000, 21, 31, 0.0);
+        feed("node1/GPU-a/3", "w-3", 21_000, 21, 31, 0.0);
+        state.retainDevices((device, d) -> !d.pod().equals("w-1"));
+
+        assertThat(state.devices()).containsOnlyKeys("node1/GPU-a/1", "node1/GPU-a/3");
+        assertThat(state.evaluate(31_000, POLICY, 0).idle())
+                .as("without a warm-up, the vanished id 2 is no gap")
+                .isTrue();
+        assertThat(state.evaluate(31_000, policy, 0).reason())
+                .as("the reused id is judged from its new pod's start and warm-up, not w-1's")
+                .isEqualTo(DeviceVerdict.Reason.WARM_UP);
+        feed("node1/GPU-a/1", "w-2", 21_000, 32, 40, 0.0);
+        feed("node1/GPU-a/3", "w-3", 21_000, 32, 40, 0.0);
+        WorkloadVerdict verdict = state.evaluate(40_000, policy, 0);
+        assertThat(verdict.idle()).isTrue();
+        assertThat(verdict.devices()).isEqualTo(2);
+    }
+
     @Test
     void shouldNeverBeIdleWithoutDevices() {
         assertThat(state.evaluate(1_000, POLICY, 0).idle()).isFalse();

@@ -47,8 +47,8 @@ public class GatewayFactory {
     }
 
     @Singleton
-    BookedUnits bookedUnits() {
-        return new BookedUnits();
+    BookedUnits bookedUnits(PoolCatalog pools) {
+        return new BookedUnits(pools);
     }
 
     @Singleton

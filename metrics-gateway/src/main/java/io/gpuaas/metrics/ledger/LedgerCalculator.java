@@ -91,7 +91,7 @@ final class LedgerCalculator {
         Map<String, Set<String>> namespaces = new HashMap<>();
         for (BookingFacts f : facts) {
             BookingLedger ledger =
-                    new BookingLedger(f, weights.getOrDefault(f.booking().pool(), 1.0));
+                    new BookingLedger(f, weights.getOrDefault(f.booking().id(), 1.0));
             ledgers.put(f.booking().id(), ledger);
             namespaces
                     .computeIfAbsent(f.booking().tenant(), t -> new TreeSet<>())
@@ -118,7 +118,13 @@ final class LedgerCalculator {
                 .forEach(group -> admitted(group, namespaces, until));
         group(holders, h -> h.ledger().facts().booking().tenant())
                 .forEach(group -> reclaimed(group, namespaces, until));
-        group(holders, h -> h.ledger().facts().booking().tenant() + '\u0000' + h.pool())
+        group(
+                        holders,
+                        h -> h.ledger().facts().booking().tenant()
+                                + '\u0000'
+                                + h.pool()
+                                + '\u0000'
+                                + h.ledger().facts().booking().resource())
                 .forEach(group -> busyIdle(group, namespaces, until));
         return ledgers;
     }
@@ -187,12 +193,17 @@ final class LedgerCalculator {
         }
     }
 
+    /**
+     * Device time of one resource of one pool (a static pool has one; a flexible pool's slices of one profile, or its
+     * whole GPUs) goes to the tenant's bookings of that resource, so a unit of time is weighed as what it ran on.
+     */
     private void busyIdle(List<Holder> group, Map<String, Set<String>> namespaces, long until) {
         String pool = group.getFirst().pool();
+        String resource = group.getFirst().ledger().facts().booking().resource();
         NavigableMap<Long, long[]> minutes = new TreeMap<>();
         for (String ns :
                 namespaces.get(group.getFirst().ledger().facts().booking().tenant())) {
-            samples.getOrDefault(SampleBuckets.key(ns, pool), EMPTY).forEach((m, ms) -> {
+            samples.getOrDefault(SampleBuckets.key(ns, pool, resource), EMPTY).forEach((m, ms) -> {
                 long[] sum = minutes.computeIfAbsent(m, k -> new long[2]);
                 sum[0] += ms[0];
                 sum[1] += ms[1];

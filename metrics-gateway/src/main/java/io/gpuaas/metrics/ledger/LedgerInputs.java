@@ -1,5 +1,6 @@
 package io.gpuaas.metrics.ledger;
 
+import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.booking.BookingEvent.BookingReleased;
 import io.gpuaas.events.gpu.GpuScrape;
@@ -15,7 +16,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
-import java.util.stream.Collectors;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The ledger's fold of its four input topics (booking-events, kueue-workloads, reclaim-events, gpu-samples) into
@@ -30,6 +32,7 @@ public final class LedgerInputs {
     /**
      * What a computation needs, copied: nothing in it changes after {@link #copy()} returned.
      *
+     * @param weights booking id to the fraction of a GPU one of its units is ({@link #weight(Booking)})
      * @param horizon the earliest instant from which every input is complete in this fold, null when all are
      */
     record Copy(
@@ -53,12 +56,31 @@ public final class LedgerInputs {
 
     public LedgerInputs(PoolCatalog pools, double idleThreshold, Duration maxGap) {
         this.pools = pools;
-        this.admissions =
-                new AdmissionSpans(pools.pools().stream().map(Pool::resource).collect(Collectors.toUnmodifiableSet()));
+        this.admissions = new AdmissionSpans(gpuResources(pools));
         this.samples = new SampleBuckets(pools, idleThreshold, maxGap.toMillis());
     }
 
-    /** A booking's latest snapshot (by version) and, for a release, its reason and time. Rejections hold nothing. */
+    /**
+     * Every resource a Workload may be admitted on under the catalog's pools: a static pool's own resource, and for a
+     * flexible pool {@code nvidia.com/gpu} and {@code nvidia.com/mig-<profile>} of each of its bookable profiles.
+     */
+    static Set<String> gpuResources(PoolCatalog pools) {
+        Set<String> resources = new TreeSet<>();
+        for (Pool pool : pools.pools()) {
+            resources.add(pool.resource());
+            if (pool.flexible()) {
+                resources.add(pool.resourceFor(null));
+                pool.bookableProfiles().forEach(p -> resources.add(pool.resourceFor(p)));
+            }
+        }
+        return Set.copyOf(resources);
+    }
+
+    /**
+     * A booking's latest snapshot (by version) and, for a release, its reason and time. Rejections hold nothing; a
+     * move (a flexible booking's new placement before its start) is a newer version like any other and changes no
+     * figure, as window and quantity stay.
+     */
     public synchronized void apply(BookingEvent event) {
         switch (event) {
             case BookingEvent.BookingRejected r -> {}
@@ -68,6 +90,7 @@ public final class LedgerInputs {
             case BookingEvent.BookingExtended e -> merge(new BookingFacts(e.booking(), null, null));
             case BookingEvent.BookingActivated e -> merge(new BookingFacts(e.booking(), null, null));
             case BookingEvent.BookingCompleted e -> merge(new BookingFacts(e.booking(), null, null));
+            case BookingEvent.BookingMoved e -> merge(new BookingFacts(e.booking(), null, null));
         }
         folded(event.time());
     }
@@ -134,7 +157,7 @@ public final class LedgerInputs {
         List<BookingFacts> facts = new ArrayList<>(bookings.values());
         facts.sort(Comparator.comparing(f -> f.booking().id()));
         Map<String, Double> weights = new HashMap<>();
-        facts.forEach(f -> weights.computeIfAbsent(f.booking().pool(), p -> weight(facts, p)));
+        facts.forEach(f -> weights.put(f.booking().id(), weight(f.booking())));
         return new Copy(
                 facts, weights, admissions.spans(end), reclaims.spans(end), samples.copy(), version, asOf, horizon);
     }
@@ -147,12 +170,26 @@ public final class LedgerInputs {
         return LedgerSnapshots.compute(copy(), Map.of(), new Sealing(Duration.ofDays(1), Duration.ZERO));
     }
 
-    private double weight(List<BookingFacts> facts, String poolId) {
-        return pools.find(poolId).map(Pool::gpuFraction).orElseGet(() -> facts.stream()
-                .filter(f -> f.booking().pool().equals(poolId))
-                .findFirst()
-                .map(f -> weightOfResource(f.booking().resource()))
-                .orElse(1.0));
+    /**
+     * The fraction of a GPU one unit of {@code booking} is, by which its GPU-hours are weighed: on a static pool the
+     * pool's {@link Pool#gpuFraction()}; on a flexible pool that of the booking's own profile
+     * ({@link Pool#gpuFraction(String)} of {@link Pool#profileOf(String) profileOf(resource)}: {@code 1/k}, as a
+     * static pool of that profile weighs it, 1 for whole GPUs); for a pool the catalog does not know, or a profile
+     * its model does not offer, by the booking's resource ({@link #weightOfResource(String)}).
+     */
+    double weight(Booking booking) {
+        return pools.find(booking.pool())
+                .map(pool -> {
+                    if (!pool.flexible()) {
+                        return pool.gpuFraction();
+                    }
+                    try {
+                        return pool.gpuFraction(pool.profileOf(booking.resource()));
+                    } catch (IllegalArgumentException e) {
+                        return weightOfResource(booking.resource());
+                    }
+                })
+                .orElseGet(() -> weightOfResource(booking.resource()));
     }
 
     /**

@@ -141,8 +141,12 @@ public final class MetricsGatewayMetrics {
         gauges.forEach(
                 (tenant, g) -> seconds.add(g.busySeconds(), "busy", tenant).add(g.idleSeconds(), "idle", tenant));
         Exposition.Family booked = out.gauge(
-                "gpuaas_tenant_booked_units", "Units of a pool booked by the tenant and active now", "pool", "tenant");
-        bookings.activeAt(now)
+                "gpuaas_tenant_booked_units",
+                "Units of a pool booked by the tenant and active now (a flexible pool: GPUs, each slice weighed by its"
+                        + " share of a GPU)",
+                "pool",
+                "tenant");
+        bookings.bookedAt(now)
                 .forEach((tenant, pools) -> pools.forEach((pool, units) -> booked.add(units, pool, tenant)));
     }
 

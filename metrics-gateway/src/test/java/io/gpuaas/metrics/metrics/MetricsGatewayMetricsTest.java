@@ -2,7 +2,12 @@ package io.gpuaas.metrics.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuaas.events.booking.Booking;
+import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.gpu.GpuScrape;
+import io.gpuaas.events.pool.Pool;
+import io.gpuaas.events.pool.PoolCatalog;
+import io.gpuaas.events.pool.PoolNode;
 import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.WorkloadRef;
@@ -141,6 +146,47 @@ class MetricsGatewayMetricsTest {
                 .contains(
                         "gpuaas_workload_idle{kind=\"RayCluster\",name=\"sweep\",namespace=\"team-b\"} 1.0",
                         "gpuaas_reclaimed_workers_total 0.0");
+    }
+
+    @Test
+    void shouldShowAFlexiblePoolsBookedUnitsInGpusWhenItsBookingsHoldSlicesOfSeveralSizes() {
+        Pool flex = Pool.flexible("h200-flex", "h200-flex", "NVIDIA H200", null, List.of(new PoolNode("n1", 2)));
+        BookedUnits booked = new BookedUnits(new PoolCatalog(List.of(flex)));
+        booked.apply("b1", flexBooking("b1", "nvidia.com/mig-3g.71gb", 1));
+        booked.apply("b2", flexBooking("b2", "nvidia.com/mig-2g.35gb", 3));
+        MetricsGatewayMetrics withFlex = new MetricsGatewayMetrics(
+                queues,
+                usage,
+                booked,
+                reclaims,
+                new ScrapeHealth(),
+                new PublishCounters(),
+                Clock.fixed(NOW, ZoneOffset.UTC));
+        Exposition out = new Exposition(false, 64);
+        withFlex.writeTo(out);
+
+        // 1 × 1/2 + 3 × 1/3 = 1.5 GPUs
+        assertThat(new String(out.toBytes(), StandardCharsets.UTF_8))
+                .contains("gpuaas_tenant_booked_units{pool=\"h200-flex\",tenant=\"team-a\"} 1.5\n");
+    }
+
+    private static Booking flexBooking(String id, String resource, int quantity) {
+        return new Booking(
+                id,
+                "team-a",
+                "team-a",
+                "h200-flex",
+                "h200-flex",
+                resource,
+                quantity,
+                NOW.minusSeconds(60),
+                NOW.plusSeconds(3600),
+                null,
+                BookingState.ACTIVE,
+                "alice",
+                NOW,
+                NOW,
+                1);
     }
 
     private String render() {
