@@ -315,20 +315,13 @@ class LocalStackIT {
             return n;
         });
 
-        Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(client.nodes()
-                        .withName("gpu-node-3")
-                        .get()
-                        .getMetadata()
-                        .getLabels())
-                .containsEntry("nvidia.com/mig.config.state", "success"));
-        assertThat(client.nodes()
-                        .withName("gpu-node-3")
-                        .get()
-                        .getStatus()
-                        .getAllocatable()
-                        .get("nvidia.com/mig-3g.71gb")
-                        .getAmount())
-                .isEqualTo("2");
+        // The seeded state is already success: wait for the new devices, then look at the state.
+        Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
+                        client.nodes().withName("gpu-node-3").get().getStatus().getAllocatable())
+                .hasEntrySatisfying(
+                        "nvidia.com/mig-3g.71gb", q -> assertThat(q.getAmount()).isEqualTo("2")));
+        assertThat(client.nodes().withName("gpu-node-3").get().getMetadata().getLabels())
+                .containsEntry("nvidia.com/mig.config.state", "success");
         HttpResponse<String> scrape = HttpClient.newHttpClient()
                 .send(
                         HttpRequest.newBuilder(URI.create(stack.fleetUrls().get(2)))
