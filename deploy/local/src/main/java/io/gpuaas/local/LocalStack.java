@@ -9,11 +9,14 @@ import io.gpuaas.local.fleet.DcgmTextWriter;
 import io.gpuaas.local.fleet.DeviceAllocator;
 import io.gpuaas.local.fleet.FleetLayout;
 import io.gpuaas.local.fleet.FleetServer;
+import io.gpuaas.local.fleet.FleetState;
 import io.gpuaas.local.fleet.UtilizationModel;
 import io.gpuaas.local.k8s.ClusterSeeder;
 import io.gpuaas.local.k8s.DemoWorkloads;
 import io.gpuaas.local.k8s.Tenant;
 import io.gpuaas.local.kafka.KafkaIdentities;
+import io.gpuaas.local.kueue.KueueStandIn;
+import io.gpuaas.local.mig.MigManagerStandIn;
 import io.gpuaas.local.services.ServiceLauncher;
 import io.gpuaas.local.services.ServiceReplica;
 import io.gpuaas.local.services.ServiceSpec;
@@ -88,7 +91,7 @@ public final class LocalStack implements AutoCloseable {
     }
 
     private void startInfrastructure() throws Exception {
-        FleetLayout layout = FleetLayout.of(options.gpus());
+        FleetLayout layout = FleetLayout.of(options.gpus(), options.flexibleGpus());
         List<Tenant> tenants = Tenant.demo(options.tenants());
         Path target = options.targetDir();
         Files.createDirectories(target.resolve("logs"));
@@ -113,12 +116,18 @@ public final class LocalStack implements AutoCloseable {
                     pools.pools().size(),
                     tenants.size());
             files.put("pools", Files.writeString(target.resolve("pools.json"), pools.toJson()));
-            DeviceAllocator allocator = new DeviceAllocator(kube.client(), layout);
+            FleetState state = new FleetState(layout);
+            DeviceAllocator allocator = new DeviceAllocator(kube.client(), state);
             UtilizationModel model = new UtilizationModel(options.busy(), options.idle());
             fleet = new FleetServer(
-                    layout, options.fleetPort(), new DcgmTextWriter(model), allocator::attributions, Clock.systemUTC());
+                    state, options.fleetPort(), new DcgmTextWriter(model), allocator::attributions, Clock.systemUTC());
             closeables.add(fleet);
-            SimulationLoop loop = new SimulationLoop(kube.client(), allocator);
+            Optional<MigManagerStandIn> migManager = layout.flexibleNodes().isEmpty()
+                    ? Optional.empty()
+                    : Optional.of(new MigManagerStandIn(
+                            kube.client(), state, allocator::gpusInUse, options.migDelay(), Clock.systemUTC()));
+            SimulationLoop loop = new SimulationLoop(
+                    kube.client(), allocator, KueueStandIn.SHIPPED_EXCLUDED_RESOURCE_PREFIXES, migManager);
             closeables.add(loop);
             loop.start(options.tick());
             LOG.info("simulated dcgm-exporters on {}", fleet.urls());

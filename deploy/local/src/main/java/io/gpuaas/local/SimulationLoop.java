@@ -5,6 +5,7 @@ import io.gpuaas.kube.kserve.v1beta1.InferenceService;
 import io.gpuaas.kube.ray.v1.RayCluster;
 import io.gpuaas.local.fleet.DeviceAllocator;
 import io.gpuaas.local.kueue.KueueStandIn;
+import io.gpuaas.local.mig.MigManagerStandIn;
 import io.gpuaas.local.model.OwnerReader;
 import io.gpuaas.local.model.WorkloadOwner;
 import io.gpuaas.local.operator.OperatorStandIn;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -21,7 +23,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Drives the stand-ins from one thread, in the order a cluster settles: Kueue admits, the operators create or delete
- * pods, the scheduler binds them to devices. One thread means the stand-ins never race each other; a failed pass
+ * pods, the scheduler binds them to devices, and the MIG manager (when there is a flexible pool) reconfigures the
+ * flexible nodes, seeing the devices just bound. One thread means the stand-ins never race each other; a failed pass
  * is logged (once per distinct message) and the next pass starts from what the API server holds.
  */
 final class SimulationLoop implements AutoCloseable {
@@ -32,6 +35,7 @@ final class SimulationLoop implements AutoCloseable {
     private final KueueStandIn kueue;
     private final OperatorStandIn operator;
     private final DeviceAllocator allocator;
+    private final Optional<MigManagerStandIn> migManager;
     private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread thread = new Thread(r, "simulation");
         thread.setDaemon(true);
@@ -46,10 +50,20 @@ final class SimulationLoop implements AutoCloseable {
 
     /** {@code excludedResourcePrefixes}: the stand-in's {@code resources.excludeResourcePrefixes}. */
     SimulationLoop(KubernetesClient client, DeviceAllocator allocator, List<String> excludedResourcePrefixes) {
+        this(client, allocator, excludedResourcePrefixes, Optional.empty());
+    }
+
+    /** {@code migManager}: the MIG manager stand-in of the flexible nodes, if the fleet has any. */
+    SimulationLoop(
+            KubernetesClient client,
+            DeviceAllocator allocator,
+            List<String> excludedResourcePrefixes,
+            Optional<MigManagerStandIn> migManager) {
         this.client = client;
         this.kueue = new KueueStandIn(client, excludedResourcePrefixes);
         this.operator = new OperatorStandIn(client);
         this.allocator = allocator;
+        this.migManager = migManager;
     }
 
     void start(Duration period) {
@@ -62,6 +76,7 @@ final class SimulationLoop implements AutoCloseable {
         Set<String> admitted = kueue.reconcile(owners);
         operator.reconcile(owners, admitted);
         allocator.reconcile(owners);
+        migManager.ifPresent(MigManagerStandIn::reconcile);
     }
 
     private void safePass() {

@@ -35,6 +35,8 @@ import java.util.stream.Collectors;
  * @param serviceProperties configuration overrides passed to the service JVMs, in the order given
  * @param demoWorkloads seed the demo RayCluster and InferenceService
  * @param replicas     JVMs per selected service (1..9); replica n of a service listens on its port + 10·(n−1)
+ * @param flexibleGpus GPUs of the flexible pool h200-flex, on top of {@code gpus} (0: no flexible pool)
+ * @param migDelay     how long the MIG manager stand-in keeps a requested config pending before applying it
  */
 public record StackOptions(
         int gpus,
@@ -53,11 +55,17 @@ public record StackOptions(
         boolean help,
         List<ServiceProperty> serviceProperties,
         boolean demoWorkloads,
-        int replicas) {
+        int replicas,
+        int flexibleGpus,
+        Duration migDelay) {
 
     public static final String USAGE = """
             usage: deploy/local/up [options]
               --gpus N             simulated H200s, N >= 2 (default 16: 8 whole + 8 MIG-partitioned)
+              --flexible-gpus N    H200s of the flexible pool h200-flex on top of --gpus, 8 to a node,
+                                   MIG-disabled at start (default 8; 0 = no flexible pool)
+              --mig-delay S        seconds the MIG manager stand-in keeps a new nvidia.com/mig.config
+                                   pending before applying it (default 3; 0 = at the next tick)
               --tenants N          demo tenants team-a, team-b, team-c, ... (default 2)
               --no-services        start only Kafka, the Kubernetes API, the fleet and the stand-ins
               --only a,b           start only these services (booking-service, quota-projector,
@@ -82,7 +90,16 @@ public record StackOptions(
             Port 0 means ephemeral; --service-port 0 gives each replica of each service its own free port.
             """;
 
-    /** The options as they were before overrides, the demo-workload switch and replicas: none, on, one. */
+    /** GPUs of the flexible pool unless {@code --flexible-gpus} says otherwise: one node of 8 H200s. */
+    public static final int DEFAULT_FLEXIBLE_GPUS = 8;
+
+    /** The MIG manager stand-in's delay unless {@code --mig-delay} says otherwise. */
+    public static final Duration DEFAULT_MIG_DELAY = Duration.ofSeconds(3);
+
+    /**
+     * The options as they were before overrides, the demo-workload switch, replicas and the flexible pool: none, on,
+     * one, and the default flexible pool (8 GPUs, a config applied 3 s after it is requested).
+     */
     public StackOptions(
             int gpus,
             int tenants,
@@ -115,7 +132,50 @@ public record StackOptions(
                 help,
                 List.of(),
                 true,
-                1);
+                1,
+                DEFAULT_FLEXIBLE_GPUS,
+                DEFAULT_MIG_DELAY);
+    }
+
+    /** The options before the flexible pool: none with the default flexible pool. */
+    public StackOptions(
+            int gpus,
+            int tenants,
+            Set<String> services,
+            int kafkaPort,
+            int kubePort,
+            int fleetPort,
+            int servicePort,
+            Path repoRoot,
+            Path targetDir,
+            Duration busy,
+            Duration idle,
+            Duration tick,
+            Duration readyTimeout,
+            boolean help,
+            List<ServiceProperty> serviceProperties,
+            boolean demoWorkloads,
+            int replicas) {
+        this(
+                gpus,
+                tenants,
+                services,
+                kafkaPort,
+                kubePort,
+                fleetPort,
+                servicePort,
+                repoRoot,
+                targetDir,
+                busy,
+                idle,
+                tick,
+                readyTimeout,
+                help,
+                serviceProperties,
+                demoWorkloads,
+                replicas,
+                DEFAULT_FLEXIBLE_GPUS,
+                DEFAULT_MIG_DELAY);
     }
 
     public StackOptions {
@@ -180,6 +240,8 @@ public record StackOptions(
                 case "--fleet-port" -> o.with(b -> b.fleetPort = number(flag, value));
                 case "--service-port" -> o.with(b -> b.servicePort = number(flag, value));
                 case "--replicas" -> o.with(b -> b.replicas = number(flag, value));
+                case "--flexible-gpus" -> o.with(b -> b.flexibleGpus = number(flag, value));
+                case "--mig-delay" -> o.with(b -> b.migDelay = Duration.ofSeconds(number(flag, value)));
                 case "--busy-seconds" -> o.with(b -> b.busy = Duration.ofSeconds(number(flag, value)));
                 case "--idle-seconds" -> o.with(b -> b.idle = Duration.ofSeconds(number(flag, value)));
                 case "--ready-timeout" -> o.with(b -> b.readyTimeout = Duration.ofSeconds(number(flag, value)));
@@ -266,6 +328,8 @@ public record StackOptions(
         List<ServiceProperty> serviceProperties;
         boolean demoWorkloads;
         int replicas;
+        int flexibleGpus;
+        Duration migDelay;
 
         Builder(StackOptions o) {
             gpus = o.gpus;
@@ -285,6 +349,8 @@ public record StackOptions(
             serviceProperties = new ArrayList<>(o.serviceProperties);
             demoWorkloads = o.demoWorkloads;
             replicas = o.replicas;
+            flexibleGpus = o.flexibleGpus;
+            migDelay = o.migDelay;
         }
 
         StackOptions build() {
@@ -305,7 +371,9 @@ public record StackOptions(
                     help,
                     serviceProperties,
                     demoWorkloads,
-                    replicas);
+                    replicas,
+                    flexibleGpus,
+                    migDelay);
         }
     }
 }

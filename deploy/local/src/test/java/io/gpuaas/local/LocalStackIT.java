@@ -8,6 +8,7 @@ import com.nimbusds.jose.crypto.RSASSAVerifier;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jwt.SignedJWT;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -18,6 +19,7 @@ import io.gpuaas.events.Topics;
 import io.gpuaas.events.pool.Pool;
 import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.kube.kueue.v1beta2.Cohort;
+import io.gpuaas.kube.kueue.v1beta2.ResourceFlavor;
 import io.gpuaas.testing.k8s.GpuaasCrd;
 import io.gpuaas.testing.net.ListeningSockets;
 import java.net.InetSocketAddress;
@@ -28,6 +30,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,6 +40,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -62,6 +66,8 @@ class LocalStackIT {
                 "0",
                 "--tenants",
                 "3",
+                "--mig-delay",
+                "1",
                 "--target-dir",
                 target.toString()));
     }
@@ -181,7 +187,14 @@ class LocalStackIT {
         KubernetesClient client = stack.kubernetes().client();
 
         List<Node> nodes = client.nodes().list().getItems();
-        assertThat(nodes).extracting(n -> n.getMetadata().getName()).containsExactly("gpu-node-1", "gpu-node-2");
+        assertThat(nodes)
+                .extracting(n -> n.getMetadata().getName())
+                .containsExactly("gpu-node-1", "gpu-node-2", "gpu-node-3");
+        assertThat(nodes.get(2).getMetadata().getLabels())
+                .as("the flexible pool's node")
+                .containsEntry("gpuaas.io/pool", "h200-flex")
+                .containsEntry("nvidia.com/gpu.count", "8");
+        assertThat(nodes.get(0).getMetadata().getLabels()).doesNotContainKey("gpuaas.io/pool");
         assertThat(nodes.get(0).getMetadata().getLabels()).containsEntry("nvidia.com/gpu.product", "NVIDIA-H200");
         assertThat(nodes.get(0)
                         .getStatus()
@@ -200,9 +213,23 @@ class LocalStackIT {
                         .getItems())
                 .extracting(f -> f.getMetadata().getName())
                 .containsExactlyInAnyOrder(
-                        "h200", "h200-mig-1g.18gb", "h200-mig-2g.35gb", "h200-mig-3g.71gb", "gpuaas-any-node");
+                        "h200",
+                        "h200-mig-1g.18gb",
+                        "h200-mig-2g.35gb",
+                        "h200-mig-3g.71gb",
+                        "h200-flex",
+                        "gpuaas-any-node");
+        assertThat(client.resources(ResourceFlavor.class)
+                        .withName("h200-flex")
+                        .get()
+                        .getSpec()
+                        .getNodeLabels())
+                .containsEntry("gpuaas.io/pool", "h200-flex");
         var cohort = client.resources(Cohort.class).withName("gpuaas-pool").get();
-        assertThat(cohort.getSpec().getResourceGroups()).hasSize(4);
+        assertThat(cohort.getSpec().getResourceGroups())
+                .as("the flexible flavor shares nvidia.com/gpu and every MIG resource, so Kueue needs one group")
+                .hasSize(1);
+        assertThat(client.namespaces().withName("gpu-operator").get()).isNotNull();
         assertThat(client.namespaces().withLabel("gpuaas.io/tenant").list().getItems())
                 .extracting(Namespace::getMetadata)
                 .extracting(m -> m.getName() + "=" + m.getLabels().get("gpuaas.io/tenant"))
@@ -241,7 +268,9 @@ class LocalStackIT {
     @Test
     void shouldWritePoolsMatchingTheFleetAndServeItsExportersWhenTheStackStarts() throws Exception {
         PoolCatalog pools = PoolCatalog.load(Optional.of(stack.file("pools")));
-        assertThat(pools.pools()).extracting(Pool::capacity).containsExactly(8, 14, 9, 6);
+        assertThat(pools.pools()).extracting(Pool::capacity).containsExactly(8, 14, 9, 6, 8);
+        assertThat(pools.pools().getLast().flexible()).isTrue();
+        assertThat(stack.fleetUrls()).hasSize(3);
 
         HttpClient http = HttpClient.newHttpClient();
         HttpResponse<String> scrape = http.send(
@@ -256,5 +285,48 @@ class LocalStackIT {
                         "Hostname=\"gpu-node-2\"",
                         "GPU_I_PROFILE=\"3g.71gb\"");
         assertThat(Files.exists(target.resolve("logs"))).isTrue();
+    }
+
+    @Test
+    void shouldApplyAMigConfigOnTheFlexibleNodeAndServeItsInstancesWhenTheLabelChanges() throws Exception {
+        KubernetesClient client = stack.kubernetes().client();
+        client.configMaps()
+                .resource(new ConfigMapBuilder()
+                        .withNewMetadata()
+                        .withNamespace("gpu-operator")
+                        .withName("gpuaas-mig-parted-config")
+                        .endMetadata()
+                        .withData(Map.of("config.yaml", """
+                                version: v1
+                                mig-configs:
+                                  all-disabled:
+                                    - devices: all
+                                      mig-enabled: false
+                                  gpuaas-it:
+                                    - devices: [7]
+                                      mig-enabled: true
+                                      mig-devices: {"3g.71gb": 2}
+                                """))
+                        .build())
+                .create();
+
+        client.nodes().withName("gpu-node-3").edit(n -> {
+            n.getMetadata().getLabels().put("nvidia.com/mig.config", "gpuaas-it");
+            return n;
+        });
+
+        // The seeded state is already success: wait for the new devices, then look at the state.
+        Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
+                        client.nodes().withName("gpu-node-3").get().getStatus().getAllocatable())
+                .hasEntrySatisfying(
+                        "nvidia.com/mig-3g.71gb", q -> assertThat(q.getAmount()).isEqualTo("2")));
+        assertThat(client.nodes().withName("gpu-node-3").get().getMetadata().getLabels())
+                .containsEntry("nvidia.com/mig.config.state", "success");
+        HttpResponse<String> scrape = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(stack.fleetUrls().get(2)))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertThat(scrape.body()).contains("gpu=\"7\"", "GPU_I_PROFILE=\"3g.71gb\",GPU_I_ID=\"1\"", "GPU_I_ID=\"2\"");
     }
 }

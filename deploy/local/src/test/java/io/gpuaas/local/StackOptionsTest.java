@@ -117,4 +117,17 @@ class StackOptionsTest {
         assertThat(options.servicePort()).isZero();
         assertThat(StackOptions.parse().demoWorkloads()).isTrue();
     }
+
+    @Test
+    void shouldStartTheFlexiblePoolWithAFewSecondsOfMigDelayUnlessToldOtherwise() {
+        StackOptions defaults = StackOptions.parse();
+        StackOptions told = StackOptions.parse("--flexible-gpus", "0", "--mig-delay", "0");
+
+        assertThat(defaults.flexibleGpus()).isEqualTo(8);
+        assertThat(defaults.migDelay()).isEqualTo(java.time.Duration.ofSeconds(3));
+        assertThat(told.flexibleGpus()).isZero();
+        assertThat(told.migDelay()).isZero();
+        assertThatThrownBy(() -> StackOptions.parse("--mig-delay", "-1"))
+                .hasMessageContaining("--mig-delay needs a non-negative whole number");
+    }
 }

@@ -23,20 +23,38 @@ import org.slf4j.LoggerFactory;
 /**
  * The scheduler and device plugin of the simulation: binds each simulated pod to a node with enough free devices of
  * the accelerator it requests, marks it Running, and remembers which devices it holds, so the node's exporter can
- * attribute them to the pod. A pod that does not fit stays Pending and Unschedulable, as on a full cluster.
+ * attribute them to the pod. A pod that does not fit stays Pending and Unschedulable, as on a full cluster. Nodes are
+ * read from the {@link FleetState} at each bind, so a flexible node's new MIG instances are handed out once the MIG
+ * manager stand-in has applied its config, and none of a node's devices while it is applying one.
  */
 public final class DeviceAllocator {
 
     private static final Logger LOG = LoggerFactory.getLogger(DeviceAllocator.class);
 
     private final KubernetesClient client;
-    private final FleetLayout layout;
+    private final FleetState fleet;
     private final Map<String, List<GpuDevice>> byPodUid = new HashMap<>();
     private volatile Map<String, Attribution> attributions = Map.of();
 
     public DeviceAllocator(KubernetesClient client, FleetLayout layout) {
+        this(client, new FleetState(layout));
+    }
+
+    public DeviceAllocator(KubernetesClient client, FleetState fleet) {
         this.client = client;
-        this.layout = layout;
+        this.fleet = fleet;
+    }
+
+    /**
+     * The GPU indexes of {@code node} on which a pod holds a device (a whole GPU or one of its MIG instances), as of
+     * the last pass: the GPUs a MIG reconfiguration may not touch.
+     */
+    public Set<Integer> gpusInUse(String node) {
+        return byPodUid.values().stream()
+                .flatMap(List::stream)
+                .filter(d -> d.hostname().equals(node))
+                .map(GpuDevice::gpuIndex)
+                .collect(Collectors.toCollection(java.util.TreeSet::new));
     }
 
     /** Device key → the pod holding it, as of the last pass. */
@@ -85,7 +103,10 @@ public final class DeviceAllocator {
     private void bind(Pod pod) {
         Map<String, Long> wanted = accelerators(pod);
         Set<GpuDevice> taken = byPodUid.values().stream().flatMap(List::stream).collect(Collectors.toSet());
-        for (GpuNode node : layout.nodes()) {
+        for (GpuNode node : fleet.nodes()) {
+            if (fleet.paused(node.name())) {
+                continue;
+            }
             List<GpuDevice> chosen = new ArrayList<>();
             for (Map.Entry<String, Long> want : wanted.entrySet()) {
                 node.devices().stream()
@@ -167,7 +188,7 @@ public final class DeviceAllocator {
                 && !pod.getStatus().getConditions().isEmpty()) {
             return;
         }
-        String message = "0/" + layout.nodes().size() + " nodes are available: insufficient "
+        String message = "0/" + fleet.nodes().size() + " nodes are available: insufficient "
                 + String.join(", ", wanted.keySet());
         patch(
                 pod,

@@ -1,7 +1,12 @@
 package io.gpuaas.local.fleet;
 
+import io.gpuaas.events.geometry.GpuGeometry;
+import io.gpuaas.events.geometry.GpuGeometryCatalog;
+import io.gpuaas.events.geometry.GpuInstanceProfile;
+import io.gpuaas.events.geometry.MigPlacement;
 import io.gpuaas.events.pool.Pool;
 import io.gpuaas.events.pool.PoolCatalog;
+import io.gpuaas.events.pool.PoolNode;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,8 +18,10 @@ import java.util.UUID;
  * The simulated fleet: H200 nodes of up to eight GPUs. Half the GPUs (rounded up) stay whole, the rest are MIG
  * partitioned 2:3:3 into 1g.18gb, 2g.35gb and 3g.71gb GPUs, so the default 16 GPUs give one node of 8 whole GPUs
  * (pool h200 = 8) and one node with 2 × 7 + 3 × 3 + 3 × 2 slices (14, 9 and 6), matching the shipped pool catalog.
+ * On top of these static pools, {@link #of(int, int)} adds the nodes of the flexible pool {@value #FLEX_POOL}, all
+ * MIG-disabled at start, whose layout the MIG manager stand-in changes at run time.
  *
- * @param nodes the nodes, whole-GPU nodes first
+ * @param nodes the nodes, whole-GPU nodes first, then the MIG-partitioned ones, then the flexible pool's
  */
 public record FleetLayout(List<GpuNode> nodes) {
 
@@ -27,6 +34,14 @@ public record FleetLayout(List<GpuNode> nodes) {
     public static final String MIG_DISABLED = "all-disabled";
     public static final String MIG_MIXED = "gpuaas-h200-mixed";
     public static final int GPU_MEMORY_MIB = 143_771;
+    /** The flexible pool of the local fleet, also its ResourceFlavor. */
+    public static final String FLEX_POOL = "h200-flex";
+    /** The node label naming a node's flexible pool; the pool's ResourceFlavor selects it. */
+    public static final String POOL_LABEL = "gpuaas.io/pool";
+    /** The H200's MIG geometry, by which flexible GPUs are laid out. */
+    public static final GpuGeometry GEOMETRY =
+            GpuGeometryCatalog.shipped().forModel(MODEL).orElseThrow();
+
     static final int GPUS_PER_NODE = 8;
     /** The no-show grace the shipped default pools name (default-pools.json), so the local stack behaves alike. */
     static final Duration NO_SHOW_GRACE = Duration.ofMinutes(15);
@@ -37,8 +52,19 @@ public record FleetLayout(List<GpuNode> nodes) {
         nodes = List.copyOf(nodes);
     }
 
-    /** The layout for {@code gpus} physical GPUs (at least 2: one whole, one partitioned). */
+    /** The static layout for {@code gpus} physical GPUs (at least 2: one whole, one partitioned), no flexible pool. */
     public static FleetLayout of(int gpus) {
+        return of(gpus, 0);
+    }
+
+    /**
+     * The static layout for {@code gpus} physical GPUs and, when {@code flexibleGpus} is above 0, the flexible pool
+     * {@value #FLEX_POOL} on that many more GPUs (8 to a node, named after the static nodes), all MIG-disabled.
+     */
+    public static FleetLayout of(int gpus, int flexibleGpus) {
+        if (flexibleGpus < 0) {
+            throw new IllegalArgumentException("--flexible-gpus must be >= 0, got " + flexibleGpus);
+        }
         if (gpus < 2) {
             throw new IllegalArgumentException(
                     "--gpus must be at least 2 (one whole GPU and one MIG-partitioned), got " + gpus);
@@ -59,7 +85,25 @@ public record FleetLayout(List<GpuNode> nodes) {
             List<MigProfile> slice = migGpus.subList(start, Math.min(mig, start + GPUS_PER_NODE));
             nodes.add(migNode("gpu-node-" + (nodes.size() + 1), slice));
         }
+        for (int start = 0; start < flexibleGpus; start += GPUS_PER_NODE) {
+            int count = Math.min(GPUS_PER_NODE, flexibleGpus - start);
+            nodes.add(flexibleNode(
+                    "gpu-node-" + (nodes.size() + 1),
+                    FLEX_POOL,
+                    MIG_DISABLED,
+                    java.util.Collections.nCopies(count, GpuLayout.WHOLE)));
+        }
         return new FleetLayout(nodes);
+    }
+
+    /** The nodes of the static pools, whose layout never changes. */
+    public List<GpuNode> staticNodes() {
+        return nodes.stream().filter(n -> !n.flexible()).toList();
+    }
+
+    /** The nodes of the flexible pool. */
+    public List<GpuNode> flexibleNodes() {
+        return nodes.stream().filter(GpuNode::flexible).toList();
     }
 
     /** The pools this fleet offers: one for whole GPUs, one per MIG profile, each with the GPUs it runs on. */
@@ -86,6 +130,12 @@ public record FleetLayout(List<GpuNode> nodes) {
                     NO_SHOW_GRACE,
                     gpus(profile.resource())));
         }
+        List<PoolNode> flexible = flexibleNodes().stream()
+                .map(n -> new PoolNode(n.name(), n.gpus()))
+                .toList();
+        if (!flexible.isEmpty()) {
+            pools.add(Pool.flexible(FLEX_POOL, FLEX_POOL, MODEL, NO_SHOW_GRACE, flexible));
+        }
         return new PoolCatalog(pools);
     }
 
@@ -97,13 +147,18 @@ public record FleetLayout(List<GpuNode> nodes) {
         return nodes.stream().filter(n -> n.name().equals(name)).findFirst();
     }
 
+    private List<GpuDevice> staticDevices() {
+        return staticNodes().stream().flatMap(n -> n.devices().stream()).toList();
+    }
+
     private int count(String resource) {
-        return (int)
-                devices().stream().filter(d -> d.resource().equals(resource)).count();
+        return (int) staticDevices().stream()
+                .filter(d -> d.resource().equals(resource))
+                .count();
     }
 
     private int gpus(String resource) {
-        return (int) devices().stream()
+        return (int) staticDevices().stream()
                 .filter(d -> d.resource().equals(resource))
                 .map(GpuDevice::uuid)
                 .distinct()
@@ -135,6 +190,58 @@ public record FleetLayout(List<GpuNode> nodes) {
             }
         }
         return new GpuNode(name, gpus.size(), MIG_MIXED, devices);
+    }
+
+    /**
+     * A node of flexible pool {@code pool} whose GPU {@code i} runs {@code layouts.get(i)}: a whole GPU
+     * ({@code nvidia.com/gpu}) or its MIG instances ({@code nvidia.com/mig-<profile>}, mixed strategy), each with the
+     * GPU instance id the driver gives an instance at that place ({@link #gpuInstanceId}).
+     */
+    public static GpuNode flexibleNode(String name, String pool, String migConfig, List<GpuLayout> layouts) {
+        List<GpuDevice> devices = new ArrayList<>();
+        for (int i = 0; i < layouts.size(); i++) {
+            GpuLayout layout = layouts.get(i);
+            if (!layout.migEnabled()) {
+                devices.add(
+                        new GpuDevice(name, i, uuid(name, i), pciBus(i), WHOLE_GPU_RESOURCE, null, -1, GPU_MEMORY_MIB));
+                continue;
+            }
+            for (MigPlacement instance : layout.instances()) {
+                GpuInstanceProfile profile = GEOMETRY.profile(instance.profile())
+                        .orElseThrow(() -> new IllegalArgumentException("H200 offers no profile " + instance));
+                devices.add(new GpuDevice(
+                        name,
+                        i,
+                        uuid(name, i),
+                        pciBus(i),
+                        "nvidia.com/mig-" + profile.name(),
+                        profile.name(),
+                        gpuInstanceId(profile, instance.start()),
+                        instanceMemoryMib(profile)));
+            }
+        }
+        return new GpuNode(name, layouts.size(), migConfig, devices, pool, layouts);
+    }
+
+    /**
+     * The GPU instance id (dcgm-exporter's {@code GPU_I_ID}) of an instance of {@code profile} at memory slice
+     * {@code start}: the driver numbers an 8-slice GPU's instances by place, the whole GPU 0, the halves 1–2, the
+     * quarters 3–6, the eighths 7–14, so the static node's 3g.71gb are 1 and 2, its 2g.35gb 3 to 5 and its 1g.18gb
+     * 7 to 13.
+     */
+    static int gpuInstanceId(GpuInstanceProfile profile, int start) {
+        int places = GEOMETRY.memorySlices() / profile.memorySlices();
+        return places - 1 + start / profile.memorySlices();
+    }
+
+    // The static profiles' memory (MigProfile) by the memory slices an instance takes.
+    private static int instanceMemoryMib(GpuInstanceProfile profile) {
+        return switch (profile.memorySlices()) {
+            case 1 -> MigProfile.G1_18.memoryMib();
+            case 2 -> MigProfile.G2_35.memoryMib();
+            case 4 -> MigProfile.G3_71.memoryMib();
+            default -> MigProfile.G3_71.memoryMib() / 4 * profile.memorySlices();
+        };
     }
 
     private static void addCopies(List<MigProfile> into, MigProfile profile, int copies) {

@@ -16,7 +16,8 @@ import java.util.function.Supplier;
 
 /**
  * One dcgm-exporter per node: {@code GET /metrics} on its own port (9400, 9401, … in the local stack, the way each
- * node's exporter listens on 9400 of its own IP).
+ * node's exporter listens on 9400 of its own IP). Each scrape renders the node as the {@link FleetState} holds it
+ * then, so a flexible node's exporter serves its new MIG instances once a config is applied.
  */
 public final class FleetServer implements AutoCloseable {
 
@@ -30,30 +31,33 @@ public final class FleetServer implements AutoCloseable {
     });
 
     /**
-     * Starts one exporter per node of {@code layout}; node i listens on {@code basePort + i}, or on an ephemeral
+     * Starts one exporter per node of {@code fleet}; node i listens on {@code basePort + i}, or on an ephemeral
      * port when {@code basePort} is 0.
      */
     public FleetServer(
-            FleetLayout layout,
+            FleetState fleet,
             int basePort,
             DcgmTextWriter writer,
             Supplier<Map<String, Attribution>> attributions,
             Clock clock)
             throws IOException {
         try {
-            for (int i = 0; i < layout.nodes().size(); i++) {
-                GpuNode node = layout.nodes().get(i);
+            for (int i = 0; i < fleet.nodes().size(); i++) {
+                String node = fleet.nodes().get(i).name();
                 HttpServer server =
                         HttpServer.create(new InetSocketAddress("127.0.0.1", basePort == 0 ? 0 : basePort + i), 16);
                 server.createContext(
                         "/metrics",
-                        exchange -> serve(exchange, () -> writer.render(node, attributions.get(), clock.instant())));
+                        exchange -> serve(
+                                exchange,
+                                () -> writer.render(
+                                        fleet.node(node).orElseThrow(), attributions.get(), clock.instant())));
                 server.setExecutor(executor);
                 server.start();
                 servers.add(server);
                 String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/metrics";
                 urls.add(url);
-                targets.add(node.name() + "=" + url);
+                targets.add(node + "=" + url);
             }
         } catch (IOException e) {
             close();

@@ -1,6 +1,5 @@
 package io.gpuaas.local.k8s;
 
-import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
@@ -15,11 +14,9 @@ import io.gpuaas.kube.kueue.v1beta2.Cohort;
 import io.gpuaas.kube.kueue.v1beta2.CohortSpec;
 import io.gpuaas.kube.kueue.v1beta2.ResourceFlavor;
 import io.gpuaas.kube.kueue.v1beta2.ResourceFlavorSpec;
-import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.ResourceGroups;
-import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.resourcegroups.Flavors;
-import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.resourcegroups.flavors.Resources;
 import io.gpuaas.local.fleet.FleetLayout;
 import io.gpuaas.local.fleet.GpuNode;
+import io.gpuaas.local.mig.MigPartedConfig;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +25,8 @@ import java.util.Map;
  * Seeds the in-memory API with what a GPU cluster running Kueue has before gpuaas does anything: GPU nodes with the
  * labels GPU feature discovery sets and the capacity the device plugin advertises, one ResourceFlavor per pool and
  * {@value #NODE_FLAVOR} for cpu and memory (as deploy/kubernetes ships them), the cohort holding all capacity, and
- * the demo tenants' namespaces.
+ * the demo tenants' namespaces. A flexible pool's nodes carry {@value FleetLayout#POOL_LABEL}, which its flavor
+ * selects, and the namespace {@value MigPartedConfig#NAMESPACE} exists for quota-projector's mig-parted ConfigMap.
  */
 public final class ClusterSeeder {
 
@@ -54,6 +52,16 @@ public final class ClusterSeeder {
         anyNode.setSpec(new ResourceFlavorSpec());
         client.resources(ResourceFlavor.class).resource(anyNode).create();
         client.resources(Cohort.class).resource(cohort(pools)).create();
+        if (!layout.flexibleNodes().isEmpty()) {
+            client.namespaces()
+                    .resource(new NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName(MigPartedConfig.NAMESPACE)
+                            .withLabels(Map.of("kubernetes.io/metadata.name", MigPartedConfig.NAMESPACE))
+                            .endMetadata()
+                            .build())
+                    .create();
+        }
         for (Tenant tenant : tenants) {
             tenant.namespaces().forEach(ns -> client.namespaces()
                     .resource(namespace(ns, tenant.name()))
@@ -66,6 +74,9 @@ public final class ClusterSeeder {
         labels.put("kubernetes.io/hostname", node.name());
         labels.put("kubernetes.io/os", "linux");
         labels.put("kubernetes.io/arch", "amd64");
+        if (node.flexible()) {
+            labels.put(FleetLayout.POOL_LABEL, node.flexiblePool());
+        }
         labels.put("nvidia.com/gpu.present", "true");
         labels.put("nvidia.com/gpu.product", FleetLayout.PRODUCT_LABEL);
         labels.put("nvidia.com/gpu.count", Integer.toString(node.gpus()));
@@ -105,8 +116,14 @@ public final class ClusterSeeder {
     static ResourceFlavor flavor(Pool pool) {
         Map<String, String> nodeLabels = new LinkedHashMap<>();
         nodeLabels.put("nvidia.com/gpu.product", FleetLayout.PRODUCT_LABEL);
-        nodeLabels.put(
-                "nvidia.com/mig.config", pool.migProfile() == null ? FleetLayout.MIG_DISABLED : FleetLayout.MIG_MIXED);
+        if (pool.flexible()) {
+            // Its nodes' mig.config changes with every layout; the pool label stays.
+            nodeLabels.put(FleetLayout.POOL_LABEL, pool.id());
+        } else {
+            nodeLabels.put(
+                    "nvidia.com/mig.config",
+                    pool.migProfile() == null ? FleetLayout.MIG_DISABLED : FleetLayout.MIG_MIXED);
+        }
         ResourceFlavorSpec spec = new ResourceFlavorSpec();
         spec.setNodeLabels(nodeLabels);
         ResourceFlavor flavor = new ResourceFlavor();
@@ -115,29 +132,29 @@ public final class ClusterSeeder {
         return flavor;
     }
 
-    /** The cohort with all capacity as its own nominal quota: nothing is reserved before the first booking. */
+    /**
+     * The cohort with all capacity as its own nominal quota: nothing is reserved before the first booking. A flexible
+     * pool offers, under its one flavor, its GPUs whole and as many instances of each bookable profile as its GPUs
+     * hold with that profile alone ({@code k} per GPU). Flavors sharing a resource share a resource group, as Kueue
+     * requires, each listing every resource of the group (0 where it has none).
+     */
     static Cohort cohort(PoolCatalog pools) {
         CohortSpec spec = new CohortSpec();
-        spec.setResourceGroups(
-                pools.pools().stream().map(ClusterSeeder::resourceGroup).toList());
+        spec.setResourceGroups(CohortGroups.of(
+                pools.pools().stream().map(ClusterSeeder::capacity).toList()));
         Cohort cohort = new Cohort();
         cohort.setMetadata(metadata(COHORT));
         cohort.setSpec(spec);
         return cohort;
     }
 
-    private static ResourceGroups resourceGroup(Pool pool) {
-        Resources quota = new Resources();
-        quota.setName(pool.resource());
-        // A string, as Kueue serialises resource.Quantity.
-        quota.setNominalQuota(new IntOrString(Integer.toString(pool.capacity())));
-        Flavors flavor = new Flavors();
-        flavor.setName(pool.flavor());
-        flavor.setResources(List.of(quota));
-        ResourceGroups group = new ResourceGroups();
-        group.setCoveredResources(List.of(pool.resource()));
-        group.setFlavors(List.of(flavor));
-        return group;
+    private static CohortGroups.FlavorCapacity capacity(Pool pool) {
+        Map<String, Integer> units = new LinkedHashMap<>();
+        units.put(pool.resource(), pool.capacity());
+        for (String profile : pool.bookableProfiles()) {
+            units.put(pool.resourceFor(profile), pool.capacity() * FleetLayout.GEOMETRY.mostInstances(profile));
+        }
+        return new CohortGroups.FlavorCapacity(pool.flavor(), units);
     }
 
     static Namespace namespace(String name, String tenant) {

@@ -74,4 +74,89 @@ class FleetLayoutTest {
     void shouldRefuseAFleetOfOneGpuWhenAskedForIt() {
         assertThatThrownBy(() -> FleetLayout.of(1)).hasMessageContaining("--gpus must be at least 2");
     }
+
+    @Test
+    void shouldAddTheFlexiblePoolBesideTheStaticOnesWhenFlexibleGpusAreAsked() {
+        FleetLayout layout = FleetLayout.of(16, 8);
+
+        assertThat(layout.pools().pools().subList(0, 4))
+                .isEqualTo(FleetLayout.of(16).pools().pools());
+        Pool flex = layout.pools().find(FleetLayout.FLEX_POOL).orElseThrow();
+        assertThat(flex.flexible()).isTrue();
+        assertThat(flex.flavor()).isEqualTo("h200-flex");
+        assertThat(flex.capacity()).isEqualTo(8);
+        assertThat(flex.nodes()).containsExactly(new io.gpuaas.events.pool.PoolNode("gpu-node-3", 8));
+        GpuNode node = layout.node("gpu-node-3").orElseThrow();
+        assertThat(node.flexiblePool()).isEqualTo(FleetLayout.FLEX_POOL);
+        assertThat(node.migConfig()).isEqualTo(FleetLayout.MIG_DISABLED);
+        assertThat(node.capacity()).containsExactly(java.util.Map.entry("nvidia.com/gpu", 8));
+    }
+
+    @Test
+    void shouldSpreadFlexibleGpusEightToANodeWhenThereAreMore() {
+        FleetLayout layout = FleetLayout.of(16, 12);
+
+        assertThat(layout.flexibleNodes())
+                .extracting(GpuNode::name, GpuNode::gpus)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("gpu-node-3", 8),
+                        org.assertj.core.groups.Tuple.tuple("gpu-node-4", 4));
+        assertThat(FleetLayout.of(16, 0).pools().find(FleetLayout.FLEX_POOL)).isEmpty();
+    }
+
+    @Test
+    void shouldReadBackTheCatalogWithTheFlexiblePoolWhenItIsWrittenAsPoolsJson() throws Exception {
+        PoolCatalog pools = FleetLayout.of(16, 8).pools();
+
+        PoolCatalog read = PoolCatalog.read(
+                new java.io.ByteArrayInputStream(pools.toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+
+        assertThat(read.pools()).isEqualTo(pools.pools());
+        assertThat(read.flexibleFor("gpu-node-3")).get().extracting(Pool::id).isEqualTo(FleetLayout.FLEX_POOL);
+    }
+
+    @Test
+    void shouldServeAsManyInstancesAsTheGeometryHoldsWhenAFlexibleGpuRunsOneBookableProfileAlone() {
+        Pool flex = FleetLayout.of(16, 8).pools().find(FleetLayout.FLEX_POOL).orElseThrow();
+
+        for (String profile : flex.bookableProfiles()) {
+            var alone = FleetLayout.GEOMETRY.profile(profile).orElseThrow();
+            java.util.List<io.gpuaas.events.geometry.MigPlacement> instances = new java.util.ArrayList<>();
+            for (int start : alone.starts()) {
+                instances.add(io.gpuaas.events.geometry.MigPlacement.of(profile, start));
+                if (!FleetLayout.GEOMETRY.isValid(instances)) {
+                    instances.removeLast();
+                }
+            }
+            GpuNode node = FleetLayout.flexibleNode(
+                    "gpu-node-3", FleetLayout.FLEX_POOL, "x", java.util.List.of(GpuLayout.mig(instances)));
+
+            assertThat(node.capacity())
+                    .as(profile)
+                    .containsExactly(java.util.Map.entry(
+                            flex.resourceFor(profile), FleetLayout.GEOMETRY.mostInstances(profile)));
+            assertThat(node.devices()).extracting(GpuDevice::gpuInstanceId).doesNotHaveDuplicates();
+        }
+    }
+
+    @Test
+    void shouldNumberFlexibleInstancesAsTheStaticNodeDoesWhenTheyStandAtTheSamePlaces() {
+        GpuNode staticNode = FleetLayout.of(16).nodes().get(1);
+        for (MigProfile profile : MigProfile.ALL) {
+            var geometry = FleetLayout.GEOMETRY.profile(profile.name()).orElseThrow();
+            java.util.List<Integer> flexible = java.util.stream.IntStream.range(0, profile.perGpu())
+                    .map(i -> FleetLayout.gpuInstanceId(
+                            geometry, geometry.starts().get(i)))
+                    .boxed()
+                    .toList();
+            java.util.List<Integer> served = staticNode.devices().stream()
+                    .filter(d -> profile.name().equals(d.migProfile()))
+                    .map(GpuDevice::gpuInstanceId)
+                    .distinct()
+                    .sorted()
+                    .toList();
+
+            assertThat(flexible).as(profile.name()).isEqualTo(served);
+        }
+    }
 }

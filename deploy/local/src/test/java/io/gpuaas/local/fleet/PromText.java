@@ -12,18 +12,18 @@ import java.util.regex.Pattern;
  * A strict reader of the Prometheus text format (0.0.4) for tests: every sample line must parse, belong to a family
  * announced by HELP and TYPE before it, and carry a float value; labels keep their order.
  */
-final class PromText {
+public final class PromText {
 
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{(.*)})? (\\S+)$");
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"(,|$)");
 
-    record Sample(String name, LinkedHashMap<String, String> labels, double value) {}
+    public record Sample(String name, LinkedHashMap<String, String> labels, double value) {}
 
     final Map<String, String> types = new HashMap<>();
     final Map<String, String> help = new HashMap<>();
     final List<Sample> samples = new ArrayList<>();
 
-    static PromText parse(String text) {
+    public static PromText parse(String text) {
         PromText parsed = new PromText();
         for (String line : text.split("\n")) {
             if (line.isBlank()) {
@@ -72,7 +72,7 @@ final class PromText {
         return new Sample(name, labels, Double.parseDouble(matcher.group(4)));
     }
 
-    List<Sample> named(String name) {
+    public List<Sample> named(String name) {
         return samples.stream().filter(s -> s.name().equals(name)).toList();
     }
 }

@@ -152,4 +152,36 @@ class QuotaModelTest {
                         "couldn't assign flavors to pod set head: insufficient unused quota for cpu in flavor"
                                 + " gpuaas-any-node, 500m more needed"));
     }
+
+    @Test
+    void shouldAdmitEachProfileAgainstItsOwnQuotaWhenOneFlavorCoversSeveralResources() {
+        String flex = "h200-flex";
+        String g3 = "nvidia.com/mig-3g.71gb";
+        String g1 = "nvidia.com/mig-1g.18gb";
+        QueueQuota queue = new QueueQuota(
+                "gpuaas-team-a",
+                Optional.empty(),
+                List.of(
+                        new FlavorQuota(flex, "nvidia.com/gpu", 1, null, null),
+                        new FlavorQuota(flex, g3, 2, null, null),
+                        new FlavorQuota(flex, g1, 3, null, null)),
+                false);
+        QuotaModel model = new QuotaModel(Map.of("gpuaas-team-a", queue), Map.of());
+
+        Admission mixed = model.tryAdmit(
+                "gpuaas-team-a", List.of(new PodSetDemand("workers", 2, Map.of(g3, 1L, g1, 1L, "nvidia.com/gpu", 0L))));
+        Admission more = model.tryAdmit("gpuaas-team-a", List.of(new PodSetDemand("workers", 1, Map.of(g3, 1L))));
+        Admission other = model.tryAdmit("gpuaas-team-a", List.of(new PodSetDemand("workers", 1, Map.of(g1, 1L))));
+
+        assertThat(mixed).isInstanceOfSatisfying(Admission.Admitted.class, a -> assertThat(
+                        a.podSets().getFirst().flavors())
+                .isEqualTo(Map.of(g3, flex, g1, flex)));
+        assertThat(more)
+                .as("both 3g.71gb units are used")
+                .isInstanceOfSatisfying(Admission.Pending.class, p -> assertThat(p.message())
+                        .contains("insufficient unused quota for " + g3 + " in flavor " + flex));
+        assertThat(other).as("1g.18gb has its own quota").isInstanceOf(Admission.Admitted.class);
+        assertThat(model.used("gpuaas-team-a", flex, g1)).isEqualTo(3);
+        assertThat(model.used("gpuaas-team-a", flex, g3)).isEqualTo(2);
+    }
 }
