@@ -52,6 +52,8 @@ public final class MigLayoutApplier {
     private final QuotaProjectorMetrics metrics;
     /** Per node, the last state counted in the metrics, so a state is counted once per config. */
     private final Map<String, String> counted = new HashMap<>();
+    /** Per node, what it was last counted blocked for. */
+    private final Map<String, String> blockedCounted = new HashMap<>();
 
     public MigLayoutApplier(
             NodeWrites api,
@@ -124,13 +126,13 @@ public final class MigLayoutApplier {
                 if ("failed".equals(state)) {
                     failed++;
                 }
-                if (!decision.blocked().isEmpty()) {
+                if (decision.blocked().isEmpty()) {
+                    blockedCounted.remove(decision.node());
+                } else {
                     blocked++;
-                    decision.blocked().forEach(b -> {
-                        metrics.layoutChange(decision.node(), "blocked");
-                        b.bookings()
-                                .forEach(k -> notReady.add(new NotReady(k, decision.node(), "blocked", b.reason())));
-                    });
+                    countBlocked(decision);
+                    decision.blocked().forEach(b -> b.bookings()
+                            .forEach(k -> notReady.add(new NotReady(k, decision.node(), "blocked", b.reason()))));
                 }
                 if (!"success".equals(state)) {
                     String reason = "the MIG manager reports " + NodeWrites.STATE_LABEL + "=" + state + " for "
@@ -183,6 +185,14 @@ public final class MigLayoutApplier {
             return reported;
         }
         return "pending";
+    }
+
+    /** Blocked is counted once per node and needed layout (it lasts many passes). */
+    private void countBlocked(MigLayoutPlanner.Decision decision) {
+        String needed = decision.blocked().toString();
+        if (!needed.equals(blockedCounted.put(decision.node(), needed))) {
+            metrics.layoutChange(decision.node(), "blocked");
+        }
     }
 
     private void count(String node, String config, String state) {
