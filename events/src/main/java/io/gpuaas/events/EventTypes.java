@@ -57,6 +57,7 @@ public final class EventTypes {
         register(Notice.BookingEndingSoon.class, "io.gpuaas.notice.booking-ending-soon.v1");
         register(Notice.NoShowWarning.class, "io.gpuaas.notice.no-show-warning.v1");
         register(Notice.ReclaimPending.class, "io.gpuaas.notice.reclaim-pending.v1");
+        register(Notice.MigLayoutNotReady.class, "io.gpuaas.notice.mig-layout-not-ready.v1");
         register(WebhookRegistration.class, "io.gpuaas.webhook.registration.v1");
     }
 

@@ -79,10 +79,11 @@ public final class KafkaAccess {
         // Booking notices from booking-service's lifecycle, workload notices (ReclaimPending) from idle-reclaimer;
         // booking-service delivers them to tenants' webhooks, idle-reclaimer reads its own back to show them on the
         // workload objects (Event, gpuaas.io/reclaim-at), quota-projector the booking notices (Events and annotations
-        // on the tenant's Workloads and queues).
+        // on the tenant's Workloads and queues); quota-projector also writes MigLayoutNotReady for flexible bookings
+        // whose GPUs' layout is not ready.
         topic(
                 Topics.NOTICES,
-                EnumSet.of(BOOKING_SERVICE, IDLE_RECLAIMER),
+                EnumSet.of(BOOKING_SERVICE, IDLE_RECLAIMER, QUOTA_PROJECTOR),
                 EnumSet.of(BOOKING_SERVICE, IDLE_RECLAIMER, QUOTA_PROJECTOR));
         topic(Topics.WEBHOOKS, EnumSet.of(BOOKING_SERVICE), EnumSet.of(BOOKING_SERVICE));
         topic(

@@ -280,6 +280,19 @@ final class EventSamples {
     }
 
     private static void reclaim(Map<Class<?>, Object> samples) {
+        put(
+                samples,
+                new Notice.MigLayoutNotReady(
+                        Notice.migLayoutNotReadyId("bk-01JD9F", T0),
+                        "bk-01JD9F",
+                        "team-a",
+                        "team-a",
+                        "h200-flex",
+                        "gpu-node-3",
+                        "failed",
+                        "the MIG manager reported nvidia.com/mig.config.state=failed for gpuaas-3f2a9c01d4",
+                        T0,
+                        T0.minus(Duration.ofMinutes(8)).plusMillis(120)));
         WorkloadRef ref = new WorkloadRef("team-a", "RayCluster", "train-1");
         List<ReclaimEvent.ScaledGroup> groups = List.of(new ReclaimEvent.ScaledGroup("workers", 2, 1, 0));
         put(samples, new ReclaimEvent.IdleDetected(ref, "team-a", 2, T0, 1800, 0.05, 0.01, 0.98, "direct", NOW));
@@ -333,6 +346,19 @@ final class EventSamples {
                         T0.plus(grace),
                         grace,
                         T0.plus(grace.dividedBy(2)).plusMillis(240)));
+        put(
+                samples,
+                new Notice.MigLayoutNotReady(
+                        Notice.migLayoutNotReadyId("bk-01JD9F", T0),
+                        "bk-01JD9F",
+                        "team-a",
+                        "team-a",
+                        "h200-flex",
+                        "gpu-node-3",
+                        "failed",
+                        "the MIG manager reported nvidia.com/mig.config.state=failed for gpuaas-3f2a9c01d4",
+                        T0,
+                        T0.minus(Duration.ofMinutes(8)).plusMillis(120)));
         WorkloadRef ref = new WorkloadRef("team-a", "RayCluster", "train-1");
         Duration window = Duration.ofMinutes(15);
         put(

@@ -100,9 +100,11 @@ class KafkaAccessTest {
     }
 
     @Test
-    void shouldLetBookingServiceAndTheReclaimerWriteNoticesAndBookingServiceReadWorkloadsWhenTheTableIsRead() {
+    void
+            shouldLetBookingServiceTheReclaimerAndTheProjectorWriteNoticesAndBookingServiceReadWorkloadsWhenTheTableIsRead() {
         assertThat(KafkaAccess.writers(Topics.NOTICES))
-                .containsExactlyInAnyOrder(KafkaPrincipal.BOOKING_SERVICE, KafkaPrincipal.IDLE_RECLAIMER);
+                .containsExactlyInAnyOrder(
+                        KafkaPrincipal.BOOKING_SERVICE, KafkaPrincipal.IDLE_RECLAIMER, KafkaPrincipal.QUOTA_PROJECTOR);
         assertThat(KafkaAccess.readers(Topics.NOTICES))
                 .containsExactlyInAnyOrder(
                         KafkaPrincipal.SRE,
@@ -110,10 +112,10 @@ class KafkaAccessTest {
                         KafkaPrincipal.IDLE_RECLAIMER,
                         KafkaPrincipal.QUOTA_PROJECTOR);
         assertThat(KafkaAccess.acls(KafkaPrincipal.QUOTA_PROJECTOR, "t1.gpuaas."))
-                .as("quota-projector reads booking notices (no group: a replica) and writes none")
+                .as("quota-projector reads notices (no group: a replica) and writes its MigLayoutNotReady")
                 .anyMatch(a -> a.pattern().name().equals("t1.gpuaas.notices")
                         && a.entry().operation() == AclOperation.READ)
-                .noneMatch(a -> a.pattern().name().equals("t1.gpuaas.notices")
+                .anyMatch(a -> a.pattern().name().equals("t1.gpuaas.notices")
                         && a.entry().operation() == AclOperation.WRITE)
                 .noneMatch(a -> a.pattern().resourceType() == ResourceType.GROUP);
         assertThat(KafkaAccess.acls(KafkaPrincipal.BOOKING_SERVICE, "t1.gpuaas."))

@@ -12,6 +12,7 @@ import io.gpuaas.kit.runtime.ServiceComponent;
 import io.gpuaas.kit.runtime.ServiceLifecycle;
 import io.gpuaas.kit.runtime.TopicReplica.RecordHandler;
 import io.gpuaas.quota.config.LeaderElectionSettings;
+import io.gpuaas.quota.config.MigLayoutSettings;
 import io.gpuaas.quota.config.NodeResourceSettings;
 import io.gpuaas.quota.config.QuotaSettings;
 import io.gpuaas.quota.k8s.ClusterCache;
@@ -21,6 +22,9 @@ import io.gpuaas.quota.k8s.QuotaLoops;
 import io.gpuaas.quota.k8s.WriterGate;
 import io.gpuaas.quota.kafka.BookingTable;
 import io.gpuaas.quota.metrics.QuotaProjectorMetrics;
+import io.gpuaas.quota.mig.MigLayoutApplier;
+import io.gpuaas.quota.mig.MigLayoutLoop;
+import io.gpuaas.quota.mig.NodeWrites;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -50,6 +54,7 @@ public final class QuotaProjector implements AutoCloseable {
     private final BookingTable bookings;
     private final LeaderDuties duties;
     private final QuotaLoops loops;
+    private final MigLayoutLoop layouts;
     private final LeaseLeadership leadership;
     private final List<ServiceComponent> components;
     private final ServiceLifecycle lifecycle;
@@ -85,14 +90,47 @@ public final class QuotaProjector implements AutoCloseable {
             PoolCatalog catalog,
             PrometheusRegistry registry,
             Options options) {
+        this(
+                client,
+                kafka,
+                settings,
+                nodeResources,
+                MigLayoutSettings.defaults(),
+                election,
+                catalog,
+                registry,
+                options);
+    }
+
+    public QuotaProjector(
+            KubernetesClient client,
+            KafkaClients kafka,
+            QuotaSettings settings,
+            NodeResourceSettings nodeResources,
+            MigLayoutSettings mig,
+            LeaderElectionSettings election,
+            PoolCatalog catalog,
+            PrometheusRegistry registry,
+            Options options) {
         QuotaProjectorMetrics metrics = new QuotaProjectorMetrics(registry);
         DeadLetterPublisher deadLetters = kafka.deadLetterPublisher("quota-projector", registry);
         WriterGate gate = new WriterGate();
         this.cache = new ClusterCache(client, settings.resync(), settings.hardwareProfiles());
         this.bookings = new BookingTable(
                 kafka, deadLetters, this::bookingsChanged, options.clock(), metrics, options.bookingHandler(), 10);
+        MigLayoutLoop[] layouts = new MigLayoutLoop[1];
         this.loops = new QuotaLoops(
-                client, cache, bookings, catalog, settings, nodeResources, gate, options.clock(), metrics, 30);
+                client,
+                cache,
+                bookings,
+                catalog,
+                settings,
+                nodeResources,
+                gate,
+                options.clock(),
+                metrics,
+                () -> layouts[0].inForce(),
+                30);
         NoticeLoop notices = new NoticeLoop(
                 new NoticeAnnouncer(client, cache, settings.localQueueName(), options.clock()),
                 gate,
@@ -100,15 +138,46 @@ public final class QuotaProjector implements AutoCloseable {
                 deadLetters,
                 options.clock(),
                 registry,
+                notice -> layouts[0].onNotice(notice),
                 30);
+        this.layouts = new MigLayoutLoop(
+                new MigLayoutApplier(
+                        new NodeWrites(client, mig.configMapNamespace(), mig.configMapName()),
+                        catalog,
+                        bookings::bookings,
+                        mig,
+                        options.clock(),
+                        metrics),
+                mig,
+                gate,
+                kafka,
+                options.clock(),
+                metrics,
+                registry,
+                notices::caughtUp,
+                loops::requestPlan,
+                30);
+        layouts[0] = this.layouts;
         this.duties = new LeaderDuties(
-                cache, kafka, deadLetters, loops, notices::takeover, gate, options.clock(), metrics, 20);
+                cache,
+                kafka,
+                deadLetters,
+                loops,
+                () -> {
+                    notices.takeover();
+                    this.layouts.request();
+                },
+                gate,
+                options.clock(),
+                metrics,
+                20);
         this.leadership = new LeaseLeadership(
                 client, "quota-leadership", election, List.of(duties), () -> cache.synced() && bookings.caughtUp(), 40);
         cache.addListener(loops::onChange);
         List<ServiceComponent> all = new ArrayList<>(List.of(cache, bookings.replica(), duties, leadership));
         all.addAll(loops.components());
         all.addAll(notices.components());
+        all.add(this.layouts.component());
         this.components = List.copyOf(all);
         this.lifecycle = new ServiceLifecycle(components, new LifecycleSettings(Duration.ofSeconds(10)));
     }
@@ -138,11 +207,13 @@ public final class QuotaProjector implements AutoCloseable {
 
     private void bookingsChanged() {
         loops.requestPlan();
+        layouts.request();
     }
 
     /** Stops every component in reverse order; for code that runs without the container. */
     @Override
     public void close() {
         lifecycle.stop();
+        layouts.close();
     }
 }

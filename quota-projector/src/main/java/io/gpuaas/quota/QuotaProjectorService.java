@@ -5,6 +5,7 @@ import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kit.runtime.ServiceComponent;
 import io.gpuaas.quota.config.LeaderElectionSettings;
+import io.gpuaas.quota.config.MigLayoutSettings;
 import io.gpuaas.quota.config.NodeResourceSettings;
 import io.gpuaas.quota.config.QuotaSettings;
 import io.micronaut.context.annotation.Factory;
@@ -33,16 +34,18 @@ public class QuotaProjectorService {
             KafkaClients kafka,
             QuotaSettings settings,
             NodeResourceSettings nodeResources,
+            MigLayoutSettings mig,
             LeaderElectionSettings election,
             PoolCatalog catalog,
             PrometheusRegistry registry,
             Optional<QuotaProjector.Options> options) {
-        LOG.info("quota settings: {}; {}; leader election: {}", settings, nodeResources, election);
+        LOG.info("quota settings: {}; {}; {}; leader election: {}", settings, nodeResources, mig, election);
         return new QuotaProjector(
                 client,
                 kafka,
                 settings,
                 nodeResources,
+                mig,
                 election,
                 catalog,
                 registry,
@@ -95,6 +98,12 @@ public class QuotaProjectorService {
     @Named("notice-writer")
     ServiceComponent noticeWriter(QuotaProjector projector) {
         return component(projector, "notice-writer");
+    }
+
+    @Singleton
+    @Named("mig-layouts")
+    ServiceComponent migLayouts(QuotaProjector projector) {
+        return component(projector, "mig-layouts");
     }
 
     private static ServiceComponent component(QuotaProjector projector, String name) {

@@ -48,6 +48,9 @@ public final class WorkloadActivity {
                 reclaimPending
                         .computeIfAbsent(n.namespace(), ns -> new ConcurrentHashMap<>())
                         .put(n.workload().key(), n);
+            case Notice.MigLayoutNotReady n -> {
+                // quota-projector's; the dashboard does not show it yet (webhooks deliver it)
+            }
         }
     }
 

@@ -71,6 +71,7 @@ public class BookingMetrics implements LifecycleOutcomes {
                     case Notice.BookingEndingSoon n -> "booking_ending_soon";
                     case Notice.NoShowWarning n -> "no_show_warning";
                     case Notice.ReclaimPending n -> "reclaim_pending"; // idle-reclaimer's; listed for completeness
+                    case Notice.MigLayoutNotReady n -> "mig_layout_not_ready"; // quota-projector's, likewise
                 };
         notices.labelValues(type).inc();
     }

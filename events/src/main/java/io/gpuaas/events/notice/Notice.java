@@ -13,7 +13,7 @@ import java.time.Instant;
  * drop a copy it has seen.
  */
 public sealed interface Notice extends IdentifiedEvent
-        permits Notice.BookingEndingSoon, Notice.NoShowWarning, Notice.ReclaimPending {
+        permits Notice.BookingEndingSoon, Notice.NoShowWarning, Notice.ReclaimPending, Notice.MigLayoutNotReady {
 
     /** The notice's own id: what it is about and when, the same for every copy (see {@link #endingSoonId}). */
     String noticeId();
@@ -45,6 +45,14 @@ public sealed interface Notice extends IdentifiedEvent
      */
     static String reclaimPendingId(WorkloadRef workload, Instant idleSince) {
         return workload.key() + "/reclaim-pending@" + idleSince;
+    }
+
+    /**
+     * {@code <bookingId>/mig-layout-not-ready@<start>}: a booking's window is warned at most once that its GPUs' layout
+     * is not ready, whatever the state goes through; a booking moved to another start is a new window.
+     */
+    static String migLayoutNotReadyId(String bookingId, Instant start) {
+        return bookingId + "/mig-layout-not-ready@" + start;
     }
 
     /**
@@ -133,6 +141,37 @@ public sealed interface Notice extends IdentifiedEvent
             Instant idleSince,
             Instant reclaimAt,
             Duration window,
+            Instant time)
+            implements Notice {}
+
+    /**
+     * The MIG layout a flexible booking's units need is not in force on one of its nodes: the MIG manager reported
+     * {@code failed}, or the change is still pending or blocked (a running GPU pod or an active booking on a GPU that
+     * must change) within quota-projector's margin before the window starts. Quota still follows the booking at its
+     * start, but Kueue only admits onto instances that exist, so the tenant's Workloads may stay pending. Sent by
+     * quota-projector at most once per booking and window ({@link #migLayoutNotReadyId}).
+     *
+     * @param noticeId  {@link #migLayoutNotReadyId}
+     * @param bookingId the booking (the record key)
+     * @param tenant    its tenant
+     * @param namespace the namespace the booking is for
+     * @param pool      its (flexible) pool
+     * @param node      the node whose layout is not ready
+     * @param state     {@code failed}, {@code pending} or {@code blocked}
+     * @param reason    why, in words (the MIG manager's state, or what holds the GPU)
+     * @param startsAt  when the booking's window starts
+     * @param time      when quota-projector decided the notice
+     */
+    record MigLayoutNotReady(
+            String noticeId,
+            String bookingId,
+            String tenant,
+            String namespace,
+            String pool,
+            String node,
+            String state,
+            String reason,
+            Instant startsAt,
             Instant time)
             implements Notice {}
 }

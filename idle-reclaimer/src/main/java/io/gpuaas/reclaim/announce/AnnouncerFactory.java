@@ -109,6 +109,7 @@ public class AnnouncerFactory {
             }
             case Notice.BookingEndingSoon booking -> {}
             case Notice.NoShowWarning booking -> {}
+            case Notice.MigLayoutNotReady booking -> {}
         }
     }
 

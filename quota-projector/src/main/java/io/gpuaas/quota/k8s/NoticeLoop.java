@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 
 /**
  * Booking notices onto the tenant's objects: a replica of {@code gpuaas.notices} ({@code booking-notices}, no group,
@@ -43,6 +44,7 @@ public final class NoticeLoop {
     private final Clock clock;
     private final ReconcileLoop<String> loop;
     private final TopicReplica feed;
+    private final Consumer<Notice> others;
 
     public NoticeLoop(
             NoticeAnnouncer announcer,
@@ -51,7 +53,9 @@ public final class NoticeLoop {
             DeadLetterPublisher deadLetters,
             Clock clock,
             PrometheusRegistry registry,
+            Consumer<Notice> others,
             int startOrder) {
+        this.others = others;
         this.announcer = announcer;
         this.gate = gate;
         this.clock = clock;
@@ -81,7 +85,13 @@ public final class NoticeLoop {
         notices.bookings().forEach(loop::enqueue);
     }
 
+    /** Whether the notices were read to their end as of start (what this process wrote before is known). */
+    public boolean caughtUp() {
+        return feed.health().ready();
+    }
+
     private void onNotice(Notice notice) {
+        others.accept(notice);
         BookingNotice.of(notice)
                 .filter(n -> notices.add(n, clock.instant()))
                 .ifPresent(n -> loop.enqueue(n.bookingId()));

@@ -9,12 +9,15 @@ import io.gpuaas.kit.runtime.ServiceComponent;
 import io.gpuaas.quota.config.NodeResourceSettings;
 import io.gpuaas.quota.config.QuotaSettings;
 import io.gpuaas.quota.metrics.QuotaProjectorMetrics;
+import io.gpuaas.quota.model.FlavorResource;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 /**
  * Bookings to Kueue objects as two service-kit reconcile loops: {@code quota-planner} (one key, the plan; see
@@ -53,6 +56,7 @@ public final class QuotaLoops {
             WriterGate gate,
             Clock clock,
             QuotaProjectorMetrics metrics,
+            Supplier<Map<FlavorResource, Long>> inForce,
             int startOrder) {
         this.cache = cache;
         this.settings = settings;
@@ -62,7 +66,7 @@ public final class QuotaLoops {
         this.writer = new ClusterQueueWriter(client, cache::get, metrics);
         this.lag = new BoundaryLag(clock, metrics);
         this.budget = new QuotaBudget(settings.cohortName(), this::enqueue);
-        this.planner = new QuotaPlanner(cache, bookings, catalog, clock, metrics, lag, this::enqueue);
+        this.planner = new QuotaPlanner(cache, bookings, catalog, clock, metrics, lag, this::enqueue, inForce);
         this.reconciler = new QuotaReconciler(
                 cache,
                 writer,

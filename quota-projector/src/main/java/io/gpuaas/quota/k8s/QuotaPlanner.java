@@ -5,6 +5,7 @@ import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.kit.runtime.ReconcileLoop.Outcome;
 import io.gpuaas.quota.metrics.QuotaProjectorMetrics;
 import io.gpuaas.quota.model.DesiredQuota;
+import io.gpuaas.quota.model.FlavorResource;
 import io.gpuaas.quota.model.QuotaPlan;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,6 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,6 +45,7 @@ final class QuotaPlanner {
     private final QuotaProjectorMetrics metrics;
     private final BoundaryLag lag;
     private final Consumer<ObjectRef> writes;
+    private final Supplier<Map<FlavorResource, Long>> inForce;
     private volatile PlanSnapshot current;
     private volatile boolean namespacesChanged = true;
     private Map<String, Set<String>> tenantNamespaces = Map.of();
@@ -59,7 +62,9 @@ final class QuotaPlanner {
             Clock clock,
             QuotaProjectorMetrics metrics,
             BoundaryLag lag,
-            Consumer<ObjectRef> writes) {
+            Consumer<ObjectRef> writes,
+            Supplier<Map<FlavorResource, Long>> inForce) {
+        this.inForce = inForce;
         this.cache = cache;
         this.bookings = bookings;
         this.catalog = catalog;
@@ -101,7 +106,7 @@ final class QuotaPlanner {
             namespacesChanged = false;
             tenantNamespaces = TenantNamespaces.from(cache.list(Kind.NAMESPACE));
         }
-        DesiredQuota quota = QuotaPlan.at(now, known, catalog, tenantNamespaces);
+        DesiredQuota quota = QuotaPlan.at(now, known, catalog, tenantNamespaces, inForce.get());
         quota.problems().forEach(p -> LOG.warn("cannot project: {}", p));
         metrics.planProblems(quota.problems().size());
         PlanRenderer.Rendered rendered = renderer.render(quota);

@@ -6,15 +6,16 @@ import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.resourcegroups.flavors.Reso
 import io.gpuaas.quota.config.NodeResourceSettings;
 import io.gpuaas.quota.model.FlavorResource;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
- * Kueue {@code resourceGroups}: flavors covering the same resources share a group, and a resource may appear in
- * only one group of a queue. Each flavor lists its resources in the group's {@code coveredResources} order.
+ * Kueue {@code resourceGroups}: a resource may appear in only one group of a queue, and every flavor of a group lists
+ * every covered resource, in the group's {@code coveredResources} order. Flavors whose resources overlap share a
+ * group; where a flavor does not offer one of the group's resources it lists it at 0.
  */
 final class ResourceGroups {
 
@@ -22,22 +23,16 @@ final class ResourceGroups {
 
     static List<io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.ResourceGroups> render(
             SortedMap<FlavorResource, Long> nominal, boolean noBorrowing) {
-        Map<String, List<String>> resourcesByFlavor = new TreeMap<>();
-        nominal.keySet().forEach(c -> resourcesByFlavor
-                .computeIfAbsent(c.flavor(), f -> new ArrayList<>())
-                .add(c.resource()));
-        Map<List<String>, List<String>> flavorsByResources = new LinkedHashMap<>();
-        resourcesByFlavor.forEach((flavor, resources) -> flavorsByResources
-                .computeIfAbsent(resources, r -> new ArrayList<>())
-                .add(flavor));
-        checkDisjoint(flavorsByResources);
         List<io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.ResourceGroups> groups = new ArrayList<>();
-        flavorsByResources.forEach((covered, flavors) -> {
+        for (Group merged : merge(nominal)) {
             List<Flavors> flavorQuotas = new ArrayList<>();
-            for (String flavor : flavors) {
+            for (String flavor : merged.flavors()) {
                 List<Resources> resources = new ArrayList<>();
-                for (String resource : covered) {
-                    resources.add(quota(resource, nominal.get(new FlavorResource(flavor, resource)), noBorrowing));
+                for (String resource : merged.covered()) {
+                    // A flavor that does not offer a resource of its group lists it at 0 (Kueue wants every flavor
+                    // of a group to list every covered resource).
+                    long units = nominal.getOrDefault(new FlavorResource(flavor, resource), 0L);
+                    resources.add(quota(resource, units, noBorrowing));
                 }
                 Flavors quotas = new Flavors();
                 quotas.setName(flavor);
@@ -45,10 +40,45 @@ final class ResourceGroups {
                 flavorQuotas.add(quotas);
             }
             var group = new io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.ResourceGroups();
-            group.setCoveredResources(List.copyOf(covered));
+            group.setCoveredResources(merged.covered());
             group.setFlavors(flavorQuotas);
             groups.add(group);
+        }
+        return groups;
+    }
+
+    private record Group(List<String> covered, List<String> flavors) {}
+
+    /**
+     * Flavors whose resources overlap, directly or through another flavor, share one group covering the union of
+     * their resources (Kueue: a resource is covered by exactly one group of a queue): a static {@code h200} flavor on
+     * {@code nvidia.com/gpu} and a flexible flavor on {@code nvidia.com/gpu} and MIG resources make one group. Groups
+     * in order of their first flavor; resources and flavors sorted.
+     */
+    private static List<Group> merge(SortedMap<FlavorResource, Long> nominal) {
+        Map<String, TreeSet<String>> resourcesByFlavor = new TreeMap<>();
+        nominal.keySet().forEach(c -> resourcesByFlavor
+                .computeIfAbsent(c.flavor(), f -> new TreeSet<>())
+                .add(c.resource()));
+        List<TreeSet<String>> flavorSets = new ArrayList<>();
+        List<TreeSet<String>> resourceSets = new ArrayList<>();
+        resourcesByFlavor.forEach((flavor, resources) -> {
+            TreeSet<String> flavors = new TreeSet<>(List.of(flavor));
+            TreeSet<String> covered = new TreeSet<>(resources);
+            for (int i = resourceSets.size() - 1; i >= 0; i--) {
+                if (!java.util.Collections.disjoint(resourceSets.get(i), covered)) {
+                    covered.addAll(resourceSets.remove(i));
+                    flavors.addAll(flavorSets.remove(i));
+                }
+            }
+            resourceSets.add(covered);
+            flavorSets.add(flavors);
         });
+        List<Group> groups = new ArrayList<>();
+        for (int i = 0; i < resourceSets.size(); i++) {
+            groups.add(new Group(List.copyOf(resourceSets.get(i)), List.copyOf(flavorSets.get(i))));
+        }
+        groups.sort(java.util.Comparator.comparing(g -> g.flavors().getFirst()));
         return groups;
     }
 
@@ -87,19 +117,5 @@ final class ResourceGroups {
             quota.setBorrowingLimit(new IntOrString("0"));
         }
         return quota;
-    }
-
-    private static void checkDisjoint(Map<List<String>, List<String>> flavorsByResources) {
-        Map<String, List<String>> groupOf = new TreeMap<>();
-        flavorsByResources
-                .keySet()
-                .forEach(covered -> covered.forEach(resource -> {
-                    List<String> previous = groupOf.put(resource, covered);
-                    if (previous != null) {
-                        throw new IllegalArgumentException(
-                                "resource " + resource + " is covered by flavors with different" + " resource sets "
-                                        + previous + " and " + covered + "; Kueue needs one resource group each");
-                    }
-                }));
     }
 }

@@ -31,9 +31,29 @@ public final class QuotaProjectorMetrics implements ClusterQueueWriter.ConflictC
     private final Counter queueStates;
     private final Histogram queueStateLag;
     private final Histogram boundaryLag;
+    private final Counter layoutChanges;
+    private final Gauge layoutNotReady;
+    private final Counter layoutNotices;
 
     public QuotaProjectorMetrics(PrometheusRegistry registry) {
         this.registry = registry;
+        // Per node of a flexible pool: nodes are bounded by the fleet, unlike tenants or bookings.
+        layoutChanges = Counter.builder()
+                .name("gpuaas_mig_layout_changes_total")
+                .help("MIG layout changes of flexible pools' nodes by outcome: requested (label set), success or"
+                        + " failed (as the MIG manager reported), blocked (held back by an active booking or a pod)")
+                .labelNames("node", "outcome")
+                .register(registry);
+        layoutNotReady = Gauge.builder()
+                .name("gpuaas_mig_layout_nodes_not_ready")
+                .help("Flexible pools' nodes whose needed MIG layout is failed (MIG manager) or blocked, by state")
+                .labelNames("state")
+                .register(registry);
+        layoutNotices = Counter.builder()
+                .name("gpuaas_mig_layout_notices_total")
+                .help("MigLayoutNotReady notices written to gpuaas.notices, by state")
+                .labelNames("state")
+                .register(registry);
         writes = Counter.builder()
                 .name("gpuaas_quota_writes_total")
                 .help("Writes to Kueue objects by kind and outcome (unchanged means a reconcile found nothing to do)")
@@ -160,5 +180,18 @@ public final class QuotaProjectorMetrics implements ClusterQueueWriter.ConflictC
 
     public void boundaryApplied(double lagSeconds) {
         boundaryLag.observe(lagSeconds);
+    }
+
+    public void layoutChange(String node, String outcome) {
+        layoutChanges.labelValues(node, outcome).inc();
+    }
+
+    public void layoutNotReady(long failed, long blocked) {
+        layoutNotReady.labelValues("failed").set(failed);
+        layoutNotReady.labelValues("blocked").set(blocked);
+    }
+
+    public void layoutNotice(String state) {
+        layoutNotices.labelValues(state).inc();
     }
 }

@@ -72,6 +72,7 @@ public record BookingNotice(
                         false,
                         true));
             case Notice.ReclaimPending n -> Optional.empty();
+            case Notice.MigLayoutNotReady n -> Optional.empty(); // ours; MigNoticeLedger remembers it
         };
     }
 

@@ -46,7 +46,25 @@ public final class QuotaPlan {
             Collection<Booking> bookings,
             PoolCatalog catalog,
             Map<String, ? extends Set<String>> tenantNamespaces) {
-        SortedMap<FlavorResource, Long> capacity = capacities(catalog);
+        return at(at, bookings, catalog, tenantNamespaces, Map.of());
+    }
+
+    /**
+     * The desired quota at {@code at}, a flexible pool's capacity per resource being the layouts in force.
+     *
+     * @param inForce per flexible flavor and resource, the units its nodes offer now (their allocatable
+     *                {@code nvidia.com/gpu} and {@code nvidia.com/mig-<profile>}), never the planned layouts: Kueue
+     *                must not lend slices that do not exist. A flexible flavor without any entry counts as laid out
+     *                all whole (the GPU Operator's {@code all-disabled}): its GPUs as {@code nvidia.com/gpu}, no
+     *                slices.
+     */
+    public static DesiredQuota at(
+            Instant at,
+            Collection<Booking> bookings,
+            PoolCatalog catalog,
+            Map<String, ? extends Set<String>> tenantNamespaces,
+            Map<FlavorResource, Long> inForce) {
+        SortedMap<FlavorResource, Long> capacity = capacities(catalog, inForce);
         SortedMap<String, Accumulator> byTenant = new TreeMap<>();
         List<String> problems = new ArrayList<>();
         for (Booking booking : bookings) {
@@ -94,10 +112,27 @@ public final class QuotaPlan {
         return best == null || candidate.isBefore(best) ? candidate : best;
     }
 
-    private static SortedMap<FlavorResource, Long> capacities(PoolCatalog catalog) {
+    private static SortedMap<FlavorResource, Long> capacities(PoolCatalog catalog, Map<FlavorResource, Long> inForce) {
         SortedMap<FlavorResource, Long> capacity = new TreeMap<>();
         for (Pool pool : catalog.pools()) {
-            capacity.merge(new FlavorResource(pool.flavor(), pool.resource()), (long) pool.capacity(), Long::sum);
+            if (!pool.flexible()) {
+                capacity.merge(new FlavorResource(pool.flavor(), pool.resource()), (long) pool.capacity(), Long::sum);
+                continue;
+            }
+            boolean observed =
+                    inForce.keySet().stream().anyMatch(c -> c.flavor().equals(pool.flavor()));
+            // Every resource the pool can be booked by is a cell, 0 while no GPU offers it: the queues' shape stays
+            // the same whatever the layouts.
+            List<String> resources = new ArrayList<>();
+            resources.add(pool.resourceFor(null));
+            pool.bookableProfiles().forEach(p -> resources.add(pool.resourceFor(p)));
+            for (String resource : resources) {
+                FlavorResource cell = new FlavorResource(pool.flavor(), resource);
+                long units = observed
+                        ? inForce.getOrDefault(cell, 0L)
+                        : resource.equals(Pool.WHOLE_GPU_RESOURCE) ? pool.capacity() : 0L;
+                capacity.merge(cell, units, Long::sum);
+            }
         }
         return capacity;
     }

@@ -270,6 +270,7 @@ class BookingNoticesIT {
                     case Notice.BookingEndingSoon n -> n.bookingId();
                     case Notice.NoShowWarning n -> n.bookingId();
                     case Notice.ReclaimPending n -> n.workload().key();
+                    case Notice.MigLayoutNotReady n -> n.bookingId();
                 };
         notices.send(new ProducerRecord<>(fixture.kafka.topic(Topics.NOTICES), key, notice))
                 .get(10, TimeUnit.SECONDS);

@@ -16,6 +16,8 @@ import io.gpuaas.kit.config.KafkaSettings;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.quota.QuotaProjector;
 import io.gpuaas.quota.config.LeaderElectionSettings;
+import io.gpuaas.quota.config.MigLayoutSettings;
+import io.gpuaas.quota.config.NodeResourceSettings;
 import io.gpuaas.quota.config.QuotaSettings;
 import io.gpuaas.quota.k8s.Kind;
 import io.gpuaas.testing.kafka.KafkaBroker;
@@ -87,6 +89,32 @@ final class ProjectorFixture implements AutoCloseable {
         started.add(projector);
         await().atMost(Duration.ofSeconds(60)).until(projector::ready);
         return projector;
+    }
+
+    /** A replica with its own pool catalog and MIG layout settings (flexible pools), returned once ready. */
+    QuotaProjector start(
+            KubernetesClient apiClient, PoolCatalog catalog, MigLayoutSettings mig, PrometheusRegistry registry)
+            throws InterruptedException {
+        QuotaProjector projector = new QuotaProjector(
+                apiClient,
+                kafka,
+                QuotaSettings.defaults(),
+                NodeResourceSettings.defaults(),
+                mig,
+                LeaderElectionSettings.defaults(),
+                catalog,
+                registry,
+                QuotaProjector.Options.defaults());
+        projector.start();
+        started.add(projector);
+        await().atMost(Duration.ofSeconds(60)).until(projector::ready);
+        return projector;
+    }
+
+    /** Publishes {@code booking} on the compacted bookings topic as booking-service does. */
+    void publish(Booking booking) throws Exception {
+        bookings.send(new ProducerRecord<>(kafka.topic(Topics.BOOKINGS), booking.id(), booking))
+                .get(10, TimeUnit.SECONDS);
     }
 
     void tenantNamespace(String namespace, String tenant) {

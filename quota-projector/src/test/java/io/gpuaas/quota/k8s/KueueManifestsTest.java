@@ -3,7 +3,6 @@ package io.gpuaas.quota.k8s;
 import static io.gpuaas.quota.model.Bookings.at;
 import static io.gpuaas.quota.model.Bookings.booking;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -155,12 +154,26 @@ class KueueManifestsTest {
     }
 
     @Test
-    void shouldRejectCatalogWhenOneResourceIsCoveredByFlavorsWithDifferentResourceSets() {
+    void shouldMergeFlavorsWhoseResourcesOverlapIntoOneGroupWithZeroWhereAFlavorDoesNotOfferAResource() {
         TreeMap<FlavorResource, Long> cells = new TreeMap<>(Map.of(
-                new FlavorResource("a", "nvidia.com/gpu"), 1L,
-                new FlavorResource("b", "nvidia.com/gpu"), 1L,
-                new FlavorResource("b", "example.com/nic"), 1L));
+                new FlavorResource("h200", "nvidia.com/gpu"), 8L,
+                new FlavorResource("h200-flex", "nvidia.com/gpu"), 1L,
+                new FlavorResource("h200-flex", "nvidia.com/mig-3g.71gb"), 2L,
+                new FlavorResource("h200-mig-3g.71gb", "nvidia.com/mig-3g.71gb"), 4L,
+                new FlavorResource("other", "example.com/nic"), 1L));
 
-        assertThatThrownBy(() -> ResourceGroups.render(cells, false)).hasMessageContaining("nvidia.com/gpu");
+        var groups = ResourceGroups.render(cells, false);
+
+        assertThat(groups).hasSize(2);
+        assertThat(groups.getFirst().getCoveredResources()).containsExactly("nvidia.com/gpu", "nvidia.com/mig-3g.71gb");
+        assertThat(groups.getFirst().getFlavors())
+                .extracting(f -> f.getName(), f -> f.getResources().stream()
+                        .map(r -> r.getName() + "=" + r.getNominalQuota().getStrVal())
+                        .toList())
+                .containsExactly(
+                        tuple("h200", List.of("nvidia.com/gpu=8", "nvidia.com/mig-3g.71gb=0")),
+                        tuple("h200-flex", List.of("nvidia.com/gpu=1", "nvidia.com/mig-3g.71gb=2")),
+                        tuple("h200-mig-3g.71gb", List.of("nvidia.com/gpu=0", "nvidia.com/mig-3g.71gb=4")));
+        assertThat(groups.get(1).getCoveredResources()).containsExactly("example.com/nic");
     }
 }

@@ -237,6 +237,7 @@ class NoticesKillNineIT {
                 case BookingEndingSoon s -> s.endsAt().minus(s.lead());
                 case NoShowWarning w -> w.releaseAt().minus(w.grace().dividedBy(2));
                 case Notice.ReclaimPending p -> throw new IllegalStateException("booking-service emits no " + p);
+                case Notice.MigLayoutNotReady m -> throw new IllegalStateException("booking-service emits no " + m);
             };
         }
 
