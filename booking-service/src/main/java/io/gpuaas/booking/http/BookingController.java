@@ -4,6 +4,7 @@ import io.gpuaas.booking.http.BookingRequests.CreateBookingRequest;
 import io.gpuaas.booking.kafka.IdempotencyKeys;
 import io.gpuaas.booking.model.BookingDecider;
 import io.gpuaas.booking.model.BookingPolicy;
+import io.gpuaas.booking.model.PoolUnits;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.Caller;
@@ -111,7 +112,8 @@ public class BookingController {
                 req.purpose(),
                 Instant.now(),
                 fingerprint,
-                req.duration());
+                req.duration(),
+                req.profile());
         return gateway.decide(command)
                 .thenApply(decision -> DecisionResponses.toResponse(decision, requestId, bookingId, request.getPath()));
     }
@@ -167,14 +169,17 @@ public class BookingController {
         }
         // The decider's own rules on this clock, so what it would refuse never becomes a 202 and a late rejection.
         Instant now = Instant.now();
-        Optional<BookingPolicy.Violation> broken =
-                req.duration() == null ? Optional.empty() : policy.checkDuration(req.duration());
+        Optional<BookingPolicy.Violation> broken = PoolUnits.profileProblem(pool, req.profile());
+        if (broken.isEmpty() && req.duration() != null) {
+            broken = policy.checkDuration(req.duration());
+        }
         if (broken.isEmpty()) {
             Instant start = req.start() != null ? req.start() : now;
             Instant end = req.end() != null ? req.end() : policy.endAfter(start, req.duration());
+            int units = PoolUnits.capacity(pool, req.profile());
             broken = req.start() == null
-                    ? policy.checkNow(now, end, req.quantity(), pool.capacity())
-                    : policy.check(start, end, req.quantity(), pool.capacity(), now);
+                    ? policy.checkNow(now, end, req.quantity(), units)
+                    : policy.check(start, end, req.quantity(), units, now);
         }
         broken.ifPresent(BookingController::refuse);
         return pool;
