@@ -79,6 +79,9 @@ public final class BookingLedger {
             indexTimelines(b);
             if (fleets.placed(b)) {
                 flexible.add(b);
+            } else if (fleets.unplaced(b)) {
+                refusals.add(new RestoreRefusal(
+                        b.pool(), b.id(), "NO_PLACEMENT", "a booking of a flexible pool records no placement"));
             }
         });
         flexible.sort(RESTORE_ORDER);

@@ -53,6 +53,13 @@ final class FlexibleFleets {
         return pools.find(id);
     }
 
+    /** Whether {@code booking} should hold units on a fleet but records no placement (none this decider writes). */
+    boolean unplaced(Booking booking) {
+        return fleets.containsKey(booking.pool())
+                && booking.placement() == null
+                && heldUntil(booking).isPresent();
+    }
+
     /** Whether {@code booking} belongs on a fleet in its current state. */
     boolean placed(Booking booking) {
         return fleets.containsKey(booking.pool())
