@@ -4,6 +4,7 @@ import io.gpuaas.booking.http.BookingRequests.CreateBookingRequest;
 import io.gpuaas.booking.kafka.IdempotencyKeys;
 import io.gpuaas.booking.model.BookingDecider;
 import io.gpuaas.booking.model.BookingPolicy;
+import io.gpuaas.booking.model.PoolUnits;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.Caller;
@@ -69,7 +70,10 @@ public class BookingController {
                     + "intervals and the earliest start that fits; 202 with Location when the decision takes longer than "
                     + "the bounded wait. `start` absent or \"now\": the booking starts at the instant it is decided and is "
                     + "ACTIVE at once. `end` (aligned) or `duration` (ISO 8601, e.g. PT2H; the end is start + duration "
-                    + "rounded up to the alignment), not both. Admins must name the tenant they book for (`tenant`, else "
+                    + "rounded up to the alignment), not both. `profile`: on a flexible pool one of its bookable MIG "
+                    + "profiles (GET /api/v1/pools), absent for whole GPUs; on a static pool absent or its own profile; "
+                    + "anything else 422 INVALID_PROFILE. On a flexible pool the booking carries `placement` (node, GPU, "
+                    + "profile, start slice per unit). Admins must name the tenant they book for (`tenant`, else "
                     + "422); a tenant may omit it or name itself (another tenant: 403). Every caller, admins "
                     + "included, books only a namespace of its own `namespaces` claim (else 403 NAMESPACE_NOT_OWNED). "
                     + "Idempotency-Key (at most 128 visible ASCII characters) is bound per tenant to the whole "
@@ -111,7 +115,8 @@ public class BookingController {
                 req.purpose(),
                 Instant.now(),
                 fingerprint,
-                req.duration());
+                req.duration(),
+                req.profile());
         return gateway.decide(command)
                 .thenApply(decision -> DecisionResponses.toResponse(decision, requestId, bookingId, request.getPath()));
     }
@@ -167,14 +172,17 @@ public class BookingController {
         }
         // The decider's own rules on this clock, so what it would refuse never becomes a 202 and a late rejection.
         Instant now = Instant.now();
-        Optional<BookingPolicy.Violation> broken =
-                req.duration() == null ? Optional.empty() : policy.checkDuration(req.duration());
+        Optional<BookingPolicy.Violation> broken = PoolUnits.profileProblem(pool, req.profile());
+        if (broken.isEmpty() && req.duration() != null) {
+            broken = policy.checkDuration(req.duration());
+        }
         if (broken.isEmpty()) {
             Instant start = req.start() != null ? req.start() : now;
             Instant end = req.end() != null ? req.end() : policy.endAfter(start, req.duration());
+            int units = PoolUnits.capacity(pool, req.profile());
             broken = req.start() == null
-                    ? policy.checkNow(now, end, req.quantity(), pool.capacity())
-                    : policy.check(start, end, req.quantity(), pool.capacity(), now);
+                    ? policy.checkNow(now, end, req.quantity(), units)
+                    : policy.check(start, end, req.quantity(), units, now);
         }
         broken.ifPresent(BookingController::refuse);
         return pool;

@@ -46,6 +46,8 @@ public final class BookingRequests {
      * @param tenant    the tenant the booking is for: required from admins, optional for a tenant (its own)
      * @param duration  instead of {@code end}: ISO 8601 (e.g. {@code PT2H}); the end is start + duration rounded up to
      *                  the alignment
+     * @param profile   on a flexible pool, the MIG profile of each unit (one of the pool's {@code bookableProfiles});
+     *                  absent: whole GPUs. On a static pool absent or the pool's own profile
      */
     @Introspected
     public record CreateBookingRequest(
@@ -61,7 +63,10 @@ public final class BookingRequests {
             @Nullable String tenant,
 
             @Nullable @Schema(type = "string", example = "PT2H")
-            Duration duration) {
+            Duration duration,
+
+            @Nullable @Schema(type = "string", example = "3g.71gb")
+            String profile) {
 
         /** The body as the idempotency fingerprint sees it, for {@code tenant} (the one the request acts for). */
         String canonical(String actingTenant) {
@@ -74,6 +79,10 @@ public final class BookingRequests {
             fields.put("namespace", namespace);
             fields.put("purpose", purpose);
             fields.put("tenant", actingTenant);
+            if (profile != null) {
+                // Only when given, so a key bound before profiles existed keeps its fingerprint.
+                fields.put("profile", profile);
+            }
             return write(fields);
         }
     }
@@ -113,7 +122,8 @@ public final class BookingRequests {
                 RequestValidator.dnsLabel("namespace", string(o, "namespace")),
                 RequestValidator.text("purpose", string(o, "purpose"), RequestValidator.MAX_PURPOSE),
                 RequestValidator.dnsLabel("tenant", string(o, "tenant")),
-                duration(o, "duration"));
+                duration(o, "duration"),
+                RequestValidator.text("profile", string(o, "profile"), RequestValidator.MAX_ID));
     }
 
     static ChangeBookingRequest change(String body) {

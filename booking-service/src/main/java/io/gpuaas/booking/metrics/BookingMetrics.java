@@ -1,5 +1,7 @@
 package io.gpuaas.booking.metrics;
 
+import io.gpuaas.booking.model.BookingLedger.RestoreRefusal;
+import io.gpuaas.booking.stream.DecisionObserver;
 import io.gpuaas.booking.stream.DecisionOutcome;
 import io.gpuaas.booking.stream.LifecycleOutcomes;
 import io.gpuaas.events.booking.BookingCommand.ReleaseBooking;
@@ -16,7 +18,7 @@ import jakarta.inject.Singleton;
  * module's {@code DeadLetterPublisher}, as in every service.
  */
 @Singleton
-public class BookingMetrics implements LifecycleOutcomes {
+public class BookingMetrics implements LifecycleOutcomes, DecisionObserver {
 
     private final Counter decisions;
     private final Histogram decisionSeconds;
@@ -25,6 +27,7 @@ public class BookingMetrics implements LifecycleOutcomes {
     private final Counter rateLimited;
     private final Counter notices;
     private final Counter noShowReleases;
+    private final Counter restoreRefusals;
 
     public BookingMetrics(PrometheusRegistry registry) {
         decisions = Counter.builder()
@@ -62,6 +65,12 @@ public class BookingMetrics implements LifecycleOutcomes {
                 .help("No-show releases the lifecycle sent to the decider, by pool")
                 .labelNames("pool")
                 .register(registry);
+        restoreRefusals = Counter.builder()
+                .name("gpuaas_booking_placement_restore_refusals_total")
+                .help("Flexible bookings a rebuild of the decision state could not put back at their recorded"
+                        + " placement, by pool (each is logged; any is a bug or a changed pool to look at)")
+                .labelNames("pool")
+                .register(registry);
     }
 
     @Override
@@ -81,6 +90,12 @@ public class BookingMetrics implements LifecycleOutcomes {
         noShowReleases.labelValues(release.pool()).inc();
     }
 
+    @Override
+    public void restoreRefused(RestoreRefusal refusal) {
+        restoreRefusals.labelValues(refusal.pool()).inc();
+    }
+
+    @Override
     public void decided(DecisionOutcome outcome) {
         decisions.labelValues(outcome.pool(), outcomeOf(outcome.answer())).inc();
         decisionSeconds.labelValues(outcome.pool()).observe(outcome.nanos() / 1e9);

@@ -16,6 +16,7 @@ import io.gpuaas.events.booking.BookingEvent.BookingRejected;
 import io.gpuaas.events.booking.BookingEvent.BookingReleased;
 import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.booking.Caller;
+import io.gpuaas.events.booking.PlacedUnit;
 import io.gpuaas.events.pool.Pool;
 import io.gpuaas.events.pool.PoolCatalog;
 import java.time.Duration;
@@ -34,16 +35,23 @@ public final class BookingDecider {
     private final PoolCatalog pools;
     private final BookingPolicy policy;
     private final CapacityCheck capacity;
+    private final FlexibleDecisions flexible;
     private final IdempotencyGuard idempotency = new IdempotencyGuard();
 
     public BookingDecider(PoolCatalog pools, BookingPolicy policy) {
         this.pools = pools;
         this.policy = policy;
         this.capacity = new CapacityCheck(policy);
+        this.flexible = new FlexibleDecisions(policy, capacity);
     }
 
     public BookingPolicy policy() {
         return policy;
+    }
+
+    /** The pools decided on; a ledger for this decider is built on the same catalog (its flexible pools' fleets). */
+    public PoolCatalog pools() {
+        return pools;
     }
 
     public Decision decide(BookingCommand command, BookingLedger ledger, Instant now) {
@@ -90,10 +98,13 @@ public final class BookingDecider {
         }
         // Book now: the window starts at this decision's instant, on this clock, whatever the edge's said.
         Instant start = c.startsNow() ? now : c.start();
-        Optional<BookingPolicy.Violation> broken = endProblem(c.end(), c.duration());
+        Optional<BookingPolicy.Violation> broken = PoolUnits.profileProblem(pool.get(), c.profile());
+        if (broken.isEmpty()) {
+            broken = endProblem(c.end(), c.duration());
+        }
         Instant end = broken.isEmpty() ? endOf(start, c.end(), c.duration()) : null;
         if (broken.isEmpty()) {
-            int units = pool.get().capacity();
+            int units = PoolUnits.capacity(pool.get(), c.profile());
             broken = c.startsNow()
                     ? policy.checkNow(now, end, c.quantity(), units)
                     : policy.check(start, end, c.quantity(), units, now);
@@ -101,8 +112,15 @@ public final class BookingDecider {
         if (broken.isPresent()) {
             return reject(c, null, broken.get().rule(), broken.get().message(), now);
         }
+        if (pool.get().flexible()) {
+            FlexibleDecisions.Placement placed = flexible.create(c, pool.get(), start, end, ledger, now);
+            if (placed.refusal() != null) {
+                return placed.refusal();
+            }
+            return placed.after(confirm(c, newBooking(c, pool.get(), start, end, now, placed.placement()), now));
+        }
         Optional<Decision> short_ = capacity.check(c, pool.get(), null, start, end, c.quantity(), ledger, now);
-        return short_.orElseGet(() -> confirm(c, newBooking(c, pool.get(), start, end, now), now));
+        return short_.orElseGet(() -> confirm(c, newBooking(c, pool.get(), start, end, now, null), now));
     }
 
     /**
@@ -119,14 +137,15 @@ public final class BookingDecider {
                 List.of(confirmed, new BookingActivated(active, now, c.requestId())), List.of(active), null);
     }
 
-    private static Booking newBooking(CreateBooking c, Pool pool, Instant start, Instant end, Instant now) {
+    private static Booking newBooking(
+            CreateBooking c, Pool pool, Instant start, Instant end, Instant now, List<PlacedUnit> placement) {
         return new Booking(
                 c.bookingId(),
                 c.caller().tenant(),
                 c.namespace(),
                 pool.id(),
                 pool.flavor(),
-                pool.resource(),
+                pool.resourceFor(c.profile()),
                 c.quantity(),
                 start,
                 end,
@@ -135,7 +154,8 @@ public final class BookingDecider {
                 c.caller().subject(),
                 now,
                 now,
-                1);
+                1,
+                placement);
     }
 
     /** A command gives exactly one of an end and a duration; a duration must be positive and within the maximum. */
@@ -189,11 +209,21 @@ public final class BookingDecider {
             return reject(c, booking, broken.get().rule(), broken.get().message(), now);
         }
         Pool pool = pools.find(booking.pool()).orElseThrow();
-        Optional<Decision> short_ = capacity.check(c, pool, booking, c.start(), end, booking.quantity(), ledger, now);
-        if (short_.isPresent()) {
-            return short_.get();
+        List<PlacedUnit> placement = booking.placement();
+        if (pool.flexible()) {
+            FlexibleDecisions.Placement placed = flexible.change(c, pool, booking, c.start(), end, ledger, now);
+            if (placed.refusal() != null) {
+                return placed.refusal();
+            }
+            placement = placed.placement() != null ? placed.placement() : placement;
+        } else {
+            Optional<Decision> short_ =
+                    capacity.check(c, pool, booking, c.start(), end, booking.quantity(), ledger, now);
+            if (short_.isPresent()) {
+                return short_.get();
+            }
         }
-        Booking moved = booking.withWindow(c.start(), end, now);
+        Booking moved = FlexibleDecisions.withPlacement(booking.withWindow(c.start(), end, now), placement);
         return Decision.of(new BookingExtended(c.requestId(), moved, booking.start(), booking.end(), now), moved);
     }
 

@@ -1,9 +1,14 @@
 package io.gpuaas.booking.model;
 
+import io.gpuaas.booking.placement.FleetPlacements;
+import io.gpuaas.booking.placement.PlacementOutcome;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingState;
+import io.gpuaas.events.pool.Pool;
+import io.gpuaas.events.pool.PoolCatalog;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -15,27 +20,87 @@ import java.util.TreeMap;
 /**
  * The decision state of the pools one writer owns: bookings in a {@link BookingRepository}, plus indexes derived
  * from them and kept in memory (rebuilt by {@link #rebuild()} whenever the writer (re)starts): a timeline per
- * pool, a timeline per pool and tenant (for the tenant cap), and a time index of the next lifecycle boundary of
- * every booking so the clock only looks at bookings that are due.
+ * pool, a timeline per pool and tenant (for the tenant cap), a time index of the next lifecycle boundary of
+ * every booking so the clock only looks at bookings that are due, and the placements of every flexible pool
+ * ({@link FleetPlacements}, from the placements the bookings record). On a flexible pool the timelines count memory
+ * slices, not units ({@link PoolUnits#weight}): units of different profiles weigh differently.
  */
 public final class BookingLedger {
 
+    /**
+     * A booking a rebuild could not put back on its pool's fleet at the units it records: its GPUs or slices are
+     * held by another booking, or no longer in the pool. It stays in the store and on the timelines, but holds no
+     * place on the fleet, so a later booking may be given its units: an operator must look.
+     *
+     * @param pool      the pool
+     * @param bookingId the booking
+     * @param reason    the fleet's refusal
+     * @param message   its details
+     */
+    public record RestoreRefusal(String pool, String bookingId, String reason, String message) {}
+
+    /** Running bookings first, then by start and id: a running booking is never the one a conflict leaves out. */
+    private static final Comparator<Booking> RESTORE_ORDER = Comparator.comparing(
+                    (Booking b) -> b.state() == BookingState.ACTIVE ? 0 : 1)
+            .thenComparing(Booking::start)
+            .thenComparing(Booking::id);
+
     private final BookingRepository repository;
+    private final FlexibleFleets fleets;
     private final Map<String, PoolTimeline> pools = new HashMap<>();
     private final Map<String, PoolTimeline> tenants = new HashMap<>();
     private final TreeMap<Long, Set<String>> due = new TreeMap<>();
+    private final List<RestoreRefusal> refusals = new ArrayList<>();
 
+    /** A ledger of static pools only (no fleets): every booking counts its quantity. */
     public BookingLedger(BookingRepository repository) {
-        this.repository = repository;
+        this(repository, new PoolCatalog(List.of()));
     }
 
-    /** Rebuilds every in-memory index from the repository. */
+    /** A ledger with a fleet per flexible pool of {@code pools}. */
+    public BookingLedger(BookingRepository repository, PoolCatalog pools) {
+        this.repository = repository;
+        this.fleets = new FlexibleFleets(pools);
+    }
+
+    /**
+     * Rebuilds every in-memory index from the repository. Flexible bookings go back on their fleets at the units they
+     * record, in {@link #RESTORE_ORDER} (deterministic whatever order the store iterates in); a refusal is kept in
+     * {@link #restoreRefusals()}, never dropped silently.
+     */
     public BookingLedger rebuild() {
         pools.clear();
         tenants.clear();
         due.clear();
-        repository.forEach(this::index);
+        fleets.clear();
+        refusals.clear();
+        List<Booking> flexible = new ArrayList<>();
+        repository.forEach(b -> {
+            indexTimelines(b);
+            if (fleets.placed(b)) {
+                flexible.add(b);
+            } else if (fleets.unplaced(b)) {
+                refusals.add(new RestoreRefusal(
+                        b.pool(), b.id(), "NO_PLACEMENT", "a booking of a flexible pool records no placement"));
+            }
+        });
+        flexible.sort(RESTORE_ORDER);
+        for (Booking b : flexible) {
+            fleets.index(b)
+                    .ifPresent(r -> refusals.add(
+                            new RestoreRefusal(b.pool(), b.id(), r.reason().name(), r.message())));
+        }
         return this;
+    }
+
+    /** What the last {@link #rebuild()} could not put back on a fleet. */
+    public List<RestoreRefusal> restoreRefusals() {
+        return List.copyOf(refusals);
+    }
+
+    /** The placements of the flexible pool {@code pool}; read-only for callers outside a decision. */
+    Optional<FleetPlacements> fleet(String pool) {
+        return fleets.of(pool);
     }
 
     public Optional<Booking> booking(String bookingId) {
@@ -65,11 +130,20 @@ public final class BookingLedger {
         }
     }
 
-    /** Stores one new booking state and updates the indexes. */
+    /**
+     * Stores one new booking state and updates the indexes. A placement the fleet refuses here is a bug (the decider
+     * placed it on this very fleet): the writer stops rather than hold a booking nowhere.
+     */
     public void apply(Booking next) {
         repository.find(next.id()).ifPresent(this::unindex);
         repository.save(next);
-        index(next);
+        indexTimelines(next);
+        Optional<PlacementOutcome.Refused> refused = fleets.index(next);
+        if (refused.isPresent()) {
+            throw new IllegalStateException(
+                    "booking " + next.id() + " on pool " + next.pool() + ": its placement was refused: "
+                            + refused.get().reason() + " " + refused.get().message());
+        }
     }
 
     /** Bookings whose next lifecycle boundary is at or before {@code now}, earliest first. */
@@ -83,26 +157,36 @@ public final class BookingLedger {
         return out;
     }
 
-    private void index(Booking booking) {
+    private void indexTimelines(Booking booking) {
         if (!booking.state().holdsCapacity()) {
             return;
         }
-        timeline(booking.pool()).reserve(booking.start(), booking.end(), booking.quantity());
-        tenantTimeline(booking.pool(), booking.tenant()).reserve(booking.start(), booking.end(), booking.quantity());
+        int weight = weight(booking);
+        timeline(booking.pool()).reserve(booking.start(), booking.end(), weight);
+        tenantTimeline(booking.pool(), booking.tenant()).reserve(booking.start(), booking.end(), weight);
         due.computeIfAbsent(nextBoundary(booking), t -> new LinkedHashSet<>()).add(booking.id());
     }
 
     private void unindex(Booking booking) {
+        fleets.unindex(booking);
         if (!booking.state().holdsCapacity()) {
             return;
         }
-        timeline(booking.pool()).release(booking.start(), booking.end(), booking.quantity());
-        tenantTimeline(booking.pool(), booking.tenant()).release(booking.start(), booking.end(), booking.quantity());
+        int weight = weight(booking);
+        timeline(booking.pool()).release(booking.start(), booking.end(), weight);
+        tenantTimeline(booking.pool(), booking.tenant()).release(booking.start(), booking.end(), weight);
         long at = nextBoundary(booking);
         Set<String> ids = due.get(at);
         if (ids != null && ids.remove(booking.id()) && ids.isEmpty()) {
             due.remove(at);
         }
+    }
+
+    /** The booking's units as its pool's timelines count them: memory slices on a flexible pool. */
+    int weight(Booking booking) {
+        Optional<Pool> pool = fleets.pool(booking.pool()).filter(Pool::flexible);
+        return pool.map(p -> booking.quantity() * PoolUnits.weight(p, p.profileOf(booking.resource())))
+                .orElse(booking.quantity());
     }
 
     private static long nextBoundary(Booking booking) {

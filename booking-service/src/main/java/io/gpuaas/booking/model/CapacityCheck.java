@@ -36,8 +36,11 @@ final class CapacityCheck {
             int quantity,
             BookingLedger ledger,
             Instant now) {
-        List<Interval> conflicts =
-                without(ledger.timeline(pool.id()).segments(start, end), self, pool.capacity() - quantity);
+        List<Interval> conflicts = without(
+                ledger.timeline(pool.id()).segments(start, end),
+                self,
+                self == null ? 0 : self.quantity(),
+                pool.capacity() - quantity);
         if (!conflicts.isEmpty()) {
             Instant earliest =
                     self != null ? null : earliestFit(ledger.timeline(pool.id()), pool, start, end, quantity, now);
@@ -56,17 +59,36 @@ final class CapacityCheck {
                             now),
                     null));
         }
-        int tenantLimit = policy.tenantLimit(pool.capacity());
+        return tenantCap(c, pool, self, self == null ? 0 : self.quantity(), start, end, quantity, ledger, now);
+    }
+
+    /**
+     * Rejects when the tenant would hold more than its cap of the pool's timeline capacity ({@link PoolUnits}) with
+     * {@code weight} more over {@code [start, end)}; {@code self} (weighing {@code selfWeight}) is subtracted first.
+     */
+    Optional<Decision> tenantCap(
+            BookingCommand c,
+            Pool pool,
+            Booking self,
+            int selfWeight,
+            Instant start,
+            Instant end,
+            int weight,
+            BookingLedger ledger,
+            Instant now) {
+        int tenantLimit = policy.tenantLimit(PoolUnits.timelineCapacity(pool));
         List<Interval> overCap = without(
                 ledger.tenantTimeline(pool.id(), c.caller().tenant()).segments(start, end),
                 self,
-                tenantLimit - quantity);
+                selfWeight,
+                tenantLimit - weight);
         if (!overCap.isEmpty()) {
+            String unit = pool.flexible() ? " memory slices of " : " units of ";
             return Optional.of(BookingDecider.reject(
                     c,
                     self,
                     Rejection.POLICY_TENANT_CAP,
-                    "tenant " + c.caller().tenant() + " may hold at most " + tenantLimit + " units of " + pool.id(),
+                    "tenant " + c.caller().tenant() + " may hold at most " + tenantLimit + unit + pool.id(),
                     now));
         }
         return Optional.empty();
@@ -77,14 +99,14 @@ final class CapacityCheck {
      * {@code self}'s bounds first: the timeline merges equal neighbouring levels, so a breakpoint at
      * {@code self}'s start or end may be missing.
      */
-    private static List<Interval> without(List<Interval> segments, Booking self, int limit) {
+    private static List<Interval> without(List<Interval> segments, Booking self, int selfWeight, int limit) {
         List<Interval> over = new ArrayList<>();
         for (Interval whole : segments) {
             for (Interval s : cut(whole, self)) {
                 boolean own = self != null
                         && !s.start().isBefore(self.start())
                         && s.start().isBefore(self.end());
-                int level = s.reserved() - (own ? self.quantity() : 0);
+                int level = s.reserved() - (own ? selfWeight : 0);
                 if (level > limit) {
                     over.add(new Interval(s.start(), s.end(), level));
                 }

@@ -109,7 +109,8 @@ final class IdempotencyGuard {
                                 String.valueOf(c.start()),
                                 String.valueOf(c.end()),
                                 String.valueOf(c.purpose()))
-                        + durationPart(c.duration());
+                        + durationPart(c.duration())
+                        + (c.profile() == null ? "" : "|profile=" + c.profile());
             case CancelBooking c -> String.join("|", "cancel", c.pool(), c.bookingId());
             case ChangeBooking c ->
                 String.join("|", "change", c.pool(), c.bookingId(), String.valueOf(c.start()), String.valueOf(c.end()))

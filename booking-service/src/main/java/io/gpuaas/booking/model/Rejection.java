@@ -12,6 +12,8 @@ public enum Rejection {
     POLICY_MAX_ADVANCE(422, "end"),
     POLICY_ALIGNMENT(422, "start"),
     INVALID_QUANTITY(400, "quantity"),
+    /** A profile the pool does not book: not one of a flexible pool's bookable profiles, or not a static pool's own. */
+    INVALID_PROFILE(422, "profile"),
     INVALID_WINDOW(400, "end"),
     START_IN_PAST(400, "start"),
     UNKNOWN_POOL(404, "pool"),

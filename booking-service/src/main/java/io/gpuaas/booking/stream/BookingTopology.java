@@ -9,7 +9,6 @@ import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
 import java.time.Duration;
 import java.util.Map;
-import java.util.function.Consumer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
@@ -37,14 +36,10 @@ public final class BookingTopology {
      * @param decider   the decision rules
      * @param tick      how often the lifecycle clock looks for due bookings (well under a second)
      * @param retention how long idempotency answers and finished bookings are kept
-     * @param observer  told about every decision (metrics)
+     * @param observer  told about every decision and every placement a rebuild refused (metrics)
      */
     public static Topology build(
-            String prefix,
-            BookingDecider decider,
-            Duration tick,
-            Duration retention,
-            Consumer<DecisionOutcome> observer) {
+            String prefix, BookingDecider decider, Duration tick, Duration retention, DecisionObserver observer) {
         Topology topology = new Topology();
         // The topic's deserializer with the tombstone rule: a null command is dead-lettered (TOMBSTONE) like any
         // command that cannot be read, before it reaches the decision.

@@ -87,8 +87,7 @@ public class DecisionEngine implements ServiceComponent {
             BookingMetrics metrics,
             DeadLetterPublisher deadLetters) {
         String prefix = clients.settings().topicPrefix();
-        Topology decisions =
-                BookingTopology.build(prefix, decider, settings.tick(), settings.retention(), metrics::decided);
+        Topology decisions = BookingTopology.build(prefix, decider, settings.tick(), settings.retention(), metrics);
         this.topology = LifecycleTopology.addTo(
                 decisions,
                 prefix,

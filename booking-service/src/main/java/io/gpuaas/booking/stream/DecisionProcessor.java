@@ -9,12 +9,13 @@ import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.BookingEvent;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.function.Consumer;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The single writer of the pools in one partition of {@code booking-commands}: decides each command against the
@@ -25,15 +26,17 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 final class DecisionProcessor implements Processor<String, BookingCommand, String, Object> {
 
+    private static final Logger LOG = LoggerFactory.getLogger(DecisionProcessor.class);
+
     private final BookingDecider decider;
     private final Duration tick;
     private final Duration retention;
-    private final Consumer<DecisionOutcome> observer;
+    private final DecisionObserver observer;
     private ProcessorContext<String, Object> context;
     private StoreBookingRepository repository;
     private BookingLedger ledger;
 
-    DecisionProcessor(BookingDecider decider, Duration tick, Duration retention, Consumer<DecisionOutcome> observer) {
+    DecisionProcessor(BookingDecider decider, Duration tick, Duration retention, DecisionObserver observer) {
         this.decider = decider;
         this.tick = tick;
         this.retention = retention;
@@ -46,7 +49,18 @@ final class DecisionProcessor implements Processor<String, BookingCommand, Strin
         KeyValueStore<String, Booking> bookings = context.getStateStore(BookingTopology.BOOKING_STORE);
         KeyValueStore<String, IdempotencyEntry> keys = context.getStateStore(BookingTopology.IDEMPOTENCY_STORE);
         repository = new StoreBookingRepository(bookings, keys);
-        ledger = new BookingLedger(repository).rebuild();
+        ledger = new BookingLedger(repository, decider.pools()).rebuild();
+        for (BookingLedger.RestoreRefusal refusal : ledger.restoreRefusals()) {
+            // Loud: the booking is confirmed but holds no place on its fleet, so its units could be given again.
+            LOG.error(
+                    "booking {} on flexible pool {} could not be restored at its recorded placement ({}: {}); it"
+                            + " holds no place on the fleet until an operator resolves the conflict",
+                    refusal.bookingId(),
+                    refusal.pool(),
+                    refusal.reason(),
+                    refusal.message());
+            observer.restoreRefused(refusal);
+        }
         context.schedule(tick, PunctuationType.WALL_CLOCK_TIME, this::advance);
         context.schedule(
                 Duration.ofHours(1),
@@ -62,7 +76,15 @@ final class DecisionProcessor implements Processor<String, BookingCommand, Strin
         Decision decision = decider.decide(command, ledger, now);
         ledger.apply(decision);
         publish(decision, now);
-        observer.accept(new DecisionOutcome(command.pool(), decision.events().getFirst(), System.nanoTime() - started));
+        observer.decided(new DecisionOutcome(command.pool(), answerOf(decision), System.nanoTime() - started));
+    }
+
+    /** The event answering the command: the first that is not a move made for it. */
+    private static BookingEvent answerOf(Decision decision) {
+        return decision.events().stream()
+                .filter(e -> !(e instanceof BookingEvent.BookingMoved))
+                .findFirst()
+                .orElseThrow();
     }
 
     private void advance(long wallClockMillis) {

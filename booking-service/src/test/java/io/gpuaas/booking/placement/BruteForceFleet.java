@@ -14,12 +14,12 @@ import java.util.TreeMap;
 /**
  * An independent model of a fleet's occupancy for tests: every booked unit with its window, checked per GPU and per
  * 15-minute step by counting memory slices and compute slices and asking {@link GpuGeometry#isValid} itself. It shares
- * no code with the planner beyond the value types.
+ * no code with the planner beyond the value types. Public for the decider's tests on flexible pools.
  */
-final class BruteForceFleet {
+public final class BruteForceFleet {
 
-    static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
-    static final Duration STEP = Duration.ofMinutes(15);
+    public static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
+    public static final Duration STEP = Duration.ofMinutes(15);
 
     record Unit(String bookingId, UnitPlacement placement, int fromStep, int toStep) {}
 
@@ -27,16 +27,16 @@ final class BruteForceFleet {
     private final List<GpuAddress> gpus;
     private final List<Unit> units = new ArrayList<>();
 
-    BruteForceFleet(GpuGeometry geometry, List<GpuAddress> gpus) {
+    public BruteForceFleet(GpuGeometry geometry, List<GpuAddress> gpus) {
         this.geometry = geometry;
         this.gpus = List.copyOf(gpus);
     }
 
-    static Instant at(int step) {
+    public static Instant at(int step) {
         return T0.plus(STEP.multipliedBy(step));
     }
 
-    void add(String bookingId, List<UnitPlacement> placements, int fromStep, int toStep) {
+    public void add(String bookingId, List<UnitPlacement> placements, int fromStep, int toStep) {
         placements.forEach(p -> units.add(new Unit(bookingId, p, fromStep, toStep)));
     }
 
@@ -45,7 +45,7 @@ final class BruteForceFleet {
     }
 
     /** What breaks the rules anywhere in steps {@code [0, horizon)}: empty when nothing does. */
-    List<String> violations(int horizon) {
+    public List<String> violations(int horizon) {
         List<String> wrong = new ArrayList<>();
         for (GpuAddress gpu : gpus) {
             for (int step = 0; step < horizon; step++) {
@@ -69,7 +69,7 @@ final class BruteForceFleet {
     }
 
     /** Whether one unit of {@code kind} has some GPU and start free over the whole of {@code [from, to)}. */
-    boolean someSingleFits(UnitKind kind, int from, int to) {
+    public boolean someSingleFits(UnitKind kind, int from, int to) {
         for (GpuAddress gpu : gpus) {
             for (int start : starts(kind)) {
                 if (fits(gpu, List.of(new UnitPlacement(gpu, kind, start)), from, to)) {
@@ -103,7 +103,7 @@ final class BruteForceFleet {
     }
 
     /** The layout every GPU runs at {@code step}, as the planner should report it. */
-    Map<GpuAddress, GpuLayout> layoutsAt(int step) {
+    public Map<GpuAddress, GpuLayout> layoutsAt(int step) {
         Map<GpuAddress, GpuLayout> out = new TreeMap<>();
         for (GpuAddress gpu : gpus) {
             List<Unit> here = active(gpu, step, List.of());

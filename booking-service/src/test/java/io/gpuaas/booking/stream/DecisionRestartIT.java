@@ -227,7 +227,8 @@ class DecisionRestartIT {
                 Files.createTempDirectory("restart-state").toString());
         props.putAll(BookingTopology.errorHandling(deadLetters));
         KafkaStreams streams = new KafkaStreams(
-                BookingTopology.build(prefix, decider, Duration.ofMillis(200), Duration.ofDays(7), observer), props);
+                BookingTopology.build(prefix, decider, Duration.ofMillis(200), Duration.ofDays(7), observer::accept),
+                props);
         streams.setUncaughtExceptionHandler(e -> StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
         return streams;
     }
