@@ -566,14 +566,15 @@ public final class MigReplayBench {
                 Runtime.getRuntime().availableProcessors(),
                 loadAverage()));
         md.append("| round | bookings | flexible p50 µs | p90 | p99 | max | static first fit p50 µs | p90 | p99 | max |"
-                + " p50 ratio | p99 ratio | refused flexible / static | busy at the end flexible / static | on core"
-                + " |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                + " p50 ratio | p99 ratio | flexible over 1 ms (of them during a GC) | refused flexible / static |"
+                + " busy at the end flexible / static | on core |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         int i = 1;
         for (PlacementCost.Round r : cost.rounds()) {
             md.append(String.format(
                     Locale.ROOT,
-                    "| %d | %,d | %s | %s | %s | %s | %s | %s | %s | %s | %.0f× | %.0f× | %,d / %,d | %.0f %% /"
-                            + " %.0f %% | %.0f %% |%n",
+                    "| %d | %,d | %s | %s | %s | %s | %s | %s | %s | %s | %.0f× | %.0f× | %,d (%,d) | %,d / %,d |"
+                            + " %.0f %% / %.0f %% | %.0f %% |%n",
                     i++,
                     r.bookings(),
                     micros(r.flexible(), 50),
@@ -586,6 +587,8 @@ public final class MigReplayBench {
                     micros(r.fixed().getMaxValue()),
                     ratio(r, 50),
                     ratio(r, 99),
+                    r.flexibleSlow(),
+                    r.flexibleSlowInGc(),
                     r.flexibleRefused(),
                     r.fixedRefused(),
                     100 * r.flexibleBusy(),
