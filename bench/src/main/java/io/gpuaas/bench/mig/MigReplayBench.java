@@ -136,9 +136,9 @@ public final class MigReplayBench {
             }
         }
         shares(md, judged);
-        targets(md, judged);
         layouts(md, judged);
         byProfile(md, h200, splits.getFirst(), replayed, judged);
+        targets(md, judged);
         relayouts(md, replayed, splits, traceEnd);
 
         int costGpus = Integer.parseInt(o.getOrDefault("cost-gpus", "1000"));
