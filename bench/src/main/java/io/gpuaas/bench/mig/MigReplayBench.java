@@ -551,7 +551,9 @@ public final class MigReplayBench {
                         + " %%), then %,d bookings of the stream warm the JIT. The machine has %d cores and is shared"
                         + " with other jobs (load average %s at the end; *on core* is the share of each round's"
                         + " wall-clock time the measuring thread ran): the tails include waiting for a core, so read"
-                        + " the ratio, which both sides share, before the absolute times.%n%n",
+                        + " the ratio, which both sides share, before the absolute times. *Allocated per booking*:"
+                        + " bytes the measuring thread allocated per booking, nearly all of it the flexible decision;"
+                        + " the collections it causes are counted in *over 1 ms (of them during a GC)*.%n%n",
                 s.gpus(),
                 s.gpus(),
                 mixFrom.replace(" | ", ", "),
@@ -567,14 +569,14 @@ public final class MigReplayBench {
                 loadAverage()));
         md.append("| round | bookings | flexible p50 µs | p90 | p99 | max | static first fit p50 µs | p90 | p99 | max |"
                 + " p50 ratio | p99 ratio | flexible over 1 ms (of them during a GC) | refused flexible / static |"
-                + " busy at the end flexible / static | on core |\n"
-                + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                + " busy at the end flexible / static | on core | allocated per booking |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         int i = 1;
         for (PlacementCost.Round r : cost.rounds()) {
             md.append(String.format(
                     Locale.ROOT,
                     "| %d | %,d | %s | %s | %s | %s | %s | %s | %s | %s | %.0f× | %.0f× | %,d (%,d) | %,d / %,d |"
-                            + " %.0f %% / %.0f %% | %.0f %% |%n",
+                            + " %.0f %% / %.0f %% | %.0f %% | %,.0f KiB |%n",
                     i++,
                     r.bookings(),
                     micros(r.flexible(), 50),
@@ -593,7 +595,8 @@ public final class MigReplayBench {
                     r.fixedRefused(),
                     100 * r.flexibleBusy(),
                     100 * r.fixedBusy(),
-                    100 * r.onCpu()));
+                    100 * r.onCpu(),
+                    r.allocatedPerBooking() / 1024));
         }
         md.append('\n');
     }

@@ -42,7 +42,9 @@ final class PlacementCost {
     /**
      * One round's per-booking wall-clock times in nanoseconds, refusals, how busy each fleet was at its end (compute
      * slices held over the fleet's), the share of the round's wall-clock time the measuring thread was on a core, and
-     * how many flexible placements took over {@link #SLOW_NS}, and how many of those overlapped a garbage collection.
+     * how many flexible placements took over {@link #SLOW_NS}, how many of those overlapped a garbage collection, and
+     * the bytes the measuring thread allocated per booking (both fleets' decisions and making the booking; the static
+     * first fit allocates one small array).
      */
     record Round(
             Histogram flexible,
@@ -54,7 +56,8 @@ final class PlacementCost {
             double fixedBusy,
             double onCpu,
             int flexibleSlow,
-            int flexibleSlowInGc) {}
+            int flexibleSlowInGc,
+            double allocatedPerBooking) {}
 
     /** What the measurement ran on, and how busy the fleets were after the fill. */
     record Setup(
@@ -130,6 +133,7 @@ final class PlacementCost {
             int slow = 0;
             int slowInGc = 0;
             long cpu0 = threads.getCurrentThreadCpuTime();
+            long bytes0 = allocated(threads);
             long wall0 = System.nanoTime();
             for (int i = 0; i < count; i++, n++) {
                 clock += -Math.log(1 - random.nextDouble()) * meanGap;
@@ -170,6 +174,7 @@ final class PlacementCost {
                 fixedRefused += fixedOk ? 0 : 1;
             }
             double onCpu = (double) (threads.getCurrentThreadCpuTime() - cpu0) / (System.nanoTime() - wall0);
+            double bytesPerBooking = (double) (allocated(threads) - bytes0) / count;
             if (round > 0) { // round 0 is the warm-up
                 long now = (long) clock;
                 out.add(new Round(
@@ -182,10 +187,18 @@ final class PlacementCost {
                         fixed.busyShare(now, computeOf, c),
                         onCpu,
                         slow,
-                        slowInGc));
+                        slowInGc,
+                        bytesPerBooking));
             }
         }
         return new Result(setup, out);
+    }
+
+    /** Bytes this thread allocated so far, where the JVM counts them (HotSpot does), else NaN's stand-in 0. */
+    private static long allocated(ThreadMXBean threads) {
+        return threads instanceof com.sun.management.ThreadMXBean hotspot
+                ? hotspot.getCurrentThreadAllocatedBytes()
+                : 0;
     }
 
     private static long collections() {
