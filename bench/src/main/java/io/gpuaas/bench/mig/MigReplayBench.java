@@ -136,9 +136,9 @@ public final class MigReplayBench {
             }
         }
         shares(md, judged);
-        targets(md, judged);
         layouts(md, judged);
         byProfile(md, h200, splits.getFirst(), replayed, judged);
+        targets(md, judged);
         relayouts(md, replayed, splits, traceEnd);
 
         int costGpus = Integer.parseInt(o.getOrDefault("cost-gpus", "1000"));
@@ -551,7 +551,9 @@ public final class MigReplayBench {
                         + " %%), then %,d bookings of the stream warm the JIT. The machine has %d cores and is shared"
                         + " with other jobs (load average %s at the end; *on core* is the share of each round's"
                         + " wall-clock time the measuring thread ran): the tails include waiting for a core, so read"
-                        + " the ratio, which both sides share, before the absolute times.%n%n",
+                        + " the ratio, which both sides share, before the absolute times. *Allocated per booking*:"
+                        + " bytes the measuring thread allocated per booking, nearly all of it the flexible decision;"
+                        + " the collections it causes are counted in *over 1 ms (of them during a GC)*.%n%n",
                 s.gpus(),
                 s.gpus(),
                 mixFrom.replace(" | ", ", "),
@@ -566,14 +568,15 @@ public final class MigReplayBench {
                 Runtime.getRuntime().availableProcessors(),
                 loadAverage()));
         md.append("| round | bookings | flexible p50 µs | p90 | p99 | max | static first fit p50 µs | p90 | p99 | max |"
-                + " p50 ratio | p99 ratio | refused flexible / static | busy at the end flexible / static | on core"
-                + " |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                + " p50 ratio | p99 ratio | flexible over 1 ms (of them during a GC) | refused flexible / static |"
+                + " busy at the end flexible / static | on core | allocated per booking |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         int i = 1;
         for (PlacementCost.Round r : cost.rounds()) {
             md.append(String.format(
                     Locale.ROOT,
-                    "| %d | %,d | %s | %s | %s | %s | %s | %s | %s | %s | %.0f× | %.0f× | %,d / %,d | %.0f %% /"
-                            + " %.0f %% | %.0f %% |%n",
+                    "| %d | %,d | %s | %s | %s | %s | %s | %s | %s | %s | %.0f× | %.0f× | %,d (%,d) | %,d / %,d |"
+                            + " %.0f %% / %.0f %% | %.0f %% | %,.0f KiB |%n",
                     i++,
                     r.bookings(),
                     micros(r.flexible(), 50),
@@ -586,11 +589,14 @@ public final class MigReplayBench {
                     micros(r.fixed().getMaxValue()),
                     ratio(r, 50),
                     ratio(r, 99),
+                    r.flexibleSlow(),
+                    r.flexibleSlowInGc(),
                     r.flexibleRefused(),
                     r.fixedRefused(),
                     100 * r.flexibleBusy(),
                     100 * r.fixedBusy(),
-                    100 * r.onCpu()));
+                    100 * r.onCpu(),
+                    r.allocatedPerBooking() / 1024));
         }
         md.append('\n');
     }

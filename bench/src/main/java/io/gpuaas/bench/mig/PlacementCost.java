@@ -3,6 +3,7 @@ package io.gpuaas.bench.mig;
 import io.gpuaas.booking.placement.PlacementOutcome;
 import io.gpuaas.booking.placement.PlacementRequest;
 import io.gpuaas.events.geometry.GpuGeometry;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
@@ -35,9 +36,15 @@ final class PlacementCost {
 
     static final long MAX_DURATION = 14 * 86_400L;
 
+    /** A flexible placement slower than this is looked at: did a garbage collection run while it did? */
+    static final long SLOW_NS = 1_000_000;
+
     /**
      * One round's per-booking wall-clock times in nanoseconds, refusals, how busy each fleet was at its end (compute
-     * slices held over the fleet's), and the share of the round's wall-clock time the measuring thread was on a core.
+     * slices held over the fleet's), the share of the round's wall-clock time the measuring thread was on a core, and
+     * how many flexible placements took over {@link #SLOW_NS}, how many of those overlapped a garbage collection, and
+     * the bytes the measuring thread allocated per booking (both fleets' decisions and making the booking; the static
+     * first fit allocates one small array).
      */
     record Round(
             Histogram flexible,
@@ -47,7 +54,10 @@ final class PlacementCost {
             int fixedRefused,
             double flexibleBusy,
             double fixedBusy,
-            double onCpu) {}
+            double onCpu,
+            int flexibleSlow,
+            int flexibleSlowInGc,
+            double allocatedPerBooking) {}
 
     /** What the measurement ran on, and how busy the fleets were after the fill. */
     record Setup(
@@ -120,7 +130,10 @@ final class PlacementCost {
             Histogram fixedTimes = new Histogram(3);
             int flexRefused = 0;
             int fixedRefused = 0;
+            int slow = 0;
+            int slowInGc = 0;
             long cpu0 = threads.getCurrentThreadCpuTime();
+            long bytes0 = allocated(threads);
             long wall0 = System.nanoTime();
             for (int i = 0; i < count; i++, n++) {
                 clock += -Math.log(1 - random.nextDouble()) * meanGap;
@@ -133,6 +146,7 @@ final class PlacementCost {
                 long fixedNs;
                 boolean flexOk;
                 boolean fixedOk;
+                long gc0 = collections();
                 if ((n & 1) == 0) {
                     long t0 = System.nanoTime();
                     fixedOk = fixed.place(ask);
@@ -150,12 +164,17 @@ final class PlacementCost {
                     flexNs = t1 - t0;
                     fixedNs = t2 - t1;
                 }
+                if (flexNs > SLOW_NS) {
+                    slow++;
+                    slowInGc += collections() > gc0 ? 1 : 0;
+                }
                 flexTimes.recordValue(Math.max(1, flexNs));
                 fixedTimes.recordValue(Math.max(1, fixedNs));
                 flexRefused += flexOk ? 0 : 1;
                 fixedRefused += fixedOk ? 0 : 1;
             }
             double onCpu = (double) (threads.getCurrentThreadCpuTime() - cpu0) / (System.nanoTime() - wall0);
+            double bytesPerBooking = (double) (allocated(threads) - bytes0) / count;
             if (round > 0) { // round 0 is the warm-up
                 long now = (long) clock;
                 out.add(new Round(
@@ -166,10 +185,28 @@ final class PlacementCost {
                         fixedRefused,
                         flexible.busyShare(now),
                         fixed.busyShare(now, computeOf, c),
-                        onCpu));
+                        onCpu,
+                        slow,
+                        slowInGc,
+                        bytesPerBooking));
             }
         }
         return new Result(setup, out);
+    }
+
+    /** Bytes this thread allocated so far, where the JVM counts them (HotSpot does), else NaN's stand-in 0. */
+    private static long allocated(ThreadMXBean threads) {
+        return threads instanceof com.sun.management.ThreadMXBean hotspot
+                ? hotspot.getCurrentThreadAllocatedBytes()
+                : 0;
+    }
+
+    private static long collections() {
+        long n = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            n += gc.getCollectionCount();
+        }
+        return n;
     }
 
     private static long duration(Ask a) {
