@@ -12,18 +12,18 @@ import java.util.TreeMap;
 
 /**
  * The node annotation {@value #NAME} quota-projector writes beside the {@code nvidia.com/mig.config} label: where each
- * GPU's instances start, which mig-parted's counts cannot say. A JSON object keyed by GPU index (a string), each value
- * either the string {@code "whole"} (MIG disabled) or a list of {@code {"profile": "<profile>", "start": <slice>}}:
+ * GPU's instances start, which mig-parted's counts cannot say. Its shape is quota-projector's
+ * ({@code io.gpuaas.quota.mig.LayoutAnnotation}): a JSON list with one entry per GPU,
+ * {@code {"gpu": <index>, "migEnabled": <bool>, "instances": [{"profile": "<profile>", "start": <slice>}]}}:
  *
- * <pre>{"0":[{"profile":"3g.71gb","start":4},{"profile":"2g.35gb","start":0}],"1":"whole"}</pre>
+ * <pre>[{"gpu":0,"migEnabled":true,"instances":[{"profile":"2g.35gb","start":0},{"profile":"3g.71gb","start":4}]},
+ *  {"gpu":1,"migEnabled":false,"instances":[]}]</pre>
  *
  * <p>A GPU the annotation does not list, or an annotation that cannot be read, leaves the starts to the geometry.
  */
 public final class MigLayoutAnnotation {
 
     public static final String NAME = "gpuaas.io/mig-layout";
-    /** The value of a GPU in non-MIG mode. */
-    public static final String WHOLE = "whole";
 
     private MigLayoutAnnotation() {}
 
@@ -39,25 +39,28 @@ public final class MigLayoutAnnotation {
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(NAME + " is not JSON: " + e.getOriginalMessage(), e);
         }
-        if (root == null || !root.isObject()) {
-            throw new IllegalArgumentException(NAME + " must be a JSON object keyed by GPU index");
+        if (root == null || !root.isArray()) {
+            throw new IllegalArgumentException(NAME + " must be a JSON list with one entry per GPU");
         }
         Map<Integer, GpuLayout> layouts = new TreeMap<>();
-        for (Map.Entry<String, JsonNode> gpu : root.properties()) {
-            layouts.put(index(gpu.getKey()), layout(gpu.getKey(), gpu.getValue()));
+        for (JsonNode gpu : root) {
+            JsonNode index = gpu.path("gpu");
+            if (!index.isIntegralNumber() || index.asInt() < 0) {
+                throw new IllegalArgumentException(NAME + ": " + gpu + " names no GPU index in \"gpu\"");
+            }
+            if (layouts.put(index.asInt(), layout(index.asInt(), gpu)) != null) {
+                throw new IllegalArgumentException(NAME + ": GPU " + index.asInt() + " is listed twice");
+            }
         }
         return layouts;
     }
 
-    /** The annotation's value for {@code layouts}, in the shape {@link #parse} reads (keys in index order). */
+    /** The annotation's value for {@code layouts}, in the shape {@link #parse} reads (GPUs in index order). */
     public static String render(Map<Integer, GpuLayout> layouts) {
-        var root = Json.mapper().createObjectNode();
+        var root = Json.mapper().createArrayNode();
         new TreeMap<>(layouts).forEach((index, layout) -> {
-            if (!layout.migEnabled()) {
-                root.put(Integer.toString(index), WHOLE);
-                return;
-            }
-            var instances = root.putArray(Integer.toString(index));
+            var gpu = root.addObject().put("gpu", index).put("migEnabled", layout.migEnabled());
+            var instances = gpu.putArray("instances");
             layout.instances()
                     .forEach(i ->
                             instances.addObject().put("profile", i.profile()).put("start", i.start()));
@@ -65,28 +68,19 @@ public final class MigLayoutAnnotation {
         return root.toString();
     }
 
-    private static int index(String key) {
-        try {
-            int index = Integer.parseInt(key);
-            if (index >= 0) {
-                return index;
-            }
-        } catch (NumberFormatException e) {
-            // falls through to the refusal
+    private static GpuLayout layout(int gpu, JsonNode value) {
+        if (!value.path("migEnabled").isBoolean()) {
+            throw new IllegalArgumentException(NAME + ": GPU " + gpu + " has no boolean \"migEnabled\"");
         }
-        throw new IllegalArgumentException(NAME + ": key " + key + " is not a GPU index");
-    }
-
-    private static GpuLayout layout(String gpu, JsonNode value) {
-        if (value.isTextual() && WHOLE.equals(value.asText())) {
+        if (!value.path("migEnabled").asBoolean()) {
             return GpuLayout.WHOLE;
         }
-        if (!value.isArray()) {
-            throw new IllegalArgumentException(
-                    NAME + ": GPU " + gpu + " must be \"" + WHOLE + "\" or a list of {profile, start}");
+        JsonNode listed = value.path("instances");
+        if (!listed.isArray()) {
+            throw new IllegalArgumentException(NAME + ": GPU " + gpu + " in MIG mode lists no \"instances\"");
         }
         List<MigPlacement> instances = new ArrayList<>();
-        for (JsonNode instance : value) {
+        for (JsonNode instance : listed) {
             JsonNode profile = instance.path("profile");
             JsonNode start = instance.path("start");
             if (!profile.isTextual() || !start.canConvertToInt() || !start.isIntegralNumber() || start.asInt() < 0) {

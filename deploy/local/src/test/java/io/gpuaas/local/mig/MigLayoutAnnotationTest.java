@@ -11,8 +11,10 @@ import org.junit.jupiter.api.Test;
 
 class MigLayoutAnnotationTest {
 
+    /** As quota-projector's LayoutAnnotation writes it. */
     private static final String SAMPLE =
-            "{\"0\":[{\"profile\":\"3g.71gb\",\"start\":4},{\"profile\":\"2g.35gb\",\"start\":0}],\"1\":\"whole\"}";
+            "[{\"gpu\":0,\"migEnabled\":true,\"instances\":[{\"profile\":\"3g.71gb\",\"start\":4},"
+                    + "{\"profile\":\"2g.35gb\",\"start\":0}]},{\"gpu\":1,\"migEnabled\":false,\"instances\":[]}]";
 
     @Test
     void shouldReadEachGpusInstancesOrWholeWhenTheAnnotationHasTheDocumentedShape() {
@@ -32,17 +34,22 @@ class MigLayoutAnnotationTest {
 
         assertThat(MigLayoutAnnotation.parse(MigLayoutAnnotation.render(layouts)))
                 .isEqualTo(layouts);
-        assertThat(MigLayoutAnnotation.render(Map.of(2, GpuLayout.WHOLE))).isEqualTo("{\"2\":\"whole\"}");
+        assertThat(MigLayoutAnnotation.render(Map.of(2, GpuLayout.WHOLE)))
+                .isEqualTo("[{\"gpu\":2,\"migEnabled\":false,\"instances\":[]}]");
     }
 
     @Test
-    void shouldRefuseTheAnnotationWhenAGpuIsNeitherWholeNorAList() {
-        assertThatThrownBy(() -> MigLayoutAnnotation.parse("{\"0\":\"3g.71gb\"}"))
-                .hasMessageContaining("GPU 0 must be \"whole\"");
-        assertThatThrownBy(() -> MigLayoutAnnotation.parse("{\"gpu0\":\"whole\"}"))
-                .hasMessageContaining("not a GPU index");
-        assertThatThrownBy(() -> MigLayoutAnnotation.parse("{\"0\":[{\"profile\":\"3g.71gb\"}]}"))
+    void shouldRefuseTheAnnotationWhenItIsNotTheListQuotaProjectorWrites() {
+        assertThatThrownBy(() -> MigLayoutAnnotation.parse("{\"0\":\"whole\"}")).hasMessageContaining("JSON list");
+        assertThatThrownBy(() -> MigLayoutAnnotation.parse("[{\"migEnabled\":false}]"))
+                .hasMessageContaining("names no GPU index");
+        assertThatThrownBy(() -> MigLayoutAnnotation.parse("[{\"gpu\":0,\"migEnabled\":true}]"))
+                .hasMessageContaining("lists no \"instances\"");
+        assertThatThrownBy(() -> MigLayoutAnnotation.parse(
+                        "[{\"gpu\":0,\"migEnabled\":true,\"instances\":[{\"profile\":\"3g.71gb\"}]}]"))
                 .hasMessageContaining("not {\"profile\"");
-        assertThatThrownBy(() -> MigLayoutAnnotation.parse("[1]")).hasMessageContaining("JSON object");
+        assertThatThrownBy(() -> MigLayoutAnnotation.parse(
+                        "[{\"gpu\":0,\"migEnabled\":false},{\"gpu\":0,\"migEnabled\":false}]"))
+                .hasMessageContaining("listed twice");
     }
 }

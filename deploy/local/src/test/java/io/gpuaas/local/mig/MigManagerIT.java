@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpuaas.events.geometry.MigPlacement;
 import io.gpuaas.local.fleet.DcgmTextWriter;
 import io.gpuaas.local.fleet.DeviceAllocator;
 import io.gpuaas.local.fleet.FleetLayout;
@@ -152,9 +153,17 @@ class MigManagerIT {
 
     @Test
     void shouldLayInstancesAtTheAnnotatedStartsWhenTheAnnotationMatchesTheConfigsCounts() throws Exception {
-        annotate("{\"0\":[{\"profile\":\"1g.18gb\",\"start\":0},{\"profile\":\"1g.18gb\",\"start\":1},"
-                + "{\"profile\":\"2g.35gb\",\"start\":2},{\"profile\":\"3g.71gb\",\"start\":4}],"
-                + "\"1\":[{\"profile\":\"1g.35gb\",\"start\":0}],\"3\":\"whole\"}");
+        annotate(MigLayoutAnnotation.render(Map.of(
+                0,
+                GpuLayout.mig(List.of(
+                        MigPlacement.of("1g.18gb", 0),
+                        MigPlacement.of("1g.18gb", 1),
+                        MigPlacement.of("2g.35gb", 2),
+                        MigPlacement.of("3g.71gb", 4))),
+                1,
+                GpuLayout.mig(List.of(MigPlacement.of("1g.35gb", 0))),
+                3,
+                GpuLayout.WHOLE)));
         apply("gpuaas-flex-a");
 
         assertThat(state()).isEqualTo(MigManagerStandIn.SUCCESS);
