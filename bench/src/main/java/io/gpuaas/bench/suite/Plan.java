@@ -196,8 +196,8 @@ final class Plan {
      * Issue 27: decisions at 500/s on one flexible MIG pool of 1,000 H200s (quick: 200), a mix of whole GPUs and
      * profiles, after a fill to 70 % of the horizon's GPU-hours, beside the raw round trip of the same rounds. Full runs
      * use 4-s rounds and one warm-up: the fill grows with the planned rounds (3.5 times their commands), and with 10-s
-     * rounds and 3 warm-ups it would be 105,000 commands, which the flexible decider (330–690 decisions/s saturated,
-     * 10/s once RoomMaker looks for moves, 2026-11-28) could not decide within the step's time.
+     * rounds and 3 warm-ups it would be 105,000 commands, which the flexible decider (330–980 decisions/s unpaced in two runs,
+     * 10–12/s once RoomMaker looks for moves, 2026-11-28) could not decide within the step's time.
      */
     private static Step flex(boolean quick) {
         List<String> args = List.of(
