@@ -97,6 +97,29 @@ final class DecisionLatencyBench {
     private final Map<String, String> streamsOverrides;
     private KafkaStreams engine;
     private final AtomicLong answered = new AtomicLong();
+    /** Makes the commands; the default repeats the same seeded mix over four static pools in every run. */
+    private Commands commands = DecisionLatencyBench::command;
+    /** With another command source, each run draws from its own seed (so runs do not repeat the same windows). */
+    private long seed = 1;
+    /** How long a run waits for its last answers. */
+    private long answerTimeoutMillis = 120_000;
+    /** Told of every decision the reader reads (on the reader thread), for the flexible bench's tallies. */
+    private volatile java.util.function.Consumer<BookingEvent> onDecision = e -> {};
+
+    /** The commands of a run: the {@code i}-th command, drawing from {@code random}. */
+    @FunctionalInterface
+    interface Commands {
+        CreateBooking next(Random random, long i);
+    }
+
+    /** Use {@code source} for the commands from now on; every later run draws from a fresh seed. */
+    void commands(Commands source, java.util.function.Consumer<BookingEvent> decided) {
+        this.commands = source;
+        this.onDecision = decided;
+        this.seed = 1_000;
+        // A run that falls behind (the flexible decider at a high occupancy) still has every answer counted.
+        this.answerTimeoutMillis = 900_000;
+    }
 
     DecisionLatencyBench(KafkaBroker broker, Map<String, String> streamsOverrides) throws Exception {
         this.broker = broker;
@@ -126,6 +149,11 @@ final class DecisionLatencyBench {
     /** The decisions alone, on the default catalog and policy (the lifecycle sub-topology left out). */
     KafkaStreams startEngine() throws Exception {
         return startEngine(PoolCatalog.load(java.util.Optional.empty()), BookingPolicy.DEFAULT, null);
+    }
+
+    /** The decisions alone, on {@code pools} and the default policy (the lifecycle sub-topology left out). */
+    KafkaStreams startEngine(PoolCatalog pools) throws Exception {
+        return startEngine(pools, BookingPolicy.DEFAULT, null);
     }
 
     /** The decisions and, when {@code lifecycle} is given, the lifecycle over the same catalog. */
@@ -204,11 +232,11 @@ final class DecisionLatencyBench {
         long start = System.nanoTime();
         try (KafkaProducer<String, BookingCommand> producer =
                 producer(service, Topics.BOOKING_COMMANDS.valueSerde().serializer())) {
-            Random random = new Random(1);
+            Random random = new Random(seed == 1 ? 1 : seed++);
             for (long i = 0; i < total; i++) {
                 long intended = saturate ? System.nanoTime() : start + i * 1_000_000_000L / rate;
                 pace(intended);
-                CreateBooking command = command(random, i);
+                CreateBooking command = commands.next(random, i);
                 sentAt.put(command.requestId(), intended);
                 producer.send(new ProducerRecord<>(Topics.BOOKING_COMMANDS.name(prefix), command.pool(), command));
             }
@@ -289,9 +317,16 @@ final class DecisionLatencyBench {
                     try (consumer) {
                         while (running.get()) {
                             for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(50))) {
-                                String id = decisions
-                                        ? requestIdOf(deserializer.deserialize(topic, r.headers(), r.value()))
-                                        : r.key();
+                                String id;
+                                if (decisions) {
+                                    BookingEvent event = deserializer.deserialize(topic, r.headers(), r.value());
+                                    id = requestIdOf(event);
+                                    if (id != null) {
+                                        onDecision.accept(event);
+                                    }
+                                } else {
+                                    id = r.key();
+                                }
                                 record(id, System.nanoTime());
                             }
                         }
@@ -317,7 +352,7 @@ final class DecisionLatencyBench {
     }
 
     private void awaitAnswers(long total) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 120_000;
+        long deadline = System.currentTimeMillis() + answerTimeoutMillis;
         while (answered.get() < total && System.currentTimeMillis() < deadline) {
             Thread.sleep(20);
         }

@@ -33,6 +33,7 @@ final class Extract {
             case BASELINE, SCALE -> resultLines(results, output, step.kind() == Step.Kind.BASELINE ? "runs" : "run");
             case BOOKING -> booking(results, tables);
             case NO_SHOW -> resultLines(results, output, "runs");
+            case FLEX -> resultLines(results, output, "rounds");
             case DASHBOARD -> resultLines(results, output, "loads");
             case MIG -> mig(results, output);
             case QUOTA -> quota(results, step.size(), tables);

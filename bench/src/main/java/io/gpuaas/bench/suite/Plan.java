@@ -22,6 +22,7 @@ final class Plan {
         if (Files.isRegularFile(openb)) {
             steps.add(noShow(quick, openb));
         }
+        steps.add(flex(quick));
         steps.add(dashboard(quick));
         steps.add(mig(quick, openb));
         for (int tenants : quick ? new int[] {100} : new int[] {100, 1000}) {
@@ -133,7 +134,7 @@ final class Plan {
      */
     static List<String> jvmFlags(Step step) {
         return switch (step.kind()) {
-            case BOOKING, NO_SHOW, RECLAIM, MIG -> List.of("-Xms" + step.heap());
+            case BOOKING, NO_SHOW, FLEX, RECLAIM, MIG -> List.of("-Xms" + step.heap());
             default -> List.of();
         };
     }
@@ -189,6 +190,31 @@ final class Plan {
                 "bench/target/suite/no-show.md");
         return new Step(
                 "booking-no-show", Step.Kind.NO_SHOW, 0, "io.gpuaas.bench.booking.NoShowBench", args, "1500m", 1200);
+    }
+
+    /**
+     * Issue 27: decisions at 500/s on one flexible MIG pool of 1,000 H200s (quick: 200), a mix of whole GPUs and
+     * profiles, after a fill to 70 % of the horizon's GPU-hours, beside the raw round trip of the same rounds. Full runs
+     * use 4-s rounds and one warm-up: the fill grows with the planned rounds (3.5 times their commands), and with 10-s
+     * rounds and 3 warm-ups it would be 105,000 commands, which the flexible decider (330–980 decisions/s unpaced in two runs,
+     * 10–12/s once RoomMaker looks for moves, 2026-11-28) could not decide within the step's time.
+     */
+    private static Step flex(boolean quick) {
+        List<String> args = List.of(
+                "--gpus",
+                quick ? "200" : "1000",
+                "--rate",
+                "500",
+                "--seconds",
+                "4",
+                "--runs",
+                quick ? "1" : "3",
+                "--warmup-rounds",
+                "1",
+                "--out",
+                "bench/target/suite/booking-flex.md");
+        return new Step(
+                "booking-flex", Step.Kind.FLEX, 0, "io.gpuaas.bench.booking.FlexDecisionBench", args, "1500m", 1500);
     }
 
     /**

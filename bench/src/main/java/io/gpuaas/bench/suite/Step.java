@@ -21,6 +21,7 @@ record Step(String id, Kind kind, int size, String main, List<String> args, Stri
         BOOKING("booking"),
         NO_SHOW("booking"),
         DASHBOARD("booking"),
+        FLEX("booking"),
         MIG("mig"),
         QUOTA("quota"),
         RECLAIM("reclaim"),

@@ -276,6 +276,35 @@ class ExtractTest {
     }
 
     @Test
+    void shouldJudgeTheFlexibleDecisionP99OnItsWorstRoundBesideTheRawRoundTrip() {
+        Results r = new Results();
+        // The run of 2026-11-28 06:01 UTC (1,000 GPUs, 4-s rounds), its RESULT lines as printed.
+        Extract.into(r, step(Step.Kind.FLEX, 0), """
+                RESULT flex.fixed_p50_ms 3557.375 ms
+                RESULT flex.fixed_p99_ms 6189.055 ms
+                RESULT flex.fixed_p999_ms 6250.495 ms
+                RESULT flex.raw_p99_ms 66.175 ms
+                RESULT flex.fixed_p50_ms 2177.023 ms
+                RESULT flex.fixed_p99_ms 5468.159 ms
+                RESULT flex.fixed_p999_ms 5505.023 ms
+                RESULT flex.raw_p99_ms 86.399 ms
+                RESULT flex.fixed_p50_ms 40173.567 ms
+                RESULT flex.fixed_p99_ms 195690.495 ms
+                RESULT flex.fixed_p999_ms 197787.647 ms
+                RESULT flex.raw_p99_ms 14.319 ms
+                """);
+
+        Targets.Row flex = new Targets(r)
+                .rows().stream()
+                        .filter(row -> row.target().startsWith("flexible MIG decision p99"))
+                        .findFirst()
+                        .orElseThrow();
+        assertThat(flex.met()).isEqualTo("**no**");
+        assertThat(flex.measured()).startsWith("6,189 ms (5,468–195,690, 3 rounds)");
+        assertThat(flex.baseline()).contains("raw produce→consume p99 66.2 ms (14.3–86.4, 3 rounds)");
+    }
+
+    @Test
     void shouldJudgeTheNoShowReplayCorrectOnlyWhenBothFleetsReleasedExactlyTheUnusedBookings() {
         Results r = new Results();
         // The quick run of 03:29 UTC (no-show-output.txt) with the local fleet's figures made wrong.

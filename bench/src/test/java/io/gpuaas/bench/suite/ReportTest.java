@@ -18,6 +18,7 @@ class ReportTest {
         Extract.into(r, ExtractTest.step(Step.Kind.BOOKING, 0), ExtractTest.resource("booking-output.md"));
         Extract.into(r, ExtractTest.step(Step.Kind.NO_SHOW, 0), ExtractTest.resource("no-show-output.txt"));
         Extract.into(r, ExtractTest.step(Step.Kind.DASHBOARD, 0), ExtractTest.resource("dashboard-output.txt"));
+        Extract.into(r, ExtractTest.step(Step.Kind.FLEX, 0), ExtractTest.resource("flex-output.txt"));
         Extract.into(r, ExtractTest.step(Step.Kind.QUOTA, 1000), ExtractTest.resource("quota-output.md"));
         Extract.into(r, ExtractTest.step(Step.Kind.QUOTA, 1000), """
                 | measurement | n | min ms | p50 ms | p90 ms | p99 ms | max ms |
