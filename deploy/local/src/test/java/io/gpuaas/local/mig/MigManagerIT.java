@@ -14,6 +14,7 @@ import io.gpuaas.local.fleet.DeviceAllocator;
 import io.gpuaas.local.fleet.FleetLayout;
 import io.gpuaas.local.fleet.FleetServer;
 import io.gpuaas.local.fleet.FleetState;
+import io.gpuaas.local.fleet.GpuLayout;
 import io.gpuaas.local.fleet.PromText;
 import io.gpuaas.local.fleet.UtilizationModel;
 import io.gpuaas.local.k8s.ClusterSeeder;
