@@ -40,6 +40,13 @@ class HttpFuzzReliabilityIT {
             new Endpoint("booking-service", "GET", "/api/v1/me"),
             new Endpoint("booking-service", "GET", "/api/v1/pools"),
             new Endpoint("booking-service", "GET", "/api/v1/pools/h200/availability"),
+            new Endpoint("booking-service", "GET", "/api/v1/pools/h200-flex/profile-availability"),
+            new Endpoint(
+                    "booking-service",
+                    "GET",
+                    "/api/v1/pools/h200-flex/earliest-start?profile=3g.71gb&quantity=1&duration=PT1H"),
+            new Endpoint("booking-service", "GET", "/api/v1/pools/h200-flex/placements"),
+            new Endpoint("booking-service", "GET", "/api/v1/pools/h200-flex/layouts"),
             new Endpoint("booking-service", "GET", "/api/v1/bookings"),
             new Endpoint("booking-service", "POST", "/api/v1/bookings"),
             new Endpoint("booking-service", "GET", "/api/v1/bookings/{id}"),
@@ -339,6 +346,7 @@ class HttpFuzzReliabilityIT {
                 .map(e -> e.path()
                         .replaceAll("\\?.*", "")
                         .replace("/h200/", "/{}/")
+                        .replace("/h200-flex/", "/{}/")
                         .replace("/RayCluster/demo-ray/", "/{}/{}/")
                         .replace("{id}", "{}"))
                 .collect(Collectors.toSet());
