@@ -55,22 +55,7 @@ class FlexibleRebuildTest {
     void shouldReportAFlexibleBookingThatRecordsNoPlacement() {
         InMemoryBookingRepository repository = new InMemoryBookingRepository();
         Booking b = stored("bare", null, BookingState.CONFIRMED);
-        repository.save(new Booking(
-                b.id(),
-                b.tenant(),
-                b.namespace(),
-                b.pool(),
-                b.flavor(),
-                b.resource(),
-                b.quantity(),
-                b.start(),
-                b.end(),
-                b.purpose(),
-                b.state(),
-                b.createdBy(),
-                b.createdAt(),
-                b.updatedAt(),
-                b.version()));
+        repository.save(FlexibleDecisions.withPlacement(b, null));
 
         BookingLedger ledger = new BookingLedger(repository, POOLS).rebuild();
 
