@@ -60,11 +60,7 @@ class DashboardBookingsIT {
 
     @AfterEach
     void close() {
-        try {
-            assertThat(browser.requests()).isNotEmpty().allSatisfy(DashboardOverviewIT::staysOnThisMachine);
-        } finally {
-            browser.close();
-        }
+        browser.closeCheckingRequestsStayedLocal();
     }
 
     @Test

@@ -133,6 +133,18 @@ final class DashboardBrowser implements AutoCloseable {
                 .toList();
     }
 
+    /**
+     * Closes the browser after checking that the page asked for something and that every request stayed on this
+     * machine (no CDN, no outside host): what each dashboard IT checks after each test.
+     */
+    void closeCheckingRequestsStayedLocal() {
+        try {
+            assertThat(requests()).isNotEmpty().allSatisfy(DashboardOverviewIT::staysOnThisMachine);
+        } finally {
+            close();
+        }
+    }
+
     /** Every URL the page asked for since the last call (Chrome's Network.requestWillBeSent). */
     List<URI> requests() {
         return driver.manage().logs().get(LogType.PERFORMANCE).getAll().stream()

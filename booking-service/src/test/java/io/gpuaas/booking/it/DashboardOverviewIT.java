@@ -48,11 +48,7 @@ class DashboardOverviewIT {
     /** Every test: nothing in the console but what it expected, and no request to anything but this machine. */
     @AfterEach
     void close() {
-        try {
-            assertThat(browser.requests()).isNotEmpty().allSatisfy(DashboardOverviewIT::staysOnThisMachine);
-        } finally {
-            browser.close();
-        }
+        browser.closeCheckingRequestsStayedLocal();
     }
 
     @Test

@@ -51,11 +51,7 @@ class DashboardUsageIT {
 
     @AfterEach
     void close() {
-        try {
-            assertThat(browser.requests()).isNotEmpty().allSatisfy(DashboardOverviewIT::staysOnThisMachine);
-        } finally {
-            browser.close();
-        }
+        browser.closeCheckingRequestsStayedLocal();
     }
 
     @Test

@@ -46,11 +46,7 @@ class FleetDashboardIT {
 
     @AfterEach
     void close() {
-        try {
-            assertThat(browser.requests()).isNotEmpty().allSatisfy(DashboardOverviewIT::staysOnThisMachine);
-        } finally {
-            browser.close();
-        }
+        browser.closeCheckingRequestsStayedLocal();
     }
 
     @Test
