@@ -16,6 +16,7 @@ import io.gpuaas.events.booking.BookingEvent.BookingRejected;
 import io.gpuaas.events.booking.BookingEvent.BookingReleased;
 import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.booking.Caller;
+import io.gpuaas.events.booking.Interval;
 import io.gpuaas.events.booking.PlacedUnit;
 import io.gpuaas.events.pool.Pool;
 import io.gpuaas.events.pool.PoolCatalog;
@@ -281,7 +282,26 @@ public final class BookingDecider {
     }
 
     static Decision reject(BookingCommand c, Booking booking, Rejection rule, String message, Instant now) {
-        String pool = booking != null ? booking.pool() : c.pool();
+        return rejection(c, booking != null ? booking.pool() : c.pool(), rule, message, List.of(), null, now);
+    }
+
+    /**
+     * A {@code CAPACITY} refusal: the intervals of the window where the units are short, and the earliest start at
+     * which they would fit (null when not searched or none).
+     */
+    static Decision rejectCapacity(
+            BookingCommand c, String pool, String message, List<Interval> conflicts, Instant earliest, Instant now) {
+        return rejection(c, pool, Rejection.CAPACITY, message, conflicts, earliest, now);
+    }
+
+    private static Decision rejection(
+            BookingCommand c,
+            String pool,
+            Rejection rule,
+            String message,
+            List<Interval> conflicts,
+            Instant earliest,
+            Instant now) {
         return Decision.of(
                 new BookingRejected(
                         c.requestId(),
@@ -290,8 +310,8 @@ public final class BookingDecider {
                         c.caller().tenant(),
                         rule.name(),
                         message,
-                        List.of(),
-                        null,
+                        conflicts,
+                        earliest,
                         now),
                 null);
     }

@@ -2,7 +2,6 @@ package io.gpuaas.booking.model;
 
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
-import io.gpuaas.events.booking.BookingEvent.BookingRejected;
 import io.gpuaas.events.booking.Interval;
 import io.gpuaas.events.pool.Pool;
 import java.time.Duration;
@@ -46,18 +45,7 @@ final class CapacityCheck {
                     self != null ? null : earliestFit(ledger.timeline(pool.id()), pool, start, end, quantity, now);
             String message = "only " + (pool.capacity() - maxOf(conflicts)) + " of " + quantity + " units free in "
                     + conflicts.size() + " interval(s) of the window";
-            return Optional.of(Decision.of(
-                    new BookingRejected(
-                            c.requestId(),
-                            c.bookingId(),
-                            pool.id(),
-                            c.caller().tenant(),
-                            Rejection.CAPACITY.name(),
-                            message,
-                            conflicts,
-                            earliest,
-                            now),
-                    null));
+            return Optional.of(BookingDecider.rejectCapacity(c, pool.id(), message, conflicts, earliest, now));
         }
         return tenantCap(c, pool, self, self == null ? 0 : self.quantity(), start, end, quantity, ledger, now);
     }

@@ -11,7 +11,6 @@ import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.BookingCommand.CreateBooking;
 import io.gpuaas.events.booking.BookingEvent.BookingMoved;
-import io.gpuaas.events.booking.BookingEvent.BookingRejected;
 import io.gpuaas.events.booking.Interval;
 import io.gpuaas.events.booking.PlacedUnit;
 import io.gpuaas.events.pool.Pool;
@@ -196,18 +195,7 @@ final class FlexibleDecisions {
         Interval blocked = new Interval(from, until, Math.max(0, most - fit));
         Instant earliest = searchEarliest ? earliestStart(fleet, request, now) : null;
         String message = refused.reason() + ": " + refused.message();
-        return Decision.of(
-                new BookingRejected(
-                        c.requestId(),
-                        c.bookingId(),
-                        pool.id(),
-                        c.caller().tenant(),
-                        Rejection.CAPACITY.name(),
-                        message,
-                        List.of(blocked),
-                        earliest,
-                        now),
-                null);
+        return BookingDecider.rejectCapacity(c, pool.id(), message, List.of(blocked), earliest, now);
     }
 
     /**
