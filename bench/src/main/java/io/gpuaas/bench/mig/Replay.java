@@ -23,9 +23,18 @@ final class Replay {
 
     /** Offers every ask, in order; which were placed. */
     static boolean[] run(Fleet fleet, List<Ask> asks) {
+        return run(fleet, asks, MaxDuration.NONE);
+    }
+
+    /**
+     * Offers every ask {@code policy} does not refuse, in order; which were placed. A refused ask is never offered to
+     * the fleet, so it holds nothing there, and counts as asked and not accepted.
+     */
+    static boolean[] run(Fleet fleet, List<Ask> asks, MaxDuration policy) {
         boolean[] ok = new boolean[asks.size()];
         for (int i = 0; i < ok.length; i++) {
-            ok[i] = fleet.place(asks.get(i));
+            Ask ask = asks.get(i);
+            ok[i] = !policy.refuses(ask) && fleet.place(ask);
         }
         return ok;
     }
