@@ -21,7 +21,9 @@ import org.HdrHistogram.Histogram;
  * (today's local layout, the mix a search picks on the trace's first half, the best mix knowing the second half) and
  * flexibly (booking-service's {@code FleetPlacements} + {@code RoomMaker}), judged on the share of GPU-hours the
  * second half asked that each accepted; counts the flexible fleets' re-layouts; times one {@code place()} on a
- * 1,000-GPU flexible fleet beside a static first fit.
+ * 1,000-GPU flexible fleet beside a static first fit. The targets are judged on the replay that refuses, as
+ * booking-service does, every pod longer than its {@code max-duration} ({@code policy}); the replay that lets those
+ * pods be held ({@code trace}) is shown beside it.
  *
  * <p>Usage: {@code MigReplayBench --csv openb-pod-list.csv [--gpus 32,64] [--parts 8] [--cost-gpus 1000]
  * [--cost-fill 0.9] [--cost-warmup 5000] [--cost-bookings 3000] [--cost-rounds 3] [--cost-load 1.2] [--out report.md]}. Prints
@@ -32,16 +34,14 @@ public final class MigReplayBench {
 
     private static final String MODEL = "NVIDIA H200";
 
-    /** booking-service's default {@code gpuaas.booking.max-duration} (P14D), in days. */
-    static final long POLICY_MAX_DAYS = 14;
-
     private MigReplayBench() {}
 
     /**
-     * Which asks a replay offers: the trace's windows as they are, or without the pods booking-service's policy would
-     * refuse before any placement.
+     * How a replay decides the same asks: {@code policy} refuses before any placement, on every fleet alike, the asks
+     * longer than booking-service's {@code max-duration} ({@link MaxDuration#shipped}); {@link MaxDuration#NONE} lets
+     * every ask be held for its whole window. Every ask counts as asked either way.
      */
-    record Variant(String key, String label, List<Ask> asks) {}
+    record Variant(String key, String label, List<Ask> asks, MaxDuration policy) {}
 
     /** One way of cutting the trace in two: the asks starting before {@code at} and those from it on. */
     record Split(String key, String label, long at) {}
@@ -101,16 +101,21 @@ public final class MigReplayBench {
                 .toArray();
         int parts = Integer.parseInt(o.getOrDefault("parts", "8"));
         List<Ask> asks = OpenbAsks.read(csv, h200);
-        long longest = POLICY_MAX_DAYS * 86_400;
+        MaxDuration policy = MaxDuration.shipped();
         List<Variant> variants = List.of(
-                new Variant("trace", "every GPU pod with its window as in the trace (the issue's replay)", asks),
                 new Variant(
-                        "max14d",
-                        "the pods longer than booking-service's 14-day `max-duration` left out: its decider refuses"
-                                + " them before any placement, on every fleet alike",
-                        asks.stream()
-                                .filter(a -> a.end() - a.start() <= longest)
-                                .toList()));
+                        "policy",
+                        "a pod longer than booking-service's `max-duration` (" + policy.describe() + ", the default"
+                                + " of `BookingSettings`) is refused before any placement, on every fleet alike, as"
+                                + " its decider refuses such a booking (`POLICY_MAX_DURATION`): it never holds"
+                                + " capacity",
+                        asks,
+                        policy),
+                new Variant(
+                        "trace",
+                        "every pod may be held for its whole window in the trace, as if there were no such limit",
+                        asks,
+                        MaxDuration.NONE));
 
         StringBuilder md = new StringBuilder("# Flexible MIG placement on the openb trace (issue 27)\n\n");
         long traceStart = asks.getFirst().start();
@@ -138,7 +143,7 @@ public final class MigReplayBench {
         shares(md, judged);
         layouts(md, judged);
         byProfile(md, h200, splits.getFirst(), replayed, judged);
-        targets(md, judged);
+        MigTargets.write(md, judged, h200.computeSlices());
         relayouts(md, replayed, splits, traceEnd);
 
         int costGpus = Integer.parseInt(o.getOrDefault("cost-gpus", "1000"));
@@ -166,15 +171,15 @@ public final class MigReplayBench {
     private static Size replay(Variant v, GpuGeometry h200, int gpus, int parts) {
         long t0 = System.nanoTime();
         MixSearch.Mix today = MixSearch.today(gpus);
-        boolean[] todayOk = Replay.run(today.fleet(), v.asks());
+        boolean[] todayOk = Replay.run(today.fleet(), v.asks(), v.policy());
         List<MixSearch.Mix> mixes = MixSearch.mixes(StaticGpu.SEARCHED, gpus, parts);
         List<boolean[]> mixOk = new ArrayList<>();
         for (MixSearch.Mix m : mixes) {
-            mixOk.add(Replay.run(m.fleet(), v.asks()));
+            mixOk.add(Replay.run(m.fleet(), v.asks(), v.policy()));
         }
         long t1 = System.nanoTime();
         FlexibleFleet flexible = new FlexibleFleet(h200, gpus, true);
-        boolean[] flexibleOk = Replay.run(flexible, v.asks());
+        boolean[] flexibleOk = Replay.run(flexible, v.asks(), v.policy());
         long t2 = System.nanoTime();
         System.err.printf(
                 Locale.ROOT,
@@ -316,30 +321,42 @@ public final class MigReplayBench {
                 + " 110 quiet days, so the search learns almost nothing there (many mixes tie); the instant by which"
                 + " half the pods had arrived was chosen, before any result was seen, as the split the targets are"
                 + " judged on. Both are shown.\n");
-        md.append("- **Windows compared** (column *windows*):");
-        for (Variant v : variants) {
-            md.append(String.format(
-                    Locale.ROOT,
-                    " `%s`: %s (%,d pods);",
-                    v.key(),
-                    v.label(),
-                    v.asks().size()));
-        }
-        md.setLength(md.length() - 1);
-        long longest = POLICY_MAX_DAYS * 86_400;
-        long cut = splits.getFirst().at();
-        double heldAcross = asks.stream()
-                .filter(a -> a.end() - a.start() > longest && a.start() < cut && a.end() > cut)
-                .mapToDouble(a -> a.quantity() * (double) a.compute() / h200.computeSlices())
-                .sum();
+        Variant policy = variants.getFirst();
+        List<Ask> refused = asks.stream().filter(policy.policy()::refuses).toList();
+        int c = h200.computeSlices();
         md.append(String.format(
                 Locale.ROOT,
-                ". `trace` is the replay the issue asks for and the one its targets are judged on; `max14d` shows"
-                        + " how much of the result comes from pods no booking could hold: at the `%s` cut, pods"
-                        + " longer than 14 days that began before it ask for %.1f GPUs, and hold them (where they"
-                        + " were accepted) into the judged half.%n%n",
-                splits.getFirst().key(),
-                heldAcross));
+                "- **Windows compared** (column *windows*). Every GPU pod is asked in both, and its GPU-hours count in"
+                        + " the half it was created in, on every fleet alike. `%s`: %s. These are %,d pods; by split,"
+                        + " how many were created before the cut and after, and their share of that half's asked"
+                        + " GPU-hours, which no fleet accepts:",
+                policy.key(),
+                policy.label(),
+                refused.size()));
+        for (Split s : splits) {
+            md.append(String.format(
+                    Locale.ROOT,
+                    " `%s` %,d before (%.1f %%), %,d after (%.1f %%);",
+                    s.key(),
+                    refused.stream().filter(a -> a.start() < s.at()).count(),
+                    100 * hours(refused, Long.MIN_VALUE, s.at(), c) / hours(asks, Long.MIN_VALUE, s.at(), c),
+                    refused.stream().filter(a -> a.start() >= s.at()).count(),
+                    100 * hours(refused, s.at(), Long.MAX_VALUE, c) / hours(asks, s.at(), Long.MAX_VALUE, c)));
+        }
+        md.setLength(md.length() - 1);
+        md.append(String.format(
+                Locale.ROOT,
+                ". `%s`: %s.%n%n",
+                variants.get(1).key(),
+                variants.get(1).label()));
+    }
+
+    /** GPU-hours asked by the asks created in {@code [from, to)}. */
+    private static double hours(List<Ask> asks, long from, long to, int gpuCompute) {
+        return asks.stream()
+                .filter(a -> a.start() >= from && a.start() < to)
+                .mapToDouble(a -> a.gpuHours(gpuCompute))
+                .sum();
     }
 
     private static void shares(StringBuilder md, List<Judged> judged) {
@@ -359,44 +376,6 @@ public final class MigReplayBench {
                     flex,
                     flex - j.firstHalfPickOnSecond().percent(),
                     flex - j.best().percent()));
-        }
-        md.append('\n');
-    }
-
-    private static void targets(StringBuilder md, List<Judged> judged) {
-        md.append("## Targets (issue 27)\n\n"
-                + "Judged on the `trace` windows and the `arrivals` split; the other rows show how the verdict moves."
-                + " Nothing was tuned to them.\n\n"
-                + "| target | windows | split | measured | met? |\n|---|---|---|---|---|\n");
-        for (Judged j : judged) {
-            if (j.size().gpus() != 32) {
-                continue;
-            }
-            double gain = j.flexible().percent() - j.firstHalfPickOnSecond().percent();
-            md.append(String.format(
-                    Locale.ROOT,
-                    "| flexible ≥ static chosen on the first half + 5 points, 32 H200 | %s | %s | %.1f %% vs %.1f %%"
-                            + " (%+.1f points) | %s |%n",
-                    j.size().variant().key(),
-                    j.split().key(),
-                    j.flexible().percent(),
-                    j.firstHalfPickOnSecond().percent(),
-                    gain,
-                    gain >= 5 ? "yes" : "**no**"));
-        }
-        for (Judged j : judged) {
-            double gap = j.flexible().percent() - j.best().percent();
-            md.append(String.format(
-                    Locale.ROOT,
-                    "| flexible never below the best static layout, %d H200 | %s | %s | %.1f %% vs %.1f %% (%+.1f"
-                            + " points) | %s |%n",
-                    j.size().gpus(),
-                    j.size().variant().key(),
-                    j.split().key(),
-                    j.flexible().percent(),
-                    j.best().percent(),
-                    gap,
-                    gap >= 0 ? "yes" : "**no**"));
         }
         md.append('\n');
     }
@@ -507,16 +486,20 @@ public final class MigReplayBench {
                 + " day* = re-layouts at instants in the judged half / (GPUs × days of the judged half); *busiest"
                 + " GPU-day* = the most one GPU had in one trace day of it. Static layouts never change.\n\n"
                 + "| windows | split | H200s | days judged | re-layouts | per GPU per day | busiest GPU-day |"
-                + " instances created (whole replay) | refused (whole replay) | placed thanks to RoomMaker |"
+                + " instances created (whole replay) | refused (whole replay; of them for `max-duration`) |"
+                + " placed thanks to RoomMaker |"
                 + " replay s |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Size size : sizes) {
+            long policyRefused = size.variant().asks().stream()
+                    .filter(size.variant().policy()::refuses)
+                    .count();
             for (Split s : splits) {
                 LayoutChanges ch = size.flexible().changes();
                 double days = (traceEnd - s.at()) / 86_400.0;
                 long n = ch.relayouts(s.at(), traceEnd + 1);
                 md.append(String.format(
                         Locale.ROOT,
-                        "| %s | %s | %d | %.1f | %,d | %.2f | %d | %,d | %,d of %,d | %d | %.1f |%n",
+                        "| %s | %s | %d | %.1f | %,d | %.2f | %d | %,d | %,d of %,d (%,d) | %d | %.1f |%n",
                         size.variant().key(),
                         s.key(),
                         size.gpus(),
@@ -525,8 +508,9 @@ public final class MigReplayBench {
                         n / (size.gpus() * days),
                         ch.busiestGpuDay(s.at(), traceEnd + 1),
                         ch.created(),
-                        size.flexible().refused(),
+                        size.flexible().refused() + policyRefused,
                         size.variant().asks().size(),
+                        policyRefused,
                         size.flexible().rescued(),
                         size.flexibleSeconds()));
             }

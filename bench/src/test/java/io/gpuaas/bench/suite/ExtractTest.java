@@ -360,7 +360,7 @@ class ExtractTest {
         assertThat(r.get("mig.trace.arrivals.32g.flexible_pct").orElseThrow())
                 .extracting(Figure::median, Figure::n, Figure::basis)
                 .containsExactly(44.104, 1, "replay");
-        assertThat(r.get("mig.max14d.arrivals.32g.first_half_pct").orElseThrow().median())
+        assertThat(r.get("mig.policy.arrivals.32g.first_half_pct").orElseThrow().median())
                 .isEqualTo(86.0874);
         assertThat(r.get("mig.trace.arrivals.64g.relayouts_per_gpu_day")
                         .orElseThrow()

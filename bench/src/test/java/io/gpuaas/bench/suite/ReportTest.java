@@ -141,7 +141,7 @@ class ReportTest {
     }
 
     @Test
-    void shouldJudgeTheMigTargetsOnTheIssuesReplayAndShowTheOtherBesideIt() throws IOException {
+    void shouldJudgeTheMigTargetsOnThePolicyReplayAndShowTheTraceBesideIt() throws IOException {
         List<Targets.Row> rows = new Targets(everyBench()).rows();
 
         assertThat(rows)
@@ -149,19 +149,20 @@ class ReportTest {
                 .singleElement()
                 .satisfies(row -> {
                     assertThat(row.measured())
-                            .startsWith("44.1 % vs 47.5 % (-3.4 points)")
-                            .contains("pods > 14 days left out: 95.9 % vs 86.1 % (+9.8 points)");
-                    assertThat(row.met()).isEqualTo("**no**");
-                    assertThat(row.baseline()).contains("today's static layout 15.6 %");
+                            .startsWith("95.9 % vs 86.1 % (+9.8 points)")
+                            .contains("(`trace`, pods longer than max-duration held: 44.1 % vs 47.5 % (-3.4 points))");
+                    assertThat(row.met()).isEqualTo("yes");
+                    assertThat(row.baseline()).contains("today's static layout 45.7 %");
                 });
         assertThat(rows)
                 .filteredOn(row -> row.target().startsWith("flexible MIG never below the best static"))
                 .singleElement()
                 .satisfies(row -> {
                     assertThat(row.measured())
-                            .contains("32 GPUs: 44.1 % vs 51.0 %")
-                            .contains("64 GPUs: 99.9 %");
-                    assertThat(row.met()).isEqualTo("**no**");
+                            .contains("32 GPUs: 95.9 % vs 93.6 %")
+                            .contains("64 GPUs: 100.0 % vs 100.0 %")
+                            .contains("held: 44.1 % vs 51.0 %");
+                    assertThat(row.met()).isEqualTo("yes");
                 });
     }
 }
