@@ -528,7 +528,8 @@ public final class MigReplayBench {
                         + " (%s GPUs) scaled to %,d GPUs (%s), for the same bookings at the same moments, back to"
                         + " back, which first alternating; wall-clock time per booking (`System.nanoTime`)."
                         + " Bookings: the trace's GPU pods drawn at random (seed 27) with their unit, quantity and"
-                        + " duration (capped at 14 days), arriving as a Poisson process offering %.1f× the fleet's"
+                        + " duration (capped at %s, the replay's `max-duration`), arriving as a Poisson process"
+                        + " offering %.1f× the fleet's"
                         + " GPUs. Before timing, untimed: the fleets are filled as that stream would leave them"
                         + " (%,d bookings drawn by their GPU-seconds, each with a random part of its duration left,"
                         + " until they ask for %.0f %% of the compute slices; then busy: flexible %.0f %%, static %.0f"
@@ -543,6 +544,7 @@ public final class MigReplayBench {
                 mixFrom.replace(" | ", ", "),
                 s.gpus(),
                 s.staticMix(),
+                PlacementCost.MAX_DURATION.describe(),
                 s.load(),
                 s.filled(),
                 100 * s.fill(),

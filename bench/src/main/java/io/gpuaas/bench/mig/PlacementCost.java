@@ -34,7 +34,8 @@ import org.HdrHistogram.Histogram;
  */
 final class PlacementCost {
 
-    static final long MAX_DURATION = 14 * 86_400L;
+    /** The longest booking the stream offers: booking-service's default {@code max-duration}, as the replay's. */
+    static final MaxDuration MAX_DURATION = MaxDuration.shipped();
 
     /** A flexible placement slower than this is looked at: did a garbage collection run while it did? */
     static final long SLOW_NS = 1_000_000;
@@ -210,7 +211,7 @@ final class PlacementCost {
     }
 
     private static long duration(Ask a) {
-        return Math.min(MAX_DURATION, a.end() - a.start());
+        return Math.min(MAX_DURATION.limit().toSeconds(), a.end() - a.start());
     }
 
     /** The index whose cumulative work first reaches {@code x}. */
