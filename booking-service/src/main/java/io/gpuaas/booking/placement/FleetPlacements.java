@@ -7,10 +7,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -25,10 +27,10 @@ import java.util.TreeSet;
  * <p>Deterministic: GPUs and bookings are kept in sorted maps, a unit goes where {@link UnitChooser}'s total order
  * puts it, and nothing reads a clock or a random source; the same operations give the same placements.
  *
- * <p>Cost: per GPU a step function of layers ({@link GpuSchedule}), so placing a unit costs {@code O(G · (log n +
- * k) · S)} for {@code G} GPUs, {@code n} breakpoints of a GPU, {@code k} of them inside the window and {@code S}
- * starts of the profile, never a walk over every placement; releasing, shortening or extending a booking touches only
- * its own GPUs. Not thread-safe: one writer per pool owns it.
+ * <p>Cost: per GPU a step function of layers ({@link GpuSchedule}) and, over them, a {@link SliceIndex} of the slices
+ * held per 15-minute bucket, so placing a unit reads only the GPUs the index does not rule out ({@link UnitChooser}
+ * has the figures), never a walk over every placement; releasing, shortening or extending a booking touches only its
+ * own GPUs. Not thread-safe: one writer per pool owns it.
  */
 public final class FleetPlacements {
 
@@ -45,7 +47,7 @@ public final class FleetPlacements {
     private final GeometryRules rules;
     private final UnitChooser chooser;
     private final RoomCounter counter;
-    private final TreeMap<GpuAddress, GpuSchedule> gpus = new TreeMap<>();
+    private final FleetGpus gpus;
     private final TreeMap<String, Booked> bookings = new TreeMap<>();
     /** Starts and ends of every booking's window, with how many bookings have each (a multiset). */
     private final TreeMap<Long, Integer> boundaries = new TreeMap<>();
@@ -55,15 +57,12 @@ public final class FleetPlacements {
         this.rules = new GeometryRules(geometry);
         this.chooser = new UnitChooser(rules);
         this.counter = new RoomCounter(chooser);
-        gpus.forEach(gpu -> this.gpus.put(gpu, new GpuSchedule()));
-        if (this.gpus.isEmpty()) {
-            throw new IllegalArgumentException("a fleet needs at least one GPU");
-        }
+        this.gpus = new FleetGpus(rules, gpus);
     }
 
     /** The fleet's GPUs, in order. */
     public List<GpuAddress> gpus() {
-        return List.copyOf(gpus.keySet());
+        return gpus.addresses();
     }
 
     /**
@@ -72,6 +71,14 @@ public final class FleetPlacements {
      * instant has room but no place stays free for the whole window.
      */
     public PlacementOutcome place(PlacementRequest request) {
+        return place(request, true);
+    }
+
+    /**
+     * {@link #place(PlacementRequest)}, or with {@code explain} false a refusal that only says {@code NO_ROOM}, without
+     * the search for the interval that is short: for a what-if whose refusal nobody reads.
+     */
+    PlacementOutcome place(PlacementRequest request, boolean explain) {
         String id = request.bookingId();
         if (bookings.containsKey(id)) {
             return Refused.of(id, PlacementRefusal.BOOKING_EXISTS, "booking " + id + " is already placed");
@@ -86,10 +93,12 @@ public final class FleetPlacements {
         for (int i = 0; i < request.quantity(); i++) {
             UnitChooser.Candidate best = chooser.best(gpus, id, request.kind(), start, end);
             if (best == null) {
-                units.forEach(u -> gpus.get(u.gpu()).remove(u.held(), start, end));
-                return noRoom(request, start, end);
+                units.forEach(u -> gpus.unhold(u.gpu(), u.held(), start, end));
+                return explain
+                        ? noRoom(request, start, end)
+                        : Refused.of(id, PlacementRefusal.NO_ROOM, "no room (not explained)");
             }
-            gpus.get(best.gpu()).add(best.unit(), start, end);
+            gpus.hold(best.gpu(), best.unit(), start, end);
             units.add(new GpuUnit(best.gpu(), best.unit()));
         }
         Booked booked = new Booked(request, List.copyOf(units));
@@ -107,7 +116,7 @@ public final class FleetPlacements {
         }
         long start = booked.request().start().toEpochMilli();
         long end = booked.request().end().toEpochMilli();
-        booked.units().forEach(u -> gpus.get(u.gpu()).remove(u.held(), start, end));
+        booked.units().forEach(u -> gpus.unhold(u.gpu(), u.held(), start, end));
         mark(start, -1);
         mark(end, -1);
         return booked.placed();
@@ -126,9 +135,9 @@ public final class FleetPlacements {
                     PlacementRefusal.INVALID_END,
                     "a shorter end must fall after " + r.start() + " and before " + r.end() + ", was " + newEnd);
         }
-        long from = newEnd.toEpochMilli();
-        booked.units()
-                .forEach(u -> gpus.get(u.gpu()).remove(u.held(), from, r.end().toEpochMilli()));
+        long start = r.start().toEpochMilli();
+        long end = r.end().toEpochMilli();
+        booked.units().forEach(u -> gpus.moveEnd(u.gpu(), u.held(), start, end, newEnd.toEpochMilli()));
         return moveEnd(booked, newEnd);
     }
 
@@ -147,14 +156,14 @@ public final class FleetPlacements {
                     PlacementRefusal.INVALID_END,
                     "a longer end must fall after " + booked.request().end() + ", was " + newEnd);
         }
+        long start = booked.request().start().toEpochMilli();
         long from = booked.request().end().toEpochMilli();
         long to = newEnd.toEpochMilli();
         List<GpuUnit> added = new ArrayList<>();
         for (GpuUnit u : booked.units()) {
-            GpuSchedule schedule = gpus.get(u.gpu());
-            GpuSchedule.Piece conflict = schedule.firstConflict(u.held(), from, to, rules);
+            GpuSchedule.Piece conflict = gpus.schedule(u.gpu()).firstConflict(u.held(), from, to, rules);
             if (conflict != null) {
-                added.forEach(a -> gpus.get(a.gpu()).remove(a.held(), from, to));
+                added.forEach(a -> gpus.moveEnd(a.gpu(), a.held(), start, to, from));
                 return new Refused(
                         bookingId,
                         PlacementRefusal.NO_ROOM,
@@ -162,7 +171,7 @@ public final class FleetPlacements {
                         Instant.ofEpochMilli(conflict.from()),
                         Instant.ofEpochMilli(conflict.to()));
             }
-            schedule.add(u.held(), from, to);
+            gpus.moveEnd(u.gpu(), u.held(), start, from, to);
             added.add(u);
         }
         return moveEnd(booked, newEnd);
@@ -198,7 +207,9 @@ public final class FleetPlacements {
     /** What every GPU runs at {@code instant}, in GPU order. */
     public Map<GpuAddress, GpuLayout> layoutsAt(Instant instant) {
         Map<GpuAddress, GpuLayout> out = new LinkedHashMap<>();
-        gpus.forEach((gpu, schedule) -> out.put(gpu, GpuLayout.of(schedule.at(instant.toEpochMilli()))));
+        for (int g = 0; g < gpus.size(); g++) {
+            out.put(gpus.address(g), GpuLayout.of(gpus.schedule(g).at(instant.toEpochMilli())));
+        }
         return out;
     }
 
@@ -207,15 +218,83 @@ public final class FleetPlacements {
         return Optional.ofNullable(bookings.get(bookingId)).map(Booked::request);
     }
 
-    /** The ids of the bookings holding units anywhere in {@code [start, end)}, in order. */
-    SortedSet<String> bookingsDuring(Instant start, Instant end) {
-        SortedSet<String> ids = new TreeSet<>();
-        for (GpuSchedule schedule : gpus.values()) {
-            for (GpuSchedule.Piece piece : schedule.pieces(start.toEpochMilli(), end.toEpochMilli())) {
-                piece.layer().held().forEach(h -> ids.add(h.bookingId()));
+    /** Per GPU (by position), how many units of {@code kind} fit over {@code [start, end)}, each up to {@code limit}. */
+    int[] fitsPerGpu(UnitKind kind, long start, long end, int limit) {
+        int[] out = new int[gpus.size()];
+        for (int g : gpus.candidates(kind, start, end)) {
+            out[g] = counter.countOn(gpus.address(g), gpus.schedule(g), kind, start, end, limit);
+        }
+        return out;
+    }
+
+    /**
+     * How many more units of {@code kind} would fit over {@code [start, end)} on {@code on}, each GPU counted up to
+     * {@code limit}, if {@code bookingId} were taken off, against {@code fitsNow} from {@link #fitsPerGpu}. The
+     * booking's units come off the schedules and go back before anything else reads them, so the index is left alone;
+     * the fleet ends as it began.
+     */
+    int gainWithout(
+            String bookingId, Collection<GpuAddress> on, UnitKind kind, long start, long end, int limit, int[] fitsNow) {
+        Booked booked = bookings.get(bookingId);
+        long from = booked.request().start().toEpochMilli();
+        long to = booked.request().end().toEpochMilli();
+        booked.units().forEach(u -> gpus.schedule(u.gpu()).remove(u.held(), from, to));
+        try {
+            int gain = 0;
+            for (GpuAddress gpu : on) {
+                int now = fitsNow[gpus.position(gpu)];
+                gain += counter.countOn(gpu, gpus.schedule(gpu), kind, start, end, limit) - now;
+            }
+            return gain;
+        } finally {
+            booked.units().forEach(u -> gpus.schedule(u.gpu()).add(u.held(), from, to));
+        }
+    }
+
+    /**
+     * The bookings starting after {@code now} that hold units in {@code [start, end)} and could, taken off, leave room
+     * for a unit of {@code kind}, each with the GPUs where: those where what the other bookings hold in the window
+     * leaves some start of the kind free. On every other GPU of such a booking a unit of the kind fits neither with it
+     * nor without it. In booking id order.
+     */
+    SortedMap<String, SortedSet<GpuAddress>> couldMakeRoom(UnitKind kind, long start, long end, Instant now) {
+        long[] needs = gpus.needs(kind);
+        SortedMap<String, SortedSet<GpuAddress>> out = new TreeMap<>();
+        Map<String, Long> others = new HashMap<>();
+        for (int g = 0; g < gpus.size(); g++) {
+            List<GpuSchedule.Piece> pieces = gpus.schedule(g).pieces(start, end);
+            others.clear();
+            for (GpuSchedule.Piece piece : pieces) {
+                for (Held h : piece.layer().held()) {
+                    others.putIfAbsent(h.bookingId(), 0L);
+                }
+            }
+            if (others.isEmpty()) {
+                continue;
+            }
+            for (GpuSchedule.Piece piece : pieces) {
+                Layer layer = piece.layer();
+                for (Map.Entry<String, Long> booking : others.entrySet()) {
+                    long theirs = 0;
+                    for (Held h : layer.held()) {
+                        if (h.bookingId().equals(booking.getKey())) {
+                            theirs |= h.mask();
+                        }
+                    }
+                    booking.setValue(booking.getValue() | (layer.mask() & ~theirs));
+                }
+            }
+            for (Map.Entry<String, Long> booking : others.entrySet()) {
+                for (long need : needs) {
+                    if ((booking.getValue() & need) == 0) {
+                        out.computeIfAbsent(booking.getKey(), k -> new TreeSet<>()).add(gpus.address(g));
+                        break;
+                    }
+                }
             }
         }
-        return ids;
+        out.keySet().removeIf(id -> !bookings.get(id).request().start().isAfter(now));
+        return out;
     }
 
     /**
@@ -241,7 +320,7 @@ public final class FleetPlacements {
             if (unknown.isPresent()) {
                 return unknown.get();
             }
-            if (!gpus.containsKey(u.gpu())) {
+            if (!gpus.contains(u.gpu())) {
                 return Refused.of(id, PlacementRefusal.NOT_FOUND, "GPU " + u.gpu() + " is not in the fleet");
             }
         }
@@ -250,10 +329,9 @@ public final class FleetPlacements {
         List<GpuUnit> added = new ArrayList<>();
         for (UnitPlacement u : units) {
             Held unit = held(id, u);
-            GpuSchedule schedule = gpus.get(u.gpu());
-            GpuSchedule.Piece conflict = schedule.firstConflict(unit, start, end, rules);
+            GpuSchedule.Piece conflict = gpus.schedule(u.gpu()).firstConflict(unit, start, end, rules);
             if (conflict != null) {
-                added.forEach(a -> gpus.get(a.gpu()).remove(a.held(), start, end));
+                added.forEach(a -> gpus.unhold(a.gpu(), a.held(), start, end));
                 return new Refused(
                         id,
                         PlacementRefusal.NO_ROOM,
@@ -261,7 +339,7 @@ public final class FleetPlacements {
                         Instant.ofEpochMilli(conflict.from()),
                         Instant.ofEpochMilli(conflict.to()));
             }
-            schedule.add(unit, start, end);
+            gpus.hold(u.gpu(), unit, start, end);
             added.add(new GpuUnit(u.gpu(), unit));
         }
         Booked booked = new Booked(request, List.copyOf(added));
@@ -286,7 +364,7 @@ public final class FleetPlacements {
         List<GpuUnit> held = new ArrayList<>();
         for (UnitPlacement u : units) {
             Held unit = held(request.bookingId(), u);
-            gpus.get(u.gpu()).add(unit, start, end);
+            gpus.hold(u.gpu(), unit, start, end);
             held.add(new GpuUnit(u.gpu(), unit));
         }
         bookings.put(request.bookingId(), new Booked(request, List.copyOf(held)));

@@ -4,7 +4,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.Map;
 import java.util.NavigableMap;
 import java.util.OptionalLong;
 
@@ -27,22 +26,23 @@ final class RoomCounter {
     }
 
     /** Units of {@code kind} that fit over {@code [start, end)}, counting no further than {@code limit}. */
-    int count(Map<GpuAddress, GpuSchedule> gpus, UnitKind kind, long start, long end, int limit) {
+    int count(FleetGpus gpus, UnitKind kind, long start, long end, int limit) {
         int total = 0;
-        for (Map.Entry<GpuAddress, GpuSchedule> gpu : gpus.entrySet()) {
+        for (int g : gpus.candidates(kind, start, end)) {
             if (total >= limit) {
                 break;
             }
-            total += countOn(gpu.getKey(), gpu.getValue(), kind, start, end, limit - total);
+            total += countOn(gpus.address(g), gpus.schedule(g), kind, start, end, limit - total);
         }
         return total;
     }
 
-    private int countOn(GpuAddress gpu, GpuSchedule schedule, UnitKind kind, long start, long end, int limit) {
+    /** Units of {@code kind} that fit on one GPU over {@code [start, end)}, counting no further than {@code limit}. */
+    int countOn(GpuAddress gpu, GpuSchedule schedule, UnitKind kind, long start, long end, int limit) {
         Deque<Held> probes = new ArrayDeque<>();
         try {
             while (probes.size() < limit) {
-                UnitChooser.Candidate c = chooser.bestOn(gpu, schedule, PROBE, kind, start, end, Integer.MAX_VALUE);
+                UnitChooser.Candidate c = chooser.bestOn(gpu, schedule, PROBE, kind, start, end);
                 if (c == null) {
                     break;
                 }
@@ -60,7 +60,7 @@ final class RoomCounter {
      * {@code quantity} units fit, or null when every piece has room. Costs a count per piece: for refusals only.
      */
     Shortfall firstShortfall(
-            Map<GpuAddress, GpuSchedule> gpus,
+            FleetGpus gpus,
             NavigableMap<Long, Integer> boundaries,
             UnitKind kind,
             int quantity,
@@ -93,7 +93,7 @@ final class RoomCounter {
      * count over the fleet, {@code O(B · G · (log n + k) · S)} for {@code B} boundaries passed.
      */
     OptionalLong earliestStart(
-            Map<GpuAddress, GpuSchedule> gpus,
+            FleetGpus gpus,
             NavigableMap<Long, Integer> boundaries,
             UnitKind kind,
             int quantity,

@@ -3,6 +3,7 @@ package io.gpuaas.booking.placement;
 import io.gpuaas.booking.placement.PlacementOutcome.Placed;
 import io.gpuaas.booking.placement.PlacementOutcome.Refused;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -15,7 +16,9 @@ import java.util.Optional;
  * most one booking moves, and only before its start, so nobody's running instance changes. When the taken booking
  * lands back on the very units it had, nothing moved: the new booking's placement is returned without a move.
  *
- * <p>Cost on a refusal: {@code O(M)} tries of two placements each, for {@code M} bookings overlapping the window.
+ * <p>Cost on a refusal: a count per GPU of the units that fit, then for each of the {@code M} bookings overlapping the
+ * window a count on its own GPUs without it; only those whose GPUs would gain the units missing are tried in full (two
+ * placements each).
  */
 public final class RoomMaker {
 
@@ -61,7 +64,23 @@ public final class RoomMaker {
         if (!(plain instanceof Refused refused) || !movable(refused.reason())) {
             return new Plan(plain, List.of());
         }
-        for (String other : fleet.bookingsDuring(request.start(), request.end())) {
+        long start = request.start().toEpochMilli();
+        long end = request.end().toEpochMilli();
+        int quantity = request.quantity();
+        int[] fits = fleet.fitsPerGpu(request.kind(), start, end, quantity);
+        int deficit = quantity - Arrays.stream(fits).sum();
+        // The plain placement fits exactly when the units that fit per GPU add up to the quantity (each GPU takes
+        // units at its own best start, whatever the others hold), and taking a booking off changes only its own GPUs:
+        // a booking whose GPUs would not gain the missing units once it is off cannot make room and is not tried.
+        for (var could : fleet.couldMakeRoom(request.kind(), start, end, now).entrySet()) {
+            String other = could.getKey();
+            int gain = request.kind() instanceof UnitKind.WholeGpu
+                    // Without it, each of these GPUs is empty throughout the window: one whole GPU more each.
+                    ? could.getValue().size()
+                    : fleet.gainWithout(other, could.getValue(), request.kind(), start, end, quantity, fits);
+            if (gain < deficit) {
+                continue;
+            }
             Optional<Plan> moved = tryMoving(other, request, now);
             if (moved.isPresent()) {
                 return moved.get();
@@ -72,13 +91,10 @@ public final class RoomMaker {
 
     private Optional<Plan> tryMoving(String other, PlacementRequest request, Instant now) {
         PlacementRequest theirs = fleet.requestOf(other).orElseThrow();
-        if (!theirs.start().isAfter(now)) {
-            return Optional.empty();
-        }
         List<UnitPlacement> was = ((Placed) fleet.release(other)).units();
-        PlacementOutcome mine = fleet.place(request);
+        PlacementOutcome mine = fleet.place(request, false);
         if (mine instanceof Placed) {
-            PlacementOutcome again = fleet.place(theirs);
+            PlacementOutcome again = fleet.place(theirs, false);
             if (again instanceof Placed to) {
                 // Back on the very units it had: no one moved (the plain, unit-at-a-time placement missed this
                 // fit), so there is no move to announce to the other booking's owner.

@@ -3,7 +3,6 @@ package io.gpuaas.booking.placement;
 import io.gpuaas.events.geometry.GpuInstanceProfile;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Picks the GPU and start slice for one unit over a window, by the placement rule (best first):
@@ -23,7 +22,9 @@ import java.util.Map;
  *       answer.
  * </ol>
  *
- * <p>Cost per unit: every GPU's pieces in the window and every start of the profile, {@code O(G · (log n + k) · S)}.
+ * <p>Cost per unit: the fleet's {@link SliceIndex} over the window, {@code O(B · G)} for {@code B} buckets, then for
+ * each GPU it lets through the pieces in the window and every start of the profile, {@code O(C · (log n + k) · S)};
+ * GPUs that cannot beat the best found so far are passed over before their starts are tried.
  */
 final class UnitChooser {
 
@@ -45,13 +46,59 @@ final class UnitChooser {
         this.rules = rules;
     }
 
-    /** The best place for one unit of {@code kind} anywhere in {@code gpus}, or null when none is free throughout. */
-    Candidate best(Map<GpuAddress, GpuSchedule> gpus, String bookingId, UnitKind kind, long start, long end) {
+    /**
+     * The best place for one unit of {@code kind} anywhere in {@code gpus}, or null when none is free throughout. Only
+     * the GPUs the fleet's index lets through are read, and of those only the ones that can still beat the best so far
+     * (see {@link #wholeBest} and {@link #cannotBeat}): the answer is the one a read of every GPU would give.
+     */
+    Candidate best(FleetGpus gpus, String bookingId, UnitKind kind, long start, long end) {
+        int[] candidates = gpus.candidates(kind, start, end);
+        return switch (kind) {
+            case UnitKind.WholeGpu whole -> wholeBest(gpus, candidates, bookingId, start, end);
+            case UnitKind.Mig mig -> migBest(gpus, candidates, bookingId, mig, start, end);
+        };
+    }
+
+    /**
+     * Whole GPUs tie on every key but their class and address, and come in address order: a GPU of no better class
+     * than the best so far is passed over before its window is read, and the first fit of the best class (0) ends the
+     * search.
+     */
+    private Candidate wholeBest(FleetGpus gpus, int[] candidates, String bookingId, long start, long end) {
         Candidate best = null;
-        for (Map.Entry<GpuAddress, GpuSchedule> gpu : gpus.entrySet()) {
-            // The class comes first in the order: a GPU of a worse class than the best so far cannot win.
-            int worstClass = best == null ? Integer.MAX_VALUE : best.gpuClass();
-            Candidate c = bestOn(gpu.getKey(), gpu.getValue(), bookingId, kind, start, end, worstClass);
+        for (int g : candidates) {
+            GpuSchedule schedule = gpus.schedule(g);
+            int gpuClass = wholeClass(schedule.lastBefore(start), schedule.firstFrom(end));
+            if (best != null && gpuClass >= best.gpuClass()) {
+                continue;
+            }
+            Candidate c = wholeOn(gpus.address(g), schedule, bookingId, start, end, gpuClass);
+            if (c != null) {
+                best = c;
+                if (gpuClass == 0) {
+                    break;
+                }
+            }
+        }
+        return best;
+    }
+
+    private Candidate migBest(
+            FleetGpus gpus, int[] candidates, String bookingId, UnitKind.Mig kind, long start, long end) {
+        GpuInstanceProfile profile = rules.profile(kind.profile()).orElseThrow();
+        Candidate best = null;
+        boolean idleSeen = false;
+        for (int g : candidates) {
+            GpuSchedule schedule = gpus.schedule(g);
+            if (schedule.isEmpty()) {
+                // Every GPU holding nothing at any time gives the same candidate but for its address, so only the
+                // first (the lowest address) can win.
+                if (idleSeen) {
+                    continue;
+                }
+                idleSeen = true;
+            }
+            Candidate c = migOn(gpus.address(g), schedule, bookingId, kind, profile, start, end, best);
             if (c != null && (best == null || BEST.compare(c, best) < 0)) {
                 best = c;
             }
@@ -59,69 +106,84 @@ final class UnitChooser {
         return best;
     }
 
-    /**
-     * The best place for one unit of {@code kind} on this GPU, or null when no start is free throughout or the GPU's
-     * class is worse than {@code worstClass}.
-     */
-    Candidate bestOn(
-            GpuAddress gpu,
-            GpuSchedule schedule,
-            String bookingId,
-            UnitKind kind,
-            long start,
-            long end,
-            int worstClass) {
-        Layer before = schedule.lastBefore(start);
-        Layer after = schedule.firstFrom(end);
-        Candidate c =
-                switch (kind) {
-                    case UnitKind.WholeGpu whole -> wholeOn(gpu, schedule, bookingId, start, end, before, after);
-                    case UnitKind.Mig mig ->
-                        migOn(gpu, schedule, bookingId, mig, start, end, before, after, worstClass);
-                };
-        return c == null || c.gpuClass() > worstClass ? null : c;
+    /** The best place for one unit of {@code kind} on this GPU, or null when no start is free throughout. */
+    Candidate bestOn(GpuAddress gpu, GpuSchedule schedule, String bookingId, UnitKind kind, long start, long end) {
+        return switch (kind) {
+            case UnitKind.WholeGpu whole ->
+                wholeOn(gpu, schedule, bookingId, start, end,
+                        wholeClass(schedule.lastBefore(start), schedule.firstFrom(end)));
+            case UnitKind.Mig mig ->
+                migOn(gpu, schedule, bookingId, mig, rules.profile(mig.profile()).orElseThrow(), start, end, null);
+        };
     }
 
-    private Candidate wholeOn(
-            GpuAddress gpu, GpuSchedule schedule, String bookingId, long start, long end, Layer before, Layer after) {
+    private Candidate wholeOn(GpuAddress gpu, GpuSchedule schedule, String bookingId, long start, long end, int gpuClass) {
         Held unit = Held.whole(bookingId, rules);
         if (schedule.firstConflict(unit, start, end, rules) != null) {
             return null;
         }
-        int gpuClass = before.isMig() || after.isMig() ? 2 : before.isWhole() || after.isWhole() ? 0 : 1;
         return new Candidate(gpu, unit, gpuClass, 0, 0, 0, List.of());
+    }
+
+    private static int wholeClass(Layer before, Layer after) {
+        return before.isMig() || after.isMig() ? 2 : before.isWhole() || after.isWhole() ? 0 : 1;
     }
 
     /** What the GPU's pieces in the window hold: the slices used anywhere, the most compute slices, any MIG. */
     private record WindowUse(List<GpuSchedule.Piece> pieces, long used, int compute, boolean mig) {}
 
+    /**
+     * The best start for a MIG unit on this GPU, or null when none is free throughout or the GPU {@link #cannotBeat}
+     * {@code best}.
+     */
     private Candidate migOn(
             GpuAddress gpu,
             GpuSchedule schedule,
             String bookingId,
             UnitKind.Mig kind,
+            GpuInstanceProfile profile,
             long start,
             long end,
-            Layer before,
-            Layer after,
-            int worstClass) {
+            Candidate best) {
         WindowUse use = windowUse(schedule.pieces(start, end));
         if (use == null) {
             return null;
         }
+        Layer before = schedule.lastBefore(start);
+        Layer after = schedule.firstFrom(end);
         int gpuClass = migClass(use, before, after);
-        if (gpuClass > worstClass) {
+        if (best != null && cannotBeat(best, gpuClass, use, before, after)) {
             return null;
         }
-        GpuInstanceProfile profile = rules.profile(kind.profile()).orElseThrow();
-        Candidate best = null;
+        Candidate out = null;
         for (int slice : profile.starts()) {
             Candidate c = migAt(gpu, bookingId, kind, profile, slice, use, gpuClass, before, after);
-            if (c != null && (best == null || BEST.compare(c, best) < 0)) {
-                best = c;
+            if (c != null && (out == null || BEST.compare(c, out) < 0)) {
+                out = c;
             }
         }
-        return best;
+        return out;
+    }
+
+    /**
+     * Whether every start on a GPU loses to {@code best}, from what is the same for all its starts: the class, the
+     * most reuse any start could give (one per MIG neighbour), no displacement at all, and the slices used in the
+     * window. The GPU comes later in address order, so it wins no tie; on equal keys the room still decides, and it is
+     * read.
+     */
+    private static boolean cannotBeat(Candidate best, int gpuClass, WindowUse use, Layer before, Layer after) {
+        int c = Integer.compare(gpuClass, best.gpuClass());
+        if (c == 0) {
+            int mostReuse = (before.isMig() ? 1 : 0) + (after.isMig() ? 1 : 0);
+            c = Integer.compare(best.reuse(), mostReuse);
+        }
+        if (c == 0) {
+            c = Integer.compare(0, best.displaced());
+        }
+        if (c == 0) {
+            c = Integer.compare(best.usedSlices(), Long.bitCount(use.used()));
+        }
+        return c > 0;
     }
 
     /** The window's use of the GPU, or null when a whole-GPU booking holds it somewhere in the window. */
