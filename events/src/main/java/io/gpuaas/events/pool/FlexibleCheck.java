@@ -11,6 +11,9 @@ final class FlexibleCheck {
 
     private static final Pattern COMPUTE_INSTANCE = Pattern.compile("\\d+c\\..+");
 
+    /** The {@code gpuaas.io/pool} value deploy/kubernetes' static flavors select, so no flexible pool may use it. */
+    static final String STATIC_NODES = "static";
+
     private FlexibleCheck() {}
 
     static void check(
@@ -21,6 +24,10 @@ final class FlexibleCheck {
             String migProfile,
             Integer gpus,
             List<PoolNode> nodes) {
+        if (STATIC_NODES.equals(id)) {
+            throw new IllegalArgumentException("pool " + id + ": a flexible pool's nodes are labelled gpuaas.io/pool="
+                    + "<its id>, and " + STATIC_NODES + " is the label value of static pools' nodes");
+        }
         if (migProfile != null && !migProfile.isBlank()) {
             throw new IllegalArgumentException("pool " + id
                     + ": a flexible pool is booked by any profile of its model and names none (migProfile "

@@ -63,6 +63,10 @@ class FlexiblePoolTest {
                 .hasMessageContaining("static or flexible");
         assertThatThrownBy(() -> new Pool("x", "x", "nvidia.com/gpu", 2, "NVIDIA H200", null, null, null, null, nodes))
                 .hasMessageContaining("only a flexible pool lists nodes");
+        // deploy/kubernetes' static flavors select gpuaas.io/pool=static; a flexible pool's nodes carry its id there.
+        assertThatThrownBy(() -> new Pool(
+                        "static", "x", "nvidia.com/gpu", 2, "NVIDIA H200", null, null, null, "flexible", nodes))
+                .hasMessageContaining("label value of static pools' nodes");
     }
 
     @Test
