@@ -6,8 +6,8 @@ import io.gpuaas.events.geometry.GpuGeometry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -260,34 +260,39 @@ public final class FleetPlacements {
     SortedMap<String, SortedSet<GpuAddress>> couldMakeRoom(UnitKind kind, long start, long end, Instant now) {
         long[] needs = gpus.needs(kind);
         SortedMap<String, SortedSet<GpuAddress>> out = new TreeMap<>();
-        Map<String, Long> others = new HashMap<>();
+        List<String> present = new ArrayList<>();
+        long[] othersHold = new long[8];
         for (int g = 0; g < gpus.size(); g++) {
             List<GpuSchedule.Piece> pieces = gpus.schedule(g).pieces(start, end);
-            others.clear();
+            present.clear();
             for (GpuSchedule.Piece piece : pieces) {
                 for (Held h : piece.layer().held()) {
-                    others.putIfAbsent(h.bookingId(), 0L);
+                    if (!present.contains(h.bookingId())) {
+                        present.add(h.bookingId());
+                    }
                 }
             }
-            if (others.isEmpty()) {
-                continue;
+            if (present.size() > othersHold.length) {
+                othersHold = new long[present.size()];
             }
+            // Per booking present, the slices the others hold somewhere in the window.
+            Arrays.fill(othersHold, 0, present.size(), 0L);
             for (GpuSchedule.Piece piece : pieces) {
                 Layer layer = piece.layer();
-                for (Map.Entry<String, Long> booking : others.entrySet()) {
+                for (int b = 0; b < present.size(); b++) {
                     long theirs = 0;
                     for (Held h : layer.held()) {
-                        if (h.bookingId().equals(booking.getKey())) {
+                        if (h.bookingId().equals(present.get(b))) {
                             theirs |= h.mask();
                         }
                     }
-                    booking.setValue(booking.getValue() | (layer.mask() & ~theirs));
+                    othersHold[b] |= layer.mask() & ~theirs;
                 }
             }
-            for (Map.Entry<String, Long> booking : others.entrySet()) {
+            for (int b = 0; b < present.size(); b++) {
                 for (long need : needs) {
-                    if ((booking.getValue() & need) == 0) {
-                        out.computeIfAbsent(booking.getKey(), k -> new TreeSet<>()).add(gpus.address(g));
+                    if ((othersHold[b] & need) == 0) {
+                        out.computeIfAbsent(present.get(b), k -> new TreeSet<>()).add(gpus.address(g));
                         break;
                     }
                 }

@@ -60,7 +60,8 @@ public final class RoomMaker {
 
     /** Places {@code request}, moving at most one booking that starts after {@code now} if that is what it takes. */
     public Plan place(PlacementRequest request, Instant now) {
-        PlacementOutcome plain = fleet.place(request);
+        // Unexplained first: when a move makes room, nobody reads why the plain placement was refused.
+        PlacementOutcome plain = fleet.place(request, false);
         if (!(plain instanceof Refused refused) || !movable(refused.reason())) {
             return new Plan(plain, List.of());
         }
@@ -86,7 +87,8 @@ public final class RoomMaker {
                 return moved.get();
             }
         }
-        return new Plan(plain, List.of());
+        // Every try was undone, so the fleet is as the plain placement found it: refused again, now explained.
+        return new Plan(fleet.place(request), List.of());
     }
 
     private Optional<Plan> tryMoving(String other, PlacementRequest request, Instant now) {
