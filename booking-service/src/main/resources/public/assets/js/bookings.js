@@ -1,6 +1,7 @@
 // My bookings: state in words with the time left, notices, the workloads under each active booking (pending,
 // admitted, reclaimed with the reason, Resume), and extend / end now / cancel.
 import { $, api, button, fmt, HOUR, refreshViews, say, span } from './api.js';
+import { isFlexible, unitName } from './fleet.js';
 import { utilizationLine } from './utilization.js';
 
 /** The state in words, the time left, and the notices that apply, e.g. "active · 40 min left · ending soon". */
@@ -45,7 +46,8 @@ function renderBooking(body, b, activity) {
   const row = body.insertRow();
   row.dataset.id = b.id;
   row.dataset.state = b.state;
-  for (const v of [b.pool, b.quantity, fmt(b.start), fmt(b.end), b.namespace, b.state]) {
+  const units = isFlexible(b.pool) ? b.quantity + ' × ' + unitName(b.resource) : b.quantity;
+  for (const v of [b.pool, units, fmt(b.start), fmt(b.end), b.namespace, b.state]) {
     row.insertCell().textContent = v;
   }
   const s = status(b, activity);

@@ -26,7 +26,10 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
 
-/** The flexible pool on the dashboard in headless Chromium: fit per profile and hour, the admin's GPU layouts. */
+/**
+ * The flexible pool on the dashboard in headless Chromium: fit per profile and hour, whole GPUs on the overview and in
+ * the admin's table, the admin's GPU layouts.
+ */
 @ExtendWith(KafkaBrokerExtension.class)
 class FleetDashboardIT {
 
@@ -89,6 +92,55 @@ class FleetDashboardIT {
                 .contains("idle");
         browser.screenshot("fleet-dashboard-admin");
         // This instance has no usage ledger: its reads are 503 and the usage section says so; nothing else fails.
+        assertThat(browser.consoleErrors("503")).isEmpty();
+    }
+
+    @Test
+    void shouldCountWholeGpusOnTheOverviewAndTheAdminTableWhenSlicesAreBooked() {
+        Instant t = hoursAhead(6);
+        // Two 3g.71gb on flex-b: one booking of two units, more units than the pool has GPUs less one.
+        fixture.publish(booking(
+                "flex-ui-3g-pair",
+                "team-a",
+                "3g.71gb",
+                t,
+                t.plus(Duration.ofHours(1)),
+                BookingState.CONFIRMED,
+                1,
+                List.of(PlacedUnit.mig("flex-b", 0, "3g.71gb", 4), PlacedUnit.mig("flex-b", 0, "3g.71gb", 0))));
+        fixture.publish(booking(
+                "flex-ui-now",
+                "team-b",
+                "1g.18gb",
+                hoursAhead(0),
+                hoursAhead(1),
+                BookingState.ACTIVE,
+                1,
+                List.of(PlacedUnit.mig("flex-a", 0, "1g.18gb", 6), PlacedUnit.mig("flex-a", 0, "1g.18gb", 5))));
+        await().atMost(Duration.ofSeconds(20)).until(() -> fixture.app
+                .get("/api/v1/pools/" + FLEX + "/placements", ADMIN)
+                .body()
+                .contains("flex-ui-now"));
+
+        browser.signIn(fixture.app.server.getURI(), ADMIN);
+
+        WebElement row = browser.driver.findElement(By.cssSelector("#heatmap tr[data-pool='" + FLEX + "']"));
+        assertThat(row.findElement(By.tagName("th")).getText()).isEqualTo(FLEX + " (whole GPUs)");
+        WebElement pair = row.findElement(By.cssSelector("td[data-start='" + t + "']"));
+        assertThat(pair.getText()).as("flex-a's GPU is still empty").isEqualTo("1");
+        assertThat(pair.getDomAttribute("aria-label")).startsWith(FLEX + ": 1 of 2 whole GPUs free");
+        assertThat(browser.driver.findElement(By.id("hm-flex-note")).isDisplayed())
+                .isTrue();
+
+        browser.wait.until(d -> !d.findElements(By.cssSelector("#capacity tr[data-pool='" + FLEX + "']"))
+                .isEmpty());
+        WebElement admin = browser.driver.findElement(By.cssSelector("#capacity tr[data-pool='" + FLEX + "']"));
+        assertThat(admin.findElement(By.className("reserved")).getText()).isEqualTo("2 × 1g.18gb");
+        assertThat(admin.findElement(By.className("free")).getText()).isEqualTo("1 whole GPU");
+        assertThat(admin.findElement(By.className("tenants")).getText()).isEqualTo("team-b 2 × 1g.18gb");
+        assertThat(admin.findElement(By.tagName("meter")).getDomAttribute("aria-label"))
+                .isEqualTo(FLEX + ": 1 of 2 GPUs hold bookings now");
+        browser.screenshot("fleet-dashboard-overview");
         assertThat(browser.consoleErrors("503")).isEmpty();
     }
 
