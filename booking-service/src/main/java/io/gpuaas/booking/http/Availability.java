@@ -101,31 +101,37 @@ public class Availability {
                     "TOO_MANY_STEPS", "step", "at most " + limits.maxSlots() + " steps per query, asked for " + count);
         }
         FirstFit fit = firstFitQuery(pool, q);
-        String resource = pool.resourceFor(null);
-        if (pool.flexible()) {
-            return fleets.read(
-                    pool,
-                    fleet -> new Report(
-                            pool.id(),
-                            pool.capacity(),
-                            resource,
-                            from,
-                            to,
-                            step,
-                            slots((s, e) -> fleet.unitsThatFit(UnitKind.whole(), s, e), from, to, step),
-                            fit == null ? null : search(fleet, fit, from, now)));
-        }
-        return view.withTimeline(
+        return pool.flexible()
+                ? fleets.read(pool, fleet -> flexibleReport(fleet, fit, from, to, step, now))
+                : view.withTimeline(pool.id(), timeline -> staticReport(timeline, pool, fit, from, to, step, now));
+    }
+
+    private Report staticReport(
+            PoolTimeline timeline, Pool pool, FirstFit fit, Instant from, Instant to, Duration step, Instant now) {
+        return new Report(
                 pool.id(),
-                timeline -> new Report(
-                        pool.id(),
-                        pool.capacity(),
-                        resource,
-                        from,
-                        to,
-                        step,
-                        slots((s, e) -> Math.max(0, pool.capacity() - timeline.maxReserved(s, e)), from, to, step),
-                        fit == null ? null : search(timeline, pool, fit, from, now)));
+                pool.capacity(),
+                pool.resource(),
+                from,
+                to,
+                step,
+                slots((s, e) -> Math.max(0, pool.capacity() - timeline.maxReserved(s, e)), from, to, step),
+                fit == null ? null : search(timeline, pool, fit, from, now));
+    }
+
+    /** A flexible pool in whole GPUs: as many as fit over each step, from the placements on the replica. */
+    private Report flexibleReport(
+            FleetReplica fleet, FirstFit fit, Instant from, Instant to, Duration step, Instant now) {
+        Pool pool = fleet.pool();
+        return new Report(
+                pool.id(),
+                pool.capacity(),
+                pool.resourceFor(null),
+                from,
+                to,
+                step,
+                slots((s, e) -> fleet.unitsThatFit(UnitKind.whole(), s, e), from, to, step),
+                fit == null ? null : search(fleet, fit, from, now));
     }
 
     private FirstFit firstFitQuery(Pool pool, Query q) {
