@@ -1,7 +1,16 @@
 // My bookings: state in words with the time left, notices, the workloads under each active booking (pending,
 // admitted, reclaimed with the reason, Resume), and extend / end now / cancel.
 import { $, api, button, fmt, HOUR, refreshViews, say, span } from './api.js';
+import { isFlexible, unitName } from './fleet.js';
 import { utilizationLine } from './utilization.js';
+
+/** A MIG layout notice in words: which node, what is wrong, and what it means for the team's workloads. */
+function layoutWords(n) {
+  const what = n.state === 'failed' ? 'MIG layout failed on ' + n.node
+    : 'MIG layout not ready on ' + n.node + ' (' + n.state + ')';
+  return what + ': ' + n.reason + ' — your workloads may stay pending until it is in place (reported '
+    + fmt(n.time) + ')';
+}
 
 /** The state in words, the time left, and the notices that apply, e.g. "active · 40 min left · ending soon". */
 function status(b, activity) {
@@ -25,13 +34,16 @@ function status(b, activity) {
   if (b.state === 'ACTIVE' && (soon || notices.some((n) => n.type === 'ENDING_SOON'))) {
     warn.push('ending soon: quota goes at ' + fmt(b.end));
   }
+  notices.filter((n) => n.type === 'MIG_LAYOUT_NOT_READY').forEach((n) => warn.push(layoutWords(n)));
   return { text: parts.join(' · '), warn };
 }
 
 export async function loadBookings() {
   const page = (await api('GET', '/api/v1/bookings?limit=200')).data;
-  const active = page.items.filter((b) => b.state === 'ACTIVE').slice(0, 20);
-  const activities = new Map(await Promise.all(active.map((b) =>
+  // Active bookings, and upcoming ones of flexible pools (quota-projector may warn that their MIG layout is not ready).
+  const watched = page.items.filter((b) => b.state === 'ACTIVE' || (b.state === 'CONFIRMED' && isFlexible(b.pool)))
+    .slice(0, 20);
+  const activities = new Map(await Promise.all(watched.map((b) =>
     api('GET', '/api/v1/bookings/' + encodeURIComponent(b.id) + '/workloads')
       .then((r) => [b.id, r.data], () => [b.id, null]))));
   const body = $('bookings').tBodies[0];
@@ -45,7 +57,8 @@ function renderBooking(body, b, activity) {
   const row = body.insertRow();
   row.dataset.id = b.id;
   row.dataset.state = b.state;
-  for (const v of [b.pool, b.quantity, fmt(b.start), fmt(b.end), b.namespace, b.state]) {
+  const units = isFlexible(b.pool) ? b.quantity + ' × ' + unitName(b.resource) : b.quantity;
+  for (const v of [b.pool, units, fmt(b.start), fmt(b.end), b.namespace, b.state]) {
     row.insertCell().textContent = v;
   }
   const s = status(b, activity);

@@ -31,6 +31,10 @@ export async function loadGrid() {
   const q = '?from=' + from.toISOString() + '&to=' + to.toISOString() + '&step=PT1H';
   const report = (await api('GET', '/api/v1/pools/' + encodeURIComponent(pool.id) + '/availability' + q)).data;
   renderGrid(report, from, days, pool.capacity);
+  $('grid-legend').textContent = (isFlexible(pool.id)
+    ? 'Whole GPUs free per hour of ' + pool.id + ' (your local time): a GPU holding any booked MIG slice is not free;'
+      + ' per profile see "Flexible pool by MIG profile".'
+    : 'Free units per hour (your local time).') + ' Click a cell to book from that hour.';
 }
 
 function renderGrid(report, from, days, capacity) {

@@ -9,6 +9,10 @@ export const flexiblePools = () => state.pools.filter((p) => p.kind === 'flexibl
 
 export const isFlexible = (poolId) => flexiblePools().some((p) => p.id === poolId);
 
+/** What a unit of a flexible pool's booking is, from its resource: its MIG profile, or a whole GPU. */
+export const unitName = (resource) => resource.startsWith('nvidia.com/mig-')
+  ? resource.substring('nvidia.com/mig-'.length) : WHOLE;
+
 const profiles = new Map(); // pool id → its bookable profiles, from the first availability answer
 
 /** The profiles a booking of the pool may name (whole GPUs not among them), read once per pool. */

@@ -1,8 +1,11 @@
 // Availability at a glance: every pool (full GPUs and each MIG profile) over the coming days, free units per hour
 // as a table (numbers, not colour alone). Drag, or Shift+arrows, to pick a window on one pool; book it or book now.
+// A flexible pool's row counts whole GPUs (what booking it here books); its profiles are in "Flexible pool by MIG
+// profile".
 import { $, api, HOUR, isAdmin, pad, say, state } from './api.js';
 import { offerEarliest, bookWindow } from './booking-actions.js';
 import { openDialog } from './calendar.js';
+import { isFlexible } from './fleet.js';
 
 const sel = { row: -1, anchor: -1, a: -1, b: -1 };
 let dragging = false;
@@ -15,6 +18,7 @@ export async function loadHeatmap() {
   const reports = await Promise.all(state.pools.map((p) =>
     api('GET', '/api/v1/pools/' + encodeURIComponent(p.id) + '/availability' + q).then((r) => r.data)));
   render(reports, from, days * 24);
+  $('hm-flex-note').hidden = !reports.some((r) => isFlexible(r.pool));
 }
 
 function render(reports, from, hours) {
@@ -48,10 +52,13 @@ function render(reports, from, hours) {
   reports.forEach((report, r) => {
     const row = body.insertRow();
     row.dataset.pool = report.pool;
+    const flexible = isFlexible(report.pool);
+    const units = flexible ? ' whole GPUs' : '';
     const th = document.createElement('th');
     th.scope = 'row';
-    th.textContent = report.pool;
-    th.title = report.capacity + ' units';
+    th.textContent = report.pool + (flexible ? ' (whole GPUs)' : '');
+    th.title = flexible ? report.capacity + ' GPUs laid out by gpuaas: a GPU counts free while no booking holds any'
+      + ' of it; MIG profiles under "Flexible pool by MIG profile"' : report.capacity + ' units';
     row.appendChild(th);
     report.slots.forEach((slot, i) => {
       const cell = row.insertCell();
@@ -65,7 +72,7 @@ function render(reports, from, hours) {
       cell.tabIndex = -1;
       const ratio = slot.free / report.capacity;
       cell.className = slot.free === 0 ? 'l0' : ratio < 0.34 ? 'l1' : ratio < 1 ? 'l2' : 'l3';
-      cell.setAttribute('aria-label', report.pool + ': ' + slot.free + ' of ' + report.capacity + ' free, '
+      cell.setAttribute('aria-label', report.pool + ': ' + slot.free + ' of ' + report.capacity + units + ' free, '
         + start.toLocaleString([], { weekday: 'short', hour: '2-digit', minute: '2-digit' }));
     });
   });

@@ -2,6 +2,7 @@ package io.gpuaas.bench.booking;
 
 import io.gpuaas.booking.config.HttpLimits;
 import io.gpuaas.booking.http.Availability;
+import io.gpuaas.booking.http.FlexiblePools;
 import io.gpuaas.booking.kafka.BookingView;
 import io.gpuaas.booking.model.BookingDecider;
 import io.gpuaas.booking.model.BookingLedger;
@@ -71,7 +72,8 @@ final class AvailabilityBench {
             }
         }
         long buildMillis = (System.nanoTime() - started) / 1_000_000;
-        Availability availability = new Availability(view, decider, new HttpLimits(20, 100, 500, 2000));
+        Availability availability =
+                new Availability(view, decider, new FlexiblePools(POOLS, view), new HttpLimits(20, 100, 500, 2000));
         Histogram histogram = new Histogram(3);
         for (int q = 0; q < queries + 1000; q++) {
             Pool pool = POOLS.pools().get(q % 4);

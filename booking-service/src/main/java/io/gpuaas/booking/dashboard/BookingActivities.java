@@ -7,6 +7,7 @@ import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.notice.Notice.BookingEndingSoon;
+import io.gpuaas.events.notice.Notice.MigLayoutNotReady;
 import io.gpuaas.events.notice.Notice.NoShowWarning;
 import io.gpuaas.events.notice.Notice.ReclaimPending;
 import io.gpuaas.events.reclaim.ReclaimEvent;
@@ -24,12 +25,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Puts together what runs under a booking: the Kueue Workloads on its cells while it is ACTIVE, the workloads of its
  * namespace idle-reclaimer acted on (or warned of) within its window, and its own notices while they still apply.
  */
 public final class BookingActivities {
+
+    /** A booking id as booking-service makes them: a random UUID. */
+    private static final Pattern BOOKING_ID =
+            Pattern.compile("\\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\b");
 
     private final WorkloadPresenceReader presence;
     private final WorkloadActivity activity;
@@ -57,7 +64,7 @@ public final class BookingActivities {
                         null,
                         false)));
         workloads.addAll(reclaimable(booking, now));
-        List<BookingNotice> notices = active ? notices(booking) : List.of();
+        List<BookingNotice> notices = booking.state().holdsCapacity() ? notices(booking) : List.of();
         return new BookingActivity(
                 booking.id(),
                 booking.state().name(),
@@ -120,7 +127,12 @@ public final class BookingActivities {
         return new WorkloadStatus(w.namespace(), w.kind(), w.name(), state, reason, since, null, resumable);
     }
 
-    /** The notices that still apply to an ACTIVE booking: an ending-soon for its current end, a no-show warning. */
+    /**
+     * The notices that still apply to a CONFIRMED or ACTIVE booking: an ending-soon for its current end, a no-show
+     * warning (both only ever sent while it is ACTIVE), and a MIG layout not ready for its current start (quota-
+     * projector sends it before the window, so an upcoming booking shows it too; no notice says when the layout
+     * comes into force, so it stays while the booking lasts).
+     */
     private List<BookingNotice> notices(Booking booking) {
         List<BookingNotice> notices = new ArrayList<>();
         for (Notice notice : activity.bookingNotices(booking.id())) {
@@ -129,12 +141,33 @@ public final class BookingActivities {
                 when n.endsAt().equals(booking.end()) ->
                     notices.add(new BookingNotice("ENDING_SOON", n.time(), n.endsAt()));
                 case NoShowWarning n -> notices.add(new BookingNotice("NO_SHOW_WARNING", n.time(), n.releaseAt()));
+                case MigLayoutNotReady n
+                when n.startsAt().equals(booking.start()) ->
+                    notices.add(new BookingNotice(
+                            "MIG_LAYOUT_NOT_READY",
+                            n.time(),
+                            n.startsAt(),
+                            n.node(),
+                            n.state(),
+                            withoutOtherBookings(n.reason(), booking.id())));
                 default -> {
-                    // an ending-soon for an end the booking no longer has, or a workload notice
+                    // an ending-soon for an end the booking no longer has, a layout notice for a start it no longer
+                    // has (it was moved), or a workload notice
                 }
             }
         }
         return notices;
+    }
+
+    /**
+     * {@code reason} with every booking id but {@code own} replaced by "…": quota-projector names the active booking
+     * that holds a GPU, which may be another tenant's, and a tenant never learns another tenant's booking exists.
+     */
+    static String withoutOtherBookings(String reason, String own) {
+        if (reason == null) {
+            return null;
+        }
+        return BOOKING_ID.matcher(reason).replaceAll(m -> m.group().equals(own) ? Matcher.quoteReplacement(own) : "…");
     }
 
     private static boolean within(Booking booking, Instant t) {

@@ -11,7 +11,7 @@ import java.util.List;
  * @param bookingId  the booking
  * @param state      its state
  * @param workloads  Kueue Workloads using it now, and the reclaimable workloads idle-reclaimer acted on in its window
- * @param notices    its current notices (ending soon, no-show warning)
+ * @param notices    its current notices (ending soon, no-show warning, MIG layout not ready)
  * @param workloadsKnown false when the Kueue Workloads could not be read right now (the engine is restoring)
  * @param endingSoonFrom while ACTIVE: from when it counts as ending soon (its end less the longest ending-soon lead)
  */
@@ -50,10 +50,26 @@ public record BookingActivity(
     /**
      * A notice of the booking.
      *
-     * @param type ENDING_SOON or NO_SHOW_WARNING
-     * @param time when it was sent
-     * @param at   the end (ending soon) or the release (no-show warning) it warns of
+     * @param type   ENDING_SOON, NO_SHOW_WARNING or MIG_LAYOUT_NOT_READY
+     * @param time   when it was sent
+     * @param at     the end (ending soon), the release (no-show warning) or the window's start (MIG layout) it
+     *               warns of
+     * @param node   MIG layout: the node whose layout is not in force; otherwise null
+     * @param state  MIG layout: {@code failed}, {@code pending} or {@code blocked}; otherwise null
+     * @param reason MIG layout: why, in words (booking ids other than this booking's left out); otherwise null
      */
     @Introspected
-    public record BookingNotice(String type, Instant time, Instant at) {}
+    public record BookingNotice(
+            String type,
+            Instant time,
+            Instant at,
+            @Nullable String node,
+            @Nullable String state,
+            @Nullable String reason) {
+
+        /** A lifecycle notice (ending soon, no-show warning): a type, when it was sent and what it warns of. */
+        public BookingNotice(String type, Instant time, Instant at) {
+            this(type, time, at, null, null, null);
+        }
+    }
 }

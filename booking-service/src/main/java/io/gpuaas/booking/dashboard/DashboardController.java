@@ -55,7 +55,8 @@ public class DashboardController {
     @Operation(
             summary = "What runs under a booking: its Kueue Workloads (pending, admitted), the workloads "
                     + "idle-reclaimer acted on in its window (reclaimed with the reason, resumed), and its notices "
-                    + "(ending soon, no-show warning)")
+                    + "(ending soon, no-show warning while ACTIVE; MIG layout not ready with node, state and reason "
+                    + "while CONFIRMED or ACTIVE)")
     @Get(uri = "/{id}/workloads", produces = MediaType.APPLICATION_JSON)
     public BookingActivity workloads(@PathVariable String id, Authentication authentication) {
         Caller caller = guard.admit(authentication);

@@ -2,6 +2,7 @@ package io.gpuaas.booking.dashboard;
 
 import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.notice.Notice.BookingEndingSoon;
+import io.gpuaas.events.notice.Notice.MigLayoutNotReady;
 import io.gpuaas.events.notice.Notice.NoShowWarning;
 import io.gpuaas.events.notice.Notice.ReclaimPending;
 import io.gpuaas.events.reclaim.ReclaimEvent;
@@ -13,7 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * What the dashboard shows beside the bookings, projected from two topics by the {@code dashboard-feed} replica: the
  * latest step of idle-reclaimer per workload ({@code gpuaas.reclaim-events}, keyed {@code namespace/kind/name}) and the
- * latest notice of each kind per booking or workload ({@code gpuaas.notices}). Records come in partition order and
+ * latest notice of each kind per booking or workload ({@code gpuaas.notices}: booking-service's ending-soon and no-show
+ * warnings, quota-projector's MIG layout not ready, idle-reclaimer's reclaim pending). Records come in partition order and
  * each topic is keyed by what it is about, so the last one applied for a key is that key's latest. Workload steps and
  * reclaim notices are kept per namespace, so a request reads only its booking's namespace, never every tenant's.
  */
@@ -24,6 +26,7 @@ public final class WorkloadActivity {
 
     private final Map<String, BookingEndingSoon> endingSoon = new ConcurrentHashMap<>();
     private final Map<String, NoShowWarning> noShow = new ConcurrentHashMap<>();
+    private final Map<String, MigLayoutNotReady> layoutNotReady = new ConcurrentHashMap<>();
     /** namespace → workload key → its latest ReclaimPending. */
     private final Map<String, Map<String, ReclaimPending>> reclaimPending = new ConcurrentHashMap<>();
 
@@ -48,9 +51,7 @@ public final class WorkloadActivity {
                 reclaimPending
                         .computeIfAbsent(n.namespace(), ns -> new ConcurrentHashMap<>())
                         .put(n.workload().key(), n);
-            case Notice.MigLayoutNotReady n -> {
-                // quota-projector's; the dashboard does not show it yet (webhooks deliver it)
-            }
+            case MigLayoutNotReady n -> layoutNotReady.put(n.bookingId(), n);
         }
     }
 
@@ -64,9 +65,13 @@ public final class WorkloadActivity {
         return List.copyOf(reclaimPending.getOrDefault(namespace, Map.of()).values());
     }
 
-    /** The booking notices of {@code bookingId}: its latest ending-soon and no-show warning, where there are any. */
+    /**
+     * The booking notices of {@code bookingId}: its latest ending-soon, no-show warning and MIG layout not ready,
+     * where there are any.
+     */
     public List<Notice> bookingNotices(String bookingId) {
-        return java.util.stream.Stream.<Notice>of(endingSoon.get(bookingId), noShow.get(bookingId))
+        return java.util.stream.Stream.<Notice>of(
+                        endingSoon.get(bookingId), noShow.get(bookingId), layoutNotReady.get(bookingId))
                 .filter(java.util.Objects::nonNull)
                 .toList();
     }

@@ -5,6 +5,7 @@ import io.gpuaas.booking.kafka.BookingView;
 import io.gpuaas.booking.model.BookingDecider;
 import io.gpuaas.booking.model.BookingPolicy;
 import io.gpuaas.booking.model.PoolTimeline;
+import io.gpuaas.booking.placement.UnitKind;
 import io.gpuaas.events.pool.Pool;
 import io.micronaut.core.annotation.Introspected;
 import jakarta.inject.Singleton;
@@ -13,17 +14,24 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Free units per step and first-fit search, answered from the read-side timeline of the pool. */
+/**
+ * Free units per step and first-fit search. A static pool is answered from the read-side timeline of its units; a
+ * flexible pool in whole GPUs (what a booking without {@code profile} books there), from the placements of its
+ * {@link FleetReplica}: a GPU counts only while nothing is placed on it, so a 3g.71gb takes a whole GPU out of the
+ * count. Its MIG profiles are in {@code /profile-availability}.
+ */
 @Singleton
 public class Availability {
 
     private final BookingView view;
+    private final FlexiblePools fleets;
     private final BookingPolicy policy;
     private final HttpLimits limits;
     private final RequestValidator validator;
 
-    public Availability(BookingView view, BookingDecider decider, HttpLimits limits) {
+    public Availability(BookingView view, BookingDecider decider, FlexiblePools fleets, HttpLimits limits) {
         this.view = view;
+        this.fleets = fleets;
         this.policy = decider.policy();
         this.limits = limits;
         this.validator = new RequestValidator(policy);
@@ -40,9 +48,26 @@ public class Availability {
     @Introspected
     public record FirstFit(int quantity, Duration duration, Instant start) {}
 
+    /**
+     * @param capacity the pool's units: its capacity, on a flexible pool its GPUs
+     * @param resource what a unit is: the pool's resource, on a flexible pool a whole GPU ({@code nvidia.com/gpu})
+     */
     @Introspected
     public record Report(
-            String pool, int capacity, Instant from, Instant to, Duration step, List<Slot> slots, FirstFit firstFit) {}
+            String pool,
+            int capacity,
+            String resource,
+            Instant from,
+            Instant to,
+            Duration step,
+            List<Slot> slots,
+            FirstFit firstFit) {}
+
+    /** How many units are free over {@code [start, end)}. */
+    @FunctionalInterface
+    private interface FreeUnits {
+        int between(Instant start, Instant end);
+    }
 
     /**
      * The query parameters as sent, read and bounded before any arithmetic: instants RFC 3339 within the
@@ -76,16 +101,37 @@ public class Availability {
                     "TOO_MANY_STEPS", "step", "at most " + limits.maxSlots() + " steps per query, asked for " + count);
         }
         FirstFit fit = firstFitQuery(pool, q);
-        return view.withTimeline(
+        return pool.flexible()
+                ? fleets.read(pool, fleet -> flexibleReport(fleet, fit, from, to, step, now))
+                : view.withTimeline(pool.id(), timeline -> staticReport(timeline, pool, fit, from, to, step, now));
+    }
+
+    private Report staticReport(
+            PoolTimeline timeline, Pool pool, FirstFit fit, Instant from, Instant to, Duration step, Instant now) {
+        return new Report(
                 pool.id(),
-                timeline -> new Report(
-                        pool.id(),
-                        pool.capacity(),
-                        from,
-                        to,
-                        step,
-                        slots(timeline, pool, from, to, step),
-                        fit == null ? null : search(timeline, pool, fit, from, now)));
+                pool.capacity(),
+                pool.resource(),
+                from,
+                to,
+                step,
+                slots((s, e) -> Math.max(0, pool.capacity() - timeline.maxReserved(s, e)), from, to, step),
+                fit == null ? null : search(timeline, pool, fit, from, now));
+    }
+
+    /** A flexible pool in whole GPUs: as many as fit over each step, from the placements on the replica. */
+    private Report flexibleReport(
+            FleetReplica fleet, FirstFit fit, Instant from, Instant to, Duration step, Instant now) {
+        Pool pool = fleet.pool();
+        return new Report(
+                pool.id(),
+                pool.capacity(),
+                pool.resourceFor(null),
+                from,
+                to,
+                step,
+                slots((s, e) -> fleet.unitsThatFit(UnitKind.whole(), s, e), from, to, step),
+                fit == null ? null : search(fleet, fit, from, now));
     }
 
     private FirstFit firstFitQuery(Pool pool, Query q) {
@@ -96,7 +142,8 @@ public class Availability {
             throw ProblemException.badRequest(
                     "INVALID_QUANTITY",
                     "quantity",
-                    "quantity must be given with duration, between 1 and the pool capacity " + pool.capacity());
+                    "quantity must be given with duration, between 1 and the pool capacity " + pool.capacity()
+                            + (pool.flexible() ? " (whole GPUs)" : ""));
         }
         if (q.duration() == null || q.duration().isNegative() || q.duration().isZero()) {
             throw ProblemException.badRequest(
@@ -105,11 +152,11 @@ public class Availability {
         return new FirstFit(q.quantity(), q.duration(), null);
     }
 
-    private static List<Slot> slots(PoolTimeline timeline, Pool pool, Instant from, Instant to, Duration step) {
+    private static List<Slot> slots(FreeUnits free, Instant from, Instant to, Duration step) {
         List<Slot> slots = new ArrayList<>();
         for (Instant s = from; s.isBefore(to); s = s.plus(step)) {
             Instant e = s.plus(step).isAfter(to) ? to : s.plus(step);
-            slots.add(new Slot(s, e, Math.max(0, pool.capacity() - timeline.maxReserved(s, e))));
+            slots.add(new Slot(s, e, free.between(s, e)));
         }
         return slots;
     }
@@ -119,6 +166,19 @@ public class Availability {
         Instant horizon = now.plus(policy.maxAdvance()).minus(ask.duration());
         Instant start = timeline.earliestFit(
                         begin, ask.duration(), pool.capacity() - ask.quantity(), policy.alignment(), horizon)
+                .orElse(null);
+        return new FirstFit(ask.quantity(), ask.duration(), start);
+    }
+
+    /**
+     * On a flexible pool: the placement rule's earliest start of {@code quantity} whole GPUs, as
+     * {@code /earliest-start} answers it: from {@code from} (now if earlier) rounded up to the alignment, then at each
+     * booking boundary, starting at the latest when the booking would still end within {@code max-advance}.
+     */
+    private FirstFit search(FleetReplica fleet, FirstFit ask, Instant from, Instant now) {
+        Instant begin = policy.alignUp(from.isBefore(now) ? now : from);
+        Instant horizon = now.plus(policy.maxAdvance()).minus(ask.duration());
+        Instant start = fleet.earliestStart(UnitKind.whole(), ask.quantity(), ask.duration(), begin, horizon)
                 .orElse(null);
         return new FirstFit(ask.quantity(), ask.duration(), start);
     }

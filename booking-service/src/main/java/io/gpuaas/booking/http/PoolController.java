@@ -41,7 +41,12 @@ public class PoolController {
                     + "at which that many units stay free for that long",
             description = "from/to: RFC 3339 within "
                     + "max-advance + max-duration of now; step: ISO 8601 from PT1M, at most max-slots (2000) steps; "
-                    + "duration: from the alignment (PT15M) to max-duration (P14D); quantity: 1 to the pool capacity.")
+                    + "duration: from the alignment (PT15M) to max-duration (P14D); quantity: 1 to the pool capacity. "
+                    + "A unit is the pool's resource (the answer's resource). On a flexible pool it is a whole GPU, "
+                    + "what a booking without profile books there: free is how many whole GPUs still fit for the "
+                    + "whole step and firstFit the placement rule's earliest start, counted from the bookings' "
+                    + "placements, so a GPU holding any MIG instance (a 3g.71gb, a 1g.18gb) is not free. "
+                    + "Per MIG profile: /api/v1/pools/{id}/profile-availability.")
     @Get(uri = "/{id}/availability", produces = MediaType.APPLICATION_JSON)
     public Availability.Report availability(
             @PathVariable String id,

@@ -7,6 +7,7 @@ import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.notice.Notice.BookingEndingSoon;
+import io.gpuaas.events.notice.Notice.MigLayoutNotReady;
 import io.gpuaas.events.notice.Notice.NoShowWarning;
 import io.gpuaas.events.notice.Notice.ReclaimPending;
 import io.gpuaas.events.reclaim.ReclaimEvent.IdleDetected;
@@ -141,6 +142,51 @@ class BookingActivitiesTest {
     }
 
     @Test
+    void shouldShowMigLayoutNotReadyWhenTheBookingIsUpcomingOrActive() {
+        Booking upcoming = booking(BookingState.CONFIRMED);
+        activity.applyNotice(upcoming.id(), layoutNotReady(upcoming.id(), START, "pending", "the MIG manager is busy"));
+
+        BookingActivity shown = activities.of(upcoming, START.minus(Duration.ofMinutes(5)));
+
+        assertThat(shown.notices()).singleElement().satisfies(n -> {
+            assertThat(n.type()).isEqualTo("MIG_LAYOUT_NOT_READY");
+            assertThat(n.node()).isEqualTo("flex-a");
+            assertThat(n.state()).isEqualTo("pending");
+            assertThat(n.reason()).isEqualTo("the MIG manager is busy");
+            assertThat(n.at()).isEqualTo(START);
+        });
+        assertThat(activities.of(booking(BookingState.ACTIVE), NOW).notices())
+                .extracting(BookingActivity.BookingNotice::type)
+                .containsExactly("MIG_LAYOUT_NOT_READY");
+        assertThat(activities.of(booking(BookingState.CANCELLED), NOW).notices())
+                .isEmpty();
+    }
+
+    @Test
+    void shouldDropMigLayoutNotReadyWhenTheBookingWasMovedToAnotherStart() {
+        activity.applyNotice(
+                "b-1", layoutNotReady("b-1", START.minus(Duration.ofHours(1)), "failed", "the MIG manager failed"));
+
+        assertThat(activities.of(booking(BookingState.CONFIRMED), NOW).notices())
+                .isEmpty();
+        assertThat(activities.of(booking("b-2", BookingState.CONFIRMED), NOW).notices())
+                .as("another booking's notice")
+                .isEmpty();
+    }
+
+    @Test
+    void shouldLeaveOutOtherBookingsWhenTheLayoutIsBlockedByOne() {
+        String own = "0b7c2a51-9d3e-4f1a-8c2b-5e6f7a8b9c0d";
+        String theirs = "1f2e3d4c-5b6a-4978-8695-a4b3c2d1e0f9";
+        String reason = "active booking " + theirs + " holds GPU 0 of flex-a until 2026-11-25T12:00:00Z";
+
+        assertThat(BookingActivities.withoutOtherBookings(reason, own))
+                .isEqualTo("active booking … holds GPU 0 of flex-a until 2026-11-25T12:00:00Z");
+        assertThat(BookingActivities.withoutOtherBookings("active booking " + own + " holds GPU 0", own))
+                .isEqualTo("active booking " + own + " holds GPU 0");
+    }
+
+    @Test
     void shouldSayTheWorkloadsAreUnknownWhenTheStoreCannotBeRead() {
         assertThat(activities.of(booking(BookingState.ACTIVE), NOW).workloadsKnown())
                 .isFalse();
@@ -152,9 +198,27 @@ class BookingActivitiesTest {
         return new Reclaimed(ref, "team-a", List.of(), 2, 1800, "RayCluster worker groups to 0", dryRun, time);
     }
 
+    private static MigLayoutNotReady layoutNotReady(String bookingId, Instant startsAt, String state, String reason) {
+        return new MigLayoutNotReady(
+                Notice.migLayoutNotReadyId(bookingId, startsAt),
+                bookingId,
+                "team-a",
+                "team-a",
+                "h200-flex",
+                "flex-a",
+                state,
+                reason,
+                startsAt,
+                startsAt.minus(Duration.ofMinutes(10)));
+    }
+
     private static Booking booking(BookingState state) {
+        return booking("b-1", state);
+    }
+
+    private static Booking booking(String id, BookingState state) {
         return new Booking(
-                "b-1",
+                id,
                 "team-a",
                 "team-a",
                 "h200",

@@ -70,6 +70,61 @@ class FleetApiIT {
     }
 
     @Test
+    void shouldCountWholeGpusThatFitWhenTheGeneralAvailabilityOfAFlexiblePoolIsAsked() {
+        Instant t = hoursAhead(120);
+        String q = "/api/v1/pools/" + FLEX + "/availability?from=" + t + "&to=" + t.plus(Duration.ofHours(3));
+        assertThat(free(get(q, TEAM_B))).containsExactly(2, 2, 2);
+
+        // Two 3g.71gb on flex-a's GPU in the second hour, one 1g.18gb on flex-b's in the third: each hour one GPU
+        // stays empty, however many units the bookings count.
+        fixture.publish(booking(
+                "flex-avail-3g",
+                "team-a",
+                "3g.71gb",
+                t.plus(Duration.ofHours(1)),
+                t.plus(Duration.ofHours(2)),
+                BookingState.CONFIRMED,
+                1,
+                List.of(PlacedUnit.mig("flex-a", 0, "3g.71gb", 4), PlacedUnit.mig("flex-a", 0, "3g.71gb", 0))));
+        fixture.publish(booking(
+                "flex-avail-1g",
+                "team-b",
+                "1g.18gb",
+                t.plus(Duration.ofHours(2)),
+                t.plus(Duration.ofHours(3)),
+                BookingState.CONFIRMED,
+                1,
+                List.of(PlacedUnit.mig("flex-b", 0, "1g.18gb", 6))));
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(fit(
+                        get(BASE + "/profile-availability?from=" + t + "&to=" + t.plus(Duration.ofHours(3)), TEAM_B),
+                        null))
+                .containsExactly(2, 1, 1));
+        JsonNode answer = get(q + "&quantity=1&duration=PT2H", TEAM_B);
+        assertThat(free(answer))
+                .as("whole GPUs that fit, as profile-availability counts them")
+                .containsExactly(2, 1, 1);
+        assertThat(answer.get("capacity").asInt()).isEqualTo(2);
+        assertThat(answer.get("resource").asText()).isEqualTo("nvidia.com/gpu");
+        assertThat(answer.get("firstFit").get("start").asText())
+                .as("flex-b's GPU is empty for the first two hours")
+                .isEqualTo(t.toString());
+        assertThat(get(q + "&quantity=2&duration=PT1H", TEAM_B)
+                        .get("firstFit")
+                        .get("start")
+                        .asText())
+                .isEqualTo(t.toString());
+        assertThat(get(
+                                "/api/v1/pools/" + FLEX + "/availability?quantity=2&duration=PT3H&from=" + t + "&to="
+                                        + t.plus(Duration.ofHours(1)),
+                                TEAM_B)
+                        .get("firstFit")
+                        .get("start")
+                        .asText())
+                .isEqualTo(t.plus(Duration.ofHours(3)).toString());
+    }
+
+    @Test
     void shouldAnswerTheEarliestStartAfterTheBookingsHoldingEveryGpu() {
         Instant t = hoursAhead(72);
         fixture.publish(booking(
@@ -221,6 +276,13 @@ class FleetApiIT {
             }
         }
         throw new AssertionError("no row " + profile + " in " + answer);
+    }
+
+    /** The free units per slot of a general availability answer. */
+    private static List<Integer> free(JsonNode answer) {
+        List<Integer> free = new ArrayList<>();
+        answer.get("slots").forEach(s -> free.add(s.get("free").asInt()));
+        return free;
     }
 
     private static void assertProblem(HttpResponse<String> response, int status, String rule) {
