@@ -150,8 +150,9 @@ public final class MigLayoutPlanner {
             String node, int gpu, GpuLayout current, List<Booking> onGpu, Instant now, Set<String> inUse) {
         for (Booking booking : onGpu) {
             if (booking.activeAt(now)) {
-                return Optional.of("active booking " + booking.id() + " holds GPU " + gpu + " of " + node + " until "
-                        + booking.end());
+                // The reason reaches the waiting booking's team (notice, webhook, Kubernetes Event): it never names
+                // the holding booking or its window, which may be another tenant's.
+                return Optional.of("an active booking holds GPU " + gpu + " of " + node);
             }
         }
         for (String resource : current.resources()) {

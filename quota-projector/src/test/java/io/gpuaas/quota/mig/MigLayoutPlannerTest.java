@@ -148,6 +148,36 @@ class MigLayoutPlannerTest {
     }
 
     @Test
+    void shouldNeverNameTheActiveBookingThatHoldsTheGpuInTheReason() {
+        GpuLayout oneG = GpuLayout.mig(List.of(MigPlacement.of("1g.18gb", 0)));
+        NodeLayout current = NodeLayout.allWhole(2).with(Map.of(0, oneG));
+        List<Booking> bookings = List.of(
+                booking(
+                        "theirs",
+                        NOW.minusSeconds(600),
+                        NOW.plusSeconds(3600),
+                        BookingState.ACTIVE,
+                        List.of(PlacedUnit.mig("n1", 0, "1g.18gb", 0))),
+                booking(
+                        "next",
+                        NOW.plusSeconds(120),
+                        NOW.plusSeconds(3600),
+                        BookingState.CONFIRMED,
+                        List.of(PlacedUnit.mig("n1", 0, "3g.71gb", 4))));
+
+        var decision = MigLayoutPlanner.plan(
+                        POOL, H200, bookings, NOW, LEAD, Map.of("n1", new MigLayoutPlanner.Observed(current, Set.of())))
+                .get("n1");
+
+        assertThat(decision.changes()).isFalse();
+        // The reason reaches the waiting bookings' teams, which may be other tenants: no id, no window of the holder.
+        assertThat(decision.blocked()).singleElement().satisfies(b -> {
+            assertThat(b.reason()).isEqualTo("an active booking holds GPU 0 of n1");
+            assertThat(b.bookings()).extracting(Booking::id).contains("next");
+        });
+    }
+
+    @Test
     void shouldKeepALayoutThatAlreadyCoversWhatIsNeeded() {
         GpuLayout sevenOnes = GpuLayout.mig(List.of(0, 1, 2, 3, 4, 5, 6).stream()
                 .map(s -> MigPlacement.of("1g.18gb", s))
