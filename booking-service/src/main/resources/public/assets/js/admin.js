@@ -50,12 +50,7 @@ async function loadCapacity() {
       byTenant.set(b.tenant, (byTenant.get(b.tenant) || 0) + b.quantity);
     }
     const reserved = [...byTenant.values()].reduce((a, b) => a + b, 0);
-    const row = body.insertRow();
-    row.dataset.pool = pool.id;
-    const th = document.createElement('th');
-    th.scope = 'row';
-    th.textContent = pool.id;
-    row.appendChild(th);
+    const row = poolRow(body, pool);
     const tenants = [...byTenant.entries()].sort((a, b) => b[1] - a[1]).map(([t, q]) => t + ' ' + q).join(', ');
     for (const [cls, v] of [['capacity', pool.capacity], ['reserved', reserved],
       ['free', Math.max(0, pool.capacity - reserved)], ['tenants', tenants || '—']]) {
@@ -91,14 +86,20 @@ function unitsByProfile(bookings) {
   return [...byProfile.entries()].map(([p, n]) => n + ' × ' + p).join(', ');
 }
 
-/** A flexible pool: its GPUs, the units held by profile, the whole GPUs free, and GPUs holding bookings. */
-function flexibleRow(body, pool, holding, free) {
+/** A new row of the table for `pool`, headed by its id. */
+function poolRow(body, pool) {
   const row = body.insertRow();
   row.dataset.pool = pool.id;
   const th = document.createElement('th');
   th.scope = 'row';
   th.textContent = pool.id;
   row.appendChild(th);
+  return row;
+}
+
+/** A flexible pool: its GPUs, the units held by profile, the whole GPUs free, and GPUs holding bookings. */
+function flexibleRow(body, pool, holding, free) {
+  const row = poolRow(body, pool);
   const tenants = [...new Set(holding.map((b) => b.tenant))].sort()
     .map((t) => t + ' ' + unitsByProfile(holding.filter((b) => b.tenant === t))).join('; ');
   for (const [cls, v] of [['capacity', pool.capacity + ' GPUs'], ['reserved', unitsByProfile(holding) || '0'],

@@ -194,10 +194,10 @@ final class Plan {
 
     /**
      * Issue 27: decisions at 500/s on one flexible MIG pool of 1,000 H200s (quick: 200), a mix of whole GPUs and
-     * profiles, after a fill to 70 % of the horizon's GPU-hours, beside the raw round trip of the same rounds. Full runs
-     * use 4-s rounds and one warm-up: the fill grows with the planned rounds (3.5 times their commands), and with 10-s
-     * rounds and 3 warm-ups it would be 105,000 commands, which the flexible decider (330–980 decisions/s unpaced in two runs,
-     * 10–12/s once RoomMaker looks for moves, 2026-11-28) could not decide within the step's time.
+     * profiles, after a fill to 70 % of the horizon's GPU-hours, beside the raw round trip of the same rounds: 10-s
+     * rounds and up to 3 warm-ups, as the {@code booking} step. The fill grows with the planned rounds (3.5 times their
+     * commands, 105,000 here), which the flexible decider takes at about 2,000/s unpaced since it reads only the GPUs
+     * that can take a unit (2026-11-28; before, 330–980/s, so this step ran 4-s rounds with one warm-up).
      */
     private static Step flex(boolean quick) {
         List<String> args = List.of(
@@ -206,11 +206,11 @@ final class Plan {
                 "--rate",
                 "500",
                 "--seconds",
-                "4",
+                quick ? "4" : "10",
                 "--runs",
                 quick ? "1" : "3",
                 "--warmup-rounds",
-                "1",
+                quick ? "1" : "3",
                 "--out",
                 "bench/target/suite/booking-flex.md");
         return new Step(
