@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +25,8 @@ import java.util.TreeSet;
  * GPU runs nothing else. The layout of a GPU at an instant is the set of units held then, so a GPU changes layout
  * (or mode) only where units end or begin, on slices nobody holds across that instant.
  *
- * <p>Deterministic: GPUs and bookings are kept in sorted maps, a unit goes where {@link UnitChooser}'s total order
- * puts it, and nothing reads a clock or a random source; the same operations give the same placements.
+ * <p>Deterministic: GPUs are kept in address order, whatever is walked over bookings is sorted by id, a unit goes
+ * where {@link UnitChooser}'s total order puts it, and nothing reads a clock or a random source; the same operations give the same placements.
  *
  * <p>Cost: per GPU a step function of layers ({@link GpuSchedule}) and, over them, a {@link SliceIndex} of the slices
  * held per 15-minute bucket, so placing a unit reads only the GPUs the index does not rule out ({@link UnitChooser}
@@ -48,7 +49,8 @@ public final class FleetPlacements {
     private final UnitChooser chooser;
     private final RoomCounter counter;
     private final FleetGpus gpus;
-    private final TreeMap<String, Booked> bookings = new TreeMap<>();
+    /** By id; never walked, so its order does not matter. */
+    private final Map<String, Booked> bookings = new HashMap<>();
     /** Starts and ends of every booking's window, with how many bookings have each (a multiset). */
     private final TreeMap<Long, Integer> boundaries = new TreeMap<>();
 
