@@ -21,6 +21,9 @@ final class FleetGpus {
     private final Map<GpuAddress, Integer> positions = new HashMap<>();
     private final int[] all;
     private final SliceIndex index;
+    /** Where {@link #candidates} collects positions before copying out the ones it keeps. */
+    private final int[] scratch;
+    private final Map<UnitKind, long[]> needs = new HashMap<>();
 
     FleetGpus(GeometryRules rules, Collection<GpuAddress> gpus) {
         this.rules = rules;
@@ -35,6 +38,7 @@ final class FleetGpus {
         }
         this.all = IntStream.range(0, addresses.length).toArray();
         this.index = new SliceIndex(addresses.length, rules.geometry().memorySlices());
+        this.scratch = new int[addresses.length];
     }
 
     int size() {
@@ -97,7 +101,7 @@ final class FleetGpus {
             return all;
         }
         long[] needs = needs(kind);
-        int[] out = new int[held.length];
+        int[] out = scratch;
         int n = 0;
         for (int g = 0; g < held.length; g++) {
             long h = held[g];
@@ -115,8 +119,12 @@ final class FleetGpus {
         return Arrays.copyOf(out, n);
     }
 
-    /** The slices each start a unit of {@code kind} may take would hold. */
+    /** The slices each start a unit of {@code kind} may take would hold (read only). */
     long[] needs(UnitKind kind) {
+        return needs.computeIfAbsent(kind, this::slicesOfEachStart);
+    }
+
+    private long[] slicesOfEachStart(UnitKind kind) {
         return switch (kind) {
             case UnitKind.WholeGpu whole -> new long[] {rules.allSlices()};
             case UnitKind.Mig mig -> {

@@ -16,9 +16,10 @@ import java.util.Optional;
  * most one booking moves, and only before its start, so nobody's running instance changes. When the taken booking
  * lands back on the very units it had, nothing moved: the new booking's placement is returned without a move.
  *
- * <p>Cost on a refusal: a count per GPU of the units that fit, then for each of the {@code M} bookings overlapping the
- * window a count on its own GPUs without it; only those whose GPUs would gain the units missing are tried in full (two
- * placements each).
+ * <p>Cost on a refusal: a count per GPU of the units that fit and one read of the window per GPU to find the bookings
+ * that could make room ({@link FleetPlacements#couldMakeRoom}), a count on their GPUs without each (MIG units); only
+ * those whose GPUs would gain the units missing are tried in full (two placements each), at most {@link #MAX_TRIES}
+ * of them: a move is a favour the decider may do, not a search it must finish, and each try is on the decision's path.
  */
 public final class RoomMaker {
 
@@ -52,6 +53,13 @@ public final class RoomMaker {
         }
     }
 
+    /**
+     * Full tries (take one off, place both) per placement before giving up on a move: each candidate that passes the
+     * count has what the new booking lacks, so what can fail is placing the taken one again; past a few such failures a
+     * move is unlikely, and each try costs two placements in the decision's path.
+     */
+    static final int MAX_TRIES = 16;
+
     private final FleetPlacements fleet;
 
     public RoomMaker(FleetPlacements fleet) {
@@ -73,6 +81,7 @@ public final class RoomMaker {
         // The plain placement fits exactly when the units that fit per GPU add up to the quantity (each GPU takes
         // units at its own best start, whatever the others hold), and taking a booking off changes only its own GPUs:
         // a booking whose GPUs would not gain the missing units once it is off cannot make room and is not tried.
+        int tried = 0;
         for (var could : fleet.couldMakeRoom(request.kind(), start, end, now).entrySet()) {
             String other = could.getKey();
             int gain = request.kind() instanceof UnitKind.WholeGpu
@@ -85,6 +94,9 @@ public final class RoomMaker {
             Optional<Plan> moved = tryMoving(other, request, now);
             if (moved.isPresent()) {
                 return moved.get();
+            }
+            if (++tried == MAX_TRIES) {
+                break;
             }
         }
         // Every try was undone, so the fleet is as the plain placement found it: refused again, now explained.

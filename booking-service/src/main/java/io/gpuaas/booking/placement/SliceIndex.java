@@ -1,5 +1,6 @@
 package io.gpuaas.booking.placement;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -42,10 +43,13 @@ final class SliceIndex {
     private final Map<Long, long[]> buckets = new HashMap<>();
 
     private boolean off;
+    /** What {@link #heldInside} answers in, reused: a query allocates nothing. */
+    private final long[] scratch;
 
     SliceIndex(int gpus, int memorySlices) {
         this.gpus = gpus;
         this.off = memorySlices > 8;
+        this.scratch = new long[gpus];
     }
 
     /** A unit with {@code mask}'s slices held on {@code gpu} over {@code [start, end)}. */
@@ -122,6 +126,7 @@ final class SliceIndex {
     /**
      * Per GPU, the slices held in some bucket wholly inside {@code [start, end)}, as counters (a slice's byte is not
      * zero where it is held), or null when no bucket lies wholly inside or the summary is off: then nothing is known.
+     * The array is the index's own, valid until the next call.
      */
     long[] heldInside(long start, long end) {
         long first = Math.floorDiv(start + BUCKET_MILLIS - 1, BUCKET_MILLIS);
@@ -129,7 +134,8 @@ final class SliceIndex {
         if (off || last < first) {
             return null;
         }
-        long[] held = new long[gpus];
+        long[] held = scratch;
+        Arrays.fill(held, 0L);
         for (long b = first; b <= last; b++) {
             long[] row = buckets.get(b);
             if (row != null) {
