@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.gpuaas.events.Labels;
 import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.kube.kserve.v1beta1.InferenceService;
 import io.gpuaas.kube.kserve.v1beta1.InferenceServiceSpec;
@@ -33,7 +34,7 @@ public final class Fixtures {
         return new NamespaceBuilder()
                 .withNewMetadata()
                 .withName(name)
-                .addToLabels("gpuaas.io/tenant", tenant)
+                .addToLabels(Labels.TENANT, tenant)
                 .endMetadata()
                 .build();
     }

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.gpuaas.events.Labels;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.gpu.GpuScrapeEvent;
@@ -220,7 +221,7 @@ class KubernetesEnabledGatewayIT {
                 .resource(new NamespaceBuilder()
                         .withNewMetadata()
                         .withName(WORKLOAD_NAMESPACE)
-                        .addToLabels("gpuaas.io/tenant", tenant)
+                        .addToLabels(Labels.TENANT, tenant)
                         .endMetadata()
                         .build())
                 .createOr(NonDeletingOperation::update);

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.bench.BenchOptions;
+import io.gpuaas.events.Labels;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
@@ -93,7 +94,7 @@ public final class QuotaBench {
                         .resource(new NamespaceBuilder()
                                 .withNewMetadata()
                                 .withName(t)
-                                .addToLabels("gpuaas.io/tenant", t)
+                                .addToLabels(Labels.TENANT, t)
                                 .endMetadata()
                                 .build())
                         .create();

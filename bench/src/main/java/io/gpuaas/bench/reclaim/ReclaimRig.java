@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.KafkaAccess;
+import io.gpuaas.events.Labels;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.gpu.GpuScrape;
@@ -22,7 +23,6 @@ import io.gpuaas.kube.kserve.v1beta1.InferenceServiceSpec;
 import io.gpuaas.kube.kserve.v1beta1.inferenceservicespec.Predictor;
 import io.gpuaas.reclaim.apply.IntentApplier;
 import io.gpuaas.reclaim.config.ReclaimerSettings.Mode;
-import io.gpuaas.reclaim.k8s.KubeResources;
 import io.gpuaas.reclaim.k8s.PodOwnerIndex;
 import io.gpuaas.reclaim.k8s.WorkerScaler;
 import io.gpuaas.reclaim.k8s.WorkloadDirectory;
@@ -105,7 +105,7 @@ final class ReclaimRig implements AutoCloseable {
                     .resource(new NamespaceBuilder()
                             .withNewMetadata()
                             .withName(ns)
-                            .addToLabels(KubeResources.TENANT_LABEL, ns)
+                            .addToLabels(Labels.TENANT, ns)
                             .endMetadata()
                             .build())
                     .create();

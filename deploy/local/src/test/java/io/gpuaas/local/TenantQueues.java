@@ -3,6 +3,7 @@ package io.gpuaas.local;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpuaas.events.Labels;
 import io.gpuaas.local.k8s.ClusterSeeder;
 import io.gpuaas.testing.k8s.GpuaasCrd;
 import java.util.ArrayList;
@@ -52,7 +53,7 @@ final class TenantQueues {
                         "cohortName",
                         ClusterSeeder.COHORT,
                         "namespaceSelector",
-                        Map.of("matchLabels", Map.of(ClusterSeeder.TENANT_LABEL, tenant)),
+                        Map.of("matchLabels", Map.of(Labels.TENANT, tenant)),
                         "resourceGroups",
                         groups));
         client.genericKubernetesResources(GpuaasCrd.CLUSTER_QUEUE.context())

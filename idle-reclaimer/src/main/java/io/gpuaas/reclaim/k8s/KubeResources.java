@@ -16,7 +16,6 @@ public final class KubeResources {
     public static final String RECLAIMED_STATE = "gpuaas.io/reclaimed-state";
     public static final String RESUME = "gpuaas.io/resume";
     public static final String RESUMED_AT = "gpuaas.io/resumed-at";
-    public static final String TENANT_LABEL = "gpuaas.io/tenant";
     public static final String KUEUE_QUEUE_LABEL = "kueue.x-k8s.io/queue-name";
     public static final String KUEUE_ELASTIC = "kueue.x-k8s.io/elastic-job";
     public static final String KSERVE_DEPLOYMENT_MODE = "serving.kserve.io/deploymentMode";

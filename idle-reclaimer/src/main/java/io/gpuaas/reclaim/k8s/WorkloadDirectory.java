@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.gpuaas.events.Labels;
 import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.kube.kserve.v1beta1.InferenceService;
 import io.gpuaas.kube.ray.v1.RayCluster;
@@ -65,7 +66,7 @@ public final class WorkloadDirectory implements WorkloadLookup, AutoCloseable {
     public String tenantOf(String namespace) {
         Namespace ns = namespaces.get(namespace);
         Map<String, String> labels = ns == null ? null : ns.getMetadata().getLabels();
-        return labels == null ? null : labels.get(KubeResources.TENANT_LABEL);
+        return labels == null ? null : labels.get(Labels.TENANT);
     }
 
     private void refresh(WorkloadRef ref, HasMetadata object) {

@@ -15,12 +15,8 @@ import io.gpuaas.metrics.projection.TenantDirectory;
 import io.gpuaas.metrics.projection.TenantUsage;
 import io.gpuaas.metrics.scrape.ScrapeHealth;
 import io.micronaut.context.annotation.Factory;
-import io.micronaut.context.annotation.Value;
-import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
-import java.nio.file.Path;
 import java.time.Clock;
-import java.util.Optional;
 
 /** The plain business objects of the gateway as beans; none of them knows about Micronaut. */
 @Factory
@@ -76,13 +72,6 @@ public class GatewayFactory {
             PublishCounters publishing,
             Clock clock) {
         return new MetricsGatewayMetrics(queues, usage, bookings, reclaims, scrapes, publishing, clock);
-    }
-
-    /** The pools (from {@code gpuaas.pools-file}, else the shipped default), booking-service's catalog. */
-    @Singleton
-    PoolCatalog pools(@Nullable @Value("${gpuaas.pools-file:}") String poolsFile) {
-        return PoolCatalog.load(
-                poolsFile == null || poolsFile.isBlank() ? Optional.empty() : Optional.of(Path.of(poolsFile)));
     }
 
     @Singleton

@@ -1,5 +1,6 @@
 package io.gpuaas.metrics.config;
 
+import io.gpuaas.events.Labels;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.core.bind.annotation.Bindable;
 
@@ -13,4 +14,4 @@ import io.micronaut.core.bind.annotation.Bindable;
 @ConfigurationProperties("gpuaas.metrics-gateway.kubernetes")
 public record KubernetesSettings(
         @Bindable(defaultValue = "true") boolean enabled,
-        @Bindable(defaultValue = "gpuaas.io/tenant") String tenantLabel) {}
+        @Bindable(defaultValue = Labels.TENANT) String tenantLabel) {}

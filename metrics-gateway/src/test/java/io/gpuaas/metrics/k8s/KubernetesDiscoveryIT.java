@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpuaas.events.Labels;
 import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.kit.runtime.ComponentHealth.State;
 import io.gpuaas.metrics.projection.TenantDirectory;
@@ -86,7 +87,7 @@ class KubernetesDiscoveryIT {
     void shouldMapANamespaceToItsTenantWhenTheLabelIsSetOrRemoved(KubernetesClient client) {
         TenantDirectory directory = new TenantDirectory(Map.of("legacy", "team-old"));
         TenantNamespaceWatcher stopped;
-        try (TenantNamespaceWatcher watcher = new TenantNamespaceWatcher(client, "gpuaas.io/tenant", directory)) {
+        try (TenantNamespaceWatcher watcher = new TenantNamespaceWatcher(client, Labels.TENANT, directory)) {
             stopped = watcher;
             assertThat(watcher.health().state()).isEqualTo(State.STARTING);
             watcher.start();
@@ -95,7 +96,7 @@ class KubernetesDiscoveryIT {
                     .resource(new NamespaceBuilder()
                             .withNewMetadata()
                             .withName("team-a-dev")
-                            .addToLabels("gpuaas.io/tenant", "team-a")
+                            .addToLabels(Labels.TENANT, "team-a")
                             .endMetadata()
                             .build())
                     .create();

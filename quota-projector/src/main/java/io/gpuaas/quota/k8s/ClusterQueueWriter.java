@@ -162,8 +162,8 @@ public final class ClusterQueueWriter {
 
     private static boolean drainMarkMatches(HasMetadata actual, HasMetadata desired) {
         return Objects.equals(
-                Ownership.annotation(actual, Labels.DRAIN_STARTED),
-                Ownership.annotation(desired, Labels.DRAIN_STARTED));
+                Ownership.annotation(actual, DrainPolicy.DRAIN_STARTED),
+                Ownership.annotation(desired, DrainPolicy.DRAIN_STARTED));
     }
 
     /**
@@ -183,7 +183,7 @@ public final class ClusterQueueWriter {
         Map<String, String> annotations = new LinkedHashMap<>(
                 Optional.ofNullable(copy.getMetadata().getAnnotations()).orElse(Map.of()));
         // A revived queue loses its drain mark; a draining one gets it.
-        annotations.remove(Labels.DRAIN_STARTED);
+        annotations.remove(DrainPolicy.DRAIN_STARTED);
         Optional.ofNullable(desired.getMetadata().getAnnotations()).ifPresent(annotations::putAll);
         copy.getMetadata().setAnnotations(annotations);
         return copy;

@@ -14,6 +14,9 @@ import java.time.format.DateTimeParseException;
  */
 public final class DrainPolicy {
 
+    /** Annotation: when draining of a ClusterQueue began; the drain timeout counts from here. */
+    public static final String DRAIN_STARTED = "gpuaas.io/drain-started";
+
     /** The decision for one ClusterQueue. */
     public sealed interface Decision permits MarkDraining, Delete, Wait {}
 
@@ -52,7 +55,7 @@ public final class DrainPolicy {
     }
 
     private static Instant drainStarted(ClusterQueue clusterQueue) {
-        String mark = Ownership.annotation(clusterQueue, Labels.DRAIN_STARTED);
+        String mark = Ownership.annotation(clusterQueue, DRAIN_STARTED);
         try {
             return mark == null ? null : Instant.parse(mark);
         } catch (DateTimeParseException e) {

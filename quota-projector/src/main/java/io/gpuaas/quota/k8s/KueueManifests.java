@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.gpuaas.events.Labels;
 import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
 import io.gpuaas.kube.kueue.v1beta2.ClusterQueueSpec;
 import io.gpuaas.kube.kueue.v1beta2.Cohort;
@@ -178,7 +179,7 @@ public final class KueueManifests {
 
     private static io.fabric8.kubernetes.api.model.ObjectMeta metadata(String namespace, String name, String tenant) {
         Map<String, String> labels = new LinkedHashMap<>();
-        labels.put(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE);
+        labels.put(Ownership.MANAGED_BY, Ownership.MANAGED_BY_VALUE);
         if (tenant != null) {
             labels.put(Labels.TENANT, tenant);
         }

@@ -6,10 +6,15 @@ import java.util.Map;
 /** Whether an object belongs to the projector: only those carry {@code app.kubernetes.io/managed-by=gpuaas}. */
 public final class Ownership {
 
+    /** The label that marks an object as the projector's. */
+    public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
+
+    public static final String MANAGED_BY_VALUE = "gpuaas";
+
     private Ownership() {}
 
     public static boolean owned(HasMetadata object) {
-        return object != null && Labels.MANAGED_BY_VALUE.equals(label(object, Labels.MANAGED_BY));
+        return object != null && MANAGED_BY_VALUE.equals(label(object, MANAGED_BY));
     }
 
     public static String label(HasMetadata object, String key) {

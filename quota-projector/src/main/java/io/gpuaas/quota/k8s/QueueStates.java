@@ -1,6 +1,7 @@
 package io.gpuaas.quota.k8s;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.gpuaas.events.Labels;
 import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.events.workload.WorkloadEvent.WorkloadObserved;
 import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;

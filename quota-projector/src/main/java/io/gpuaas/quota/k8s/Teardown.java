@@ -1,6 +1,7 @@
 package io.gpuaas.quota.k8s;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.gpuaas.events.Labels;
 import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
 import io.gpuaas.kube.kueue.v1beta2.LocalQueue;
 import io.gpuaas.quota.k8s.ClusterQueueWriter.Outcome;
@@ -76,7 +77,7 @@ final class Teardown {
                 HasMetadata stopped = manifests.drainingClusterQueue(tenant, cells);
                 stopped.getMetadata()
                         .setAnnotations(
-                                Map.of(Labels.DRAIN_STARTED, mark.since().toString()));
+                                Map.of(DrainPolicy.DRAIN_STARTED, mark.since().toString()));
                 Outcome outcome = writer.apply(ref, stopped);
                 LOG.info("{} has no active booking: draining since {}", ref, mark.since());
                 yield Step.done(outcome);

@@ -1,6 +1,7 @@
 package io.gpuaas.quota.k8s;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.gpuaas.events.Labels;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Set;

@@ -11,14 +11,11 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * The node annotation {@code gpuaas.io/mig-layout}: the JSON of the per-GPU layout gpuaas asked for, with start
- * slices, e.g. {@code [{"gpu":0,"migEnabled":true,"instances":[{"profile":"3g.71gb","start":0}]},
+ * The node annotation {@code gpuaas.io/mig-layout} (events' {@code Labels.MIG_LAYOUT}): the JSON of the per-GPU layout
+ * gpuaas asked for, with start slices, e.g. {@code [{"gpu":0,"migEnabled":true,"instances":[{"profile":"3g.71gb","start":0}]},
  * {"gpu":1,"migEnabled":false,"instances":[]}]}.
  */
 public final class LayoutAnnotation {
-
-    /** The annotation key. */
-    public static final String KEY = "gpuaas.io/mig-layout";
 
     record Gpu(int gpu, boolean migEnabled, List<Instance> instances) {}
 

@@ -2,6 +2,7 @@ package io.gpuaas.quota.mig;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.gpuaas.events.Labels;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.geometry.GpuGeometry;
 import io.gpuaas.events.geometry.GpuGeometryCatalog;
@@ -210,7 +211,7 @@ public final class MigLayoutApplier {
     static NodeLayout current(Node node, int gpus, GpuGeometry geometry) {
         String annotation = node.getMetadata().getAnnotations() == null
                 ? null
-                : node.getMetadata().getAnnotations().get(LayoutAnnotation.KEY);
+                : node.getMetadata().getAnnotations().get(Labels.MIG_LAYOUT);
         String config = label(node, NodeWrites.CONFIG_LABEL);
         if (annotation == null) {
             return config == null || MigPartedConfig.ALL_DISABLED.equals(config) ? NodeLayout.allWhole(gpus) : null;

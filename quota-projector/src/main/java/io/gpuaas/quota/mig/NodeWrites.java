@@ -7,7 +7,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.gpuaas.quota.k8s.Labels;
+import io.gpuaas.events.Labels;
+import io.gpuaas.quota.k8s.Ownership;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -88,7 +89,7 @@ public final class NodeWrites {
                                     .withNewMetadata()
                                     .withNamespace(namespace)
                                     .withName(name)
-                                    .addToLabels(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE)
+                                    .addToLabels(Ownership.MANAGED_BY, Ownership.MANAGED_BY_VALUE)
                                     .endMetadata()
                                     .addToData(MigLayoutApplier.CONFIG_KEY, yaml)
                                     .build())
@@ -127,11 +128,11 @@ public final class NodeWrites {
                     ? new HashMap<>()
                     : new HashMap<>(existing.getMetadata().getAnnotations());
             if (Objects.equals(labels.get(CONFIG_LABEL), config)
-                    && Objects.equals(annotations.get(LayoutAnnotation.KEY), annotation)) {
+                    && Objects.equals(annotations.get(Labels.MIG_LAYOUT), annotation)) {
                 return false;
             }
             labels.put(CONFIG_LABEL, config);
-            annotations.put(LayoutAnnotation.KEY, annotation);
+            annotations.put(Labels.MIG_LAYOUT, annotation);
             Node copy = new io.fabric8.kubernetes.api.model.NodeBuilder(existing).build();
             copy.getMetadata().setLabels(labels);
             copy.getMetadata().setAnnotations(annotations);

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.KafkaAccess;
+import io.gpuaas.events.Labels;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
@@ -66,7 +67,7 @@ class QuotaProjectorServiceIT {
                 .resource(new NamespaceBuilder()
                         .withNewMetadata()
                         .withName("team-a")
-                        .addToLabels("gpuaas.io/tenant", "team-a")
+                        .addToLabels(Labels.TENANT, "team-a")
                         .endMetadata()
                         .build())
                 .create();

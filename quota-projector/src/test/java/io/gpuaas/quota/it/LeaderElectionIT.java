@@ -16,7 +16,7 @@ import io.gpuaas.quota.QuotaProjector;
 import io.gpuaas.quota.config.LeaderElectionSettings;
 import io.gpuaas.quota.config.QuotaSettings;
 import io.gpuaas.quota.k8s.Kind;
-import io.gpuaas.quota.k8s.Labels;
+import io.gpuaas.quota.k8s.Ownership;
 import io.gpuaas.quota.model.FlavorResource;
 import io.gpuaas.testing.k8s.KubernetesApi;
 import io.gpuaas.testing.k8s.KubernetesApiExtension;
@@ -237,7 +237,7 @@ class LeaderElectionIT {
                 .client()
                 .genericKubernetesResources(kind.context())
                 .inAnyNamespace()
-                .withLabel(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE)
+                .withLabel(Ownership.MANAGED_BY, Ownership.MANAGED_BY_VALUE)
                 .list()
                 .getItems()
                 .stream()

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
+import io.gpuaas.events.Labels;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingState;
@@ -139,7 +140,7 @@ class MigLayoutsIT {
                 .until(() -> expected.configName().equals(label("flex-1", "nvidia.com/mig.config")));
         assertThat(Instant.now()).as("asked for ahead of the window").isBefore(start);
         assertThat(node("flex-1").getMetadata().getAnnotations())
-                .containsEntry(LayoutAnnotation.KEY, LayoutAnnotation.write(expected));
+                .containsEntry(Labels.MIG_LAYOUT, LayoutAnnotation.write(expected));
         String config = configYaml();
         assertThat(config)
                 .startsWith(
@@ -259,7 +260,7 @@ class MigLayoutsIT {
                 .resource(new NodeBuilder()
                         .withNewMetadata()
                         .withName(name)
-                        .addToLabels("gpuaas.io/pool", FLEX.id())
+                        .addToLabels(Labels.POOL, FLEX.id())
                         .endMetadata()
                         .withNewStatus()
                         .addToAllocatable("nvidia.com/gpu", new Quantity(Integer.toString(gpus)))

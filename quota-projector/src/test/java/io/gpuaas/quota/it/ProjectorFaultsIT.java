@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.KafkaAccess;
+import io.gpuaas.events.Labels;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
@@ -89,7 +90,7 @@ class ProjectorFaultsIT {
                     .resource(new NamespaceBuilder()
                             .withNewMetadata()
                             .withName(tenant)
-                            .addToLabels("gpuaas.io/tenant", tenant)
+                            .addToLabels(Labels.TENANT, tenant)
                             .endMetadata()
                             .build())
                     .create();

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.KafkaAccess;
+import io.gpuaas.events.Labels;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
@@ -122,7 +123,7 @@ final class ProjectorFixture implements AutoCloseable {
                 .resource(new NamespaceBuilder()
                         .withNewMetadata()
                         .withName(namespace)
-                        .addToLabels("gpuaas.io/tenant", tenant)
+                        .addToLabels(Labels.TENANT, tenant)
                         .endMetadata()
                         .build())
                 .createOr(n -> n.update());

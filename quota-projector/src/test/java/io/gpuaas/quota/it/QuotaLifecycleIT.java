@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpuaas.events.Labels;
 import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
 import io.gpuaas.kube.kueue.v1beta2.Cohort;
 import io.gpuaas.kube.kueue.v1beta2.LocalQueue;
@@ -176,7 +177,7 @@ class QuotaLifecycleIT {
                 .isEqualTo(before.getMetadata().getResourceVersion());
         long ours = fixture.client
                 .resources(ClusterQueue.class)
-                .withLabel("gpuaas.io/tenant", "delta")
+                .withLabel(Labels.TENANT, "delta")
                 .list()
                 .getItems()
                 .size();

@@ -20,7 +20,7 @@ class DrainPolicyTest {
     private static ClusterQueue draining(Instant since) {
         ClusterQueue cq = MANIFESTS.drainingClusterQueue(
                 "team-a", new TreeMap<>(Map.of(new FlavorResource("h200", "nvidia.com/gpu"), 3L)));
-        cq.getMetadata().setAnnotations(Map.of(Labels.DRAIN_STARTED, since.toString()));
+        cq.getMetadata().setAnnotations(Map.of(DrainPolicy.DRAIN_STARTED, since.toString()));
         return cq;
     }
 

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.Json;
+import io.gpuaas.local.fleet.Attribution;
 import io.gpuaas.testing.k8s.GpuaasCrd;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,7 +24,6 @@ final class ClusterView {
     static final String COHORT = "gpuaas-pool";
     static final String FLAVOR = "h200-mig-1g.18gb";
     static final String RESOURCE = "nvidia.com/mig-1g.18gb";
-    static final String UTILIZATION = "gpuaas.io/simulated-utilization";
 
     private final KubernetesClient client;
 
@@ -90,7 +90,7 @@ final class ClusterView {
                             r.getMetadata().getAnnotations() == null
                                     ? Map.of()
                                     : r.getMetadata().getAnnotations());
-                    annotations.put(UTILIZATION, value);
+                    annotations.put(Attribution.ANNOTATION, value);
                     r.getMetadata().setAnnotations(annotations);
                     return r;
                 });

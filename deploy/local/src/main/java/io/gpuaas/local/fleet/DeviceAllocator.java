@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.gpuaas.local.model.JsonPatch;
 import io.gpuaas.local.model.OwnerReader;
 import io.gpuaas.local.model.WorkloadOwner;
+import io.gpuaas.local.operator.PodNaming;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -65,7 +66,7 @@ public final class DeviceAllocator {
     public void reconcile(List<WorkloadOwner> owners) {
         List<Pod> pods = client.pods()
                 .inAnyNamespace()
-                .withLabel("gpuaas.io/simulated", "true")
+                .withLabel(PodNaming.SIMULATED_LABEL, "true")
                 .list()
                 .getItems();
         Set<String> live = pods.stream().map(p -> p.getMetadata().getUid()).collect(Collectors.toSet());

@@ -36,8 +36,6 @@ public record FleetLayout(List<GpuNode> nodes) {
     public static final int GPU_MEMORY_MIB = 143_771;
     /** The flexible pool of the local fleet, also its ResourceFlavor. */
     public static final String FLEX_POOL = "h200-flex";
-    /** The node label naming a node's flexible pool; the pool's ResourceFlavor selects it. */
-    public static final String POOL_LABEL = "gpuaas.io/pool";
     /** The H200's MIG geometry, by which flexible GPUs are laid out. */
     public static final GpuGeometry GEOMETRY =
             GpuGeometryCatalog.shipped().forModel(MODEL).orElseThrow();

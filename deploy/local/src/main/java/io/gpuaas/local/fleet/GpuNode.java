@@ -1,5 +1,6 @@
 package io.gpuaas.local.fleet;
 
+import io.gpuaas.events.Labels;
 import java.util.List;
 import java.util.Map;
 
@@ -10,7 +11,7 @@ import java.util.Map;
  * @param gpus         physical GPUs on the node
  * @param migConfig    value of {@code nvidia.com/mig.config} the node's devices follow
  * @param devices      schedulable devices (whole GPUs or MIG instances)
- * @param flexiblePool the flexible pool the node belongs to (its {@value FleetLayout#POOL_LABEL} label), or null
+ * @param flexiblePool the flexible pool the node belongs to (its {@value Labels#POOL} label), or null
  *                     for a node of the static pools, whose layout never changes
  * @param layouts      a flexible node's layout per GPU index, from which its devices follow; empty for a static node
  */

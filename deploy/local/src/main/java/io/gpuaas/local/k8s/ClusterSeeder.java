@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpuaas.events.Labels;
 import io.gpuaas.events.pool.Pool;
 import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.kube.kueue.v1beta2.Cohort;
@@ -25,13 +26,12 @@ import java.util.Map;
  * Seeds the in-memory API with what a GPU cluster running Kueue has before gpuaas does anything: GPU nodes with the
  * labels GPU feature discovery sets and the capacity the device plugin advertises, one ResourceFlavor per pool and
  * {@value #NODE_FLAVOR} for cpu and memory (as deploy/kubernetes ships them), the cohort holding all capacity, and
- * the demo tenants' namespaces. A flexible pool's nodes carry {@value FleetLayout#POOL_LABEL}, which its flavor
- * selects, and the namespace {@value MigPartedConfig#NAMESPACE} exists for quota-projector's mig-parted ConfigMap.
+ * the demo tenants' namespaces. A flexible pool's nodes carry {@value Labels#POOL}, which its flavor selects, and
+ * the namespace {@value MigPartedConfig#NAMESPACE} exists for quota-projector's mig-parted ConfigMap.
  */
 public final class ClusterSeeder {
 
     public static final String COHORT = "gpuaas-pool";
-    public static final String TENANT_LABEL = "gpuaas.io/tenant";
     public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
     /** The flavor quota-projector's queues cover cpu and memory on ({@code gpuaas.quota.node-resources.flavor}). */
     public static final String NODE_FLAVOR = "gpuaas-any-node";
@@ -75,7 +75,7 @@ public final class ClusterSeeder {
         labels.put("kubernetes.io/os", "linux");
         labels.put("kubernetes.io/arch", "amd64");
         if (node.flexible()) {
-            labels.put(FleetLayout.POOL_LABEL, node.flexiblePool());
+            labels.put(Labels.POOL, node.flexiblePool());
         }
         labels.put("nvidia.com/gpu.present", "true");
         labels.put("nvidia.com/gpu.product", FleetLayout.PRODUCT_LABEL);
@@ -118,7 +118,7 @@ public final class ClusterSeeder {
         nodeLabels.put("nvidia.com/gpu.product", FleetLayout.PRODUCT_LABEL);
         if (pool.flexible()) {
             // Its nodes' mig.config changes with every layout; the pool label stays.
-            nodeLabels.put(FleetLayout.POOL_LABEL, pool.id());
+            nodeLabels.put(Labels.POOL, pool.id());
         } else {
             nodeLabels.put(
                     "nvidia.com/mig.config",
@@ -161,7 +161,7 @@ public final class ClusterSeeder {
         return new NamespaceBuilder()
                 .withNewMetadata()
                 .withName(name)
-                .withLabels(Map.of(TENANT_LABEL, tenant, "kubernetes.io/metadata.name", name))
+                .withLabels(Map.of(Labels.TENANT, tenant, "kubernetes.io/metadata.name", name))
                 .endMetadata()
                 .build();
     }

@@ -3,6 +3,7 @@ package io.gpuaas.local.mig;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpuaas.events.Json;
+import io.gpuaas.events.Labels;
 import io.gpuaas.events.geometry.MigPlacement;
 import io.gpuaas.local.fleet.GpuLayout;
 import java.util.ArrayList;
@@ -11,8 +12,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The node annotation {@value #NAME} quota-projector writes beside the {@code nvidia.com/mig.config} label: where each
- * GPU's instances start, which mig-parted's counts cannot say. Its shape is quota-projector's
+ * The node annotation {@value Labels#MIG_LAYOUT} quota-projector writes beside the {@code nvidia.com/mig.config}
+ * label: where each GPU's instances start, which mig-parted's counts cannot say. Its shape is quota-projector's
  * ({@code io.gpuaas.quota.mig.LayoutAnnotation}): a JSON list with one entry per GPU,
  * {@code {"gpu": <index>, "migEnabled": <bool>, "instances": [{"profile": "<profile>", "start": <slice>}]}}:
  *
@@ -22,8 +23,6 @@ import java.util.TreeMap;
  * <p>A GPU the annotation does not list, or an annotation that cannot be read, leaves the starts to the geometry.
  */
 public final class MigLayoutAnnotation {
-
-    public static final String NAME = "gpuaas.io/mig-layout";
 
     private MigLayoutAnnotation() {}
 
@@ -37,19 +36,19 @@ public final class MigLayoutAnnotation {
         try {
             root = Json.mapper().readTree(json);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException(NAME + " is not JSON: " + e.getOriginalMessage(), e);
+            throw new IllegalArgumentException(Labels.MIG_LAYOUT + " is not JSON: " + e.getOriginalMessage(), e);
         }
         if (root == null || !root.isArray()) {
-            throw new IllegalArgumentException(NAME + " must be a JSON list with one entry per GPU");
+            throw new IllegalArgumentException(Labels.MIG_LAYOUT + " must be a JSON list with one entry per GPU");
         }
         Map<Integer, GpuLayout> layouts = new TreeMap<>();
         for (JsonNode gpu : root) {
             JsonNode index = gpu.path("gpu");
             if (!index.isIntegralNumber() || index.asInt() < 0) {
-                throw new IllegalArgumentException(NAME + ": " + gpu + " names no GPU index in \"gpu\"");
+                throw new IllegalArgumentException(Labels.MIG_LAYOUT + ": " + gpu + " names no GPU index in \"gpu\"");
             }
             if (layouts.put(index.asInt(), layout(index.asInt(), gpu)) != null) {
-                throw new IllegalArgumentException(NAME + ": GPU " + index.asInt() + " is listed twice");
+                throw new IllegalArgumentException(Labels.MIG_LAYOUT + ": GPU " + index.asInt() + " is listed twice");
             }
         }
         return layouts;
@@ -70,22 +69,23 @@ public final class MigLayoutAnnotation {
 
     private static GpuLayout layout(int gpu, JsonNode value) {
         if (!value.path("migEnabled").isBoolean()) {
-            throw new IllegalArgumentException(NAME + ": GPU " + gpu + " has no boolean \"migEnabled\"");
+            throw new IllegalArgumentException(Labels.MIG_LAYOUT + ": GPU " + gpu + " has no boolean \"migEnabled\"");
         }
         if (!value.path("migEnabled").asBoolean()) {
             return GpuLayout.WHOLE;
         }
         JsonNode listed = value.path("instances");
         if (!listed.isArray()) {
-            throw new IllegalArgumentException(NAME + ": GPU " + gpu + " in MIG mode lists no \"instances\"");
+            throw new IllegalArgumentException(
+                    Labels.MIG_LAYOUT + ": GPU " + gpu + " in MIG mode lists no \"instances\"");
         }
         List<MigPlacement> instances = new ArrayList<>();
         for (JsonNode instance : listed) {
             JsonNode profile = instance.path("profile");
             JsonNode start = instance.path("start");
             if (!profile.isTextual() || !start.canConvertToInt() || !start.isIntegralNumber() || start.asInt() < 0) {
-                throw new IllegalArgumentException(
-                        NAME + ": GPU " + gpu + " lists " + instance + ", not {\"profile\": ..., \"start\": <slice>}");
+                throw new IllegalArgumentException(Labels.MIG_LAYOUT + ": GPU " + gpu + " lists " + instance
+                        + ", not {\"profile\": ..., \"start\": <slice>}");
             }
             instances.add(MigPlacement.of(profile.asText(), start.asInt()));
         }

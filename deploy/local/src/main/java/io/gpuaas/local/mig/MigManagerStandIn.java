@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.gpuaas.events.Labels;
 import io.gpuaas.local.fleet.FleetLayout;
 import io.gpuaas.local.fleet.FleetState;
 import io.gpuaas.local.fleet.GpuLayout;
@@ -169,14 +170,14 @@ public final class MigManagerStandIn {
 
     private static Map<Integer, GpuLayout> hints(Node k8s) {
         Map<String, String> annotations = k8s.getMetadata().getAnnotations();
-        String value = annotations == null ? null : annotations.get(MigLayoutAnnotation.NAME);
+        String value = annotations == null ? null : annotations.get(Labels.MIG_LAYOUT);
         if (value == null) {
             return Map.of();
         }
         try {
             return MigLayoutAnnotation.parse(value);
         } catch (IllegalArgumentException e) {
-            LOG.warn("node {}: {} ignored: {}", k8s.getMetadata().getName(), MigLayoutAnnotation.NAME, e.getMessage());
+            LOG.warn("node {}: {} ignored: {}", k8s.getMetadata().getName(), Labels.MIG_LAYOUT, e.getMessage());
             return Map.of();
         }
     }

@@ -6,10 +6,10 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** Pod names and labels as KubeRay and KServe give them, so the reclaimer finds pods the way it will in a cluster. */
-final class PodNaming {
+public final class PodNaming {
 
     /** Marks pods this stand-in created, so it alone garbage-collects them. */
-    static final String SIMULATED_LABEL = "gpuaas.io/simulated";
+    public static final String SIMULATED_LABEL = "gpuaas.io/simulated";
 
     static final String HEAD_GROUP = "head";
     private static final String ALPHABET = "bcdfghjklmnpqrstvwxz2456789";

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpuaas.events.Labels;
 import io.gpuaas.events.geometry.MigPlacement;
 import io.gpuaas.local.fleet.DcgmTextWriter;
 import io.gpuaas.local.fleet.DeviceAllocator;
@@ -19,6 +20,7 @@ import io.gpuaas.local.fleet.PromText;
 import io.gpuaas.local.fleet.UtilizationModel;
 import io.gpuaas.local.k8s.ClusterSeeder;
 import io.gpuaas.local.k8s.Tenant;
+import io.gpuaas.local.operator.PodNaming;
 import io.gpuaas.testing.k8s.KubernetesApi;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -271,7 +273,7 @@ class MigManagerIT {
 
     private void annotate(String layout) {
         client.nodes().withName(NODE).edit(n -> {
-            n.getMetadata().setAnnotations(Map.of(MigLayoutAnnotation.NAME, layout));
+            n.getMetadata().setAnnotations(Map.of(Labels.MIG_LAYOUT, layout));
             return n;
         });
     }
@@ -325,7 +327,7 @@ class MigManagerIT {
                 .withNewMetadata()
                 .withName(name)
                 .withNamespace("team-a")
-                .withLabels(Map.of("gpuaas.io/simulated", "true"))
+                .withLabels(Map.of(PodNaming.SIMULATED_LABEL, "true"))
                 .endMetadata()
                 .withNewSpec()
                 .addNewContainer()

@@ -3,6 +3,7 @@ package io.gpuaas.system.reliability.support;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.reclaim.ReclaimEvent;
+import io.gpuaas.local.fleet.Attribution;
 import io.gpuaas.local.k8s.DemoWorkloads;
 import io.gpuaas.testing.k8s.GpuaasCrd;
 import java.time.Duration;
@@ -75,7 +76,7 @@ public final class ReclaimLoad {
 
     private void add(GpuaasCrd crd, HasMetadata workload) {
         workload.getMetadata().setLabels(Map.of());
-        workload.getMetadata().setAnnotations(Map.of("gpuaas.io/simulated-utilization", "idle"));
+        workload.getMetadata().setAnnotations(Map.of(Attribution.ANNOTATION, "idle"));
         client.resource(workload).create();
         workloads.put(
                 workload.getMetadata().getNamespace() + "/" + workload.getKind() + "/"

@@ -1,6 +1,5 @@
-package io.gpuaas.booking.config;
+package io.gpuaas.kit.config;
 
-import io.gpuaas.booking.model.BookingDecider;
 import io.gpuaas.events.pool.PoolCatalog;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Value;
@@ -11,11 +10,14 @@ import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The pools (from {@code gpuaas.pools-file}, else the shipped default) and the decider built on them. */
+/**
+ * The pool catalog of every service that weighs GPUs by pool: the file {@code gpuaas.pools-file} names, else events'
+ * shipped default. Built when a service first asks for it (idle-reclaimer never does).
+ */
 @Factory
-public class PoolsFactory {
+public class PoolCatalogFactory {
 
-    private static final Logger LOG = LoggerFactory.getLogger(PoolsFactory.class);
+    private static final Logger LOG = LoggerFactory.getLogger(PoolCatalogFactory.class);
 
     @Singleton
     PoolCatalog pools(@Nullable @Value("${gpuaas.pools-file:}") String poolsFile) {
@@ -24,14 +26,8 @@ public class PoolsFactory {
         PoolCatalog catalog = PoolCatalog.load(file);
         LOG.info(
                 "pools from {}: {}",
-                file.map(Path::toString).orElse("default"),
+                file.map(Path::toString).orElse("the shipped default"),
                 catalog.pools().stream().map(p -> p.id() + "=" + p.capacity()).toList());
         return catalog;
-    }
-
-    @Singleton
-    BookingDecider decider(PoolCatalog pools, BookingSettings settings) {
-        LOG.info("booking policy: {}", settings.policy());
-        return new BookingDecider(pools, settings.policy());
     }
 }
