@@ -150,14 +150,14 @@ public final class FlexDecisionBench {
                 }
                 String placementWarmUp = warmPlacementPaths(nodes.subList(0, Math.min(8, nodes.size())));
                 warmUp = WarmUp.run(warmUpRounds, round -> {
-                            String label = "warm-up (discarded) " + round + ": ";
-                            DecisionLatencyBench.Result raw = bench.rawRoundTrip(rate, seconds);
-                            rows.add(new Row(raw.named(label + raw.name()), null));
-                            DecisionLatencyBench.Result d = bench.decisions(rate, seconds, false);
-                            rows.add(
-                                    new Row(d.named(label + "flexible decisions at " + rate + "/s"), tally.snapshot()));
-                        })
-                        .describe("the same raw and decision runs")
+                                    String label = "warm-up (discarded) " + round + ": ";
+                                    DecisionLatencyBench.Result raw = bench.rawRoundTrip(rate, seconds);
+                                    rows.add(new Row(raw.named(label + raw.name()), null));
+                                    DecisionLatencyBench.Result d = bench.decisions(rate, seconds, false);
+                                    rows.add(new Row(
+                                            d.named(label + "flexible decisions at " + rate + "/s"), tally.snapshot()));
+                                })
+                                .describe("the same raw and decision runs")
                         + " " + placementWarmUp;
                 for (int r = 0; r < runs; r++) {
                     DecisionLatencyBench.Result raw = bench.rawRoundTrip(rate, seconds);

@@ -23,6 +23,7 @@ final class FleetGpus {
     private final SliceIndex index;
     /** Where {@link #candidates} collects positions before copying out the ones it keeps. */
     private final int[] scratch;
+
     private final Map<UnitKind, long[]> needs = new HashMap<>();
 
     FleetGpus(GeometryRules rules, Collection<GpuAddress> gpus) {

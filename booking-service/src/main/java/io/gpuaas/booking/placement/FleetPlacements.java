@@ -236,7 +236,13 @@ public final class FleetPlacements {
      * the fleet ends as it began.
      */
     int gainWithout(
-            String bookingId, Collection<GpuAddress> on, UnitKind kind, long start, long end, int limit, int[] fitsNow) {
+            String bookingId,
+            Collection<GpuAddress> on,
+            UnitKind kind,
+            long start,
+            long end,
+            int limit,
+            int[] fitsNow) {
         Booked booked = bookings.get(bookingId);
         long from = booked.request().start().toEpochMilli();
         long to = booked.request().end().toEpochMilli();
@@ -294,7 +300,8 @@ public final class FleetPlacements {
             for (int b = 0; b < present.size(); b++) {
                 for (long need : needs) {
                     if ((othersHold[b] & need) == 0) {
-                        out.computeIfAbsent(present.get(b), k -> new TreeSet<>()).add(gpus.address(g));
+                        out.computeIfAbsent(present.get(b), k -> new TreeSet<>())
+                                .add(gpus.address(g));
                         break;
                     }
                 }

@@ -1,8 +1,8 @@
 package io.gpuaas.booking.placement;
 
 import java.util.ArrayList;
-import java.util.List;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * What one GPU holds over time, as a step function: each breakpoint (epoch millis) maps to the {@link Layer} that

@@ -60,12 +60,7 @@ final class RoomCounter {
      * {@code quantity} units fit, or null when every piece has room. Costs a count per piece: for refusals only.
      */
     Shortfall firstShortfall(
-            FleetGpus gpus,
-            NavigableMap<Long, Integer> boundaries,
-            UnitKind kind,
-            int quantity,
-            long start,
-            long end) {
+            FleetGpus gpus, NavigableMap<Long, Integer> boundaries, UnitKind kind, int quantity, long start, long end) {
         List<Long> cuts = new ArrayList<>();
         cuts.add(start);
         cuts.addAll(boundaries.subMap(start, false, end, false).keySet());

@@ -110,14 +110,28 @@ final class UnitChooser {
     Candidate bestOn(GpuAddress gpu, GpuSchedule schedule, String bookingId, UnitKind kind, long start, long end) {
         return switch (kind) {
             case UnitKind.WholeGpu whole ->
-                wholeOn(gpu, schedule, bookingId, start, end,
+                wholeOn(
+                        gpu,
+                        schedule,
+                        bookingId,
+                        start,
+                        end,
                         wholeClass(schedule.lastBefore(start), schedule.firstFrom(end)));
             case UnitKind.Mig mig ->
-                migOn(gpu, schedule, bookingId, mig, rules.profile(mig.profile()).orElseThrow(), start, end, null);
+                migOn(
+                        gpu,
+                        schedule,
+                        bookingId,
+                        mig,
+                        rules.profile(mig.profile()).orElseThrow(),
+                        start,
+                        end,
+                        null);
         };
     }
 
-    private Candidate wholeOn(GpuAddress gpu, GpuSchedule schedule, String bookingId, long start, long end, int gpuClass) {
+    private Candidate wholeOn(
+            GpuAddress gpu, GpuSchedule schedule, String bookingId, long start, long end, int gpuClass) {
         Held unit = Held.whole(bookingId, rules);
         if (schedule.firstConflict(unit, start, end, rules) != null) {
             return null;

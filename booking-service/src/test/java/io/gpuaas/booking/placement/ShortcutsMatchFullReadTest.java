@@ -38,7 +38,9 @@ class ShortcutsMatchFullReadTest {
             String id = "b" + op;
             UnitChooser.Candidate expected = fullRead(chooser, gpus, id, kind, start, end);
             UnitChooser.Candidate actual = chooser.best(gpus, id, kind, start, end);
-            assertThat(actual).as("best place for %s over [%d, %d) at op %d", kind, start, end, op).isEqualTo(expected);
+            assertThat(actual)
+                    .as("best place for %s over [%d, %d) at op %d", kind, start, end, op)
+                    .isEqualTo(expected);
             int limit = 1 + random.nextInt(30);
             assertThat(counter.count(gpus, kind, start, end, limit))
                     .as("units of %s that fit over [%d, %d) up to %d", kind, start, end, limit)
@@ -101,6 +103,8 @@ class ShortcutsMatchFullReadTest {
     private static UnitKind randomKind(Random random) {
         List<GpuInstanceProfile> profiles = FleetPlacementsPropertyTest.H200.profiles();
         int pick = random.nextInt(profiles.size() + 2);
-        return pick >= profiles.size() ? UnitKind.whole() : UnitKind.mig(profiles.get(pick).name());
+        return pick >= profiles.size()
+                ? UnitKind.whole()
+                : UnitKind.mig(profiles.get(pick).name());
     }
 }
