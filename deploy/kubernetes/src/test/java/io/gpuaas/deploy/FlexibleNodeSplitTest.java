@@ -1,6 +1,7 @@
 package io.gpuaas.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpuaas.events.pool.Pool;
 import io.gpuaas.events.pool.PoolNode;
@@ -115,16 +116,15 @@ class FlexibleNodeSplitTest {
     }
 
     @Test
-    void shouldReportAFlexiblePoolWhenItsIdIsTheStaticNodesLabelValue() {
-        Pool namedStatic =
-                Pool.flexible("static", "static-flex", "NVIDIA H200", null, List.of(new PoolNode("gpu-flex-2", 8)));
-        FlexibleNodeSplit split =
-                FlexibleNodeSplit.of(Rendering.of("base")).with(namedStatic, flexibleFlavor("static-flex", "static"));
-
-        assertThat(split.violations())
-                .anySatisfy(
-                        v -> assertThat(v).startsWith("flexible pool static: its nodes' label gpuaas.io/pool=static"))
-                .contains("static ResourceFlavor h200 selects flexible pool static's nodes (gpuaas.io/pool=static)");
+    void shouldFindThePoolCatalogRefusingAFlexiblePoolNamedAsTheStaticNodesLabelValue() {
+        // Its nodes' gpuaas.io/pool would be the static nodes' one, so static flavors would select them.
+        assertThatThrownBy(() -> Pool.flexible(
+                        FlexibleNodeSplit.STATIC_NODES,
+                        "static-flex",
+                        "NVIDIA H200",
+                        null,
+                        List.of(new PoolNode("gpu-flex-2", 8))))
+                .hasMessageContaining("label value of static pools' nodes");
     }
 
     @Test
