@@ -394,6 +394,14 @@ public final class FleetPlacements {
         return moved.placed();
     }
 
+    /**
+     * Why {@code request} does not fit, as {@link #place(PlacementRequest)} would explain it: for a request an
+     * unexplained {@link #place(PlacementRequest, boolean)} has just refused, with the fleet as it was then.
+     */
+    Refused noRoom(PlacementRequest request) {
+        return noRoom(request, request.start().toEpochMilli(), request.end().toEpochMilli());
+    }
+
     private Refused noRoom(PlacementRequest r, long start, long end) {
         RoomCounter.Shortfall short_ = counter.firstShortfall(gpus, boundaries, r.kind(), r.quantity(), start, end);
         if (short_ == null) {

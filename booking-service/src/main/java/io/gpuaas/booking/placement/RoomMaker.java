@@ -99,8 +99,8 @@ public final class RoomMaker {
                 break;
             }
         }
-        // Every try was undone, so the fleet is as the plain placement found it: refused again, now explained.
-        return new Plan(fleet.place(request), List.of());
+        // Every try was undone, so the fleet is as the plain placement found it: explain that refusal.
+        return new Plan(fleet.noRoom(request), List.of());
     }
 
     private Optional<Plan> tryMoving(String other, PlacementRequest request, Instant now) {
