@@ -7,6 +7,7 @@ import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.TopicSpec;
 import io.gpuaas.testing.auth.TestJwt;
+import io.gpuaas.testing.health.Readiness;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
@@ -211,9 +212,7 @@ public final class GatewayHarness implements AutoCloseable {
 
     /** Waits until /health/readiness is UP: the projections follow their partitions from then on. */
     public void awaitReady() {
-        org.awaitility.Awaitility.await()
-                .atMost(Duration.ofSeconds(30))
-                .until(() -> get("/health/readiness", null, null).statusCode() == 200);
+        Readiness.of(server.getURI()).within(Duration.ofSeconds(30)).awaitUp();
     }
 
     /** Sends raw bytes without CloudEvents headers, as a misbehaving producer would. */

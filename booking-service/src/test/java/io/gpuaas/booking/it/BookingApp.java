@@ -1,12 +1,12 @@
 package io.gpuaas.booking.it;
 
 import static io.gpuaas.events.KafkaPrincipal.BOOKING_SERVICE;
-import static org.awaitility.Awaitility.await;
 
 import io.gpuaas.events.Json;
 import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.testing.auth.TestJwt;
+import io.gpuaas.testing.health.Readiness;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
@@ -109,9 +109,7 @@ final class BookingApp implements AutoCloseable {
     }
 
     void awaitReady() {
-        await().atMost(Duration.ofSeconds(60))
-                .pollInterval(Duration.ofMillis(200))
-                .until(() -> readiness() == 200);
+        Readiness.of(server.getURI()).awaitUp();
     }
 
     /** The status of {@code /health/readiness} as a probe sees it: 200 ready, 503 not. */

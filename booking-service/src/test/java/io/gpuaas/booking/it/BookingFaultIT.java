@@ -7,9 +7,9 @@ import static io.gpuaas.booking.it.BookingApp.hourFromNow;
 import static io.gpuaas.booking.it.BookingApp.read;
 import static io.gpuaas.events.KafkaPrincipal.BOOKING_SERVICE;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.gpuaas.events.KafkaAccess;
+import io.gpuaas.testing.health.Readiness;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.gpuaas.testing.kafka.KafkaBrokerExtension;
 import java.net.http.HttpResponse;
@@ -18,7 +18,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.acl.AclBinding;
-import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -31,8 +30,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class BookingFaultIT {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
-    private static final int READY = 200;
-    private static final int UNREADY = 503;
 
     @Test
     void shouldBeUnreadyWhileTheFeedFailsAndRecoverByItselfWithoutLosingTheDecision(KafkaBroker broker) {
@@ -57,11 +54,12 @@ class BookingFaultIT {
             assertThat(during.statusCode())
                     .as("decided, but the feed cannot read it: %s", during.body())
                     .isEqualTo(202);
-            waiting().until(() -> app.readiness() == UNREADY);
-            assertThat(app.get("/health/readiness", ADMIN).body()).contains("booking-feed", "RECOVERING");
+            Readiness readiness = readiness(app);
+            assertThat(readiness.awaitComponent("booking-feed", "RECOVERING").down())
+                    .isTrue();
 
             view.failing(false);
-            waiting().until(() -> app.readiness() == READY);
+            readiness.awaitUp();
             String decidedDuringFault = during.headers().firstValue("Location").orElseThrow();
             assertThat(app.get(decidedDuringFault, TEAM_A).statusCode()).isEqualTo(200);
             assertBookable(app, start.plusSeconds(7200));
@@ -86,21 +84,18 @@ class BookingFaultIT {
             List<AclBinding> access = KafkaAccess.acls(BOOKING_SERVICE, app.prefix, app.applicationId);
 
             broker.deleteAcls(access);
-            waiting().until(() -> app.readiness() == UNREADY);
+            readiness(app).awaitDown();
             broker.createAcls(access);
-            waiting().until(() -> app.readiness() == READY);
+            readiness(app).awaitUp();
 
             assertBookable(app, start.plusSeconds(7200));
             assertThat(app.get(before, TEAM_A).statusCode()).isEqualTo(200);
         }
     }
 
-    /**
-     * Awaitility, without failing on other threads' uncaught exceptions: Kafka Streams rethrows a failed stream
-     * thread's exception on that thread after the handler chose to replace it, and that failure is the fault here.
-     */
-    private static ConditionFactory waiting() {
-        return await().atMost(WAIT).dontCatchUncaughtExceptions();
+    /** The service's readiness as the admin reads it (with each component's state). */
+    private static Readiness readiness(BookingApp app) {
+        return Readiness.of(app.server.getURI()).withToken(ADMIN).within(WAIT);
     }
 
     /** Books an hour at {@code start} (201) and reads it back (200); its location. */

@@ -19,23 +19,18 @@ import io.gpuaas.reclaim.ScaleWrites;
 import io.gpuaas.reclaim.k8s.KubeResources;
 import io.gpuaas.reclaim.k8s.ReclaimedState;
 import io.gpuaas.testing.auth.TestJwt;
+import io.gpuaas.testing.health.Readiness;
 import io.gpuaas.testing.k8s.KubernetesApi;
 import io.gpuaas.testing.k8s.KubernetesApiExtension;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.gpuaas.testing.kafka.KafkaBrokerExtension;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -65,7 +60,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class ReclaimerFaultsIT {
 
     private static final TestJwt JWT = TestJwt.generate();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final Duration STILL = Duration.ofSeconds(3);
     private static final String NS = "team-a";
@@ -79,6 +73,7 @@ class ReclaimerFaultsIT {
     private String applicationId;
     private ApplicationContext context;
     private EmbeddedServer server;
+    private Readiness readiness;
     private KafkaProducer<String, GpuScrapeEvent> samples;
     private ScaleWrites writes;
     private TopicTail<ReclaimEvent> events;
@@ -132,6 +127,9 @@ class ReclaimerFaultsIT {
                 .properties(props)
                 .start();
         server = context.getBean(EmbeddedServer.class).start();
+        // As an SRE with the metrics role reads it: with each component's state.
+        String sre = JWT.token("sre", "platform", List.of(), List.of("metrics"), Duration.ofMinutes(5));
+        readiness = Readiness.onPort(server.getPort()).withToken(sre).within(WAIT);
         samples = new KafkaProducer<>(
                 broker.clientProperties(),
                 new StringSerializer(),
@@ -153,7 +151,7 @@ class ReclaimerFaultsIT {
 
     @BeforeEach
     void ready() {
-        waiting().until(() -> readiness() == 200);
+        readiness.awaitUp();
     }
 
     @Test
@@ -163,9 +161,10 @@ class ReclaimerFaultsIT {
         applier.failing(true);
         try {
             goIdle("thrown");
-            waiting().until(() -> "RECOVERING".equals(componentState("reclaim-applier")));
-            assertThat(readiness()).isEqualTo(503);
-            assertThat(details()).contains("injected: the applier breaks on " + NS + "/InferenceService/thrown@");
+            Readiness.Answer recovering = readiness.awaitComponent("reclaim-applier", "RECOVERING");
+            assertThat(recovering.down()).isTrue();
+            assertThat(recovering.body())
+                    .contains("injected: the applier breaks on " + NS + "/InferenceService/thrown@");
             assertThat(applier.thrown()).isGreaterThanOrEqualTo(5);
             assertThat(minReplicas("thrown"))
                     .as("nothing is written while the applier fails")
@@ -175,7 +174,7 @@ class ReclaimerFaultsIT {
             applier.failing(false);
         }
 
-        waiting().until(() -> readiness() == 200);
+        readiness.awaitUp();
         assertReclaimedOnce("thrown");
     }
 
@@ -184,10 +183,10 @@ class ReclaimerFaultsIT {
     void shouldBeUnreadyWhileCutOffFromTheBrokerAndReclaimOnceWhenAccessReturns() throws Exception {
         broker.deleteAcls(acls());
         try {
-            waiting().until(() -> "RECOVERING".equals(componentState("reclaim-intents")));
+            readiness.awaitComponent("reclaim-intents", "RECOVERING");
             goIdle("cut");
             // However often the intake retries meanwhile, it never claims to follow while it cannot.
-            waiting().during(STILL).until(() -> readiness() == 503);
+            readiness.awaitDownFor(STILL);
             assertThat(minReplicas("cut"))
                     .as("nothing is decided while cut off")
                     .isEqualTo(2);
@@ -195,7 +194,7 @@ class ReclaimerFaultsIT {
             broker.createAcls(acls());
         }
 
-        waiting().until(() -> readiness() == 200);
+        readiness.awaitUp();
         assertReclaimedOnce("cut");
     }
 
@@ -211,7 +210,7 @@ class ReclaimerFaultsIT {
                                     .size()
                             == 1);
             // One broken object does not take the service out of readiness; the applier keeps trying.
-            waiting().during(STILL).until(() -> readiness() == 200);
+            readiness.awaitUpFor(STILL);
             waiting().until(() -> api.faults().refused() - refusedBefore >= 3);
             assertThat(minReplicas("refused")).isEqualTo(2);
         } finally {
@@ -287,30 +286,5 @@ class ReclaimerFaultsIT {
 
     private String annotation(String name) {
         return KubeResources.annotations(isvc(name)).get(KubeResources.RECLAIMED_STATE);
-    }
-
-    private int readiness() throws Exception {
-        return get("/health/readiness", null).statusCode();
-    }
-
-    /** The state the {@code components} readiness check names for {@code component}; null when absent. */
-    private String componentState(String component) throws Exception {
-        Matcher state = Pattern.compile("\"" + Pattern.quote(component) + "\":\\{[^{}]*?\"state\":\"(\\w+)\"")
-                .matcher(details());
-        return state.find() ? state.group(1) : null;
-    }
-
-    /** Readiness with its details, as an SRE with the metrics role sees it. */
-    private String details() throws Exception {
-        String sre = JWT.token("sre", "platform", List.of(), List.of("metrics"), Duration.ofMinutes(5));
-        return get("/health/readiness", sre).body();
-    }
-
-    private HttpResponse<String> get(String path, String token) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + server.getPort() + path));
-        if (token != null) {
-            request.header("Authorization", "Bearer " + token);
-        }
-        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 }

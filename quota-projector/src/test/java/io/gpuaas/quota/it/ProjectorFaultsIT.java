@@ -18,16 +18,13 @@ import io.gpuaas.kube.kueue.v1beta2.Cohort;
 import io.gpuaas.quota.QuotaProjector;
 import io.gpuaas.quota.model.FlavorResource;
 import io.gpuaas.testing.auth.TestJwt;
+import io.gpuaas.testing.health.Readiness;
 import io.gpuaas.testing.k8s.KubernetesApi;
 import io.gpuaas.testing.k8s.KubernetesApiExtension;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.gpuaas.testing.kafka.KafkaBrokerExtension;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
@@ -63,7 +60,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class ProjectorFaultsIT {
 
     private static final TestJwt JWT = TestJwt.generate();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final FlavorResource H200 = new FlavorResource("h200", "nvidia.com/gpu");
 
@@ -74,6 +70,7 @@ class ProjectorFaultsIT {
     private String prefix;
     private ApplicationContext context;
     private EmbeddedServer server;
+    private Readiness readiness;
     private KafkaProducer<String, Booking> bookings;
 
     @BeforeAll
@@ -119,7 +116,10 @@ class ProjectorFaultsIT {
                 .properties(props)
                 .start();
         server = context.getBean(EmbeddedServer.class).start();
-        await().atMost(WAIT).until(() -> readiness() == 200);
+        // As an SRE with the metrics role reads it: with each component's state.
+        String sre = JWT.token("sre", "platform", List.of(), List.of("metrics"), Duration.ofMinutes(5));
+        readiness = Readiness.onPort(server.getPort()).withToken(sre).within(WAIT);
+        readiness.awaitUp();
     }
 
     @AfterAll
@@ -136,14 +136,15 @@ class ProjectorFaultsIT {
         handlerFails.set(true);
         book("b-alpha", "alpha", 2);
 
-        await().atMost(WAIT).until(() -> readiness() == 503);
-        assertThat(details()).contains("booking-table", "RECOVERING", "injected");
+        Readiness.Answer recovering = readiness.awaitComponent("booking-table", "RECOVERING");
+        assertThat(recovering.down()).isTrue();
+        assertThat(recovering.body()).contains("injected");
         assertThat(clusterQueue("alpha"))
                 .as("the booking is not applied while the handler fails")
                 .isNull();
 
         handlerFails.set(false);
-        await().atMost(WAIT).until(() -> readiness() == 200);
+        readiness.awaitUp();
         await().atMost(WAIT).until(() -> nominal(clusterQueue("alpha"), H200) == 2);
         book("b-bravo", "bravo", 1);
         await().atMost(WAIT).until(() -> nominal(clusterQueue("bravo"), H200) == 1);
@@ -156,14 +157,14 @@ class ProjectorFaultsIT {
         api.faults().failWrites(503, "/apis/kueue.x-k8s.io/");
         try {
             book("b-charlie", "charlie", 3);
-            await().atMost(WAIT).until(() -> readiness() == 503);
-            assertThat(details()).contains("quota-writer", "RECOVERING");
+            assertThat(readiness.awaitComponent("quota-writer", "RECOVERING").down())
+                    .isTrue();
             assertThat(clusterQueue("charlie")).isNull();
         } finally {
             api.faults().heal();
         }
 
-        await().atMost(WAIT).until(() -> readiness() == 200);
+        readiness.awaitUp();
         await().atMost(WAIT).until(() -> nominal(clusterQueue("charlie"), H200) == 3);
         await().atMost(WAIT).until(() -> nominal(cohort(), H200) == 8 - 2 - 1 - 3);
         assertThat(api.faults().refused()).isPositive();
@@ -175,13 +176,13 @@ class ProjectorFaultsIT {
         broker.deleteAcls(acls());
         try {
             book("b-delta", "delta", 1);
-            await().atMost(WAIT).until(() -> readiness() == 503);
-            assertThat(details()).contains("booking-table", "RECOVERING");
+            assertThat(readiness.awaitComponent("booking-table", "RECOVERING").down())
+                    .isTrue();
         } finally {
             broker.createAcls(acls());
         }
 
-        await().atMost(WAIT).until(() -> readiness() == 200);
+        readiness.awaitUp();
         await().atMost(WAIT).until(() -> nominal(clusterQueue("delta"), H200) == 1);
         book("b-echo", "echo", 1);
         await().atMost(WAIT).until(() -> nominal(clusterQueue("echo"), H200) == 1);
@@ -219,23 +220,5 @@ class ProjectorFaultsIT {
 
     private Cohort cohort() {
         return client.resources(Cohort.class).withName("gpuaas-pool").get();
-    }
-
-    private int readiness() throws Exception {
-        return get("/health/readiness", null).statusCode();
-    }
-
-    /** Readiness with its details, as an SRE with the metrics role sees it. */
-    private String details() throws Exception {
-        String sre = JWT.token("sre", "platform", List.of(), List.of("metrics"), Duration.ofMinutes(5));
-        return get("/health/readiness", sre).body();
-    }
-
-    private HttpResponse<String> get(String path, String token) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + server.getPort() + path));
-        if (token != null) {
-            request.header("Authorization", "Bearer " + token);
-        }
-        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 }
