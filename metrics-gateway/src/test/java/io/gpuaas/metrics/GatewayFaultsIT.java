@@ -9,11 +9,10 @@ import io.gpuaas.events.TopicSpec;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.metrics.kafka.ProjectionHook;
+import io.gpuaas.testing.health.Readiness;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.gpuaas.testing.kafka.KafkaBrokerExtension;
-import java.math.BigDecimal;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,6 +41,8 @@ class GatewayFaultsIT {
 
     private static GatewayHarness gateway;
     private static KafkaBroker broker;
+    /** As KEDA (metrics role) reads it: with each component's state. */
+    private static Readiness readiness;
 
     @BeforeAll
     static void start(KafkaBroker kafka) throws Exception {
@@ -57,6 +58,7 @@ class GatewayFaultsIT {
                         "gpuaas.metrics-gateway.projections.probe-interval", "1s",
                         "gpuaas.metrics-gateway.projections.probe-timeout", "3s"),
                 FAULTS);
+        readiness = Readiness.of(gateway.server.getURI()).withToken(KEDA).within(WAIT);
     }
 
     @AfterAll
@@ -75,9 +77,9 @@ class GatewayFaultsIT {
 
         gateway.send(Topics.QUOTA_STATE, "lq/team-f/flaky", localQueue("flaky", 4));
 
-        await().atMost(WAIT).until(() -> stateFeedRecovering());
+        assertThat(stateFeedRecovering().down()).isTrue();
         assertThat(gateway.get("/health/liveness", null, null).statusCode()).isEqualTo(200);
-        await().atMost(WAIT).until(() -> readiness() == 200);
+        readiness.awaitUp();
         assertThat(queue("flaky")).contains("\"pendingWorkloads\":4", "\"known\":true");
     }
 
@@ -86,10 +88,10 @@ class GatewayFaultsIT {
         FAULTS.failNext("lq/team-f/poison", Integer.MAX_VALUE);
 
         gateway.send(Topics.QUOTA_STATE, "lq/team-f/poison", localQueue("poison", 9));
-        await().atMost(WAIT).until(() -> stateFeedRecovering());
+        assertThat(stateFeedRecovering().down()).isTrue();
 
         // After its attempts the replica dead-letters the record and moves on, without anyone stepping in.
-        await().atMost(WAIT).until(() -> readiness() == 200);
+        readiness.awaitUp();
         gateway.send(Topics.QUOTA_STATE, "lq/team-f/next", localQueue("next", 2));
         await().atMost(WAIT).untilAsserted(() -> assertThat(queue("next")).contains("\"pendingWorkloads\":2"));
         assertThat(queue("poison")).contains("\"known\":false");
@@ -105,15 +107,15 @@ class GatewayFaultsIT {
         broker.deleteAcls(gateway.gatewayAcls());
         try {
             gateway.send(Topics.QUOTA_STATE, "lq/team-f/during-cut", localQueue("during-cut", 3));
-            await().atMost(WAIT).until(() -> stateFeedRecovering());
+            assertThat(stateFeedRecovering().down()).isTrue();
             // However often the replicas retry meanwhile, none of them claims to follow while it cannot.
-            await().during(Duration.ofSeconds(3)).atMost(WAIT).until(() -> readiness() == 503);
+            readiness.awaitDownFor(Duration.ofSeconds(3));
             assertThat(gateway.get("/health/liveness", null, null).statusCode()).isEqualTo(200);
         } finally {
             broker.createAcls(gateway.gatewayAcls());
         }
 
-        await().atMost(WAIT).until(() -> readiness() == 200);
+        readiness.awaitUp();
         await().atMost(WAIT).untilAsserted(() -> assertThat(queue("during-cut")).contains("\"pendingWorkloads\":3"));
         gateway.send(Topics.QUOTA_STATE, "lq/team-f/after-cut", localQueue("after-cut", 1));
         await().atMost(WAIT).untilAsserted(() -> assertThat(gateway.metrics())
@@ -130,18 +132,9 @@ class GatewayFaultsIT {
         return counter.find() ? Double.parseDouble(counter.group(1)) : 0;
     }
 
-    private static int readiness() throws Exception {
-        return gateway.get("/health/readiness", null, null).statusCode();
-    }
-
-    /** Readiness DOWN, and its details (for the metrics role) say the state feed is the one recovering. */
-    private static boolean stateFeedRecovering() throws Exception {
-        var response = gateway.get("/health/readiness", KEDA, null);
-        String body = response.body();
-        int feed = body.indexOf("\"state-feed\":{");
-        return response.statusCode() == 503
-                && feed >= 0
-                && body.substring(feed, body.indexOf('}', feed)).contains("RECOVERING");
+    /** Waits until readiness's details (for the metrics role) say the state feed is recovering. */
+    private static Readiness.Answer stateFeedRecovering() {
+        return readiness.awaitComponent("state-feed", "RECOVERING");
     }
 
     private static String queue(String name) throws Exception {
@@ -149,21 +142,7 @@ class GatewayFaultsIT {
     }
 
     private static QueueState localQueue(String name, int pending) {
-        return new QueueState(
-                QueueState.Kind.LOCAL_QUEUE,
-                "gpuaas-team-f",
-                "team-f",
-                name,
-                "gpuaas-pool",
-                "team-f",
-                Map.of(),
-                Map.of(),
-                Map.of(),
-                pending,
-                0,
-                0,
-                Map.of("nvidia.com/gpu", BigDecimal.ONE),
-                Instant.now());
+        return QueueStates.localQueue("team-f", name, pending);
     }
 
     /** The test seam: throws for a key, as a projection with a bug would, as often as told. */

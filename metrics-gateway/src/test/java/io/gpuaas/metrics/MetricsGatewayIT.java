@@ -218,21 +218,13 @@ class MetricsGatewayIT {
     }
 
     private static QueueState localQueue(String namespace, int pending, int admitted, int gpus, String name) {
-        return new QueueState(
-                QueueState.Kind.LOCAL_QUEUE,
-                "gpuaas-" + namespace,
+        return QueueStates.localQueue(
                 namespace,
                 name,
-                "gpuaas-pool",
-                namespace,
-                Map.of(),
-                Map.of(),
-                Map.of(),
                 pending,
                 0,
                 admitted,
-                Map.of("nvidia.com/gpu", BigDecimal.valueOf(gpus), "cpu", BigDecimal.TEN),
-                Instant.now());
+                Map.of("nvidia.com/gpu", BigDecimal.valueOf(gpus), "cpu", BigDecimal.TEN));
     }
 
     private static GpuScrape sample(String uuid, Instant time, double utilization) {

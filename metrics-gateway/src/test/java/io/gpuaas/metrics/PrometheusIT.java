@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.gpu.GpuScrape;
-import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.gpuaas.testing.kafka.KafkaBrokerExtension;
 import java.math.BigDecimal;
@@ -62,21 +61,8 @@ class PrometheusIT {
         gateway.send(
                 Topics.QUOTA_STATE,
                 "lq/team-a/gpuaas",
-                new QueueState(
-                        QueueState.Kind.LOCAL_QUEUE,
-                        "gpuaas-team-a",
-                        "team-a",
-                        "gpuaas",
-                        "gpuaas-pool",
-                        "team-a",
-                        Map.of(),
-                        Map.of(),
-                        Map.of(),
-                        4,
-                        1,
-                        2,
-                        Map.of("nvidia.com/mig-1g.18gb", BigDecimal.valueOf(6)),
-                        Instant.now()));
+                QueueStates.localQueue(
+                        "team-a", "gpuaas", 4, 1, 2, Map.of("nvidia.com/mig-1g.18gb", BigDecimal.valueOf(6))));
         Instant now = Instant.now();
         gateway.send(Topics.GPU_SAMPLES, "n1", sample("GPU-1", now, 0.25));
         gateway.send(Topics.GPU_SAMPLES, "n1", sample("GPU-2", now, 0.75));
@@ -108,23 +94,7 @@ class PrometheusIT {
     @Test
     void shouldPassPromtoolWhenTheExpositionIsChecked() throws Exception {
         gateway.send(
-                Topics.QUOTA_STATE,
-                "lq/team-a/gpuaas",
-                new QueueState(
-                        QueueState.Kind.LOCAL_QUEUE,
-                        "gpuaas-team-a",
-                        "team-a",
-                        "gpuaas",
-                        "gpuaas-pool",
-                        "team-a",
-                        Map.of(),
-                        Map.of(),
-                        Map.of(),
-                        1,
-                        0,
-                        0,
-                        Map.of(),
-                        Instant.now()));
+                Topics.QUOTA_STATE, "lq/team-a/gpuaas", QueueStates.localQueue("team-a", "gpuaas", 1, 0, 0, Map.of()));
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> gateway.metrics().contains("gpuaas_queue_pending_workloads{"));
 

@@ -17,7 +17,6 @@ import io.gpuaas.testing.k8s.KubernetesApi;
 import io.gpuaas.testing.k8s.KubernetesApiExtension;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.gpuaas.testing.kafka.KafkaBrokerExtension;
-import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
@@ -256,20 +255,6 @@ class TwoGatewaysIT {
     }
 
     private static QueueState localQueue(String name, int pending) {
-        return new QueueState(
-                QueueState.Kind.LOCAL_QUEUE,
-                "gpuaas-team-t",
-                "team-t",
-                name,
-                "gpuaas-pool",
-                "team-t",
-                Map.of(),
-                Map.of(),
-                Map.of(),
-                pending,
-                0,
-                0,
-                Map.of("nvidia.com/gpu", BigDecimal.ONE),
-                Instant.now());
+        return QueueStates.localQueue("team-t", name, pending);
     }
 }

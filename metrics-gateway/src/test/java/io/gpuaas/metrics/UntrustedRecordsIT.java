@@ -10,7 +10,6 @@ import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.gpuaas.testing.kafka.KafkaBrokerExtension;
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -100,20 +99,6 @@ class UntrustedRecordsIT {
     }
 
     private static QueueState localQueue(String name, int pending) {
-        return new QueueState(
-                QueueState.Kind.LOCAL_QUEUE,
-                "gpuaas-team-u",
-                "team-u",
-                name,
-                "gpuaas-pool",
-                "team-u",
-                Map.of(),
-                Map.of(),
-                Map.of(),
-                pending,
-                0,
-                0,
-                Map.of("nvidia.com/gpu", BigDecimal.ONE),
-                Instant.now());
+        return QueueStates.localQueue("team-u", name, pending);
     }
 }

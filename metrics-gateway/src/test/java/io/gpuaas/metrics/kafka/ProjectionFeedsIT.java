@@ -18,6 +18,7 @@ import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kit.runtime.ComponentHealth.State;
 import io.gpuaas.kit.runtime.TopicReplica;
 import io.gpuaas.metrics.KafkaFactory;
+import io.gpuaas.metrics.QueueStates;
 import io.gpuaas.metrics.TestScrapes;
 import io.gpuaas.metrics.config.ProjectionSettings;
 import io.gpuaas.metrics.projection.BookedUnits;
@@ -28,7 +29,6 @@ import io.gpuaas.metrics.projection.TenantUsage;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.gpuaas.testing.kafka.KafkaBrokerExtension;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -301,21 +301,7 @@ class ProjectionFeedsIT {
     }
 
     private static QueueState queue(String name) {
-        return new QueueState(
-                QueueState.Kind.LOCAL_QUEUE,
-                "gpuaas-team-a",
-                "team-a",
-                name,
-                "gpuaas-pool",
-                "team-a",
-                Map.of(),
-                Map.of(),
-                Map.of(),
-                1,
-                0,
-                0,
-                Map.of("nvidia.com/gpu", BigDecimal.ONE),
-                Instant.now());
+        return QueueStates.localQueue("team-a", name, 1);
     }
 
     private static GpuScrape sample(String uuid) {
