@@ -2,9 +2,8 @@ package io.gpuaas.booking.it;
 
 import static io.gpuaas.booking.it.BookingApp.TEAM_A;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.gpuaas.testing.browser.HeadlessChromium;
+import io.gpuaas.testing.browser.ChromiumExtension;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.gpuaas.testing.kafka.KafkaBrokerExtension;
 import java.time.Duration;
@@ -14,7 +13,6 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -26,24 +24,17 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /** Headless Debian Chromium loads the calendar, books, sees the booking and cancels it; books now and ends it. */
-@ExtendWith(KafkaBrokerExtension.class)
+@ExtendWith({KafkaBrokerExtension.class, ChromiumExtension.class})
 class CalendarBrowserIT {
 
     private static BookingApp app;
     private static WebDriver browser;
 
+    /** One browser for the class (the extension quits it after the last test). */
     @BeforeAll
-    static void start(KafkaBroker broker) {
-        assumeTrue(HeadlessChromium.available(), HeadlessChromium.NOT_INSTALLED);
+    static void start(KafkaBroker broker, WebDriver chromium) {
         app = BookingApp.shared(broker);
-        browser = HeadlessChromium.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (browser != null) {
-            browser.quit();
-        }
+        browser = chromium;
     }
 
     @Test

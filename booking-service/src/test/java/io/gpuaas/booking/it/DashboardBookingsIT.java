@@ -7,7 +7,6 @@ import static io.gpuaas.events.KafkaPrincipal.BOOKING_SERVICE;
 import static io.gpuaas.events.KafkaPrincipal.IDLE_RECLAIMER;
 import static io.gpuaas.events.KafkaPrincipal.QUOTA_PROJECTOR;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.gpuaas.booking.it.DashboardFixture.ResumeCall;
 import io.gpuaas.events.Topics;
@@ -22,45 +21,27 @@ import io.gpuaas.events.workload.WorkloadEvent.Condition;
 import io.gpuaas.events.workload.WorkloadEvent.PodSet;
 import io.gpuaas.events.workload.WorkloadEvent.PodSetAdmission;
 import io.gpuaas.events.workload.WorkloadEvent.WorkloadObserved;
-import io.gpuaas.testing.browser.HeadlessChromium;
 import io.gpuaas.testing.kafka.KafkaBroker;
-import io.gpuaas.testing.kafka.KafkaBrokerExtension;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 
 /** "My bookings" in headless Chromium: what runs under a booking, its notices, Resume, extend, end now, cancel. */
-@ExtendWith(KafkaBrokerExtension.class)
-class DashboardBookingsIT {
+class DashboardBookingsIT extends DashboardIT {
 
     private static final String MIG_1G = "h200-mig-1g.18gb";
 
     private static DashboardFixture fixture;
-    private DashboardBrowser browser;
 
     @BeforeAll
     static void start(KafkaBroker broker) {
-        assumeTrue(HeadlessChromium.available(), HeadlessChromium.NOT_INSTALLED);
         fixture = DashboardFixture.shared(broker);
-    }
-
-    @BeforeEach
-    void open() {
-        browser = new DashboardBrowser();
-    }
-
-    @AfterEach
-    void close() {
-        browser.closeCheckingRequestsStayedLocal();
     }
 
     @Test

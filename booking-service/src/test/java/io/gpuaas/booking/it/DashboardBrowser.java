@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpuaas.events.Json;
-import io.gpuaas.testing.browser.HeadlessChromium;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -29,39 +28,25 @@ import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
-import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The dashboard in test-support's headless Chromium (same binary, driver and arguments), with the browser console and
- * the network log recorded, so a test can check that the page logged no error and asked nothing of another host.
+ * The dashboard in a browser that test-support's {@code ChromiumExtension} started (it records the browser console
+ * and the network log, and quits the browser after the test), so a test can check that the page logged no error and
+ * asked nothing of another host.
  */
-final class DashboardBrowser implements AutoCloseable {
+final class DashboardBrowser {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-    final WebDriver driver;
+    final ChromeDriver driver;
     final WebDriverWait wait;
 
-    DashboardBrowser() {
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(HeadlessChromium.BINARY.toFile());
-        options.addArguments(HeadlessChromium.ARGUMENTS);
-        LoggingPreferences logs = new LoggingPreferences();
-        logs.enable(LogType.BROWSER, Level.ALL);
-        logs.enable(LogType.PERFORMANCE, Level.ALL);
-        options.setCapability("goog:loggingPrefs", logs);
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(HeadlessChromium.DRIVER.toFile())
-                .usingAnyFreePort()
-                .build();
-        driver = new ChromeDriver(service, options);
+    DashboardBrowser(ChromeDriver driver) {
+        this.driver = driver;
         wait = new WebDriverWait(driver, Duration.ofSeconds(30));
         // A refresh redraws the tables: an element found just before the redraw is gone, look again.
         wait.ignoring(StaleElementReferenceException.class);
@@ -90,10 +75,9 @@ final class DashboardBrowser implements AutoCloseable {
                     Files.delete(file);
                 }
             }
-            ((ChromeDriver) driver)
-                    .executeCdpCommand(
-                            "Browser.setDownloadBehavior",
-                            Map.of("behavior", "allow", "downloadPath", dir.toString(), "eventsEnabled", false));
+            driver.executeCdpCommand(
+                    "Browser.setDownloadBehavior",
+                    Map.of("behavior", "allow", "downloadPath", dir.toString(), "eventsEnabled", false));
             return dir;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -134,15 +118,11 @@ final class DashboardBrowser implements AutoCloseable {
     }
 
     /**
-     * Closes the browser after checking that the page asked for something and that every request stayed on this
-     * machine (no CDN, no outside host): what each dashboard IT checks after each test.
+     * Checks that the page asked for something and that every request stayed on this machine (no CDN, no outside
+     * host): what each dashboard IT checks after each test.
      */
-    void closeCheckingRequestsStayedLocal() {
-        try {
-            assertThat(requests()).isNotEmpty().allSatisfy(DashboardOverviewIT::staysOnThisMachine);
-        } finally {
-            close();
-        }
+    void checkRequestsStayedLocal() {
+        assertThat(requests()).isNotEmpty().allSatisfy(DashboardOverviewIT::staysOnThisMachine);
     }
 
     /** Every URL the page asked for since the last call (Chrome's Network.requestWillBeSent). */
@@ -189,10 +169,5 @@ final class DashboardBrowser implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    @Override
-    public void close() {
-        driver.quit();
     }
 }

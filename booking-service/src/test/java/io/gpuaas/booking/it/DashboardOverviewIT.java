@@ -3,21 +3,15 @@ package io.gpuaas.booking.it;
 import static io.gpuaas.booking.it.BookingApp.TEAM_A;
 import static io.gpuaas.booking.it.BookingApp.TEAM_B;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.gpuaas.testing.browser.HeadlessChromium;
 import io.gpuaas.testing.kafka.KafkaBroker;
-import io.gpuaas.testing.kafka.KafkaBrokerExtension;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.Keys;
@@ -25,30 +19,16 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.interactions.Actions;
 
 /** The overview of the dashboard in headless Chromium: every pool at a glance, picking a window, booking it. */
-@ExtendWith(KafkaBrokerExtension.class)
-class DashboardOverviewIT {
+class DashboardOverviewIT extends DashboardIT {
 
     private static final List<String> POOLS =
             List.of("h200", "h200-mig-1g.18gb", "h200-mig-2g.35gb", "h200-mig-3g.71gb");
 
     private static DashboardFixture fixture;
-    private DashboardBrowser browser;
 
     @BeforeAll
     static void start(KafkaBroker broker) {
-        assumeTrue(HeadlessChromium.available(), HeadlessChromium.NOT_INSTALLED);
         fixture = DashboardFixture.shared(broker);
-    }
-
-    @BeforeEach
-    void open() {
-        browser = new DashboardBrowser();
-    }
-
-    /** Every test: nothing in the console but what it expected, and no request to anything but this machine. */
-    @AfterEach
-    void close() {
-        browser.closeCheckingRequestsStayedLocal();
     }
 
     @Test

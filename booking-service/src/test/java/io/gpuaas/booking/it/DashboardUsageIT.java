@@ -3,12 +3,9 @@ package io.gpuaas.booking.it;
 import static io.gpuaas.booking.it.BookingApp.ADMIN;
 import static io.gpuaas.booking.it.BookingApp.TEAM_A;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.gpuaas.booking.it.FakeLedger.Call;
-import io.gpuaas.testing.browser.HeadlessChromium;
 import io.gpuaas.testing.kafka.KafkaBroker;
-import io.gpuaas.testing.kafka.KafkaBrokerExtension;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,11 +15,8 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.Keys;
@@ -30,28 +24,15 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
 
 /** Usage in headless Chromium: the ledger's figures as chart and table, its CSV, live utilization, most idle. */
-@ExtendWith(KafkaBrokerExtension.class)
-class DashboardUsageIT {
+class DashboardUsageIT extends DashboardIT {
 
     private static final String YESTERDAY = FakeLedger.YESTERDAY.toString();
 
     private static DashboardFixture fixture;
-    private DashboardBrowser browser;
 
     @BeforeAll
     static void start(KafkaBroker broker) {
-        assumeTrue(HeadlessChromium.available(), HeadlessChromium.NOT_INSTALLED);
         fixture = DashboardFixture.shared(broker);
-    }
-
-    @BeforeEach
-    void open() {
-        browser = new DashboardBrowser();
-    }
-
-    @AfterEach
-    void close() {
-        browser.closeCheckingRequestsStayedLocal();
     }
 
     @Test

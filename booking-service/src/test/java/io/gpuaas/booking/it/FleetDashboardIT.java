@@ -8,7 +8,6 @@ import static io.gpuaas.booking.it.FleetFixture.booking;
 import static io.gpuaas.booking.it.FleetFixture.hoursAhead;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.gpuaas.events.KafkaPrincipal;
 import io.gpuaas.events.Topics;
@@ -16,17 +15,12 @@ import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.booking.PlacedUnit;
 import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.notice.Notice.MigLayoutNotReady;
-import io.gpuaas.testing.browser.HeadlessChromium;
 import io.gpuaas.testing.kafka.KafkaBroker;
-import io.gpuaas.testing.kafka.KafkaBrokerExtension;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
@@ -35,26 +29,13 @@ import org.openqa.selenium.support.ui.Select;
  * The flexible pool on the dashboard in headless Chromium: fit per profile and hour, whole GPUs on the overview and in
  * the admin's table, the admin's GPU layouts, a MIG layout notice on the booking it concerns.
  */
-@ExtendWith(KafkaBrokerExtension.class)
-class FleetDashboardIT {
+class FleetDashboardIT extends DashboardIT {
 
     private static FleetFixture fixture;
-    private DashboardBrowser browser;
 
     @BeforeAll
     static void start(KafkaBroker broker) {
-        assumeTrue(HeadlessChromium.available(), HeadlessChromium.NOT_INSTALLED);
         fixture = FleetFixture.shared(broker);
-    }
-
-    @BeforeEach
-    void open() {
-        browser = new DashboardBrowser();
-    }
-
-    @AfterEach
-    void close() {
-        browser.closeCheckingRequestsStayedLocal();
     }
 
     @Test

@@ -6,10 +6,9 @@ import static io.gpuaas.booking.it.BookingApp.hourFromNow;
 import static io.gpuaas.booking.it.BookingApp.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.gpuaas.testing.auth.FakeUserApi;
-import io.gpuaas.testing.browser.HeadlessChromium;
+import io.gpuaas.testing.browser.ChromiumExtension;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.gpuaas.testing.kafka.KafkaBrokerExtension;
 import java.net.http.HttpResponse;
@@ -156,27 +155,24 @@ class ProxySignInIT {
     }
 
     @Test
-    void shouldShowWhoTheProxySignedInAndNoPasteFieldWhenThePageOpens() {
-        assumeTrue(HeadlessChromium.available(), HeadlessChromium.NOT_INSTALLED);
-        try (DashboardBrowser browser = new DashboardBrowser()) {
-            ChromeDriver chrome = (ChromeDriver) browser.driver;
-            // What the proxy does: every request of the signed-in browser carries the user's token.
-            chrome.executeCdpCommand("Network.enable", Map.of());
-            chrome.executeCdpCommand("Network.setExtraHTTPHeaders", Map.of("headers", Map.of(HEADER, "sha256~alice")));
+    @ExtendWith(ChromiumExtension.class)
+    void shouldShowWhoTheProxySignedInAndNoPasteFieldWhenThePageOpens(ChromeDriver chrome) {
+        DashboardBrowser browser = new DashboardBrowser(chrome);
+        // What the proxy does: every request of the signed-in browser carries the user's token.
+        chrome.executeCdpCommand("Network.enable", Map.of());
+        chrome.executeCdpCommand("Network.setExtraHTTPHeaders", Map.of("headers", Map.of(HEADER, "sha256~alice")));
 
-            chrome.get(app.server.getURI() + "/");
-            browser.awaitDrawn();
+        chrome.get(app.server.getURI() + "/");
+        browser.awaitDrawn();
 
-            assertThat(chrome.findElement(By.id("whoami")).getText()).isEqualTo("signed in as alice, tenant: team-a");
-            assertThat(chrome.findElement(By.id("token")).isDisplayed()).isFalse();
-            assertThat(chrome.findElement(By.id("save-token")).isDisplayed()).isFalse();
-            browser.screenshot("proxy-sign-in");
-            assertThat(browser.consoleErrors()).isEmpty();
-            // The usage view's reads reach the ledger with the proxy's token, not with a token of the page's own.
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(FakeLedger.CALLS)
-                    .anySatisfy(
-                            call -> assertThat(call.authorization()).isEqualTo("proxy:" + FakeLedger.PROXY_TEAM_A)));
-        }
+        assertThat(chrome.findElement(By.id("whoami")).getText()).isEqualTo("signed in as alice, tenant: team-a");
+        assertThat(chrome.findElement(By.id("token")).isDisplayed()).isFalse();
+        assertThat(chrome.findElement(By.id("save-token")).isDisplayed()).isFalse();
+        browser.screenshot("proxy-sign-in");
+        assertThat(browser.consoleErrors()).isEmpty();
+        // The usage view's reads reach the ledger with the proxy's token, not with a token of the page's own.
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(FakeLedger.CALLS)
+                .anySatisfy(call -> assertThat(call.authorization()).isEqualTo("proxy:" + FakeLedger.PROXY_TEAM_A)));
     }
 
     private static HttpResponse<String> asUser(String method, String path, String token, String body) {
