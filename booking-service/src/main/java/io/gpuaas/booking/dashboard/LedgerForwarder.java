@@ -4,11 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.gpuaas.booking.http.ProblemException;
 import io.gpuaas.events.Json;
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Locale;
 import org.slf4j.Logger;
@@ -31,15 +28,20 @@ public final class LedgerForwarder {
     /** A successful answer: its body and whether it is CSV (else JSON). */
     public record Answer(String body, boolean csv) {}
 
-    private final HttpClient http;
-    private final String base;
-    private final Duration timeout;
+    private final ServiceForward ledger;
 
     /** @param base metrics-gateway's base URL without a trailing slash, or null when usage is off */
     public LedgerForwarder(HttpClient http, String base, Duration timeout) {
-        this.http = http;
-        this.base = base;
-        this.timeout = timeout;
+        this.ledger = new ServiceForward(
+                http,
+                base,
+                timeout,
+                new ServiceForward.Problems(
+                        () -> new ProblemException(
+                                503, "LEDGER_UNAVAILABLE", null, "usage is not configured (gpuaas.booking.ledger-url)"),
+                        LedgerForwarder::unavailable,
+                        () -> new ProblemException(
+                                504, "LEDGER_TIMEOUT", null, "the usage ledger did not answer in time")));
     }
 
     /**
@@ -49,29 +51,8 @@ public final class LedgerForwarder {
      * @param csv          whether to ask for CSV ({@code Accept: text/csv}) instead of JSON
      */
     public Answer get(String pathAndQuery, boolean csv, CallerCredential credential) {
-        if (base == null) {
-            throw new ProblemException(
-                    503, "LEDGER_UNAVAILABLE", null, "usage is not configured (gpuaas.booking.ledger-url)");
-        }
-        HttpRequest request = HttpRequest.newBuilder(URI.create(base + pathAndQuery))
-                .timeout(timeout)
-                .header(credential.header(), credential.value())
-                .header("Accept", csv ? CSV : "application/json")
-                .GET()
-                .build();
-        HttpResponse<String> response;
-        try {
-            response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (HttpTimeoutException e) {
-            LOG.warn("usage read {} timed out after {}", pathAndQuery, timeout);
-            throw new ProblemException(504, "LEDGER_TIMEOUT", null, "the usage ledger did not answer in time");
-        } catch (IOException e) {
-            LOG.warn("usage read {} not forwarded: {}", pathAndQuery, e.toString());
-            throw unavailable();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw unavailable();
-        }
+        HttpResponse<String> response = ledger.send(
+                "GET", pathAndQuery, csv ? CSV : "application/json", credential, "usage read " + pathAndQuery);
         String type = response.headers().firstValue("Content-Type").orElse("");
         return answer(response.statusCode(), type, response.body(), pathAndQuery);
     }

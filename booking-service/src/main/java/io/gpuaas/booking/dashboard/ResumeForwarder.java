@@ -1,11 +1,8 @@
 package io.gpuaas.booking.dashboard;
 
 import io.gpuaas.booking.http.ProblemException;
-import java.io.IOException;
-import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -21,42 +18,31 @@ public final class ResumeForwarder {
 
     private static final Logger LOG = LoggerFactory.getLogger(ResumeForwarder.class);
 
-    private final HttpClient http;
-    private final String base;
-    private final Duration timeout;
+    private final ServiceForward reclaimer;
 
     /** @param base idle-reclaimer's base URL without a trailing slash, or null when Resume is off */
     public ResumeForwarder(HttpClient http, String base, Duration timeout) {
-        this.http = http;
-        this.base = base;
-        this.timeout = timeout;
+        this.reclaimer = new ServiceForward(
+                http,
+                base,
+                timeout,
+                new ServiceForward.Problems(
+                        () -> new ProblemException(
+                                503,
+                                "RESUME_UNAVAILABLE",
+                                null,
+                                "resume is not configured (gpuaas.booking.reclaimer-url)"),
+                        ResumeForwarder::unavailable,
+                        ResumeForwarder::unavailable));
     }
 
     /** The reclaimer's JSON answer to a successful resume; a {@link ProblemException} otherwise. */
     public String resume(String namespace, String kind, String name, CallerCredential credential) {
-        if (base == null) {
-            throw new ProblemException(
-                    503, "RESUME_UNAVAILABLE", null, "resume is not configured (gpuaas.booking.reclaimer-url)");
-        }
-        URI uri = URI.create(base + "/api/v1/workloads/" + segment(namespace) + "/" + segment(kind) + "/"
-                + segment(name) + "/resume");
-        HttpRequest request = HttpRequest.newBuilder(uri)
-                .timeout(timeout)
-                .header(credential.header(), credential.value())
-                .header("Accept", "application/json")
-                .POST(HttpRequest.BodyPublishers.noBody())
-                .build();
-        HttpResponse<String> response;
-        try {
-            response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            LOG.warn("resume of {}/{}/{} not forwarded: {}", namespace, kind, name, e.toString());
-            throw unavailable();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw unavailable();
-        }
-        return answer(response.statusCode(), response.body(), namespace + "/" + kind + "/" + name);
+        String workload = namespace + "/" + kind + "/" + name;
+        String path = "/api/v1/workloads/" + segment(namespace) + "/" + segment(kind) + "/" + segment(name) + "/resume";
+        HttpResponse<String> response =
+                reclaimer.send("POST", path, "application/json", credential, "resume of " + workload);
+        return answer(response.statusCode(), response.body(), workload);
     }
 
     static String answer(int status, String body, String workload) {
