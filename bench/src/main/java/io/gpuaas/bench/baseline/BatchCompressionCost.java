@@ -1,5 +1,6 @@
 package io.gpuaas.bench.baseline;
 
+import io.gpuaas.bench.BenchOptions;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -36,7 +37,7 @@ public final class BatchCompressionCost {
     private BatchCompressionCost() {}
 
     public static void main(String[] args) {
-        int records = args.length >= 2 && args[0].equals("--records") ? Integer.parseInt(args[1]) : 400_000;
+        int records = BenchOptions.of(args).integer("records", 400_000);
         Sample[] samples = samples(new Random(7));
         System.out.println("| records per batch | codec | write ns per record (best of 2) | bytes allocated per record"
                 + " | bytes on the wire per record | read ns per record (best of 2) |");

@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.utils.Exit;
@@ -28,11 +27,11 @@ public final class KafkaBaseline {
     private KafkaBaseline() {}
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = BenchOptions.parse(args);
-        int records = Integer.parseInt(opts.getOrDefault("records", "200000"));
-        int size = Integer.parseInt(opts.getOrDefault("size", "512"));
-        int latencyMessages = Integer.parseInt(opts.getOrDefault("latency-messages", "2000"));
-        int runs = Integer.parseInt(opts.getOrDefault("runs", "3"));
+        BenchOptions opts = BenchOptions.of(args);
+        int records = opts.integer("records", 200_000);
+        int size = opts.integer("size", 512);
+        int latencyMessages = opts.integer("latency-messages", 2000);
+        int runs = opts.integer("runs", 3);
         // The tools end with Exit.exit; inside this JVM that must return to us instead of ending the process.
         Exit.setExitProcedure((code, message) -> {
             throw new ToolExit(code, message);

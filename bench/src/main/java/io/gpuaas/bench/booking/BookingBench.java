@@ -42,14 +42,14 @@ public final class BookingBench {
     private BookingBench() {}
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = BenchOptions.parse(args);
-        int rate = Integer.parseInt(opts.getOrDefault("rate", "500"));
-        int seconds = Integer.parseInt(opts.getOrDefault("seconds", "10"));
-        int runs = Integer.parseInt(opts.getOrDefault("runs", "3"));
-        int warmUpRounds = Integer.parseInt(opts.getOrDefault("warmup-rounds", "5"));
+        BenchOptions opts = BenchOptions.of(args);
+        int rate = opts.integer("rate", 500);
+        int seconds = opts.integer("seconds", 10);
+        int runs = opts.integer("runs", 3);
+        int warmUpRounds = opts.integer("warmup-rounds", 5);
         // --latency-only true: just the fixed-rate decision and raw runs (for profiling the decision path)
-        boolean latencyOnly = Boolean.parseBoolean(opts.getOrDefault("latency-only", "false"));
-        Path out = Path.of(opts.getOrDefault("out", "bench/results/booking.md"));
+        boolean latencyOnly = opts.flag("latency-only", false);
+        Path out = opts.path("out", "bench/results/booking.md");
         StringBuilder md = new StringBuilder();
         md.append("## booking-service\n\n")
                 .append("Measured ")
@@ -63,10 +63,10 @@ public final class BookingBench {
                 .append(
                         "), broker in the same JVM (EmbeddedKafka, KRaft, 1 node; SASL and ACLs on, and for the 'auth off' "
                                 + "rows a second broker without them).\n\n");
-        overrides.putAll(BenchOptions.pairs(opts.getOrDefault("streams", "")));
+        overrides.putAll(BenchOptions.pairs(opts.text("streams", "")));
         List<Variant> variants = new ArrayList<>();
         try {
-            for (boolean secured : BenchOptions.securityVariants(opts.getOrDefault("security", "both"))) {
+            for (boolean secured : BenchOptions.securityVariants(opts.text("security", "both"))) {
                 variants.add(Variant.start(secured));
             }
             List<DecisionLatencyBench.Result> rows = new ArrayList<>();
@@ -89,8 +89,8 @@ public final class BookingBench {
         if (!latencyOnly) {
             availability(md);
         }
-        if (opts.containsKey("csv") && !latencyOnly) {
-            replay(md, Path.of(opts.get("csv")));
+        if (opts.has("csv") && !latencyOnly) {
+            replay(md, Path.of(opts.text("csv").orElseThrow()));
         }
         md.append(
                         "\nReproduce (bench/ builds once every service module is installed; until then compile the bench classes "
@@ -353,12 +353,11 @@ public final class BookingBench {
         md.append('\n');
     }
 
-    private static String command(Map<String, String> opts) {
+    private static String command(BenchOptions opts) {
         StringBuilder c = new StringBuilder(
                 "./mvnw -B -o -q -pl booking-service install -DskipTests && ./mvnw -B -o -q -pl bench "
                         + "package && /usr/lib/jvm/temurin-25-jdk-amd64/bin/java " + JvmActivity.heapFlags()
                         + " -cp \"$(cat bench/target/classpath.txt):bench/target/classes\" io.gpuaas.bench.booking.BookingBench");
-        opts.forEach((k, v) -> c.append(" --").append(k).append(' ').append(v));
-        return c.toString();
+        return c.append(opts.arguments()).toString();
     }
 }

@@ -64,14 +64,14 @@ public final class FlexDecisionBench {
     private FlexDecisionBench() {}
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = BenchOptions.parse(args);
-        int gpus = Integer.parseInt(opts.getOrDefault("gpus", "1000"));
-        int rate = Integer.parseInt(opts.getOrDefault("rate", "500"));
-        int seconds = Integer.parseInt(opts.getOrDefault("seconds", "10"));
-        int runs = Integer.parseInt(opts.getOrDefault("runs", "3"));
-        int warmUpRounds = Integer.parseInt(opts.getOrDefault("warmup-rounds", "3"));
-        double fill = Double.parseDouble(opts.getOrDefault("fill", "0.7"));
-        Path out = Path.of(opts.getOrDefault("out", "bench/target/suite/booking-flex.md"));
+        BenchOptions opts = BenchOptions.of(args);
+        int gpus = opts.integer("gpus", 1000);
+        int rate = opts.integer("rate", 500);
+        int seconds = opts.integer("seconds", 10);
+        int runs = opts.integer("runs", 3);
+        int warmUpRounds = opts.integer("warmup-rounds", 3);
+        double fill = opts.decimal("fill", 0.7);
+        Path out = opts.path("out", "bench/target/suite/booking-flex.md");
         double loadBefore = Machine.load();
 
         List<PoolNode> nodes = new ArrayList<>();
@@ -180,8 +180,7 @@ public final class FlexDecisionBench {
                 .append(JvmActivity.heapFlags())
                 .append(" -cp \"bench/target/classes:$(cat bench/target/classpath.txt)\" ")
                 .append("io.gpuaas.bench.booking.FlexDecisionBench");
-        opts.forEach((k, v) -> md.append(" --").append(k).append(' ').append(v));
-        md.append("`\n");
+        md.append(opts.arguments()).append("`\n");
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, md.toString());
         System.out.println(md);

@@ -49,12 +49,12 @@ public final class NoShowBench {
     private NoShowBench() {}
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = BenchOptions.parse(args);
-        Path csv = Path.of(opts.getOrDefault("csv", "../shared/data/openb-pod-list.csv"));
-        double minutes = Double.parseDouble(opts.getOrDefault("minutes", "3"));
-        Duration grace = Duration.ofMillis(Long.parseLong(opts.getOrDefault("grace-ms", "2000")));
-        Duration interval = Duration.ofMillis(Long.parseLong(opts.getOrDefault("interval-ms", "250")));
-        Path out = Path.of(opts.getOrDefault("out", "bench/results/no-show.md"));
+        BenchOptions opts = BenchOptions.of(args);
+        Path csv = opts.path("csv", "../shared/data/openb-pod-list.csv");
+        double minutes = opts.decimal("minutes", 3);
+        Duration grace = Duration.ofMillis(opts.longInteger("grace-ms", 2000));
+        Duration interval = Duration.ofMillis(opts.longInteger("interval-ms", 250));
+        Path out = opts.path("out", "bench/results/no-show.md");
         List<NoShowReplay.Pod> pods = NoShowReplay.pods(csv);
         double durations = (double) SHIPPED_GRACE.toMillis() / grace.toMillis();
         double perSecond = pods.size() / (minutes * 60);
@@ -122,7 +122,7 @@ public final class NoShowBench {
                 List<NoShowReplay.Pod> pods,
                 double perSecond,
                 Duration margin,
-                Map<String, String> latencyOpts,
+                BenchOptions latencyOpts,
                 List<LatencyRow> latency)
                 throws Exception {
             try (EmbeddedKafka broker = EmbeddedKafka.start()) {
@@ -160,9 +160,9 @@ public final class NoShowBench {
         }
 
         /** Raw and decision rounds like the measured ones, before the replay; their rows are marked discarded. */
-        private static void warmUp(DecisionLatencyBench bench, Map<String, String> opts, List<LatencyRow> rows)
+        private static void warmUp(DecisionLatencyBench bench, BenchOptions opts, List<LatencyRow> rows)
                 throws Exception {
-            int rounds = Integer.parseInt(opts.getOrDefault("warmup-rounds", "2"));
+            int rounds = opts.integer("warmup-rounds", 2);
             for (int r = 1; r <= rounds; r++) {
                 round(bench, opts, rows, "warm-up (discarded) " + r + ": ", 0);
             }
@@ -172,12 +172,12 @@ public final class NoShowBench {
         private static Void measure(
                 DecisionLatencyBench bench,
                 NoShowReplay replay,
-                Map<String, String> opts,
+                BenchOptions opts,
                 List<LatencyRow> rows,
                 long rampMillis)
                 throws Exception {
             Thread.sleep(rampMillis);
-            int runs = Integer.parseInt(opts.getOrDefault("runs", "3"));
+            int runs = opts.integer("runs", 3);
             for (int r = 0; r < runs; r++) {
                 round(bench, opts, rows, "", replay.active());
             }
@@ -185,10 +185,10 @@ public final class NoShowBench {
         }
 
         private static void round(
-                DecisionLatencyBench bench, Map<String, String> opts, List<LatencyRow> rows, String label, int active)
+                DecisionLatencyBench bench, BenchOptions opts, List<LatencyRow> rows, String label, int active)
                 throws Exception {
-            int rate = Integer.parseInt(opts.getOrDefault("rate", "500"));
-            int seconds = Integer.parseInt(opts.getOrDefault("seconds", "10"));
+            int rate = opts.integer("rate", 500);
+            int seconds = opts.integer("seconds", 10);
             DecisionLatencyBench.Result raw = bench.rawRoundTrip(rate, seconds);
             rows.add(new LatencyRow(active, raw.named(label + raw.name())));
             DecisionLatencyBench.Result decisions = bench.decisions(rate, seconds, false);

@@ -1,12 +1,12 @@
 package io.gpuaas.bench.dashboard;
 
+import io.gpuaas.bench.BenchOptions;
 import io.gpuaas.testing.browser.HeadlessChromium;
 import io.gpuaas.testing.kafka.EmbeddedKafka;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -49,14 +49,13 @@ public final class DashboardBench {
     }
 
     public static void main(String[] args) throws Exception {
-        List<String> argv = Arrays.asList(args);
-        int bookings = Integer.parseInt(value(argv, "--bookings", "200"));
-        int tenants = Integer.parseInt(value(argv, "--tenants", "5"));
-        int warmups = Integer.parseInt(value(argv, "--warmups", "3"));
-        int loads = Integer.parseInt(value(argv, "--loads", "15"));
-        Path out = Path.of(value(argv, "--out", "bench/target/suite/dashboard.md"));
-        Path serviceLog =
-                Path.of(value(argv, "--service-log", "bench/target/suite/logs/dashboard-booking-service.log"));
+        BenchOptions opts = BenchOptions.of(args);
+        int bookings = opts.integer("bookings", 200);
+        int tenants = opts.integer("tenants", 5);
+        int warmups = opts.integer("warmups", 3);
+        int loads = opts.integer("loads", 15);
+        Path out = opts.path("out", "bench/target/suite/dashboard.md");
+        Path serviceLog = opts.path("service-log", "bench/target/suite/logs/dashboard-booking-service.log");
         if (!HeadlessChromium.available()) {
             String why = "dashboard: skipped, nothing measured: " + HeadlessChromium.NOT_INSTALLED;
             System.out.println(why);
@@ -135,10 +134,5 @@ public final class DashboardBench {
             Files.createDirectories(out.toAbsolutePath().getParent());
         }
         Files.writeString(out, text);
-    }
-
-    private static String value(List<String> argv, String flag, String fallback) {
-        int i = argv.indexOf(flag);
-        return i >= 0 && i + 1 < argv.size() ? argv.get(i + 1) : fallback;
     }
 }

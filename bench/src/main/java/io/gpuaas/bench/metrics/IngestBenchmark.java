@@ -44,20 +44,21 @@ public final class IngestBenchmark {
     private IngestBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = BenchOptions.parse(args);
-        Path scrape = Path.of(opts.getOrDefault("scrape", "/work/shared/data/dcgm-exporter-h100x8.prom"));
-        int gpus = Integer.parseInt(opts.getOrDefault("gpus", "10000"));
-        int scrapes = Integer.parseInt(opts.getOrDefault("scrapes", "10"));
-        int rounds = Integer.parseInt(opts.getOrDefault("rounds", "5"));
-        int threads = Integer.parseInt(opts.getOrDefault("threads", "2"));
+        BenchOptions opts = BenchOptions.of(args);
+        Path scrape = opts.path("scrape", "/work/shared/data/dcgm-exporter-h100x8.prom");
+        int gpus = opts.integer("gpus", 10_000);
+        int scrapes = opts.integer("scrapes", 10);
+        int rounds = opts.integer("rounds", 5);
+        int threads = opts.integer("threads", 2);
         FleetScrape fleet = FleetScrape.of(scrape, "gpu-node-1", 8, gpus / 8);
-        Map<String, String> producerOverrides = producerOverrides(opts.getOrDefault("producer", ""));
+        Map<String, String> producerOverrides = producerOverrides(opts.text("producer", ""));
         List<Side> sides = new ArrayList<>();
         try {
-            if (opts.containsKey("bootstrap")) {
-                sides.add(Side.open("", null, opts.get("bootstrap"), fleet, scrapes, threads, producerOverrides));
+            if (opts.has("bootstrap")) {
+                sides.add(Side.open(
+                        "", null, opts.text("bootstrap").orElseThrow(), fleet, scrapes, threads, producerOverrides));
             } else {
-                for (boolean secured : BenchOptions.securityVariants(opts.getOrDefault("security", "both"))) {
+                for (boolean secured : BenchOptions.securityVariants(opts.text("security", "both"))) {
                     sides.add(Side.start(secured, fleet, scrapes, threads, producerOverrides));
                 }
             }

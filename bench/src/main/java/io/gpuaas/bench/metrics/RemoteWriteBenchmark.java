@@ -42,13 +42,13 @@ public final class RemoteWriteBenchmark {
     private RemoteWriteBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = BenchOptions.parse(args);
-        Path scrape = Path.of(opts.getOrDefault("scrape", "/work/shared/data/dcgm-exporter-h100x8.prom"));
-        int gpus = Integer.parseInt(opts.getOrDefault("gpus", "10000"));
-        int scrapes = Integer.parseInt(opts.getOrDefault("scrapes", "4"));
-        int rounds = Integer.parseInt(opts.getOrDefault("rounds", "5"));
-        int senders = Integer.parseInt(opts.getOrDefault("senders", "4"));
-        int perSend = Integer.parseInt(opts.getOrDefault("samples-per-send", "2000"));
+        BenchOptions opts = BenchOptions.of(args);
+        Path scrape = opts.path("scrape", "/work/shared/data/dcgm-exporter-h100x8.prom");
+        int gpus = opts.integer("gpus", 10_000);
+        int scrapes = opts.integer("scrapes", 4);
+        int rounds = opts.integer("rounds", 5);
+        int senders = opts.integer("senders", 4);
+        int perSend = opts.integer("samples-per-send", 2000);
         FleetScrape fleet = FleetScrape.of(scrape, "gpu-node-1", 8, gpus / 8);
         RemoteWriteRequests requests = RemoteWriteRequests.of(fleet, scrapes, perSend);
         System.out.printf(

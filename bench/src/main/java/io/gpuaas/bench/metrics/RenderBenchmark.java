@@ -33,11 +33,11 @@ public final class RenderBenchmark {
     private RenderBenchmark() {}
 
     public static void main(String[] args) throws IOException {
-        Map<String, String> opts = BenchOptions.parse(args);
-        int gpus = Integer.parseInt(opts.getOrDefault("gpus", "10000"));
-        int tenants = Integer.parseInt(opts.getOrDefault("tenants", "1000"));
-        int workloadsPerTenant = Integer.parseInt(opts.getOrDefault("workloads", "2"));
-        int iterations = Integer.parseInt(opts.getOrDefault("iterations", "50"));
+        BenchOptions opts = BenchOptions.of(args);
+        int gpus = opts.integer("gpus", 10_000);
+        int tenants = opts.integer("tenants", 1000);
+        int workloadsPerTenant = opts.integer("workloads", 2);
+        int iterations = opts.integer("iterations", 50);
         Instant now = Instant.now();
 
         TenantDirectory directory = new TenantDirectory(Map.of());

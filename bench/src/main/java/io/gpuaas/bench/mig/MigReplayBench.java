@@ -83,9 +83,9 @@ public final class MigReplayBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> o = BenchOptions.parse(args);
-        Path csv = Path.of(o.getOrDefault("csv", "/work/shared/data/openb-pod-list.csv"));
-        Path out = o.containsKey("out") ? Path.of(o.get("out")) : null;
+        BenchOptions o = BenchOptions.of(args);
+        Path csv = o.path("csv", "/work/shared/data/openb-pod-list.csv");
+        Path out = o.text("out").map(Path::of).orElse(null);
         if (!Files.isRegularFile(csv)) {
             String why = "mig-replay: skipped: the openb pod list is not at " + csv + " (the bench reads it from the"
                     + " shared data folder, ../shared/data beside the project; pass --csv PATH)";
@@ -96,10 +96,10 @@ public final class MigReplayBench {
         GpuGeometry h200 = GpuGeometryCatalog.shipped().forModel(MODEL).orElseThrow();
         StaticGpu.SEARCHED.forEach(k -> k.checkedOn(h200));
         StaticGpu.TODAY.forEach(k -> k.checkedOn(h200));
-        int[] sizes = Arrays.stream(o.getOrDefault("gpus", "32,64").split(","))
+        int[] sizes = Arrays.stream(o.text("gpus", "32,64").split(","))
                 .mapToInt(Integer::parseInt)
                 .toArray();
-        int parts = Integer.parseInt(o.getOrDefault("parts", "8"));
+        int parts = o.integer("parts", 8);
         List<Ask> asks = OpenbAsks.read(csv, h200);
         MaxDuration policy = MaxDuration.shipped();
         List<Variant> variants = List.of(
@@ -146,7 +146,7 @@ public final class MigReplayBench {
         MigTargets.write(md, judged, h200.computeSlices());
         relayouts(md, replayed, splits, traceEnd);
 
-        int costGpus = Integer.parseInt(o.getOrDefault("cost-gpus", "1000"));
+        int costGpus = o.integer("cost-gpus", 1000);
         MixSearch.Mix costMix =
                 judged.getFirst().size().mixes().get(judged.getFirst().firstHalfPick());
         PlacementCost.Result cost = PlacementCost.measure(
@@ -154,11 +154,11 @@ public final class MigReplayBench {
                 h200,
                 costGpus,
                 costMix.scaled(costGpus),
-                Double.parseDouble(o.getOrDefault("cost-load", "1.2")),
-                Double.parseDouble(o.getOrDefault("cost-fill", "0.9")),
-                Integer.parseInt(o.getOrDefault("cost-warmup", "5000")),
-                Integer.parseInt(o.getOrDefault("cost-bookings", "3000")),
-                Integer.parseInt(o.getOrDefault("cost-rounds", "3")),
+                o.decimal("cost-load", 1.2),
+                o.decimal("cost-fill", 0.9),
+                o.integer("cost-warmup", 5000),
+                o.integer("cost-bookings", 3000),
+                o.integer("cost-rounds", 3),
                 27L);
         costTable(md, cost, judged.getFirst().where());
 

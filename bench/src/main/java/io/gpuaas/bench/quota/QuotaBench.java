@@ -65,13 +65,13 @@ public final class QuotaBench {
     private QuotaBench() {}
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = BenchOptions.parse(args);
-        int tenants = Integer.parseInt(opts.getOrDefault("tenants", "1000"));
-        int burst = Integer.parseInt(opts.getOrDefault("burst", "200"));
-        int workloads = Integer.parseInt(opts.getOrDefault("workloads", "300"));
-        Path out = Path.of(opts.getOrDefault("out", "bench/results/quota.md"));
-        spreadSeconds = Integer.parseInt(opts.getOrDefault("spread", "20"));
-        windowSeconds = Integer.parseInt(opts.getOrDefault("window", "15"));
+        BenchOptions opts = BenchOptions.of(args);
+        int tenants = opts.integer("tenants", 1000);
+        int burst = opts.integer("burst", 200);
+        int workloads = opts.integer("workloads", 300);
+        Path out = opts.path("out", "bench/results/quota.md");
+        spreadSeconds = opts.integer("spread", 20);
+        windowSeconds = opts.integer("window", 15);
         List<Latencies> boundary = new ArrayList<>();
         List<Latencies> state;
         List<String> loads = new ArrayList<>();
@@ -105,9 +105,9 @@ public final class QuotaBench {
                     d.cohortName(),
                     d.localQueueName(),
                     d.allowBorrowing(),
-                    Boolean.parseBoolean(opts.getOrDefault("profiles", "true")),
+                    opts.flag("profiles", true),
                     d.drainTimeout(),
-                    Integer.parseInt(opts.getOrDefault("writers", Integer.toString(d.writers()))),
+                    opts.integer("writers", d.writers()),
                     d.resync());
             loads.add("settings: writers=" + settings.writers() + ", hardwareProfiles=" + settings.hardwareProfiles());
             QuotaProjector projector = new QuotaProjector(
@@ -130,7 +130,7 @@ public final class QuotaBench {
                 loads.add("before the quiet boundaries: " + loadAverage());
                 boundary.addAll(quiet.run(tenants, burst));
                 loads.add("after them: " + loadAverage());
-                if (Boolean.parseBoolean(opts.getOrDefault("busy", "true"))) {
+                if (opts.flag("busy", true)) {
                     try (BusyCore busy = BusyCore.start()) {
                         BoundaryPhase loaded = new BoundaryPhase(
                                 "busy",

@@ -1,5 +1,6 @@
 package io.gpuaas.bench.reclaim;
 
+import io.gpuaas.bench.BenchOptions;
 import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.gpu.GpuScrapeEvent;
 import io.gpuaas.events.reclaim.ReclaimEvent;
@@ -27,7 +28,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
  * straight from the CSV. Days of event time pass in seconds, so the applier (wall-clock time) finds most intents
  * already withdrawn; the bench checks that every decision ends in exactly one outcome and logs how they split.
  *
- * <p>Usage: {@code DutyCycleReplayBench <csv> [windowMinutes,...]} (default 5,15,30,60). Prints Markdown.
+ * <p>Usage: {@code DutyCycleReplayBench --trace <csv> [--windows 5,15,30,60]} (window minutes). Prints Markdown.
  */
 public final class DutyCycleReplayBench {
 
@@ -37,12 +38,13 @@ public final class DutyCycleReplayBench {
     private DutyCycleReplayBench() {}
 
     public static void main(String[] args) throws Exception {
-        DutyCycleTrace trace = DutyCycleTrace.load(Path.of(args[0]));
-        int[] windows = args.length > 1
-                ? java.util.Arrays.stream(args[1].split(","))
-                        .mapToInt(Integer::parseInt)
-                        .toArray()
-                : new int[] {5, 15, 30, 60};
+        BenchOptions opts = BenchOptions.of(args);
+        DutyCycleTrace trace = DutyCycleTrace.load(Path.of(opts.text("trace")
+                .orElseThrow(() -> new IllegalArgumentException("--trace <gpu-duty-cycle csv> is required"))));
+        int[] windows = java.util.Arrays.stream(
+                        opts.text("windows", "5,15,30,60").split(","))
+                .mapToInt(Integer::parseInt)
+                .toArray();
         System.out.printf(
                 Locale.ROOT,
                 "trace: %d pods, %d samples, %.2f pod-days%n%n",

@@ -1,5 +1,6 @@
 package io.gpuaas.bench.reclaim;
 
+import io.gpuaas.bench.BenchOptions;
 import io.gpuaas.bench.suite.JvmActivity;
 import io.gpuaas.bench.suite.WarmUp;
 import io.gpuaas.events.Topics;
@@ -29,9 +30,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * only reads and decodes the same topic (one record per node scrape of {@code gpusPerWorkload} GPUs); (2) latency from the sample that closes an idle window to the scale-down
  * written to the API server.
  *
- * <p>Usage: {@code ReclaimThroughputBench [samples=400000] [workloads=1250] [gpusPerWorkload=8] [repeats=3]
- * [streamThreads=2] [commitIntervalMs=100] [warmUpRounds=5]}: stream threads and commit interval default to what the
- * service runs with; up to {@code warmUpRounds} discarded rounds (until the JIT has settled) come before the measured
+ * <p>Usage: {@code ReclaimThroughputBench [--samples 400000] [--workloads 1250] [--gpus-per-workload 8]
+ * [--repeats 3] [--stream-threads 2] [--commit-interval-ms 100] [--warmup-rounds 5]}: stream threads and commit
+ * interval default to what the service runs with; up to {@code warmUpRounds} discarded rounds (until the JIT has settled) come before the measured
  * runs, printed as warm-up rows.
  */
 public final class ReclaimThroughputBench {
@@ -39,15 +40,15 @@ public final class ReclaimThroughputBench {
     private ReclaimThroughputBench() {}
 
     public static void main(String[] args) throws Exception {
-        int samples = args.length > 0 ? Integer.parseInt(args[0]) : 400_000;
-        int workloads = args.length > 1 ? Integer.parseInt(args[1]) : 1_250;
-        int gpus = args.length > 2 ? Integer.parseInt(args[2]) : 8;
-        int repeats = args.length > 3 ? Integer.parseInt(args[3]) : 3;
-        int warmUps = args.length > 6 ? Integer.parseInt(args[6]) : 5;
+        BenchOptions opts = BenchOptions.of(args);
+        int samples = opts.integer("samples", 400_000);
+        int workloads = opts.integer("workloads", 1_250);
+        int gpus = opts.integer("gpus-per-workload", 8);
+        int repeats = opts.integer("repeats", 3);
+        int warmUps = opts.integer("warmup-rounds", 5);
         Map<String, Object> overrides = Map.of(
-                "num.stream.threads",
-                        args.length > 4 ? Integer.parseInt(args[4]) : ReclaimPipeline.DEFAULT_STREAM_THREADS,
-                "commit.interval.ms", args.length > 5 ? Integer.parseInt(args[5]) : 100);
+                "num.stream.threads", opts.integer("stream-threads", ReclaimPipeline.DEFAULT_STREAM_THREADS),
+                "commit.interval.ms", opts.integer("commit-interval-ms", 100));
         System.out.println("pipeline settings: " + overrides + "; JVM " + JvmActivity.heapFlags());
         try (EmbeddedKafka broker = EmbeddedKafka.start();
                 KubernetesApi api = KubernetesApi.start()) {

@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -34,14 +33,13 @@ public final class StackScale {
     private StackScale() {}
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = BenchOptions.parse(args);
-        int gpus = Integer.parseInt(opts.getOrDefault("gpus", "1000"));
-        int tenants = Integer.parseInt(opts.getOrDefault("tenants", "100"));
-        int settle = Integer.parseInt(opts.getOrDefault("settle", "30"));
-        int readyTimeout = Integer.parseInt(opts.getOrDefault("ready-timeout", "540"));
-        Path root =
-                Path.of(opts.getOrDefault("repo-root", ".")).toAbsolutePath().normalize();
-        Path work = Path.of(opts.getOrDefault("work", "bench/target/suite/stack-" + gpus + "-" + tenants))
+        BenchOptions opts = BenchOptions.of(args);
+        int gpus = opts.integer("gpus", 1000);
+        int tenants = opts.integer("tenants", 100);
+        int settle = opts.integer("settle", 30);
+        int readyTimeout = opts.integer("ready-timeout", 540);
+        Path root = opts.path("repo-root", ".").toAbsolutePath().normalize();
+        Path work = opts.path("work", "bench/target/suite/stack-" + gpus + "-" + tenants)
                 .toAbsolutePath();
         Files.createDirectories(work);
         String tag = "scale." + gpus + "g." + tenants + "t.";

@@ -38,7 +38,7 @@ final class Plan {
                     Step.Kind.REPLAY,
                     0,
                     "io.gpuaas.bench.reclaim.DutyCycleReplayBench",
-                    List.of(duty.toString(), quick ? "15" : "5,15,30,60"),
+                    List.of("--trace", duty.toString(), "--windows", quick ? "15" : "5,15,30,60"),
                     "1g",
                     quick ? 300 : 900));
         }
@@ -289,7 +289,15 @@ final class Plan {
                 Step.Kind.RECLAIM,
                 gpus,
                 "io.gpuaas.bench.reclaim.ReclaimThroughputBench",
-                List.of(Integer.toString(samples), Integer.toString(workloads), "8", quick ? "1" : "3"),
+                List.of(
+                        "--samples",
+                        Integer.toString(samples),
+                        "--workloads",
+                        Integer.toString(workloads),
+                        "--gpus-per-workload",
+                        "8",
+                        "--repeats",
+                        quick ? "1" : "3"),
                 "1500m",
                 900);
     }

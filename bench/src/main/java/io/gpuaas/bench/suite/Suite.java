@@ -1,5 +1,6 @@
 package io.gpuaas.bench.suite;
 
+import io.gpuaas.bench.BenchOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,16 +28,16 @@ public final class Suite {
     private Suite() {}
 
     public static void main(String[] args) throws Exception {
-        List<String> argv = Arrays.asList(args);
+        BenchOptions opts = BenchOptions.of(args);
         // Interrupted (Ctrl-C, a time limit): take down the bench JVMs and local stacks this run started, and only
         // those.
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(
                         () -> ProcessHandle.current().descendants().forEach(ProcessHandle::destroy), "stop-children"));
-        boolean quick = argv.contains("--quick");
+        boolean quick = opts.flag("quick", false);
         Path root = Path.of("").toAbsolutePath();
-        Path data = Path.of(value(argv, "--data", "/work/shared/data"));
-        Set<String> only = Arrays.stream(value(argv, "--only", "").split(","))
+        Path data = opts.path("data", "/work/shared/data");
+        Set<String> only = Arrays.stream(opts.text("only", "").split(","))
                 .filter(s -> !s.isBlank())
                 .collect(Collectors.toSet());
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -51,7 +52,7 @@ public final class Suite {
             }
             outcomes.add(runStep(jvm, step, results, root));
         }
-        String reliability = reliability(root, quick || argv.contains("--no-reliability"), suiteDir.resolve("logs"));
+        String reliability = reliability(root, quick || opts.flag("no-reliability", false), suiteDir.resolve("logs"));
         Machine after = Machine.probe(before.jdk());
         Duration took = Duration.between(before.at(), after.at());
         String label = String.format(
@@ -68,7 +69,7 @@ public final class Suite {
         }
         Map<String, String> sections = Sections.render(outcomes, label, root);
         String report = Report.render(new Report.Inputs(quick, before, after, took, results, sections, reliability));
-        Path out = argv.contains("--out") ? root.resolve(value(argv, "--out", ".")) : null;
+        Path out = opts.text("out").map(root::resolve).orElse(null);
         Path resultsDir = out == null ? root.resolve("bench/results") : out.resolve("results");
         Files.createDirectories(resultsDir);
         for (Map.Entry<String, String> s : sections.entrySet()) {
@@ -157,10 +158,5 @@ public final class Suite {
                     + Sections.demote(Files.readString(file).trim());
         }
         return ran + " No bench/results/reliability.md exists, so there is no reliability table in this run.";
-    }
-
-    private static String value(List<String> argv, String flag, String fallback) {
-        int i = argv.indexOf(flag);
-        return i >= 0 && i + 1 < argv.size() ? argv.get(i + 1) : fallback;
     }
 }

@@ -1,10 +1,15 @@
 package io.gpuaas.bench.suite;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 
+import io.gpuaas.bench.BenchOptions;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The suite's child JVM flags: the benches that compare their runs with each other get a fixed heap. */
 class PlanTest {
@@ -29,6 +34,20 @@ class PlanTest {
 
         assertThat(dashboard.kind().area).isEqualTo("booking");
         assertThat(dashboard.args()).containsSequence("--loads", "15").containsSequence("--warmups", "3");
+    }
+
+    @Test
+    void shouldGiveEveryBenchOptionsItsParserReadsWhenPlanningAnyRun(@TempDir Path data) throws IOException {
+        Files.createFile(data.resolve("gpu-duty-cycle-dev.csv"));
+        for (boolean quick : new boolean[] {true, false}) {
+            List<Step> steps = Plan.of(quick, data);
+            assertThat(steps).extracting(Step::id).anyMatch(id -> id.startsWith("reclaim-replay"));
+            for (Step step : steps) {
+                assertThatCode(() -> BenchOptions.of(step.args().toArray(String[]::new)))
+                        .as("the options of %s: %s", step.id(), step.args())
+                        .doesNotThrowAnyException();
+            }
+        }
     }
 
     @Test
