@@ -9,6 +9,7 @@ import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kit.runtime.ComponentHealth;
 import io.gpuaas.kit.runtime.LifecycleSettings;
 import io.gpuaas.kit.runtime.ServiceComponent;
+import io.gpuaas.kit.runtime.ServiceComponents;
 import io.gpuaas.kit.runtime.ServiceLifecycle;
 import io.gpuaas.kit.runtime.TopicReplica.RecordHandler;
 import io.gpuaas.quota.config.LeaderElectionSettings;
@@ -41,7 +42,7 @@ import java.util.function.UnaryOperator;
  * {@code notice-writer} (booking notices as Events and annotations, {@code k8s.NoticeLoop}). In the service
  * service-kit's {@code ServiceLifecycle} runs {@link #components()}; tests and the benchmark call {@link #start()}.
  */
-public final class QuotaProjector implements AutoCloseable {
+public final class QuotaProjector implements ServiceComponents, AutoCloseable {
 
     /** Knobs for code built without the container; production uses {@link #defaults()}. */
     public record Options(Clock clock, UnaryOperator<RecordHandler<Booking>> bookingHandler) {
@@ -183,6 +184,7 @@ public final class QuotaProjector implements AutoCloseable {
     }
 
     /** Every component, for service-kit's lifecycle and health. */
+    @Override
     public List<ServiceComponent> components() {
         return components;
     }

@@ -1,6 +1,7 @@
 package io.gpuaas.kit.runtime;
 
 import io.gpuaas.kit.runtime.ComponentHealth.State;
+import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Named;
@@ -26,10 +27,18 @@ class ScriptedComponents {
         return new Journal();
     }
 
+    /** Only in the group below: exposed as {@code Scripted}, not as a {@code ServiceComponent} bean of its own. */
     @Singleton
     @Named("writer")
+    @Bean(typed = Scripted.class)
     Scripted writer(Journal journal) {
         return new Scripted("quota-writer", 10, journal);
+    }
+
+    /** A composition root's group: the writer, and the feed that is also a bean (the lifecycle runs it once). */
+    @Singleton
+    ServiceComponents group(@Named("writer") Scripted writer, @Named("feed") Scripted feed) {
+        return () -> List.of(writer, feed);
     }
 
     @Singleton
