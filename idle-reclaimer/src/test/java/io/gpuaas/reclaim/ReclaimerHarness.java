@@ -65,6 +65,7 @@ public final class ReclaimerHarness implements AutoCloseable {
     public final KubernetesClient client;
     public final PodOwnerIndex owners;
     public final WorkloadDirectory directory;
+    private final ResumeRequests requests;
     public final WorkerScaler scaler;
     public final ResumeService resumes;
     private final KafkaBroker broker;
@@ -116,6 +117,10 @@ public final class ReclaimerHarness implements AutoCloseable {
         this.directory = new WorkloadDirectory(client, new PolicyResolver(policy, s -> {}), requests::request, 0);
         this.resumes = new ResumeService(scaler, directory, publisher, metrics);
         holder[0] = resumes;
+        this.requests = requests;
+        owners.start();
+        directory.start();
+        requests.start();
         this.decider = new ReclaimDecider(mode, dryRun, metrics, Clock.systemUTC());
         this.applierOptions = new IntentApplier.Options(mode, dryRun, 4, 1_000, Duration.ofSeconds(1));
         this.deadLetterProducer = clients.deadLetterProducer();
@@ -305,6 +310,7 @@ public final class ReclaimerHarness implements AutoCloseable {
         producer.close();
         publisher.close();
         clients.close();
+        requests.stop(Duration.ofSeconds(2));
         directory.close();
         owners.close();
         client.close();

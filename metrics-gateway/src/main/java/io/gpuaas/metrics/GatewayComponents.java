@@ -1,8 +1,12 @@
 package io.gpuaas.metrics;
 
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.Topics;
+import io.gpuaas.kit.k8s.InformerCache;
 import io.gpuaas.kit.k8s.LeaderDuty;
+import io.gpuaas.kit.k8s.LeaderSchedule;
 import io.gpuaas.kit.k8s.LeaseLeadership;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kit.runtime.TopicReplica;
@@ -61,6 +65,8 @@ public class GatewayComponents {
 
     private static final Logger LOG = LoggerFactory.getLogger(GatewayComponents.class);
     private static final String KUBERNETES = "gpuaas.metrics-gateway.kubernetes.enabled";
+    private static final String TENANT_ROLLUPS = "tenant-rollups";
+    private static final String USAGE_LEDGER = "usage-ledger";
 
     @Singleton
     ProjectionFeeds projectionFeeds(
@@ -97,24 +103,29 @@ public class GatewayComponents {
             PublishedDays published,
             LedgerSnapshots snapshots,
             KafkaClients kafka,
-            LedgerSettings settings) {
+            LedgerSettings settings,
+            PrometheusRegistry registry) {
         return new LedgerFeed(
                 feeds.ledgerFeed(ledger, published),
                 ledger,
                 snapshots,
                 () -> KafkaFactory.inputsHorizon(kafka),
-                settings.refresh());
+                settings.refresh(),
+                registry);
     }
 
     /** Daily ledger records, from the Lease holder only, never before the ledger's first snapshot. */
     @Singleton
+    @Named(USAGE_LEDGER)
     @Requires(property = "gpuaas.metrics-gateway.ledger.publish", notEquals = "false")
-    LedgerPublisher ledgerPublisher(LedgerSettings settings, LedgerSnapshots snapshots, KafkaClients kafka) {
+    LeaderSchedule ledgerPublisher(
+            LedgerSettings settings, LedgerSnapshots snapshots, KafkaClients kafka, PrometheusRegistry registry) {
         return new LedgerPublisher(
-                snapshots,
-                KafkaFactory.ledgerProducer(kafka),
-                kafka.topic(Topics.USAGE_LEDGER),
-                settings.publishInterval());
+                        snapshots,
+                        KafkaFactory.ledgerProducer(kafka),
+                        kafka.topic(Topics.USAGE_LEDGER),
+                        settings.publishInterval())
+                .schedule(registry);
     }
 
     /**
@@ -134,9 +145,15 @@ public class GatewayComponents {
             UsageSettings usage,
             GpuScrapePublisher publisher,
             ScrapeHealth health,
-            Clock clock) {
+            Clock clock,
+            PrometheusRegistry registry) {
         ScrapeScheduler scheduler = new ScrapeScheduler(
-                new Backoff(scrape.interval(), scrape.maxBackoff()), scrape.timeout(), publisher, health, clock);
+                new Backoff(scrape.interval(), scrape.maxBackoff()),
+                scrape.timeout(),
+                publisher,
+                health,
+                clock,
+                registry);
         scheduler.setTargets(
                 "config",
                 scrape.targets().stream().map(ScrapeTarget::configured).collect(Collectors.toSet()));
@@ -149,16 +166,23 @@ public class GatewayComponents {
     }
 
     @Singleton
+    @Named(TENANT_ROLLUPS)
     @Requires(property = "gpuaas.metrics-gateway.usage.rollups", notEquals = "false")
-    RollupPublisher rollups(
-            UsageSettings usage, TenantUsage tenantUsage, BookedUnits bookings, KafkaClients kafka, Clock clock) {
+    LeaderSchedule rollups(
+            UsageSettings usage,
+            TenantUsage tenantUsage,
+            BookedUnits bookings,
+            KafkaClients kafka,
+            Clock clock,
+            PrometheusRegistry registry) {
         return new RollupPublisher(
-                tenantUsage,
-                bookings,
-                KafkaFactory.rollupProducer(kafka),
-                kafka.topic(Topics.TENANT_UTILIZATION),
-                usage.rollupWindow(),
-                clock);
+                        tenantUsage,
+                        bookings,
+                        KafkaFactory.rollupProducer(kafka),
+                        kafka.topic(Topics.TENANT_UTILIZATION),
+                        usage.rollupWindow(),
+                        clock)
+                .schedule(registry);
     }
 
     /**
@@ -171,8 +195,8 @@ public class GatewayComponents {
             KubernetesSettings kubernetes,
             BeanProvider<KubernetesClient> client,
             ScrapeScheduler scheduler,
-            @Nullable RollupPublisher rollups,
-            @Nullable LedgerPublisher ledger,
+            @Nullable @Named(TENANT_ROLLUPS) LeaderSchedule rollups,
+            @Nullable @Named(USAGE_LEDGER) LeaderSchedule ledger,
             @Named(ProjectionFeeds.STATE_FEED) TopicReplica stateFeed,
             @Named(ProjectionFeeds.SAMPLE_FEED) TopicReplica sampleFeed) {
         boolean elect = kubernetes.enabled() && election.enabled();
@@ -194,22 +218,29 @@ public class GatewayComponents {
     }
 
     @Singleton
+    @Named("tenant-namespaces")
     @Requires(property = KUBERNETES, notEquals = "false")
-    TenantNamespaceWatcher tenantNamespaces(
-            KubernetesClient client, KubernetesSettings kubernetes, TenantDirectory tenants) {
-        return new TenantNamespaceWatcher(client, kubernetes.tenantLabel(), tenants);
+    InformerCache<Namespace> tenantNamespaces(
+            KubernetesClient client,
+            KubernetesSettings kubernetes,
+            TenantDirectory tenants,
+            PrometheusRegistry registry) {
+        return TenantNamespaceWatcher.cache(client, kubernetes.tenantLabel(), tenants, registry);
     }
 
     @Singleton
+    @Named("exporter-discovery")
     @Requires(property = KUBERNETES, notEquals = "false")
     @Requires(property = "gpuaas.metrics-gateway.scrape.discovery", notEquals = "false")
-    DcgmExporterDiscovery exporterDiscovery(KubernetesClient client, ScrapeSettings scrape, ScrapeScheduler scheduler) {
-        return new DcgmExporterDiscovery(
+    InformerCache<Pod> exporterDiscovery(
+            KubernetesClient client, ScrapeSettings scrape, ScrapeScheduler scheduler, PrometheusRegistry registry) {
+        return DcgmExporterDiscovery.cache(
                 client,
                 scrape.discoveryNamespace(),
                 scrape.discoverySelector(),
                 scrape.discoveryPort(),
                 scrape.discoveryPath(),
-                scheduler);
+                scheduler,
+                registry);
     }
 }

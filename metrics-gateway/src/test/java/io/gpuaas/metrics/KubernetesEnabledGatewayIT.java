@@ -99,7 +99,7 @@ class KubernetesEnabledGatewayIT {
                             "\"state-feed\":{",
                             "\"sample-feed\":{",
                             "\"scrape-scheduler\":{",
-                            "\"detail\":\"watching\"");
+                            "\"detail\":\"watching [");
         });
     }
 

@@ -5,6 +5,8 @@ import io.gpuaas.events.Topics;
 import io.gpuaas.events.quota.QueueStateEvent;
 import io.gpuaas.events.workload.WorkloadEvent;
 import io.gpuaas.kit.k8s.LeaderDuty;
+import io.gpuaas.kit.k8s.LeaderSchedule;
+import io.gpuaas.kit.k8s.LeaderSchedule.Periodic;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kit.runtime.ComponentHealth;
 import io.gpuaas.kit.runtime.ComponentHealth.State;
@@ -20,11 +22,9 @@ import io.gpuaas.quota.kafka.QueueStatePublisher;
 import io.gpuaas.quota.kafka.WorkloadEventPublisher;
 import io.gpuaas.quota.metrics.QuotaProjectorMetrics;
 import io.gpuaas.quota.model.TransitionLedger;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -38,12 +38,17 @@ import org.slf4j.LoggerFactory;
  * state. {@link #lead()} and {@link #stepDown()} come from the Lease
  * (service-kit's {@code LeaseLeadership}); as a component it is RUNNING on a follower, STARTING on a new leader until
  * the Workload ledger is restored, and RECOVERING while that restore cannot read the topic (it retries by itself).
+ * The term's periodic work (the invariant check, the ledger restore, the feed watermarks) runs on service-kit's
+ * {@link LeaderSchedule}: kit-owned threads, from {@code lead} to {@code stepDown}, a check that throws counted and
+ * run again.
  */
 final class LeaderDuties implements ServiceComponent, LeaderDuty {
 
     private static final Logger LOG = LoggerFactory.getLogger(LeaderDuties.class);
     /** A write still in flight when stepping down may finish this long; then the Lease goes anyway. */
     private static final Duration STEP_DOWN_GRACE = Duration.ofSeconds(2);
+    /** How often a new leader looks whether the Workload ledger's replay has caught up. */
+    private static final Duration RESTORE_POLL = Duration.ofMillis(200);
 
     private final ClusterCache cache;
     private final KafkaClients kafka;
@@ -56,6 +61,7 @@ final class LeaderDuties implements ServiceComponent, LeaderDuty {
     private final int startOrder;
     private final Producer<String, WorkloadEvent> workloadProducer;
     private final Producer<String, QueueStateEvent> stateProducer;
+    private final LeaderSchedule schedule;
     private volatile Term term;
     private volatile boolean stopped;
 
@@ -68,6 +74,7 @@ final class LeaderDuties implements ServiceComponent, LeaderDuty {
             WriterGate gate,
             Clock clock,
             QuotaProjectorMetrics metrics,
+            PrometheusRegistry registry,
             int startOrder) {
         this.cache = cache;
         this.kafka = kafka;
@@ -86,6 +93,15 @@ final class LeaderDuties implements ServiceComponent, LeaderDuty {
                 kafka.producerConfig("quota-projector-state"),
                 new StringSerializer(),
                 Topics.QUOTA_STATE.valueSerde().serializer());
+        this.schedule = LeaderSchedule.builder("leader-duties")
+                .task(
+                        "invariant",
+                        Periodic.fixedDelay(Duration.ofSeconds(1), Duration.ofSeconds(1), loops::checkInvariant))
+                .task("workload-ledger", new Periodic(() -> Duration.ZERO, this::restoreStep, RESTORE_POLL))
+                .task("watermarks", Periodic.fixedDelay(Duration.ZERO, FeedWatermarks.PERIOD, this::watermarks))
+                .stepDownGrace(Duration.ofSeconds(5))
+                .metrics(registry)
+                .build();
     }
 
     @Override
@@ -114,7 +130,7 @@ final class LeaderDuties implements ServiceComponent, LeaderDuty {
         loops.takeover();
         notices.run();
         term = new Term();
-        term.thread.start();
+        schedule.lead();
         metrics.leader(true);
     }
 
@@ -123,10 +139,25 @@ final class LeaderDuties implements ServiceComponent, LeaderDuty {
     public synchronized void stepDown() {
         gate.close(STEP_DOWN_GRACE);
         metrics.leader(false);
+        // Waits for a run in flight (a restore step, a watermark) before the term's parts close.
+        schedule.stepDown();
         Term current = term;
         term = null;
         if (current != null) {
             current.close();
+        }
+    }
+
+    /** A task of the term: a no-op in the instant between two terms. */
+    private Duration restoreStep() {
+        Term current = term;
+        return current == null ? null : current.restoreStep();
+    }
+
+    private void watermarks() {
+        Term current = term;
+        if (current != null) {
+            current.watermarks();
         }
     }
 
@@ -147,11 +178,12 @@ final class LeaderDuties implements ServiceComponent, LeaderDuty {
     public void stop(Duration grace) {
         stopped = true;
         stepDown();
+        schedule.stop(grace);
         workloadProducer.close(grace);
         stateProducer.close(grace);
     }
 
-    /** One leadership term of the Workload stream and the queue state, on a thread of its own. */
+    /** One leadership term of the Workload stream and the queue state; its steps run on the schedule's threads. */
     private final class Term {
         private final TransitionLedger ledger = new TransitionLedger();
         private final TopicReplica restore = WorkloadEventPublisher.restoring(ledger, kafka, deadLetters);
@@ -169,28 +201,23 @@ final class LeaderDuties implements ServiceComponent, LeaderDuty {
                 clock);
         private final Consumer<Change> workloadListener = workloads::onChange;
         private final Consumer<Change> stateListener = states::onChange;
-        private final ScheduledExecutorService invariant = Executors.newSingleThreadScheduledExecutor(
-                Thread.ofPlatform().daemon().name("quota-invariant").factory());
-        private final Thread thread =
-                Thread.ofPlatform().daemon().name("quota-leader-term").unstarted(this::run);
+        private boolean replaying;
         private volatile boolean restored;
-        private volatile boolean closing;
 
-        private void run() {
-            invariant.scheduleWithFixedDelay(this::checkInvariant, 1, 1, TimeUnit.SECONDS);
-            restore.start();
-            try {
-                while (!closing && !restore.awaitCaughtUp(Duration.ofSeconds(1))) {
-                    LOG.debug("workload ledger: {}", restore.health().detail());
-                }
-            } catch (InterruptedException e) {
-                return;
-            } finally {
-                restore.stop(Duration.ofSeconds(2));
+        /**
+         * One look at the ledger's replay: started on the first, done (null: not run again this term) once the replay
+         * caught up and the Workload stream and queue state took over from it.
+         */
+        private synchronized Duration restoreStep() {
+            if (!replaying) {
+                restore.start();
+                replaying = true;
             }
-            if (closing) {
-                return;
+            if (!restore.caughtUp()) {
+                LOG.debug("workload ledger: {}", restore.health().detail());
+                return RESTORE_POLL;
             }
+            restore.stop(Duration.ofSeconds(2));
             LOG.info("workload ledger restored: {} workloads", ledger.size());
             // Deletions missed while nobody led are judged against the restored ledger alone, before any new claim.
             workloads.publishMissedDeletions(cache.list(Kind.WORKLOAD));
@@ -199,17 +226,15 @@ final class LeaderDuties implements ServiceComponent, LeaderDuty {
             cache.list(Kind.WORKLOAD).forEach(w -> workloads.onChange(new Change(Kind.WORKLOAD, null, w)));
             cache.addListener(stateListener);
             states.start();
-            restored = true;
             // After the cache's replay went to the producer: each partition's first watermark follows it.
-            invariant.scheduleWithFixedDelay(
-                    watermarks::publish, 0, FeedWatermarks.PERIOD.toMillis(), TimeUnit.MILLISECONDS);
+            watermarks.publish();
+            restored = true;
+            return null;
         }
 
-        private void checkInvariant() {
-            try {
-                loops.checkInvariant();
-            } catch (RuntimeException e) {
-                LOG.warn("invariant check failed: {}", e.toString());
+        private void watermarks() {
+            if (restored) {
+                watermarks.publish();
             }
         }
 
@@ -223,14 +248,9 @@ final class LeaderDuties implements ServiceComponent, LeaderDuty {
                     state, false, "leader restoring the workload ledger: " + replay.detail(), replay.restarts());
         }
 
-        private void close() {
-            closing = true;
-            invariant.shutdownNow();
-            thread.interrupt();
-            try {
-                thread.join(Duration.ofSeconds(5));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        private synchronized void close() {
+            if (replaying && !restored) {
+                restore.stop(Duration.ofSeconds(2));
             }
             cache.removeListener(workloadListener);
             cache.removeListener(stateListener);

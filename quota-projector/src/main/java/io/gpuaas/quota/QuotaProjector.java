@@ -116,7 +116,7 @@ public final class QuotaProjector implements ServiceComponents, AutoCloseable {
         QuotaProjectorMetrics metrics = new QuotaProjectorMetrics(registry);
         DeadLetterPublisher deadLetters = kafka.deadLetterPublisher("quota-projector", registry);
         WriterGate gate = new WriterGate();
-        this.cache = new ClusterCache(client, settings.resync(), settings.hardwareProfiles());
+        this.cache = new ClusterCache(client, settings.resync(), settings.hardwareProfiles(), registry);
         this.bookings = new BookingTable(
                 kafka, deadLetters, this::bookingsChanged, options.clock(), metrics, options.bookingHandler(), 10);
         MigLayoutLoop[] layouts = new MigLayoutLoop[1];
@@ -171,6 +171,7 @@ public final class QuotaProjector implements ServiceComponents, AutoCloseable {
                 gate,
                 options.clock(),
                 metrics,
+                registry,
                 20);
         this.leadership = new LeaseLeadership(
                 client, "quota-leadership", election, List.of(duties), () -> cache.synced() && bookings.caughtUp(), 40);

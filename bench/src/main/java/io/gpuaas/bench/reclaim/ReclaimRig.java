@@ -88,6 +88,8 @@ final class ReclaimRig implements AutoCloseable {
         this.metrics = new ReclaimerMetrics(registry);
         this.owners = new PodOwnerIndex(client, 0);
         this.directory = new WorkloadDirectory(client, new PolicyResolver(policy, s -> {}), ref -> {}, 0);
+        owners.start();
+        directory.start();
         this.scaler =
                 new WorkerScaler(client, owners, WorkerScaler.RawStrategy.STOP_ANNOTATION, false, Clock.systemUTC());
         this.mode = mode;

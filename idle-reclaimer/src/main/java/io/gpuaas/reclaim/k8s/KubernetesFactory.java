@@ -5,15 +5,16 @@ import io.gpuaas.reclaim.config.IdlePolicySettings;
 import io.gpuaas.reclaim.config.ReclaimerSettings;
 import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
 import io.gpuaas.reclaim.model.PolicyResolver;
-import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Kubernetes side: the pod and workload informers and the scaler, on the one client service-kit provides
+ * The Kubernetes side: the pod and workload informers (service-kit {@code InformerCache} components, started and
+ * stopped by the kit's lifecycle) and the scaler, on the one client service-kit provides
  * ({@code io.gpuaas.kit.k8s}: kubeconfig from {@code KUBECONFIG} or in-cluster, JDK HTTP client).
  */
 @Factory
@@ -22,9 +23,8 @@ public class KubernetesFactory {
     private static final Logger LOG = LoggerFactory.getLogger(KubernetesFactory.class);
 
     @Singleton
-    @Bean(preDestroy = "close")
-    PodOwnerIndex podOwnerIndex(KubernetesClient client, ReclaimerSettings settings) {
-        return new PodOwnerIndex(client, settings.informerResync().toMillis());
+    PodOwnerIndex podOwnerIndex(KubernetesClient client, ReclaimerSettings settings, PrometheusRegistry registry) {
+        return new PodOwnerIndex(client, settings.informerResync().toMillis(), registry);
     }
 
     @Singleton
@@ -36,11 +36,14 @@ public class KubernetesFactory {
     }
 
     @Singleton
-    @Bean(preDestroy = "close")
     WorkloadDirectory workloadDirectory(
-            KubernetesClient client, PolicyResolver policies, ResumeRequests resumes, ReclaimerSettings settings) {
+            KubernetesClient client,
+            PolicyResolver policies,
+            ResumeRequests resumes,
+            ReclaimerSettings settings,
+            PrometheusRegistry registry) {
         return new WorkloadDirectory(
-                client, policies, resumes::request, settings.informerResync().toMillis());
+                client, policies, resumes::request, settings.informerResync().toMillis(), registry);
     }
 
     @Singleton

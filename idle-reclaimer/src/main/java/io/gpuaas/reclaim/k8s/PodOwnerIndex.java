@@ -3,10 +3,14 @@ package io.gpuaas.reclaim.k8s;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.gpuaas.events.reclaim.WorkloadRef;
+import io.gpuaas.kit.k8s.InformerCache;
+import io.gpuaas.kit.runtime.ComponentHealth;
+import io.gpuaas.kit.runtime.ServiceComponent;
 import io.gpuaas.reclaim.model.Owner;
 import io.gpuaas.reclaim.model.OwnerLookup;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,31 +20,71 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Pod informers (Ray workers, KServe predictors only: two label selectors keep the cache to GPU workload pods)
- * feeding a {@code namespace/pod → owner} map read by the stream threads.
+ * feeding a {@code namespace/pod → owner} map read by the stream threads. Component {@code pod-owners}: the informers
+ * run in service-kit's {@code InformerCache} (ready once both have listed and while they watch; list and watch errors
+ * retried; a handler that throws counted and reported, the other pods still indexed).
  */
-public final class PodOwnerIndex implements OwnerLookup, AutoCloseable {
+public final class PodOwnerIndex implements OwnerLookup, ServiceComponent, AutoCloseable {
 
     private final Map<String, Owner> owners = new ConcurrentHashMap<>();
     /** The same, grouped by workload: pod name → owner. Read on every evaluation, so no scan of all pods. */
     private final Map<WorkloadRef, Map<String, Owner>> byWorkload = new ConcurrentHashMap<>();
 
-    private final List<SharedIndexInformer<Pod>> informers = new ArrayList<>();
+    private final InformerCache<Pod> informers;
 
     public PodOwnerIndex(KubernetesClient client, long resyncMillis) {
+        this(client, resyncMillis, new PrometheusRegistry());
+    }
+
+    public PodOwnerIndex(KubernetesClient client, long resyncMillis, PrometheusRegistry registry) {
         Handler handler = new Handler();
-        informers.add(client.pods()
-                .inAnyNamespace()
-                .withLabel(OwnerResolver.RAY_NODE_TYPE, "worker")
-                .inform(handler, resyncMillis));
-        informers.add(client.pods()
-                .inAnyNamespace()
-                .withLabel(OwnerResolver.COMPONENT, Owner.PREDICTOR)
-                .inform(handler, resyncMillis));
+        this.informers = InformerCache.<Pod>builder("pod-owners")
+                .kind(
+                        "ray-workers",
+                        () -> client.pods()
+                                .inAnyNamespace()
+                                .withLabel(OwnerResolver.RAY_NODE_TYPE, "worker")
+                                .runnableInformer(resyncMillis),
+                        handler)
+                .kind(
+                        "kserve-predictors",
+                        () -> client.pods()
+                                .inAnyNamespace()
+                                .withLabel(OwnerResolver.COMPONENT, Owner.PREDICTOR)
+                                .runnableInformer(resyncMillis),
+                        handler)
+                .metrics(registry)
+                .build();
+    }
+
+    @Override
+    public String name() {
+        return informers.name();
+    }
+
+    @Override
+    public void start() {
+        informers.start();
+    }
+
+    @Override
+    public ComponentHealth health() {
+        return informers.health();
+    }
+
+    @Override
+    public void stop(Duration grace) {
+        informers.stop(grace);
     }
 
     /** Whether every informer has listed once: before that, an unknown pod may simply not be cached yet. */
     public boolean synced() {
-        return informers.stream().allMatch(SharedIndexInformer::hasSynced);
+        return informers.synced();
+    }
+
+    /** Whether both informers hold a live watch. */
+    public boolean watching() {
+        return informers.watching("ray-workers") && informers.watching("kserve-predictors");
     }
 
     @Override
@@ -93,7 +137,7 @@ public final class PodOwnerIndex implements OwnerLookup, AutoCloseable {
 
     @Override
     public void close() {
-        informers.forEach(SharedIndexInformer::close);
+        stop(Duration.ofSeconds(2));
     }
 
     private final class Handler implements ResourceEventHandler<Pod> {

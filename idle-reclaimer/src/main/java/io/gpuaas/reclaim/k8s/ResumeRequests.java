@@ -1,51 +1,74 @@
 package io.gpuaas.reclaim.k8s;
 
 import io.gpuaas.events.reclaim.WorkloadRef;
-import jakarta.annotation.PreDestroy;
+import io.gpuaas.kit.runtime.ComponentHealth;
+import io.gpuaas.kit.runtime.ReconcileLoop;
+import io.gpuaas.kit.runtime.ReconcileLoop.Outcome;
+import io.gpuaas.kit.runtime.ServiceComponent;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import jakarta.inject.Inject;
 import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Resumes asked for with the {@code gpuaas.io/resume: "true"} annotation. The informer handler only enqueues the
- * key; one worker thread resumes one key at a time, and a key already queued is not queued twice.
+ * Component {@code resume-requests}: resumes asked for with the {@code gpuaas.io/resume: "true"} annotation. The
+ * informer handler only enqueues the key on service-kit's {@link ReconcileLoop} (one worker, a key pending at most
+ * once); a resume the API server refused is retried with backoff, one that can never work (a name the API would
+ * reject, a workload that is gone) is logged and dropped: the annotation brings it back if the object changes.
  */
 @Singleton
-public class ResumeRequests {
+public class ResumeRequests implements ServiceComponent {
 
     private static final Logger LOG = LoggerFactory.getLogger(ResumeRequests.class);
 
-    private final Provider<ResumeService> resumes;
-    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> new Thread(r, "resume-requests"));
-    private final Set<WorkloadRef> queued = ConcurrentHashMap.newKeySet();
+    private final ReconcileLoop<WorkloadRef> loop;
 
+    @Inject
+    public ResumeRequests(Provider<ResumeService> resumes, PrometheusRegistry registry) {
+        this.loop = ReconcileLoop.<WorkloadRef>builder("resume-requests", ref -> resume(resumes.get(), ref))
+                .backoff(Duration.ofSeconds(1), Duration.ofMinutes(1))
+                .metrics(registry)
+                .build();
+    }
+
+    /** Without metrics, for tests that build the reclaimer by hand. */
     public ResumeRequests(Provider<ResumeService> resumes) {
-        this.resumes = resumes;
+        this(resumes, new PrometheusRegistry());
+    }
+
+    private static Outcome resume(ResumeService resumes, WorkloadRef ref) {
+        try {
+            resumes.resume(ref, "annotation", "annotation");
+        } catch (IllegalArgumentException | WorkloadNotFoundException e) {
+            LOG.warn("resume of {} by annotation dropped: {}", ref.key(), e.getMessage());
+        }
+        return Outcome.done();
     }
 
     public void request(WorkloadRef ref) {
-        if (!queued.add(ref)) {
-            return;
-        }
-        worker.execute(() -> {
-            queued.remove(ref);
-            try {
-                resumes.get().resume(ref, "annotation", "annotation");
-            } catch (RuntimeException e) {
-                LOG.warn("resume of {} by annotation failed: {}", ref.key(), e.getMessage());
-            }
-        });
+        loop.enqueue(ref);
     }
 
-    @PreDestroy
-    void close() throws InterruptedException {
-        worker.shutdown();
-        worker.awaitTermination(5, TimeUnit.SECONDS);
+    @Override
+    public String name() {
+        return loop.name();
+    }
+
+    @Override
+    public void start() {
+        loop.start();
+    }
+
+    @Override
+    public void stop(Duration grace) {
+        loop.stop(grace);
+    }
+
+    @Override
+    public ComponentHealth health() {
+        return loop.health();
     }
 }

@@ -4,14 +4,18 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.gpuaas.events.Labels;
 import io.gpuaas.events.reclaim.WorkloadRef;
+import io.gpuaas.kit.k8s.InformerCache;
+import io.gpuaas.kit.runtime.ComponentHealth;
+import io.gpuaas.kit.runtime.ServiceComponent;
 import io.gpuaas.kube.kserve.v1beta1.InferenceService;
 import io.gpuaas.kube.ray.v1.RayCluster;
 import io.gpuaas.reclaim.model.PolicyResolver;
 import io.gpuaas.reclaim.model.WorkloadInfo;
 import io.gpuaas.reclaim.model.WorkloadLookup;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
@@ -23,38 +27,83 @@ import java.util.function.Consumer;
 /**
  * Informer caches of RayClusters, InferenceServices and Namespaces, turned into a per-workload {@link WorkloadInfo}
  * (tenant, resolved policy, last resume) that the stream threads read without calling the API server. Also reports
- * objects carrying {@code gpuaas.io/resume: "true"} to the resume handler.
+ * objects carrying {@code gpuaas.io/resume: "true"} to the resume handler. Component {@code workload-directory}: the
+ * informers run in service-kit's {@code InformerCache} (ready once all have listed and while they watch).
  */
-public final class WorkloadDirectory implements WorkloadLookup, AutoCloseable {
+public final class WorkloadDirectory implements WorkloadLookup, ServiceComponent, AutoCloseable {
+
+    private static final String NAMESPACES = "namespaces";
+    private static final String RAY_CLUSTERS = "rayclusters";
+    private static final String INFERENCE_SERVICES = "inferenceservices";
 
     private final PolicyResolver policies;
     private final Consumer<WorkloadRef> resumeRequested;
     private final Map<WorkloadRef, WorkloadInfo> infos = new ConcurrentHashMap<>();
     private final Map<WorkloadRef, HasMetadata> objects = new ConcurrentHashMap<>();
     private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
-    private final SharedIndexInformer<Namespace> namespaceInformer;
-    private final List<SharedIndexInformer<? extends HasMetadata>> workloadInformers;
+    private final InformerCache<HasMetadata> informers;
 
     public WorkloadDirectory(
             KubernetesClient client,
             PolicyResolver policies,
             Consumer<WorkloadRef> resumeRequested,
             long resyncMillis) {
+        this(client, policies, resumeRequested, resyncMillis, new PrometheusRegistry());
+    }
+
+    public WorkloadDirectory(
+            KubernetesClient client,
+            PolicyResolver policies,
+            Consumer<WorkloadRef> resumeRequested,
+            long resyncMillis,
+            PrometheusRegistry registry) {
         this.policies = policies;
         this.resumeRequested = resumeRequested;
-        this.namespaceInformer = client.namespaces().inform(new NamespaceHandler(), resyncMillis);
-        this.workloadInformers = List.of(
-                client.resources(RayCluster.class).inAnyNamespace().inform(new WorkloadHandler(), resyncMillis),
-                client.resources(InferenceService.class).inAnyNamespace().inform(new WorkloadHandler(), resyncMillis));
+        this.informers = InformerCache.<HasMetadata>builder("workload-directory")
+                .kind(NAMESPACES, () -> client.namespaces().runnableInformer(resyncMillis), new NamespaceHandler())
+                .kind(
+                        RAY_CLUSTERS,
+                        () -> client.resources(RayCluster.class)
+                                .inAnyNamespace()
+                                .runnableInformer(resyncMillis),
+                        new WorkloadHandler())
+                .kind(
+                        INFERENCE_SERVICES,
+                        () -> client.resources(InferenceService.class)
+                                .inAnyNamespace()
+                                .runnableInformer(resyncMillis),
+                        new WorkloadHandler())
+                .metrics(registry)
+                .build();
+    }
+
+    @Override
+    public String name() {
+        return informers.name();
+    }
+
+    @Override
+    public void start() {
+        informers.start();
+    }
+
+    @Override
+    public ComponentHealth health() {
+        return informers.health();
+    }
+
+    @Override
+    public void stop(Duration grace) {
+        informers.stop(grace);
     }
 
     public boolean synced() {
-        return namespaceInformer.hasSynced() && workloadInformers.stream().allMatch(SharedIndexInformer::hasSynced);
+        return informers.synced();
     }
 
     /** Whether every informer holds a live watch: false while the API server cannot be reached. */
     public boolean watching() {
-        return namespaceInformer.isWatching() && workloadInformers.stream().allMatch(SharedIndexInformer::isWatching);
+        return List.of(NAMESPACES, RAY_CLUSTERS, INFERENCE_SERVICES).stream().allMatch(informers::watching);
     }
 
     @Override
@@ -102,8 +151,7 @@ public final class WorkloadDirectory implements WorkloadLookup, AutoCloseable {
 
     @Override
     public void close() {
-        workloadInformers.forEach(SharedIndexInformer::close);
-        namespaceInformer.close();
+        stop(Duration.ofSeconds(2));
     }
 
     /** One handler for both kinds: it reads only metadata. */

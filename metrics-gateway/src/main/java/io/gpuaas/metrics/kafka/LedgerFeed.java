@@ -1,37 +1,34 @@
 package io.gpuaas.metrics.kafka;
 
 import io.gpuaas.kit.runtime.ComponentHealth;
+import io.gpuaas.kit.runtime.ReconcileLoop;
+import io.gpuaas.kit.runtime.ReconcileLoop.Outcome;
 import io.gpuaas.kit.runtime.ServiceComponent;
 import io.gpuaas.kit.runtime.TopicReplica;
 import io.gpuaas.metrics.ledger.LedgerInputs;
 import io.gpuaas.metrics.ledger.LedgerSnapshots;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Component {@code ledger-feed}: the ledger's topic replica, and the timer that rebuilds the ledger's snapshot every
- * {@code refresh} once the replica has caught up. Its replay (6 h of gpu-samples at start) does not gate readiness:
+ * Component {@code ledger-feed}: the ledger's topic replica, and a one-key service-kit {@code ReconcileLoop}
+ * ({@code ledger-snapshots}) that rebuilds the ledger's snapshot every {@code refresh} once the replica has caught up. Its replay (6 h of gpu-samples at start) does not gate readiness:
  * the rest of the gateway (KEDA, /metrics) serves meanwhile, the usage API answers 503 and the publisher sends
  * nothing; the health detail says whether it caught up. A broker failure (RECOVERING) or a dead replica still takes
  * readiness and liveness down, as for the other feeds.
  */
 public final class LedgerFeed implements ServiceComponent {
 
-    private static final Logger LOG = LoggerFactory.getLogger(LedgerFeed.class);
+    private static final String SNAPSHOTS = "ledger-snapshots";
 
     private final TopicReplica replica;
     private final LedgerInputs inputs;
     private final LedgerSnapshots snapshots;
     private final Supplier<Instant> horizon;
     private final Duration refresh;
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().name("ledger-snapshots").daemon().factory());
+    private final ReconcileLoop<String> snapshotLoop;
     private volatile boolean horizonKnown;
 
     /**
@@ -43,12 +40,22 @@ public final class LedgerFeed implements ServiceComponent {
             LedgerInputs inputs,
             LedgerSnapshots snapshots,
             Supplier<Instant> horizon,
-            Duration refresh) {
+            Duration refresh,
+            PrometheusRegistry registry) {
         this.replica = replica;
         this.inputs = inputs;
         this.snapshots = snapshots;
         this.horizon = horizon;
         this.refresh = refresh;
+        // One key, reconciled again every refresh: the kit's loop owns the thread, and a refresh that throws is
+        // counted (gpuaas_reconcile_failures_total{loop="ledger-snapshots"}) and tried again after about a refresh.
+        this.snapshotLoop = ReconcileLoop.<String>builder(SNAPSHOTS, key -> {
+                    tick();
+                    return Outcome.requeueAfter(refresh);
+                })
+                .backoff(refresh, refresh)
+                .metrics(registry)
+                .build();
     }
 
     @Override
@@ -64,12 +71,13 @@ public final class LedgerFeed implements ServiceComponent {
     @Override
     public void start() {
         replica.start();
-        timer.scheduleWithFixedDelay(this::tick, 0, refresh.toMillis(), TimeUnit.MILLISECONDS);
+        snapshotLoop.start();
+        snapshotLoop.enqueue(SNAPSHOTS);
     }
 
     @Override
     public void stop(Duration grace) {
-        timer.shutdownNow();
+        snapshotLoop.stop(grace);
         replica.stop(grace);
     }
 
@@ -79,7 +87,9 @@ public final class LedgerFeed implements ServiceComponent {
         ComponentHealth feed = replica.health();
         String detail = (caughtUp() ? "caught up; " : "replaying, the usage API answers 503 until caught up; ")
                 + baseOnly()
-                + feed.detail();
+                + feed.detail()
+                + "; snapshots: "
+                + snapshotLoop.health().detail();
         return new ComponentHealth(feed.state(), true, detail, feed.restarts());
     }
 
@@ -99,17 +109,13 @@ public final class LedgerFeed implements ServiceComponent {
     }
 
     private void tick() {
-        try {
-            if (!horizonKnown) {
-                // Asked before the replay ends, so retention deleting what the replica already read rarely counts.
-                inputs.horizon(horizon.get());
-                horizonKnown = true;
-            }
-            if (replica.caughtUp()) {
-                snapshots.refresh();
-            }
-        } catch (RuntimeException e) {
-            LOG.warn("ledger snapshot not refreshed, tried again in {}: {}", refresh, e.toString());
+        if (!horizonKnown) {
+            // Asked before the replay ends, so retention deleting what the replica already read rarely counts.
+            inputs.horizon(horizon.get());
+            horizonKnown = true;
+        }
+        if (replica.caughtUp()) {
+            snapshots.refresh();
         }
     }
 }

@@ -2,13 +2,12 @@ package io.gpuaas.metrics.kafka;
 
 import io.gpuaas.events.usage.UsageDaily;
 import io.gpuaas.events.usage.UsageLedgerEvent;
-import io.gpuaas.kit.k8s.LeaderDuty;
-import io.gpuaas.kit.runtime.ComponentHealth;
-import io.gpuaas.kit.runtime.ServiceComponent;
-import io.gpuaas.metrics.StartOrder;
+import io.gpuaas.kit.k8s.LeaderSchedule;
+import io.gpuaas.kit.k8s.LeaderSchedule.Periodic;
 import io.gpuaas.metrics.ledger.Ledger;
 import io.gpuaas.metrics.ledger.LedgerSnapshots;
 import io.gpuaas.metrics.ledger.Sealing;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -18,7 +17,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
@@ -30,18 +28,18 @@ import org.slf4j.LoggerFactory;
  * last record (every replica replicates the topic, so a new leader re-sends nothing unchanged), and seals each day
  * once it is over (DESIGN.md "Sealed days, cut, BASE + DELTA"): a sealed day is never published again, and a day
  * this replica's fold cannot see whole is published only as the topic's record plus the fold from that record's
- * cut. A {@link LeaderDuty}: only the Lease holder publishes, and
- * nothing before the first snapshot (the ledger feed caught up).
+ * cut. A leader duty ({@link #schedule}): only the Lease holder publishes, and nothing before the first snapshot (the
+ * ledger feed caught up).
  */
-public final class LedgerPublisher implements ServiceComponent, LeaderDuty, AutoCloseable {
+public final class LedgerPublisher {
 
     private static final Logger LOG = LoggerFactory.getLogger(LedgerPublisher.class);
+    static final String NAME = "usage-ledger";
 
     private final LedgerSnapshots snapshots;
     private final Producer<String, UsageLedgerEvent> producer;
     private final String topic;
     private final Duration interval;
-    private final LeaderTimer timer;
     /** Key to the record Kafka acknowledged since this replica leads; newer than the topic replica may show. */
     private final Map<String, UsageDaily> acked = new ConcurrentHashMap<>();
 
@@ -51,55 +49,19 @@ public final class LedgerPublisher implements ServiceComponent, LeaderDuty, Auto
         this.producer = producer;
         this.topic = topic;
         this.interval = interval;
-        this.timer = new LeaderTimer(
-                "usage-ledger",
-                "changed and sealed days every " + interval + " to " + topic,
-                "standing by: another replica publishes to " + topic);
     }
 
-    @Override
-    public String name() {
-        return "usage-ledger";
-    }
-
-    @Override
-    public int startOrder() {
-        return StartOrder.ROLLUPS;
-    }
-
-    @Override
-    public ComponentHealth health() {
-        return timer.health();
-    }
-
-    @Override
-    public void start() {
-        timer.start();
-    }
-
-    @Override
-    public void lead() {
-        acked.clear();
-        timer.lead(
-                (executor, task) ->
-                        executor.scheduleWithFixedDelay(task, 0, interval.toMillis(), TimeUnit.MILLISECONDS),
-                this::publishChanged);
-    }
-
-    @Override
-    public void stepDown() {
-        if (timer.stepDown()) {
-            producer.flush();
-        }
-    }
-
-    @Override
-    public void stop(Duration grace) {
-        if (timer.markStopped()) {
-            stepDown();
-            timer.shutdown();
-            producer.close(grace);
-        }
+    /**
+     * The component {@code usage-ledger} and leader duty: on leading forgets what an earlier term acknowledged, then
+     * publishes every {@code interval} after the previous run ended; flushes on stepping down.
+     */
+    public LeaderSchedule schedule(PrometheusRegistry registry) {
+        return PublisherSchedule.of(
+                        NAME, topic, "changed and sealed days every " + interval + " to " + topic, producer, registry)
+                .onLead(acked::clear)
+                .task("publish", Periodic.fixedDelay(Duration.ZERO, interval, this::publishChanged))
+                .onStepDown(producer::flush)
+                .build();
     }
 
     /** Sends what {@link #plan} says for the current snapshot; returns it (nothing before the first snapshot). */
@@ -200,10 +162,5 @@ public final class LedgerPublisher implements ServiceComponent, LeaderDuty, Auto
                 List.of(),
                 ledger.cut(),
                 UsageDaily.GPU_SHARE);
-    }
-
-    @Override
-    public void close() {
-        stop(Duration.ofSeconds(10));
     }
 }

@@ -2,17 +2,15 @@ package io.gpuaas.metrics.kafka;
 
 import io.gpuaas.events.tenant.TenantUtilization;
 import io.gpuaas.events.tenant.TenantUtilizationEvent;
-import io.gpuaas.kit.k8s.LeaderDuty;
-import io.gpuaas.kit.runtime.ComponentHealth;
-import io.gpuaas.kit.runtime.ServiceComponent;
-import io.gpuaas.metrics.StartOrder;
+import io.gpuaas.kit.k8s.LeaderSchedule;
+import io.gpuaas.kit.k8s.LeaderSchedule.Periodic;
 import io.gpuaas.metrics.projection.BookedUnits;
 import io.gpuaas.metrics.projection.TenantUsage;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
@@ -22,14 +20,14 @@ import org.slf4j.LoggerFactory;
  * Component {@code tenant-rollups}: publishes one TenantUtilization per tenant and window on
  * {@code gpuaas.tenant-utilization}, keyed by tenant. Windows are aligned to the wall clock (whole minutes by default)
  * so rollups of different replicas or restarts line up; a window holds what the samples consumed during it charged.
- * Publishing is a {@link LeaderDuty}: only the replica holding the gateway's Lease publishes, from {@link #lead()}
- * (its first window starts there; what the projections charged before is dropped, the previous leader published
- * it) to {@link #stepDown()} (the partial window is published). A window that cannot be sent is logged and lost
- * (the next one is not affected), so the component is {@code RUNNING} from start to stop, leading or not.
+ * Publishing is a leader duty ({@link #schedule}): only the replica holding the gateway's Lease publishes, from its
+ * lead (its first window starts there) to its step-down (the partial window is published). A window that cannot be
+ * sent is logged and lost (the next one is not affected), so the component is {@code RUNNING} from start to stop.
  */
-public final class RollupPublisher implements ServiceComponent, LeaderDuty, AutoCloseable {
+public final class RollupPublisher {
 
     private static final Logger LOG = LoggerFactory.getLogger(RollupPublisher.class);
+    static final String NAME = "tenant-rollups";
 
     private final TenantUsage usage;
     private final BookedUnits bookings;
@@ -37,7 +35,6 @@ public final class RollupPublisher implements ServiceComponent, LeaderDuty, Auto
     private final String topic;
     private final Duration window;
     private final Clock clock;
-    private final LeaderTimer timer;
     private Instant windowStart;
 
     public RollupPublisher(
@@ -53,64 +50,32 @@ public final class RollupPublisher implements ServiceComponent, LeaderDuty, Auto
         this.topic = topic;
         this.window = window;
         this.clock = clock;
-        this.timer = new LeaderTimer(
-                "tenant-rollups",
-                "every " + window + " to " + topic,
-                "standing by: another replica publishes to " + topic);
     }
 
-    @Override
-    public String name() {
-        return "tenant-rollups";
+    /**
+     * The component {@code tenant-rollups} and leader duty: on leading a window starts now, the next ones at each
+     * boundary of the wall clock; on stepping down (after a window being sent has gone) the partial window is sent.
+     */
+    public LeaderSchedule schedule(PrometheusRegistry registry) {
+        return PublisherSchedule.of(NAME, topic, "every " + window + " to " + topic, producer, registry)
+                .onLead(this::startWindow)
+                .task("publish", Periodic.fixedRate(this::untilBoundary, window, this::publishWindow))
+                .onStepDown(() -> {
+                    publishSafely();
+                    producer.flush();
+                })
+                .build();
     }
 
-    @Override
-    public int startOrder() {
-        return StartOrder.ROLLUPS;
+    /** Won the gateway's Lease: what the projections charged before is dropped, the previous leader published it. */
+    private synchronized void startWindow() {
+        usage.discardWindow();
+        windowStart = clock.instant();
     }
 
-    @Override
-    public ComponentHealth health() {
-        return timer.health();
-    }
-
-    @Override
-    public void start() {
-        timer.start();
-    }
-
-    /** Won the gateway's Lease: a window starts now, the next ones at each boundary of the wall clock. */
-    @Override
-    public synchronized void lead() {
-        Instant now = clock.instant();
+    private Duration untilBoundary() {
         long millis = window.toMillis();
-        long untilBoundary = millis - Math.floorMod(now.toEpochMilli(), millis);
-        boolean leads = timer.lead(
-                (executor, task) -> executor.scheduleAtFixedRate(task, untilBoundary, millis, TimeUnit.MILLISECONDS),
-                this::publishWindow);
-        if (leads) {
-            usage.discardWindow();
-            windowStart = now;
-        }
-    }
-
-    /** Lost the Lease (or stopping): publishes the partial window so its GPU-seconds are not lost. */
-    @Override
-    public void stepDown() {
-        // A window being sent right now finishes first: the partial one must start where it ended.
-        if (timer.stepDown()) {
-            publishSafely();
-            producer.flush();
-        }
-    }
-
-    @Override
-    public void stop(Duration grace) {
-        if (timer.markStopped()) {
-            stepDown();
-            timer.shutdown();
-            producer.close(grace);
-        }
+        return Duration.ofMillis(millis - Math.floorMod(clock.instant().toEpochMilli(), millis));
     }
 
     private void publishSafely() {
@@ -129,10 +94,5 @@ public final class RollupPublisher implements ServiceComponent, LeaderDuty, Auto
         List<TenantUtilization> rollups = usage.rollup(start, end, bookings.activeAt(end));
         rollups.forEach(r -> producer.send(new ProducerRecord<>(topic, r.tenant(), r)));
         return rollups;
-    }
-
-    @Override
-    public void close() {
-        stop(Duration.ofSeconds(10));
     }
 }

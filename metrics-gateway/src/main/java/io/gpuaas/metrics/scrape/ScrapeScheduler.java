@@ -1,30 +1,34 @@
 package io.gpuaas.metrics.scrape;
 
 import io.gpuaas.kit.k8s.LeaderDuty;
+import io.gpuaas.kit.k8s.LeaderSchedule;
+import io.gpuaas.kit.k8s.LeaderSchedule.Periodic;
 import io.gpuaas.kit.runtime.ComponentHealth;
 import io.gpuaas.kit.runtime.ComponentHealth.State;
 import io.gpuaas.kit.runtime.ServiceComponent;
 import io.gpuaas.metrics.StartOrder;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Component {@code scrape-scheduler}: one virtual thread per scrape target, so a slow or dead exporter delays nobody
- * but itself. Targets come from several origins (configuration, Kubernetes discovery); each origin replaces its own
- * set, and a URL known to two origins is scraped once. Scraping is a {@link LeaderDuty}: every replica keeps its
- * targets up to date, only the one that leads (holds the gateway's Lease) scrapes them, from {@link #lead()} to
- * {@link #stepDown()}, so each sample is published once. A failing exporter is a metric ({@code gpuaas_scrape_up}),
- * not a readiness problem: the component is {@code RUNNING} whatever its targets do, leading or not. Stopping ends
- * the loops, then flushes the sink; the sink belongs to whoever made it (the remote-write endpoint shares it).
+ * Component {@code scrape-scheduler}: one periodic task per scrape target on a service-kit {@link LeaderSchedule} (a
+ * kit-owned virtual thread per scrape), so a slow or dead exporter delays nobody but itself. Targets come from several
+ * origins (configuration, Kubernetes discovery); each origin replaces its own set, and a URL known to two origins is
+ * scraped once. Scraping is a {@link LeaderDuty}: every replica keeps its targets up to date, only the one that leads
+ * (holds the gateway's Lease) scrapes them, once started, from {@link #lead()} to {@link #stepDown()}, so each sample
+ * is published once. A failing exporter is a metric ({@code gpuaas_scrape_up}), not a readiness problem: the
+ * component is {@code RUNNING} whatever its targets do, leading or not. Stopping ends the scrapes, then flushes the
+ * sink; the sink belongs to whoever made it (the remote-write endpoint shares it).
  */
 public final class ScrapeScheduler implements ServiceComponent, LeaderDuty, AutoCloseable {
 
@@ -36,13 +40,19 @@ public final class ScrapeScheduler implements ServiceComponent, LeaderDuty, Auto
     private final ScrapeHealth health;
     private final Clock clock;
     private final HttpClient http;
+    private final LeaderSchedule scrapes;
     private final Map<String, Set<ScrapeTarget>> byOrigin = new HashMap<>();
-    private final Map<URI, Thread> running = new HashMap<>();
     private boolean started;
     private boolean leading;
     private boolean closed;
 
-    public ScrapeScheduler(Backoff backoff, Duration timeout, SampleSink sink, ScrapeHealth health, Clock clock) {
+    public ScrapeScheduler(
+            Backoff backoff,
+            Duration timeout,
+            SampleSink sink,
+            ScrapeHealth health,
+            Clock clock,
+            PrometheusRegistry registry) {
         this.backoff = backoff;
         this.timeout = timeout;
         this.sink = sink;
@@ -52,6 +62,17 @@ public final class ScrapeScheduler implements ServiceComponent, LeaderDuty, Auto
                 .connectTimeout(timeout)
                 .version(HttpClient.Version.HTTP_1_1)
                 .build();
+        // A scrape in flight at step-down gets its timeout to end; the targets' gpuaas_scrape_up series go then: the
+        // leader reports them, a follower would only repeat stale values.
+        this.scrapes = LeaderSchedule.builder("scrape-scheduler")
+                .stepDownGrace(timeout.plusSeconds(1))
+                .onStepDown(() -> scrapes().tasks().forEach(url -> health.forget(ScrapeTarget.configured(url))))
+                .metrics(registry)
+                .build();
+    }
+
+    private LeaderSchedule scrapes() {
+        return scrapes;
     }
 
     @Override
@@ -65,59 +86,78 @@ public final class ScrapeScheduler implements ServiceComponent, LeaderDuty, Auto
     }
 
     @Override
-    public synchronized void start() {
-        if (started || closed) {
-            return;
+    public void start() {
+        synchronized (this) {
+            if (started || closed) {
+                return;
+            }
+            started = true;
+            scrapes.start();
+            if (!leading) {
+                return;
+            }
         }
-        started = true;
-        if (leading) {
-            reconcile();
-        }
+        scrapes.lead();
     }
 
     @Override
     public synchronized ComponentHealth health() {
         State state = closed ? State.STOPPED : started ? State.RUNNING : State.STARTING;
-        String detail = leading
-                ? "scraping " + running.size() + " targets"
+        String detail = scrapes.leading()
+                ? "scraping " + scrapes.tasks().size() + " targets"
                 : "standing by: another replica scrapes (" + wanted().size() + " targets known)";
-        return new ComponentHealth(state, true, detail, 0);
+        ComponentHealth schedule = scrapes.health();
+        int failed = schedule.detail().indexOf("; ");
+        return new ComponentHealth(
+                state, true, detail + (failed < 0 ? "" : schedule.detail().substring(failed)), 0);
     }
 
-    /** Won the gateway's Lease: scrape every target from now on. */
+    /** Won the gateway's Lease: scrape every target from now on (once started). */
     @Override
-    public synchronized void lead() {
-        if (closed) {
-            return;
+    public void lead() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            leading = true;
+            if (!started) {
+                return;
+            }
         }
-        leading = true;
-        if (started) {
-            reconcile();
-        }
+        scrapes.lead();
     }
 
-    /**
-     * Lost the Lease (or stopping): no scrape runs and every scraped sample is sent once this returns. The targets'
-     * {@code gpuaas_scrape_up} series go too: the leader reports them, a follower would only repeat stale values.
-     */
+    /** Lost the Lease (or stopping): no scrape runs and every scraped sample is sent once this returns. */
     @Override
     public void stepDown() {
         synchronized (this) {
             leading = false;
         }
-        endLoops(timeout.plusSeconds(1)).forEach(url -> health.forget(ScrapeTarget.configured(url.toString())));
+        scrapes.stepDown();
         sink.flush();
     }
 
-    /** Replaces the targets of {@code origin}; while leading, starts loops for new URLs and stops vanished ones. */
+    /** Replaces the targets of {@code origin}; while leading, new URLs are scraped at once and vanished ones stop. */
     public synchronized void setTargets(String origin, Set<ScrapeTarget> targets) {
         if (closed) {
             return;
         }
         byOrigin.put(origin, Set.copyOf(targets));
-        if (started && leading) {
-            reconcile();
+        Map<URI, ScrapeTarget> wanted = wanted();
+        for (String gone : scrapes.tasks()) {
+            if (!wanted.containsKey(URI.create(gone))) {
+                scrapes.remove(gone);
+                health.forget(ScrapeTarget.configured(gone));
+                LOG.info("stopped scraping {}", gone);
+            }
         }
+        Set<String> known = scrapes.tasks();
+        wanted.forEach((url, target) -> {
+            if (!known.contains(url.toString())) {
+                LOG.info("scraping {} every {} ({})", url, backoff.interval(), target.origin());
+                scrapes.put(url.toString(), scrapesOf(target));
+            }
+        });
     }
 
     private Map<URI, ScrapeTarget> wanted() {
@@ -126,49 +166,33 @@ public final class ScrapeScheduler implements ServiceComponent, LeaderDuty, Auto
         return wanted;
     }
 
-    private void reconcile() {
-        Map<URI, ScrapeTarget> wanted = wanted();
-        for (URI gone : new HashSet<>(running.keySet())) {
-            if (!wanted.containsKey(gone)) {
-                running.remove(gone).interrupt();
-                health.forget(ScrapeTarget.configured(gone.toString()));
-                LOG.info("stopped scraping {}", gone);
-            }
-        }
-        wanted.forEach((url, target) -> running.computeIfAbsent(url, u -> launch(target)));
+    /** The URLs scraped now: every target while leading and started, none otherwise. */
+    public Set<URI> targets() {
+        return scrapes.leading()
+                ? scrapes.tasks().stream().map(URI::create).collect(Collectors.toUnmodifiableSet())
+                : Set.of();
     }
 
-    public synchronized Set<URI> targets() {
-        return Set.copyOf(running.keySet());
-    }
-
-    private Thread launch(ScrapeTarget target) {
-        LOG.info("scraping {} every {} ({})", target.url(), backoff.interval(), target.origin());
+    /** Scrapes of one target: the first within half an interval, then as the backoff says after each outcome. */
+    private Periodic scrapesOf(ScrapeTarget target) {
         TargetScraper scraper = new TargetScraper(target, http, timeout, sink, health, clock);
-        return Thread.ofVirtual().name("scrape-" + target.label()).start(() -> loop(scraper));
-    }
-
-    private void loop(TargetScraper scraper) {
-        try {
-            // Spread the first scrapes over one interval so a thousand exporters are not hit in the same instant.
-            Thread.sleep(ThreadLocalRandom.current()
-                    .nextLong(Math.max(1, backoff.interval().toMillis() / 2)));
-            while (!Thread.currentThread().isInterrupted()) {
-                long start = System.nanoTime();
-                ScrapeHealth.TargetHealth after = scraper.scrapeOnce();
-                Duration next = after.up()
-                        ? backoff.afterSuccess(Duration.ofNanos(System.nanoTime() - start))
-                        : backoff.afterFailures(after.consecutiveFails());
-                Thread.sleep(next);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        return new Periodic(
+                // Spread the first scrapes over half an interval so a thousand exporters are not hit in one instant.
+                () -> Duration.ofMillis(ThreadLocalRandom.current()
+                        .nextLong(Math.max(1, backoff.interval().toMillis() / 2))),
+                () -> {
+                    long start = System.nanoTime();
+                    ScrapeHealth.TargetHealth after = scraper.scrapeOnce();
+                    return after.up()
+                            ? backoff.afterSuccess(Duration.ofNanos(System.nanoTime() - start))
+                            : backoff.afterFailures(after.consecutiveFails());
+                },
+                backoff.interval());
     }
 
     /**
-     * Stops every loop and waits up to {@code grace} for in-flight scrapes, so shutdown does not publish half a
-     * scrape late; then flushes the sink, which sends what it buffered.
+     * Ends the scrapes (one in flight gets its timeout to finish, so shutdown does not publish half a scrape late),
+     * then flushes the sink, which sends what it buffered.
      */
     @Override
     public void stop(Duration grace) {
@@ -180,30 +204,11 @@ public final class ScrapeScheduler implements ServiceComponent, LeaderDuty, Auto
             leading = false;
         }
         try {
-            endLoops(grace);
+            scrapes.stop(grace);
         } finally {
             http.close();
             sink.flush();
         }
-    }
-
-    /** Interrupts every scrape loop and waits up to {@code grace} for them to end; the URLs they scraped. */
-    private Set<URI> endLoops(Duration grace) {
-        Map<URI, Thread> stopping;
-        synchronized (this) {
-            stopping = new HashMap<>(running);
-            running.clear();
-        }
-        stopping.values().forEach(Thread::interrupt);
-        long deadline = System.nanoTime() + grace.toNanos();
-        try {
-            for (Thread thread : stopping.values()) {
-                thread.join(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return stopping.keySet();
     }
 
     @Override

@@ -4,18 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.Labels;
 import io.gpuaas.events.gpu.GpuScrape;
+import io.gpuaas.kit.k8s.InformerCache;
 import io.gpuaas.kit.runtime.ComponentHealth.State;
 import io.gpuaas.metrics.projection.TenantDirectory;
 import io.gpuaas.metrics.scrape.Backoff;
 import io.gpuaas.metrics.scrape.ScrapeHealth;
 import io.gpuaas.metrics.scrape.ScrapeScheduler;
 import io.gpuaas.testing.k8s.KubernetesApiExtension;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -36,18 +39,20 @@ class KubernetesDiscoveryIT {
         HttpServer exporter = exporter();
         List<GpuScrape> published = new CopyOnWriteArrayList<>();
         try (ScrapeScheduler scheduler = new ScrapeScheduler(
-                        new Backoff(Duration.ofMillis(200), Duration.ofSeconds(1)),
-                        Duration.ofSeconds(1),
-                        published::add,
-                        new ScrapeHealth(),
-                        Clock.systemUTC());
-                DcgmExporterDiscovery discovery = new DcgmExporterDiscovery(
-                        client,
-                        "gpu-operator",
-                        "app.kubernetes.io/name=dcgm-exporter",
-                        exporter.getAddress().getPort(),
-                        "/metrics",
-                        scheduler)) {
+                new Backoff(Duration.ofMillis(200), Duration.ofSeconds(1)),
+                Duration.ofSeconds(1),
+                published::add,
+                new ScrapeHealth(),
+                Clock.systemUTC(),
+                new PrometheusRegistry())) {
+            InformerCache<Pod> discovery = DcgmExporterDiscovery.cache(
+                    client,
+                    "gpu-operator",
+                    "app.kubernetes.io/name=dcgm-exporter",
+                    exporter.getAddress().getPort(),
+                    "/metrics",
+                    scheduler,
+                    new PrometheusRegistry());
             scheduler.start();
             scheduler.lead();
             discovery.start();
@@ -78,6 +83,7 @@ class KubernetesDiscoveryIT {
                     .delete();
             await().atMost(Duration.ofSeconds(10))
                     .until(() -> scheduler.targets().isEmpty());
+            discovery.stop(Duration.ofSeconds(2));
         } finally {
             exporter.stop(0);
         }
@@ -86,9 +92,9 @@ class KubernetesDiscoveryIT {
     @Test
     void shouldMapANamespaceToItsTenantWhenTheLabelIsSetOrRemoved(KubernetesClient client) {
         TenantDirectory directory = new TenantDirectory(Map.of("legacy", "team-old"));
-        TenantNamespaceWatcher stopped;
-        try (TenantNamespaceWatcher watcher = new TenantNamespaceWatcher(client, Labels.TENANT, directory)) {
-            stopped = watcher;
+        InformerCache<Namespace> watcher =
+                TenantNamespaceWatcher.cache(client, Labels.TENANT, directory, new PrometheusRegistry());
+        try {
             assertThat(watcher.health().state()).isEqualTo(State.STARTING);
             watcher.start();
             await().atMost(Duration.ofSeconds(10)).until(() -> watcher.health().ready());
@@ -106,8 +112,10 @@ class KubernetesDiscoveryIT {
 
             client.namespaces().withName("team-a-dev").delete();
             await().atMost(Duration.ofSeconds(10)).until(() -> directory.tenantOf("team-a-dev") == null);
+        } finally {
+            watcher.stop(Duration.ofSeconds(2));
         }
-        assertThat(stopped.health().state()).isEqualTo(State.STOPPED);
+        assertThat(watcher.health().state()).isEqualTo(State.STOPPED);
     }
 
     private static Pod pod(String phase) {

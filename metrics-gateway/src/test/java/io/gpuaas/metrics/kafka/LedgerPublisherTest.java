@@ -11,10 +11,12 @@ import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.usage.UsageDaily;
 import io.gpuaas.events.usage.UsageLedgerEvent;
+import io.gpuaas.kit.k8s.LeaderSchedule;
 import io.gpuaas.metrics.ledger.LedgerInputs;
 import io.gpuaas.metrics.ledger.LedgerSnapshots;
 import io.gpuaas.metrics.ledger.PublishedDays;
 import io.gpuaas.metrics.ledger.Sealing;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -97,9 +99,10 @@ class LedgerPublisherTest {
         UsageDaily first = publish().getFirst();
         topic.apply(KEY, first);
 
-        publisher.start();
-        publisher.lead();
-        publisher.stepDown();
+        LeaderSchedule schedule = publisher.schedule(new PrometheusRegistry());
+        schedule.start();
+        schedule.lead();
+        schedule.stepDown();
         assertThat(publish()).as("the topic already holds the day").isEmpty();
         assertThat(producer.history()).hasSize(1);
     }

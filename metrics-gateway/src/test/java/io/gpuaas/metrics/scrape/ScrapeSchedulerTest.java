@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.sun.net.httpserver.HttpServer;
 import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.kit.runtime.ComponentHealth;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -63,7 +64,8 @@ class ScrapeSchedulerTest {
                 Duration.ofMillis(300),
                 sink,
                 health,
-                Clock.systemUTC());
+                Clock.systemUTC(),
+                new PrometheusRegistry());
     }
 
     @AfterEach

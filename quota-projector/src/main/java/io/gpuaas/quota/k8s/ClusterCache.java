@@ -6,21 +6,17 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.gpuaas.events.Labels;
+import io.gpuaas.kit.k8s.InformerCache;
 import io.gpuaas.kit.runtime.ComponentHealth;
-import io.gpuaas.kit.runtime.ComponentHealth.State;
 import io.gpuaas.kit.runtime.ServiceComponent;
 import io.gpuaas.kube.kueue.v1beta2.LocalQueue;
 import io.gpuaas.kube.kueue.v1beta2.Workload;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -31,16 +27,14 @@ import org.slf4j.LoggerFactory;
  * instead of the API server, and fanning changes out to listeners. Workloads are indexed by the ClusterQueue they
  * are admitted to and by their LocalQueue, which is what draining and the queue state look up.
  *
- * <p>As a component it syncs on a thread of its own and retries until every informer has listed its kind once
- * (STARTING, then RECOVERING between attempts); it is caught up from then on. An informer that is not watching
- * (reconnecting) makes it RECOVERING; one that stopped for good (fabric8 gave up on it) makes it DEAD, since only a
- * new process brings a fresh informer.
+ * <p>The informers run in service-kit's {@code InformerCache} (component {@code kube-cache}): started on the kit's
+ * thread, built again after a backoff while the HardwareProfile CRD lookup cannot be answered (RECOVERING), caught up
+ * once every informer has listed its kind, RECOVERING while a watch reconnects, DEAD when an informer stopped for
+ * good. A listener that throws is the kit's counted handler failure; the other listeners still see the change.
  */
 public final class ClusterCache implements ServiceComponent {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClusterCache.class);
-    private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(60);
-    private static final Duration RETRY = Duration.ofSeconds(2);
 
     public static final String BY_CLUSTER_QUEUE = "clusterQueue";
     public static final String BY_LOCAL_QUEUE = "localQueue";
@@ -50,22 +44,30 @@ public final class ClusterCache implements ServiceComponent {
     private final KubernetesClient client;
     private final Duration resync;
     private final boolean hardwareProfilesWanted;
-    private final Map<Kind, SharedIndexInformer<? extends HasMetadata>> informers = new ConcurrentHashMap<>();
     private final List<Consumer<Change>> listeners = new CopyOnWriteArrayList<>();
-    private final CountDownLatch synced = new CountDownLatch(1);
-    private final CountDownLatch stopping = new CountDownLatch(1);
+    private final InformerCache<HasMetadata> informers;
     private volatile boolean hardwareProfiles;
-    private volatile String failure = "not started";
-    private volatile int attempts;
-    private Thread starter;
 
     /**
      * @param hardwareProfiles whether to watch HardwareProfiles where their CRD is installed (looked up at start)
+     * @param registry         where the kit counts handled events, handler failures and watch errors
      */
-    public ClusterCache(KubernetesClient client, Duration resync, boolean hardwareProfiles) {
+    public ClusterCache(
+            KubernetesClient client, Duration resync, boolean hardwareProfiles, PrometheusRegistry registry) {
         this.client = client;
         this.resync = resync;
         this.hardwareProfilesWanted = hardwareProfiles;
+        InformerCache.Builder<HasMetadata> builder = InformerCache.builder("kube-cache");
+        for (Kind kind : List.of(
+                Kind.NAMESPACE,
+                Kind.COHORT,
+                Kind.CLUSTER_QUEUE,
+                Kind.LOCAL_QUEUE,
+                Kind.WORKLOAD,
+                Kind.HARDWARE_PROFILE)) {
+            builder.kind(kind.name(), () -> informerIfWatched(kind), new Fanout(kind));
+        }
+        this.informers = builder.metrics(registry).build();
     }
 
     public void addListener(Consumer<Change> listener) {
@@ -78,59 +80,33 @@ public final class ClusterCache implements ServiceComponent {
 
     @Override
     public String name() {
-        return "kube-cache";
+        return informers.name();
     }
 
     @Override
-    public synchronized void start() {
-        if (starter == null && stopping.getCount() > 0) {
-            starter = Thread.ofPlatform().daemon().name("kube-cache-sync").start(this::syncUntilDone);
-        }
+    public void start() {
+        informers.start();
     }
 
-    private void syncUntilDone() {
-        while (stopping.getCount() > 0) {
-            try {
-                sync();
-                synced.countDown();
-                LOG.info("informers synced: {}", informers.keySet());
-                return;
-            } catch (RuntimeException e) {
-                attempts++;
-                failure = e.getMessage();
-                LOG.warn("informers did not sync ({}); retrying in {}", e.getMessage(), RETRY);
-                try {
-                    if (stopping.await(RETRY.toMillis(), TimeUnit.MILLISECONDS)) {
-                        return;
-                    }
-                } catch (InterruptedException stop) {
-                    return;
-                }
+    @Override
+    public ComponentHealth health() {
+        return informers.health();
+    }
+
+    @Override
+    public void stop(Duration grace) {
+        informers.stop(grace);
+    }
+
+    /** The informer of {@code kind}; HardwareProfiles only where wanted and their CRD is installed (looked up now). */
+    private SharedIndexInformer<? extends HasMetadata> informerIfWatched(Kind kind) {
+        if (kind == Kind.HARDWARE_PROFILE) {
+            hardwareProfiles = hardwareProfilesWanted && hardwareProfileCrdInstalled();
+            if (!hardwareProfiles) {
+                return null;
             }
         }
-    }
-
-    /** Starts the informers and waits until each has listed its kind once; closes them again if that fails. */
-    private synchronized void sync() {
-        hardwareProfiles = hardwareProfilesWanted && hardwareProfileCrdInstalled();
-        List<Kind> kinds = new ArrayList<>(
-                List.of(Kind.NAMESPACE, Kind.COHORT, Kind.CLUSTER_QUEUE, Kind.LOCAL_QUEUE, Kind.WORKLOAD));
-        if (hardwareProfiles) {
-            kinds.add(Kind.HARDWARE_PROFILE);
-        }
-        List<CompletableFuture<Void>> started = new ArrayList<>();
-        for (Kind kind : kinds) {
-            SharedIndexInformer<? extends HasMetadata> informer = informer(kind);
-            informers.put(kind, informer);
-            started.add(informer.start().toCompletableFuture());
-        }
-        try {
-            CompletableFuture.allOf(started.toArray(CompletableFuture[]::new))
-                    .get(SYNC_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (Exception e) {
-            closeInformers();
-            throw new IllegalStateException("informers did not sync within " + SYNC_TIMEOUT, e);
-        }
+        return informer(kind);
     }
 
     /** Whether the CRD exists; creating HardwareProfiles on a cluster without OpenShift AI would only fail. */
@@ -155,12 +131,7 @@ public final class ClusterCache implements ServiceComponent {
 
     /** Whether every informer has listed its kind once. */
     public boolean synced() {
-        return synced.getCount() == 0;
-    }
-
-    /** Waits until {@link #synced()}; false on timeout. */
-    public boolean awaitSynced(Duration timeout) throws InterruptedException {
-        return synced.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        return informers.synced();
     }
 
     /**
@@ -168,74 +139,17 @@ public final class ClusterCache implements ServiceComponent {
      * for good), whatever the other informers do: a change to {@code kind} made now reaches the listeners.
      */
     public boolean watching(Kind kind) {
-        SharedIndexInformer<? extends HasMetadata> informer = informers.get(kind);
-        return synced()
-                && stopping.getCount() > 0
-                && informer != null
-                && informer.isWatching()
-                && !informer.stopped().toCompletableFuture().isDone();
+        return synced() && informers.watching(kind.name());
     }
 
     /** The informer of {@code kind}, null before the sync: for tests that break one watch. */
     SharedIndexInformer<? extends HasMetadata> informerOf(Kind kind) {
-        return informers.get(kind);
+        return informers.informer(kind.name());
     }
 
     /** Whether HardwareProfiles are watched and rendered (their CRD was installed at sync). */
     public boolean hardwareProfiles() {
         return hardwareProfiles;
-    }
-
-    @Override
-    public ComponentHealth health() {
-        if (stopping.getCount() == 0) {
-            return new ComponentHealth(State.STOPPED, synced(), "stopped", attempts);
-        }
-        if (!synced()) {
-            return new ComponentHealth(
-                    attempts == 0 ? State.STARTING : State.RECOVERING,
-                    false,
-                    attempts == 0
-                            ? "listing " + (informers.isEmpty() ? "kinds" : informers.keySet())
-                            : "sync failed " + attempts + "x: " + failure,
-                    attempts);
-        }
-        List<Kind> stopped = informers.entrySet().stream()
-                .filter(e -> e.getValue().stopped().toCompletableFuture().isDone())
-                .map(Map.Entry::getKey)
-                .toList();
-        if (!stopped.isEmpty()) {
-            return new ComponentHealth(State.DEAD, true, "informers stopped: " + stopped, attempts);
-        }
-        List<Kind> reconnecting = informers.entrySet().stream()
-                .filter(e -> !e.getValue().isWatching())
-                .map(Map.Entry::getKey)
-                .toList();
-        return reconnecting.isEmpty()
-                ? new ComponentHealth(State.RUNNING, true, "watching " + informers.keySet(), attempts)
-                : new ComponentHealth(State.RECOVERING, true, "watches reconnecting: " + reconnecting, attempts);
-    }
-
-    @Override
-    public void stop(Duration grace) {
-        stopping.countDown();
-        Thread thread;
-        synchronized (this) {
-            thread = starter;
-        }
-        if (thread != null) {
-            try {
-                thread.join(grace);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        closeInformers();
-    }
-
-    private synchronized void closeInformers() {
-        informers.values().forEach(SharedIndexInformer::close);
-        informers.clear();
     }
 
     private SharedIndexInformer<? extends HasMetadata> informer(Kind kind) {
@@ -260,7 +174,6 @@ public final class ClusterCache implements ServiceComponent {
         if (kind == Kind.LOCAL_QUEUE) {
             index(informer, LocalQueue.class, Map.of(BY_TARGET, QueueStates::target));
         }
-        informer.addEventHandler(new Fanout<>(kind));
         return informer;
     }
 
@@ -276,12 +189,8 @@ public final class ClusterCache implements ServiceComponent {
 
     /** The cached object, if the kind is watched and the object exists. */
     public Optional<HasMetadata> get(ObjectRef ref) {
-        SharedIndexInformer<? extends HasMetadata> informer = informers.get(ref.kind());
-        if (informer == null) {
-            return Optional.empty();
-        }
         String key = ref.namespace() == null ? ref.name() : ref.namespace() + "/" + ref.name();
-        return Optional.ofNullable(informer.getStore().getByKey(key));
+        return informers.get(ref.kind().name(), key);
     }
 
     /** The cached object as its typed class. */
@@ -290,8 +199,7 @@ public final class ClusterCache implements ServiceComponent {
     }
 
     public List<HasMetadata> list(Kind kind) {
-        SharedIndexInformer<? extends HasMetadata> informer = informers.get(kind);
-        return informer == null ? List.of() : List.copyOf(informer.getStore().list());
+        return informers.list(kind.name());
     }
 
     /** Every cached object of {@code type}'s kind. */
@@ -300,7 +208,7 @@ public final class ClusterCache implements ServiceComponent {
     }
 
     public boolean watches(Kind kind) {
-        return informers.containsKey(kind);
+        return informers.watches(kind.name());
     }
 
     /** Workloads indexed under {@code value} by {@link #BY_CLUSTER_QUEUE} or {@link #BY_LOCAL_QUEUE}. */
@@ -314,12 +222,9 @@ public final class ClusterCache implements ServiceComponent {
     }
 
     private <T extends HasMetadata> List<T> indexed(Kind kind, Class<T> type, String index, String value) {
-        SharedIndexInformer<? extends HasMetadata> informer = informers.get(kind);
-        return informer == null
-                ? List.of()
-                : informer.getIndexer().byIndex(index, value).stream()
-                        .map(type::cast)
-                        .toList();
+        return informers.byIndex(kind.name(), index, value).stream()
+                .map(type::cast)
+                .toList();
     }
 
     /** The objects of {@code kind} this projector owns. */
@@ -327,7 +232,7 @@ public final class ClusterCache implements ServiceComponent {
         return list(kind).stream().filter(Ownership::owned).toList();
     }
 
-    private final class Fanout<T extends HasMetadata> implements ResourceEventHandler<T> {
+    private final class Fanout implements ResourceEventHandler<HasMetadata> {
         private final Kind kind;
 
         Fanout(Kind kind) {
@@ -335,28 +240,37 @@ public final class ClusterCache implements ServiceComponent {
         }
 
         @Override
-        public void onAdd(T obj) {
+        public void onAdd(HasMetadata obj) {
             publish(new Change(kind, null, obj));
         }
 
         @Override
-        public void onUpdate(T oldObj, T newObj) {
+        public void onUpdate(HasMetadata oldObj, HasMetadata newObj) {
             publish(new Change(kind, oldObj, newObj));
         }
 
         @Override
-        public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+        public void onDelete(HasMetadata obj, boolean deletedFinalStateUnknown) {
             publish(new Change(kind, obj, null));
         }
 
+        /** Every listener sees the change; the first failure goes to the kit, which counts and reports it. */
         private void publish(Change change) {
+            RuntimeException failed = null;
             for (Consumer<Change> listener : listeners) {
                 try {
                     listener.accept(change);
                 } catch (RuntimeException e) {
                     // One broken listener must not starve the others of changes.
-                    LOG.error("listener failed on {}", change.ref(), e);
+                    if (failed == null) {
+                        failed = e;
+                    } else {
+                        failed.addSuppressed(e);
+                    }
                 }
+            }
+            if (failed != null) {
+                throw failed;
             }
         }
     }

@@ -10,6 +10,7 @@ import io.gpuaas.kit.runtime.ComponentHealth.State;
 import io.gpuaas.quota.kafka.FeedWatermarks;
 import io.gpuaas.testing.k8s.KubernetesApi;
 import io.gpuaas.testing.k8s.KubernetesApiExtension;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -52,9 +53,9 @@ class ClusterCacheWatchIT {
     @BeforeEach
     void start(KubernetesApi api) throws InterruptedException {
         client = api.newClient();
-        cache = new ClusterCache(client, Duration.ofMinutes(10), false);
+        cache = new ClusterCache(client, Duration.ofMinutes(10), false, new PrometheusRegistry());
         cache.start();
-        assertThat(cache.awaitSynced(Duration.ofSeconds(60))).isTrue();
+        await().atMost(Duration.ofSeconds(60)).until(cache::synced);
         await().until(() -> cache.health().state() == State.RUNNING);
         // As LeaderDuties wires it.
         watermarks = new FeedWatermarks(
