@@ -77,6 +77,12 @@ public class QuotaProjectorService {
     }
 
     @Singleton
+    @Named("queue-writer")
+    ServiceComponent queueWriter(QuotaProjector projector) {
+        return component(projector, "queue-writer");
+    }
+
+    @Singleton
     @Named("quota-planner")
     ServiceComponent quotaPlanner(QuotaProjector projector) {
         return component(projector, "quota-planner");
