@@ -51,7 +51,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * raw Kafka produce → consume round trip (the floor), in {@link WorkloadStateBench}.
  *
  * <p>Usage: {@code QuotaBench [--tenants 1000] [--burst 200] [--workloads 300] [--writers 8] [--profiles true]
- * [--busy true] [--out bench/results/quota.md]}
+ * [--quiet true] [--busy true] [--out bench/results/quota.md]}
  */
 public final class QuotaBench {
 
@@ -125,12 +125,15 @@ public final class QuotaBench {
                     kafka.producerConfig("bench"),
                     new StringSerializer(),
                     Topics.BOOKINGS.valueSerde().serializer())) {
-                BoundaryPhase quiet = new BoundaryPhase(
-                        "quiet", ", quiet", spreadSeconds, windowSeconds, client, bookings, kafka, watch);
-                loads.add("before the quiet boundaries: " + loadAverage());
-                boundary.addAll(quiet.run(tenants, burst));
-                loads.add("after them: " + loadAverage());
+                if (opts.flag("quiet", true)) {
+                    BoundaryPhase quiet = new BoundaryPhase(
+                            "quiet", ", quiet", spreadSeconds, windowSeconds, client, bookings, kafka, watch);
+                    loads.add("before the quiet boundaries: " + loadAverage());
+                    boundary.addAll(quiet.run(tenants, burst));
+                    loads.add("after them: " + loadAverage());
+                }
                 if (opts.flag("busy", true)) {
+                    loads.add("before the boundaries with one core busy: " + loadAverage());
                     try (BusyCore busy = BusyCore.start()) {
                         BoundaryPhase loaded = new BoundaryPhase(
                                 "busy",

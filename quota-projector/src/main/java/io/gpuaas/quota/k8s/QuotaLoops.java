@@ -20,11 +20,15 @@ import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
 /**
- * Bookings to Kueue objects as two service-kit reconcile loops: {@code quota-planner} (one key, the plan; see
- * {@link QuotaPlanner}) feeds {@code quota-writer} (one key per object, {@code gpuaas.quota.writers} workers; see
- * {@link QuotaReconciler}). Both run on every replica; each reconcile passes the {@link WriterGate}, so only the Lease
- * holder writes. The Cohort is one key of the writer loop like any other: however many boundaries fall while it is
- * queued or being written, it is written once more afterwards, from the plan current then.
+ * Bookings to Kueue objects as service-kit reconcile loops: {@code quota-planner} (one key, the plan; see
+ * {@link QuotaPlanner}) feeds two writer loops of {@code gpuaas.quota.writers} workers each, one key per object (see
+ * {@link QuotaReconciler}): {@code quota-writer} for the Cohort and the ClusterQueues, {@code queue-writer} for
+ * LocalQueues and HardwareProfiles. A ClusterQueue growing at a boundary waits for the Cohort's shrink (the
+ * {@link QuotaBudget}); in one queue both would also wait behind every LocalQueue and HardwareProfile write queued
+ * before them, and a queue woken by freed room would queue behind them again, so under a slow API server the quota
+ * would lag by the whole backlog. All loops run on every replica; each reconcile passes the {@link WriterGate}, so only
+ * the Lease holder writes. The Cohort is one key like any other: however many boundaries fall while it is queued or
+ * being written, it is written once more afterwards, from the plan current then.
  */
 public final class QuotaLoops {
 
@@ -43,7 +47,9 @@ public final class QuotaLoops {
     private final QuotaPlanner planner;
     private final QuotaReconciler reconciler;
     private final ReconcileLoop<String> plans;
-    private final ReconcileLoop<ObjectRef> writes;
+    private final ReconcileLoop<ObjectRef> quotaWrites;
+    private final ReconcileLoop<ObjectRef> queueWrites;
+    private final int startOrder;
     private final QuotaProjectorMetrics metrics;
 
     public QuotaLoops(
@@ -63,6 +69,7 @@ public final class QuotaLoops {
         this.nodeResources = nodeResources;
         this.gate = gate;
         this.metrics = metrics;
+        this.startOrder = startOrder;
         this.writer = new ClusterQueueWriter(client, cache::get, metrics);
         this.lag = new BoundaryLag(clock, metrics);
         this.budget = new QuotaBudget(settings.cohortName(), this::enqueue);
@@ -82,19 +89,30 @@ public final class QuotaLoops {
                 .metrics(metrics.registry())
                 .startOrder(startOrder)
                 .build();
-        this.writes = ReconcileLoop.<ObjectRef>builder("quota-writer", ref -> gated(() -> reconciler.reconcile(ref)))
+        this.quotaWrites = writerLoop("quota-writer", true);
+        this.queueWrites = writerLoop("queue-writer", false);
+    }
+
+    /**
+     * A writer loop for the keys of one side: the quota side (Cohort, ClusterQueues) or the queue side (LocalQueues,
+     * HardwareProfiles).
+     */
+    private ReconcileLoop<ObjectRef> writerLoop(String name, boolean quotaSide) {
+        return ReconcileLoop.<ObjectRef>builder(name, ref -> gated(() -> reconciler.reconcile(ref)))
                 .workers(settings.writers())
                 .backoff(BACKOFF_INITIAL, BACKOFF_MAX)
                 .failureThreshold(FAILURE_THRESHOLD)
-                .resync(settings.resync(), this::allKeys)
+                .resync(settings.resync(), () -> allKeys().stream()
+                        .filter(ref -> holdsQuota(ref) == quotaSide)
+                        .toList())
                 .metrics(metrics.registry())
                 .startOrder(startOrder)
                 .build();
     }
 
-    /** The two loops, as lifecycle components. */
+    /** The three loops, as lifecycle components. */
     public List<ServiceComponent> components() {
-        return List.of(writes, plans);
+        return List.of(quotaWrites, queueWrites, plans);
     }
 
     /** Bookings changed: plan again (a burst makes one plan). */
@@ -131,7 +149,7 @@ public final class QuotaLoops {
      */
     public void checkInvariant() {
         PlanSnapshot plan = planner.current();
-        if (!gate.isOpen() || plan == null || writes.depth() > 0 || !lag.idle() || budget.busy()) {
+        if (!gate.isOpen() || plan == null || quotaWrites.depth() > 0 || !lag.idle() || budget.busy()) {
             return;
         }
         HasMetadata cohort = cache.get(plan.cohort()).orElse(null);
@@ -140,7 +158,12 @@ public final class QuotaLoops {
     }
 
     private void enqueue(ObjectRef ref) {
-        writes.enqueue(ref);
+        (holdsQuota(ref) ? quotaWrites : queueWrites).enqueue(ref);
+    }
+
+    /** The Cohort and the ClusterQueues: the objects the budget orders, written apart from the rest. */
+    private static boolean holdsQuota(ObjectRef ref) {
+        return ref.kind() == Kind.COHORT || ref.kind() == Kind.CLUSTER_QUEUE;
     }
 
     /** A follower's reconcile does nothing: only the Lease holder writes. */

@@ -108,6 +108,7 @@ class QuotaProjectorServiceIT {
                         "booking-table",
                         "leader-duties",
                         "quota-writer",
+                        "queue-writer",
                         "quota-planner",
                         "booking-notices",
                         "notice-writer",
