@@ -3,24 +3,22 @@ package io.gpuaas.booking.webhook;
 import io.gpuaas.booking.webhook.WebhookMetrics.Outcome;
 import io.gpuaas.booking.webhook.WebhookSender.Result;
 import io.gpuaas.events.DeadLetterPublisher;
+import io.gpuaas.kit.runtime.TaskPool;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.KafkaException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One queue per endpoint, at most {@code inFlight} attempts to it at once, each on its own virtual thread: an
+ * One queue per endpoint, at most {@code inFlight} attempts to it at once, each on its own virtual thread of the
+ * kit's {@link TaskPool} (which also times the retries; it is stopped after the notices consumer): an
  * endpoint that hangs or fails holds only its own slots, so it delays only its own deliveries. A failed attempt
  * frees its slot and comes back after a growing backoff; after {@code maxAttempts}, or on a definite no (4xx), the
  * notice goes to the dead-letter topic. An endpoint whose queue is full dead-letters new deliveries at once rather
@@ -46,14 +44,10 @@ final class EndpointQueues {
     private final WebhookMetrics metrics;
     private final Map<String, Endpoint> endpoints = new HashMap<>();
     private final AtomicInteger queued = new AtomicInteger();
-    private final ExecutorService attempts = Executors.newVirtualThreadPerTaskExecutor();
-    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "webhook-retries");
-        t.setDaemon(true);
-        return t;
-    });
+    private final TaskPool tasks;
 
     EndpointQueues(
+            TaskPool tasks,
             WebhookSender sender,
             DeadLetterPublisher deadLetters,
             RetryBackoff backoff,
@@ -61,6 +55,7 @@ final class EndpointQueues {
             int inFlight,
             int queueCap,
             WebhookMetrics metrics) {
+        this.tasks = tasks;
         this.sender = sender;
         this.deadLetters = deadLetters;
         this.backoff = backoff;
@@ -78,14 +73,6 @@ final class EndpointQueues {
     /** Deliveries waiting for a slot, over all endpoints. */
     int queued() {
         return queued.get();
-    }
-
-    void stop(Duration grace) throws InterruptedException {
-        timers.shutdownNow();
-        attempts.shutdown();
-        if (!attempts.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS)) {
-            attempts.shutdownNow();
-        }
     }
 
     private void enqueue(Attempt attempt) {
@@ -120,7 +107,7 @@ final class EndpointQueues {
 
     private void launch(Runnable task) {
         try {
-            attempts.execute(task);
+            tasks.execute(task);
         } catch (RejectedExecutionException e) {
             // Stopping: the delivery never ends here, so its offset is not committed and a restart delivers it.
             LOG.debug("webhook delivery not started: stopping");
@@ -154,10 +141,7 @@ final class EndpointQueues {
         }
         Duration wait = backoff.delay(attempt.number());
         try {
-            timers.schedule(
-                    () -> enqueue(new Attempt(attempt.delivery(), attempt.number() + 1)),
-                    wait.toMillis(),
-                    TimeUnit.MILLISECONDS);
+            tasks.schedule(() -> enqueue(new Attempt(attempt.delivery(), attempt.number() + 1)), wait);
         } catch (RejectedExecutionException e) {
             LOG.debug("webhook retry not scheduled: stopping");
         }

@@ -5,10 +5,13 @@ import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.EventReader;
 import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.Topics;
+import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.webhook.WebhookRegistration;
 import io.gpuaas.kit.kafka.KafkaClients;
+import io.gpuaas.kit.runtime.TaskPool;
 import io.gpuaas.kit.runtime.TopicReplica;
 import io.gpuaas.kit.runtime.TopicReplica.StartAt;
+import io.gpuaas.kit.runtime.WorkConsumer;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
@@ -85,9 +88,22 @@ public class WebhookFactory {
                 .build();
     }
 
+    /** The delivery attempts' virtual threads and retry timer; started before and stopped after the consumer. */
     @Singleton
+    @Named("webhook-deliveries")
     @Requires(property = KEY_PROPERTY)
-    NoticeDeliverer noticeDeliverer(
+    TaskPool webhookDeliveries() {
+        return new TaskPool("webhook-deliveries", 10);
+    }
+
+    /**
+     * The notices consumer: service-kit's work consumer in the group {@code <application.id>-webhooks}, after the
+     * webhooks replica (order 0) so the endpoints are known before the first notice is read.
+     */
+    @Singleton
+    @Named(NoticeDeliverer.NAME)
+    @Requires(property = KEY_PROPERTY)
+    WorkConsumer<Notice, Void> noticeDeliverer(
             WebhookSettings settings,
             BookingSettings booking,
             KafkaClients clients,
@@ -95,7 +111,8 @@ public class WebhookFactory {
             @Named("webhooks") UrlPolicy policy,
             DeadLetterPublisher deadLetters,
             PrometheusRegistry prometheus,
-            @Named("webhook-registry") TopicReplica registryReplica) {
+            @Named("webhook-registry") TopicReplica registryReplica,
+            @Named("webhook-deliveries") TaskPool tasks) {
         HttpClient http = HttpClient.newBuilder()
                 .connectTimeout(settings.connectTimeout())
                 .followRedirects(HttpClient.Redirect.NEVER)
@@ -108,10 +125,11 @@ public class WebhookFactory {
                 policy,
                 settings.requestTimeout(),
                 Clock.systemUTC());
-        OffsetTracker tracker = new OffsetTracker();
         EndpointQueues[] queues = new EndpointQueues[1];
-        WebhookMetrics metrics = new WebhookMetrics(prometheus, () -> queues[0].queued(), tracker::pending);
+        NoticeDeliverer[] deliverer = new NoticeDeliverer[1];
+        WebhookMetrics metrics = new WebhookMetrics(prometheus, () -> queues[0].queued(), () -> deliverer[0].pending());
         queues[0] = new EndpointQueues(
+                tasks,
                 sender,
                 deadLetters,
                 new RetryBackoff(settings.backoffInitial(), settings.backoffMax()),
@@ -119,16 +137,22 @@ public class WebhookFactory {
                 settings.inFlightPerEndpoint(),
                 settings.queuePerEndpoint(),
                 metrics);
+        deliverer[0] = new NoticeDeliverer(registry, queues[0]);
         String group = KafkaAccess.consumerGroup(booking.applicationId(), KafkaAccess.WEBHOOK_DELIVERY);
-        return new NoticeDeliverer(
-                () -> consumer(clients, group),
-                clients.topic(Topics.NOTICES),
-                EventReader.of(Topics.NOTICES, deadLetters),
-                registry,
-                queues[0],
-                tracker,
-                settings.maxPending(),
-                registryReplica::awaitCaughtUp);
+        return WorkConsumer.builder(
+                        NoticeDeliverer.NAME,
+                        () -> consumer(clients, group),
+                        clients.topic(Topics.NOTICES),
+                        EventReader.of(Topics.NOTICES, deadLetters),
+                        deadLetters,
+                        deliverer[0])
+                // A notice read before its tenant's endpoints are known would count as delivered to nobody and its
+                // offset would be committed: the registry must be whole first (after a restart, too).
+                .startAfter(registryReplica::awaitCaughtUp)
+                .maxOpenPerPartition(settings.maxPending())
+                .metrics(prometheus)
+                .startOrder(20)
+                .build();
     }
 
     private static KafkaConsumer<byte[], byte[]> consumer(KafkaClients clients, String group) {

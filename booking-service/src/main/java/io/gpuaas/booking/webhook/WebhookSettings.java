@@ -23,7 +23,8 @@ import java.util.Set;
  * @param requestTimeout    whole-response timeout of one attempt
  * @param inFlightPerEndpoint concurrent attempts to one endpoint
  * @param queuePerEndpoint  deliveries waiting for one endpoint before new ones are dead-lettered at once
- * @param maxPending        deliveries in progress before the notices consumer pauses
+ * @param maxPending        notices of one partition with deliveries in progress before the notices consumer pauses
+ *                          that partition
  */
 @ConfigurationProperties("gpuaas.webhooks")
 public record WebhookSettings(

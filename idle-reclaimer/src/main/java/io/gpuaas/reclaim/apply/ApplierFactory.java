@@ -1,9 +1,11 @@
 package io.gpuaas.reclaim.apply;
 
 import io.gpuaas.events.KafkaAccess;
+import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kit.runtime.ReconcileLoop;
+import io.gpuaas.kit.runtime.WorkConsumer;
 import io.gpuaas.reclaim.config.ApplierSettings;
 import io.gpuaas.reclaim.config.ReclaimerSettings;
 import io.gpuaas.reclaim.k8s.PodOwnerIndex;
@@ -59,7 +61,7 @@ public class ApplierFactory {
     }
 
     @Singleton
-    IntentIntake intentIntake(IntentApplier applier) {
+    WorkConsumer<ReclaimIntent, PendingIntents.Sequenced> intentIntake(IntentApplier applier) {
         return applier.intake();
     }
 }

@@ -5,9 +5,11 @@ import io.gpuaas.events.EventReader;
 import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.reclaim.ReclaimEvent;
+import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kit.runtime.ReconcileLoop;
+import io.gpuaas.kit.runtime.WorkConsumer;
 import io.gpuaas.reclaim.config.ReclaimerSettings.Mode;
 import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
 import io.gpuaas.reclaim.model.ActionRateLimiter;
@@ -32,11 +34,17 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * the loop that applies one workload's intents at a time.
  *
  * @param loop    the reconcile loop ({@code reclaim-applier}), keyed by workload
- * @param intake  the consumer and transactional producer ({@code reclaim-intents}); starts after the loop
+ * @param intake  service-kit's work consumer of {@code reclaim-intents} with {@link IntentIntake} as its work and
+ *                committer (a transactional producer per consumer); starts after the loop
  * @param pending what both share: the intents read and not finished
  */
-public record IntentApplier(ReconcileLoop<WorkloadRef> loop, IntentIntake intake, PendingIntents pending) {
+public record IntentApplier(
+        ReconcileLoop<WorkloadRef> loop,
+        WorkConsumer<ReclaimIntent, PendingIntents.Sequenced> intake,
+        PendingIntents pending) {
 
+    /** The intake component's name (health, thread, metrics label). */
+    public static final String INTAKE = "reclaim-intents";
     /** Component start order of the loop; the intake starts right after it and stops right before it. */
     public static final int START_ORDER = 100;
     /** How long a transaction of a crashed applier may hold back read_committed readers of reclaim-events. */
@@ -89,16 +97,22 @@ public record IntentApplier(ReconcileLoop<WorkloadRef> loop, IntentIntake intake
                 .startOrder(START_ORDER)
                 .build();
         String group = KafkaAccess.consumerGroup(applicationId, KafkaAccess.RECLAIM_APPLIER);
-        IntentIntake intake = new IntentIntake(
-                clients.topic(Topics.RECLAIM_INTENTS),
-                clients.topic(Topics.RECLAIM_EVENTS),
-                () -> consumer(clients, group),
-                () -> producer(clients, group),
-                EventReader.of(Topics.RECLAIM_INTENTS, deadLetters),
-                pending,
-                loop::enqueue,
-                Duration.ofSeconds(10),
-                START_ORDER + 1);
+        IntentIntake intents = new IntentIntake(
+                clients.topic(Topics.RECLAIM_EVENTS), () -> producer(clients, group), pending, loop::enqueue);
+        WorkConsumer<ReclaimIntent, PendingIntents.Sequenced> intake = WorkConsumer.builder(
+                        INTAKE,
+                        () -> consumer(clients, group),
+                        clients.topic(Topics.RECLAIM_INTENTS),
+                        EventReader.of(Topics.RECLAIM_INTENTS, deadLetters),
+                        deadLetters,
+                        intents)
+                .committer(intents)
+                .maxOpenPerPartition(PendingIntents.MAX_OPEN)
+                .commitInterval(Duration.ofMillis(100))
+                .backoff(Duration.ofMillis(200), Duration.ofSeconds(10))
+                .metrics(registry)
+                .startOrder(START_ORDER + 1)
+                .build();
         return new IntentApplier(loop, intake, pending);
     }
 
@@ -117,6 +131,11 @@ public record IntentApplier(ReconcileLoop<WorkloadRef> loop, IntentIntake intake
         Map<String, Object> config = clients.consumerConfig(group);
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, group);
         config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+        // Unless configured: a member learns of a rebalance at its next heartbeat, and a replica killed without
+        // leaving holds its partitions for the session timeout; Kafka's 3 s and 45 s are long beside a second
+        // replica waiting (the stream threads get 10 s too, KafkaClients.streamsConfig).
+        config.putIfAbsent(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
+        config.putIfAbsent(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 1_000);
         return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 

@@ -13,22 +13,22 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * The reclaim intents this instance has read and not finished, and the outcomes and offsets to commit for those it
- * has. Shared by the intake thread (reads, drains, rebalances) and the applier's workers (take, report, finish):
- * per workload the intents are applied in the order read, per partition an offset is committed with the outcomes
- * of everything before it ({@link PartitionProgress}). Everything of a partition this instance no longer owns is
- * forgotten, and an outcome finished for it afterwards is dropped: the new owner applies it again, which finds the
- * window id on the object and writes nothing.
+ * The reclaim intents this instance has read and not finished, and the reports to publish meanwhile. Shared by the
+ * intake's consumer thread (reads, drains, rebalances) and the applier's workers (take, report, finish): per workload
+ * the intents are applied in the order read. Finishing an intent completes the stage the intake handed to
+ * service-kit's work consumer, whose offset tracker commits it, with its outcome, once everything before it is done.
+ * Everything of a partition this instance no longer owns is forgotten, and an outcome finished for it afterwards is
+ * dropped: the new owner applies it again, which finds the window id on the object and writes nothing. Outcomes and
+ * reports carry one sequence, so a transaction publishes them in the order they happened.
  */
 public final class PendingIntents {
 
-    /** Open intents per partition before it is paused: bounds memory and the commit metadata. */
+    /** Open intents per partition before the intake pauses it: bounds memory and the commit metadata. */
     static final int MAX_OPEN = 100;
     /** Workloads whose last finished window is remembered, to drop an intent delivered twice. */
     private static final int FINISHED_REMEMBERED = 10_000;
@@ -37,7 +37,7 @@ public final class PendingIntents {
     public static final class Entry {
         private final ReclaimRequested intent;
         private final TopicPartition partition;
-        private final long offset;
+        private final CompletableFuture<Sequenced> done = new CompletableFuture<>();
         private boolean inFlight;
         private boolean withdrawn;
         private boolean holdsToken;
@@ -45,10 +45,9 @@ public final class PendingIntents {
         private boolean failureReported;
         private int failures;
 
-        private Entry(ReclaimRequested intent, TopicPartition partition, long offset) {
+        private Entry(ReclaimRequested intent, TopicPartition partition) {
             this.intent = intent;
             this.partition = partition;
-            this.offset = offset;
         }
 
         public ReclaimRequested intent() {
@@ -83,17 +82,22 @@ public final class PendingIntents {
         }
     }
 
-    /** What one transaction publishes and commits. */
-    public record Batch(List<ReclaimEvent> events, Map<TopicPartition, OffsetAndMetadata> offsets) {
-        public boolean isEmpty() {
-            return events.isEmpty() && offsets.isEmpty();
-        }
-    }
+    /** An event to publish, numbered in the order it happened. */
+    public record Sequenced(long sequence, ReclaimEvent event) {}
+
+    /**
+     * What reading one record gave.
+     *
+     * @param done completes (with the outcome, or null when there is nothing to publish) when the record is done
+     * @param wake whether the workload has something new for the applier
+     */
+    public record Read(CompletionStage<Sequenced> done, boolean wake) {}
+
+    private static final Read NOTHING = new Read(CompletableFuture.completedFuture(null), false);
 
     private final Map<WorkloadRef, Deque<Entry>> byWorkload = new HashMap<>();
-    private final Map<TopicPartition, PartitionProgress> partitions = new HashMap<>();
-    private final Map<TopicPartition, List<ReclaimEvent>> outbox = new LinkedHashMap<>();
-    private final Map<TopicPartition, OffsetAndMetadata> drained = new HashMap<>();
+    private final Map<TopicPartition, List<Sequenced>> outbox = new LinkedHashMap<>();
+    private long sequence;
     private final Map<WorkloadRef, String> finishedWindows = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<WorkloadRef, String> eldest) {
@@ -101,67 +105,35 @@ public final class PendingIntents {
         }
     };
 
-    /** A partition was assigned; {@code committed} is its committed offset and metadata, null when none. */
-    public synchronized void assigned(TopicPartition partition, OffsetAndMetadata committed) {
-        partitions.put(partition, PartitionProgress.resume(committed));
-    }
-
-    /** Partitions were revoked or lost: their intents, progress and unpublished outcomes are forgotten. */
+    /** Partitions were revoked or lost: their intents and unpublished reports are forgotten. */
     public synchronized void revoked(Collection<TopicPartition> revoked) {
         for (TopicPartition partition : revoked) {
-            partitions.remove(partition);
             outbox.remove(partition);
-            drained.remove(partition);
         }
         byWorkload.values().forEach(queue -> queue.removeIf(e -> revoked.contains(e.partition)));
         byWorkload.values().removeIf(Deque::isEmpty);
     }
 
-    /** Forgets everything (the consumer and producer are being replaced). */
-    public synchronized void clear() {
-        partitions.clear();
-        outbox.clear();
-        drained.clear();
-        byWorkload.clear();
-    }
-
-    /**
-     * Takes in one record read from the topic.
-     *
-     * @param intent the decoded intent, null when the record was unreadable (and dead-lettered)
-     * @return whether the workload has something new for the applier
-     */
-    public synchronized boolean read(TopicPartition partition, long offset, ReclaimIntent intent) {
-        PartitionProgress progress = partitions.get(partition);
-        if (progress == null) {
-            return false;
-        }
-        if (intent == null || progress.finishedBefore(offset)) {
-            progress.finished(offset);
-            return false;
-        }
+    /** Takes in one intent read from {@code partition}. */
+    public synchronized Read read(TopicPartition partition, ReclaimIntent intent) {
         return switch (intent) {
-            case ReclaimRequested requested -> request(progress, partition, offset, requested);
-            case ReclaimWithdrawn withdrawn -> {
-                progress.finished(offset);
-                yield withdraw(withdrawn);
-            }
+            case ReclaimRequested requested -> request(partition, requested);
+            case ReclaimWithdrawn withdrawn -> new Read(CompletableFuture.completedFuture(null), withdraw(withdrawn));
         };
     }
 
-    private boolean request(
-            PartitionProgress progress, TopicPartition partition, long offset, ReclaimRequested intent) {
-        Deque<Entry> queue = byWorkload.computeIfAbsent(intent.workload(), w -> new ArrayDeque<>());
+    private Read request(TopicPartition partition, ReclaimRequested intent) {
+        Deque<Entry> queue = byWorkload.get(intent.workload());
         boolean duplicate = intent.windowId().equals(finishedWindows.get(intent.workload()))
-                || queue.stream().anyMatch(e -> e.intent.windowId().equals(intent.windowId()));
+                || (queue != null
+                        && queue.stream().anyMatch(e -> e.intent.windowId().equals(intent.windowId())));
         if (duplicate) {
             // The same window delivered twice (a replay): one outcome for it is enough.
-            progress.finished(offset);
-            return false;
+            return NOTHING;
         }
-        queue.addLast(new Entry(intent, partition, offset));
-        progress.opened(offset);
-        return true;
+        Entry entry = new Entry(intent, partition);
+        byWorkload.computeIfAbsent(intent.workload(), w -> new ArrayDeque<>()).addLast(entry);
+        return new Read(entry.done, true);
     }
 
     private boolean withdraw(ReclaimWithdrawn withdrawal) {
@@ -192,7 +164,7 @@ public final class PendingIntents {
     /** Publishes that an intent waits for the rate limit; it stays open. */
     public synchronized void reportRateLimited(Entry entry, ReclaimEvent.ReclaimSkipped event) {
         if (owned(entry)) {
-            outbox.computeIfAbsent(entry.partition, p -> new ArrayList<>()).add(event);
+            outbox.computeIfAbsent(entry.partition, p -> new ArrayList<>()).add(new Sequenced(++sequence, event));
             entry.rateLimitReported = true;
         }
     }
@@ -200,7 +172,7 @@ public final class PendingIntents {
     /** Publishes that an attempt failed; the intent stays open and is tried again. */
     public synchronized void reportFailure(Entry entry, ReclaimEvent.ReclaimFailed event) {
         if (owned(entry)) {
-            outbox.computeIfAbsent(entry.partition, p -> new ArrayList<>()).add(event);
+            outbox.computeIfAbsent(entry.partition, p -> new ArrayList<>()).add(new Sequenced(++sequence, event));
             entry.failureReported = true;
         }
     }
@@ -215,18 +187,22 @@ public final class PendingIntents {
      *
      * @return false when this instance no longer owns its partition (nothing will be published)
      */
-    public synchronized boolean finish(Entry entry, ReclaimEvent outcome) {
-        entry.inFlight = false;
-        Deque<Entry> queue = byWorkload.get(entry.intent.workload());
-        if (queue == null || !queue.remove(entry) || !partitions.containsKey(entry.partition)) {
-            return false;
+    public boolean finish(Entry entry, ReclaimEvent outcome) {
+        Sequenced done;
+        synchronized (this) {
+            entry.inFlight = false;
+            Deque<Entry> queue = byWorkload.get(entry.intent.workload());
+            if (queue == null || !queue.remove(entry)) {
+                return false;
+            }
+            if (queue.isEmpty()) {
+                byWorkload.remove(entry.intent.workload());
+            }
+            finishedWindows.put(entry.intent.workload(), entry.intent.windowId());
+            done = new Sequenced(++sequence, outcome);
         }
-        if (queue.isEmpty()) {
-            byWorkload.remove(entry.intent.workload());
-        }
-        outbox.computeIfAbsent(entry.partition, p -> new ArrayList<>()).add(outcome);
-        partitions.get(entry.partition).finished(entry.offset);
-        finishedWindows.put(entry.intent.workload(), entry.intent.windowId());
+        // Outside the lock: completing hands the offset to the intake's tracker.
+        entry.done.complete(done);
         return true;
     }
 
@@ -236,30 +212,14 @@ public final class PendingIntents {
     }
 
     /**
-     * The outcomes to publish and the partitions whose position moved since the last drain; empties the outbox.
-     * A batch whose transaction fails is not retried: the intake starts over from the committed offsets.
+     * The reports (rate limited, failed attempt) to publish now; empties the outbox. Reports whose transaction
+     * fails are not retried: the intake starts over from the committed offsets and reports again.
      */
-    public synchronized Batch drain() {
-        List<ReclaimEvent> events = new ArrayList<>();
-        outbox.values().forEach(events::addAll);
+    public synchronized List<Sequenced> drainReports() {
+        List<Sequenced> reports = new ArrayList<>();
+        outbox.values().forEach(reports::addAll);
         outbox.clear();
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        partitions.forEach((partition, progress) -> {
-            OffsetAndMetadata position = progress.position();
-            if (position != null && !position.equals(drained.get(partition))) {
-                offsets.put(partition, position);
-                drained.put(partition, position);
-            }
-        });
-        return new Batch(events, offsets);
-    }
-
-    /** Partitions with {@link #MAX_OPEN} open intents or more: read no further until some finish. */
-    public synchronized Set<TopicPartition> crowded() {
-        return partitions.entrySet().stream()
-                .filter(e -> e.getValue().openCount() >= MAX_OPEN)
-                .map(Map.Entry::getKey)
-                .collect(Collectors.toSet());
+        return reports;
     }
 
     /** Workloads with an open intent (the loop's resync). */
@@ -282,6 +242,6 @@ public final class PendingIntents {
 
     private boolean owned(Entry entry) {
         Deque<Entry> queue = byWorkload.get(entry.intent.workload());
-        return queue != null && queue.contains(entry) && partitions.containsKey(entry.partition);
+        return queue != null && queue.contains(entry);
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.reclaim.WorkloadRef;
+import io.gpuaas.kit.runtime.OffsetTracker;
 import io.gpuaas.kit.runtime.ReconcileLoop.Outcome;
 import io.gpuaas.reclaim.config.ReclaimerSettings.Mode;
 import io.gpuaas.reclaim.k8s.ScaleOutcome;
@@ -17,9 +18,12 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,6 +38,8 @@ class ReclaimApplierTest {
             List.of(new ReclaimEvent.ScaledGroup("predictor", null, 1, 0)), "minReplicas to 0", false);
 
     private final PendingIntents pending = new PendingIntents();
+    private final OffsetTracker<PendingIntents.Sequenced> tracker = new OffsetTracker<>();
+    private OffsetTracker.Partition<PendingIntents.Sequenced> partition;
     private final List<String> writes = new ArrayList<>();
     private final Deque<ScaleOutcome> outcomes = new ArrayDeque<>();
     private final AtomicLong now = new AtomicLong(0);
@@ -41,7 +47,7 @@ class ReclaimApplierTest {
 
     @BeforeEach
     void setUp() {
-        pending.assigned(P0, null);
+        partition = tracker.assigned(P0, null);
         applier = applier(10, Mode.DIRECT, false);
     }
 
@@ -74,8 +80,22 @@ class ReclaimApplierTest {
                 CLOCK.instant());
     }
 
+    /** Reads an intent as the intake does: opened in the tracker, finished when the applier finishes it. */
     private void read(long offset, ReclaimIntent intent) {
-        pending.read(P0, offset, intent);
+        if (tracker.open(partition, offset)) {
+            pending.read(P0, intent).done().thenAccept(done -> tracker.finished(partition, offset, done));
+        }
+    }
+
+    /** What the intake's next transaction would publish and commit. */
+    private record Batch(List<ReclaimEvent> events, Map<TopicPartition, OffsetAndMetadata> offsets) {}
+
+    private Batch drain() {
+        OffsetTracker.Drain<PendingIntents.Sequenced> drain = tracker.drain();
+        List<PendingIntents.Sequenced> events = new ArrayList<>(pending.drainReports());
+        drain.results().forEach(f -> events.add(f.result()));
+        events.sort(Comparator.comparingLong(PendingIntents.Sequenced::sequence));
+        return new Batch(events.stream().map(PendingIntents.Sequenced::event).toList(), drain.offsets());
     }
 
     @Test
@@ -84,7 +104,7 @@ class ReclaimApplierTest {
 
         assertThat(applier.reconcile(CHAT)).isEqualTo(Outcome.done());
 
-        PendingIntents.Batch batch = pending.drain();
+        Batch batch = drain();
         assertThat(writes).containsExactly("team-a/InferenceService/chat@w1");
         assertThat(batch.events()).singleElement().isInstanceOfSatisfying(ReclaimEvent.Reclaimed.class, r -> {
             assertThat(r.gpusFreed()).isEqualTo(1);
@@ -103,7 +123,7 @@ class ReclaimApplierTest {
         applier.reconcile(CHAT);
 
         assertThat(writes).hasSize(1);
-        PendingIntents.Batch batch = pending.drain();
+        Batch batch = drain();
         assertThat(batch.events()).hasSize(1);
         assertThat(batch.offsets().get(P0).offset()).isEqualTo(2);
     }
@@ -119,7 +139,7 @@ class ReclaimApplierTest {
         applier.reconcile(CHAT);
 
         assertThat(waiting).isEqualTo(Outcome.requeueAfter(Duration.ofMinutes(1)));
-        PendingIntents.Batch first = pending.drain();
+        Batch first = drain();
         assertThat(first.events())
                 .filteredOn(ReclaimEvent.ReclaimSkipped.class::isInstance)
                 .singleElement()
@@ -133,7 +153,7 @@ class ReclaimApplierTest {
         assertThat(applier.reconcile(CHAT)).isEqualTo(Outcome.done());
 
         assertThat(writes).containsExactly("team-a/RayCluster/train@w0", "team-a/InferenceService/chat@w1");
-        assertThat(pending.drain().events()).singleElement().isInstanceOf(ReclaimEvent.Reclaimed.class);
+        assertThat(drain().events()).singleElement().isInstanceOf(ReclaimEvent.Reclaimed.class);
     }
 
     @Test
@@ -150,7 +170,7 @@ class ReclaimApplierTest {
                 .isInstanceOfSatisfying(Outcome.RequeueAfter.class, r -> assertThat(r.delay())
                         .isBetween(Duration.ofMillis(500), Duration.ofSeconds(30))));
         assertThat(third).isEqualTo(Outcome.done());
-        assertThat(pending.drain().events())
+        assertThat(drain().events())
                 .extracting(e -> e.getClass().getSimpleName())
                 .containsExactly("ReclaimFailed", "Reclaimed");
         assertThat(writes).hasSize(3).allMatch(w -> w.equals("team-a/InferenceService/chat@w1"));
@@ -163,7 +183,7 @@ class ReclaimApplierTest {
 
         assertThat(applier.reconcile(CHAT)).isEqualTo(Outcome.done());
 
-        PendingIntents.Batch batch = pending.drain();
+        Batch batch = drain();
         assertThat(batch.events())
                 .singleElement()
                 .isInstanceOfSatisfying(ReclaimEvent.ReclaimFailed.class, f -> assertThat(f.reason())
@@ -183,10 +203,9 @@ class ReclaimApplierTest {
         applier.reconcile(CHAT);
 
         assertThat(writes).containsExactly("team-a/RayCluster/train@w0");
-        assertThat(pending.drain().events())
-                .last()
-                .isInstanceOfSatisfying(ReclaimEvent.ReclaimSkipped.class, s -> assertThat(s.reason())
-                        .isEqualTo("BUSY_AGAIN"));
+        assertThat(drain().events()).last().isInstanceOfSatisfying(ReclaimEvent.ReclaimSkipped.class, s -> assertThat(
+                        s.reason())
+                .isEqualTo("BUSY_AGAIN"));
     }
 
     @Test
@@ -198,7 +217,7 @@ class ReclaimApplierTest {
         applier.reconcile(TRAIN);
 
         assertThat(writes).allMatch(w -> w.endsWith(" dry")).hasSize(2);
-        assertThat(pending.drain().events()).allSatisfy(e -> assertThat(((ReclaimEvent.Reclaimed) e).dryRun())
+        assertThat(drain().events()).allSatisfy(e -> assertThat(((ReclaimEvent.Reclaimed) e).dryRun())
                 .isTrue());
     }
 
@@ -210,6 +229,6 @@ class ReclaimApplierTest {
         applier.reconcile(CHAT);
 
         assertThat(writes).isEmpty();
-        assertThat(pending.drain().events()).singleElement().isInstanceOf(ReclaimEvent.ReclaimSkipped.class);
+        assertThat(drain().events()).singleElement().isInstanceOf(ReclaimEvent.ReclaimSkipped.class);
     }
 }
