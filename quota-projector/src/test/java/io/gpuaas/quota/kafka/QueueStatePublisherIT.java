@@ -56,9 +56,9 @@ class QueueStatePublisherIT {
     @BeforeEach
     void start(KubernetesApi api) throws InterruptedException {
         client = api.newClient();
-        cache = new ClusterCache(client, Duration.ofMinutes(10), false);
+        cache = new ClusterCache(client, Duration.ofMinutes(10), false, new PrometheusRegistry());
         cache.start();
-        assertThat(cache.awaitSynced(Duration.ofSeconds(60))).isTrue();
+        await().atMost(Duration.ofSeconds(60)).until(cache::synced);
         // As LeaderDuties wires it.
         publisher = new QueueStatePublisher(
                 producer, TOPIC, cache, Clock.systemUTC(), new QuotaProjectorMetrics(new PrometheusRegistry()));
