@@ -14,7 +14,7 @@ import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThr
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Builds the reclaim {@link KafkaStreams} from plain arguments: used by the service, the tests and the bench. */
+/** The reclaim Streams application from plain arguments: its properties for the service, a bare client for the tests and the bench. */
 public final class ReclaimPipeline {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReclaimPipeline.class);
@@ -27,6 +27,25 @@ public final class ReclaimPipeline {
     private ReclaimPipeline() {}
 
     /**
+     * The reclaim application's Streams settings: {@code streamsConfig} with exactly-once, two stream threads unless
+     * it names a count, the dead-letter handler for unreadable samples and the state directory.
+     */
+    public static Properties properties(
+            Map<String, Object> streamsConfig, Path stateDir, DeadLetterPublisher deadLetters) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, DEFAULT_STREAM_THREADS);
+        props.putAll(streamsConfig);
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterDeserializationHandler.class);
+        props.put(DeadLetterDeserializationHandler.PUBLISHER_CONFIG, deadLetters);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        return props;
+    }
+
+    /**
+     * A bare client for the tests and the bench (the service runs the same topology and properties under the kit's
+     * {@code StreamsApplication}): a failed stream thread is replaced at once.
+     *
      * @param streamsConfig exactly-once Streams settings (application id, bootstrap servers...)
      * @param stateDir      local state directory; windows are restored from the changelog when it is empty
      * @param deadLetters   where unreadable samples go (original bytes and reason) while the partition moves on
@@ -40,13 +59,7 @@ public final class ReclaimPipeline {
             ReclaimDecider decider,
             ReclaimerMetrics metrics,
             DeadLetterPublisher deadLetters) {
-        Properties props = new Properties();
-        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, DEFAULT_STREAM_THREADS);
-        props.putAll(streamsConfig);
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterDeserializationHandler.class);
-        props.put(DeadLetterDeserializationHandler.PUBLISHER_CONFIG, deadLetters);
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        Properties props = properties(streamsConfig, stateDir, deadLetters);
         KafkaStreams streams =
                 new KafkaStreams(ReclaimTopology.build(topicPrefix, owners, workloads, decider, metrics), props);
         streams.setUncaughtExceptionHandler(e -> {

@@ -1,38 +1,42 @@
 package io.gpuaas.reclaim.stream;
 
 import io.gpuaas.kit.kafka.KafkaClients;
+import io.gpuaas.kit.runtime.ComponentHealth;
+import io.gpuaas.kit.runtime.ServiceComponent;
+import io.gpuaas.kit.runtime.StreamsApplication;
 import io.gpuaas.reclaim.config.ReclaimerSettings;
 import io.gpuaas.reclaim.k8s.PodOwnerIndex;
 import io.gpuaas.reclaim.k8s.WorkloadDirectory;
 import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
-import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Value;
-import io.micronaut.context.event.StartupEvent;
-import io.micronaut.runtime.event.annotation.EventListener;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import jakarta.annotation.PreDestroy;
+import jakarta.inject.Singleton;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
-import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.Topology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the reclaim topology. It starts once the informers have listed (an unknown pod before that would only mean
- * "not cached yet"), and closes on shutdown so the last transaction commits and no window is half-written.
+ * The reclaim topology as a service component, supervised by the kit's {@link StreamsApplication}. The first client
+ * starts once the informers have listed (an unknown pod before that would only mean "not cached yet"), or after
+ * {@code informer-sync-timeout} anyway; a client in ERROR, or whose thread died, is replaced in-process after a
+ * backoff (RECOVERING meanwhile); on stop it closes so the last transaction commits and no window is half-written.
  */
-@Context
-public class ReclaimStreams {
+@Singleton
+public class ReclaimStreams implements ServiceComponent {
+
+    public static final String NAME = "reclaim-streams";
+
+    /** Before the applier (100): the applier stops reading intents first, then the stream commits and closes. */
+    public static final int START_ORDER = 10;
 
     private static final Logger LOG = LoggerFactory.getLogger(ReclaimStreams.class);
 
-    private final KafkaStreams streams;
-    private final PodOwnerIndex owners;
-    private final WorkloadDirectory directory;
-    private final Duration syncTimeout;
+    private final StreamsApplication application;
 
     public ReclaimStreams(
             KafkaClients clients,
@@ -42,56 +46,49 @@ public class ReclaimStreams {
             ReclaimerMetrics metrics,
             PrometheusRegistry registry,
             @Value("${gpuaas.reclaimer.state-dir:}") String stateDir)
-            throws java.io.IOException {
-        this.owners = owners;
-        this.directory = directory;
-        this.syncTimeout = settings.informerSyncTimeout();
+            throws IOException {
         ReclaimDecider decider = new ReclaimDecider(settings.mode(), settings.dryRun(), metrics, Clock.systemUTC());
         Path dir = stateDir.isBlank() ? Files.createTempDirectory("idle-reclaimer-") : Path.of(stateDir);
-        streams = ReclaimPipeline.create(
-                clients.streamsConfig(settings.applicationId()),
-                clients.settings().topicPrefix(),
-                dir,
-                owners,
-                directory,
-                decider,
-                metrics,
-                clients.deadLetterPublisher(settings.applicationId(), registry));
+        String prefix = clients.settings().topicPrefix();
+        Topology topology = ReclaimTopology.build(prefix, owners, directory, decider, metrics);
+        this.application = StreamsApplication.builder(
+                        NAME,
+                        () -> topology,
+                        ReclaimPipeline.properties(
+                                clients.streamsConfig(settings.applicationId()),
+                                dir,
+                                clients.deadLetterPublisher(settings.applicationId(), registry)))
+                .startWhen(
+                        "informers synced", () -> owners.synced() && directory.synced(), settings.informerSyncTimeout())
+                .startOrder(START_ORDER)
+                .metrics(registry)
+                .build();
         LOG.info("idle-reclaimer: mode={} dryRun={} settings={}", settings.mode(), settings.dryRun(), settings);
     }
 
-    @EventListener
-    void onStartup(StartupEvent event) {
-        Thread.ofVirtual().name("reclaim-streams-start").start(this::startWhenSynced);
+    @Override
+    public String name() {
+        return NAME;
     }
 
-    private void startWhenSynced() {
-        long deadline = System.nanoTime() + syncTimeout.toNanos();
-        while (!(owners.synced() && directory.synced()) && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-        if (!(owners.synced() && directory.synced())) {
-            LOG.warn("informers not synced after {}; starting anyway, unknown pods are ignored", syncTimeout);
-        }
-        streams.start();
+    @Override
+    public int startOrder() {
+        return START_ORDER;
     }
 
-    public KafkaStreams.State state() {
-        return streams.state();
+    @Override
+    public void start() {
+        application.start();
     }
 
-    public Map<String, Object> details() {
-        return Map.of("state", streams.state().name());
+    /** Closes the client within the grace (the open transaction commits) and leaves the group. */
+    @Override
+    public void stop(Duration grace) {
+        application.stop(grace);
     }
 
-    @PreDestroy
-    void close() {
-        // Leaving the group hands the partitions over at once instead of after the session timeout.
-        streams.close(new KafkaStreams.CloseOptions().leaveGroup(true).timeout(Duration.ofSeconds(10)));
+    @Override
+    public ComponentHealth health() {
+        return application.health();
     }
 }

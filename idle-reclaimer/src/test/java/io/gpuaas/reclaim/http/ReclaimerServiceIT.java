@@ -226,7 +226,7 @@ class ReclaimerServiceIT {
         HttpResponse<String> readiness = send("GET", "/health/readiness", token("ops", List.of(), List.of("metrics")));
         HttpResponse<String> metrics = send("GET", "/metrics", token("ops", List.of(), List.of("metrics")));
 
-        assertThat(readiness.body()).contains("kubernetes", "reclaimStreams", "kafka");
+        assertThat(readiness.body()).contains("kubernetes", "components", "reclaim-streams", "kafka");
         assertThat(send("GET", "/health/liveness", null).statusCode()).isEqualTo(200);
         assertThat(metrics.statusCode()).isEqualTo(200);
         assertThat(metrics.body())
