@@ -2,7 +2,7 @@ package io.gpuaas.metrics;
 
 /**
  * When each {@code ServiceComponent} of the gateway starts (lowest first) and stops (highest first, by the kit's
- * {@code ServiceLifecycle}). Inputs start before what uses them, and stop after: tenant labels before the first
+ * {@code ServiceLifecycle}; {@link MetricsGateway} builds them, each component carries its order). Inputs start before what uses them, and stop after: tenant labels before the first
  * sample is charged, the projections before the rollups that read them, the scheduler before discovery adds targets
  * to it; on shutdown discovery ends first, then the leader steps down (the last scrape is flushed, the partial rollup
  * window published) and releases the Lease, while the projections still run.

@@ -12,7 +12,6 @@ import io.gpuaas.events.quota.QueueState;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.events.tenant.TenantUtilization;
-import io.gpuaas.kit.k8s.LeaseLeadership;
 import io.gpuaas.testing.k8s.KubernetesApi;
 import io.gpuaas.testing.k8s.KubernetesApiExtension;
 import io.gpuaas.testing.kafka.KafkaBroker;
@@ -202,7 +201,7 @@ class TwoGatewaysIT {
     private static boolean leading(GatewayHarness gateway) {
         return gateway.server
                 .getApplicationContext()
-                .getBean(LeaseLeadership.class)
+                .getBean(MetricsGateway.class)
                 .leading();
     }
 
