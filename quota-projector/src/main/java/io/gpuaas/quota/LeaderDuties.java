@@ -240,7 +240,11 @@ final class LeaderDuties implements ServiceComponent, LeaderDuty {
 
         private ComponentHealth health() {
             if (restored) {
-                return new ComponentHealth(State.RUNNING, true, "leader", 0);
+                // The queue-state loop retries a queue whose publish failed; several failures in a row take it out.
+                ComponentHealth published = states.health();
+                return published.state() == State.RECOVERING
+                        ? new ComponentHealth(State.RECOVERING, true, "leader; queue state: " + published.detail(), 0)
+                        : new ComponentHealth(State.RUNNING, true, "leader", 0);
             }
             ComponentHealth replay = restore.health();
             State state = replay.state() == State.RECOVERING ? State.RECOVERING : State.STARTING;
