@@ -214,6 +214,5 @@ public final class QuotaProjector implements AutoCloseable {
     @Override
     public void close() {
         lifecycle.stop();
-        layouts.close();
     }
 }
