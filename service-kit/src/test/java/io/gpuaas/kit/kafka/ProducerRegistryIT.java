@@ -12,6 +12,7 @@ import io.gpuaas.events.notice.Notice;
 import io.gpuaas.testing.auth.TestJwt;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.gpuaas.testing.kafka.KafkaBrokerExtension;
+import io.micronaut.configuration.kafka.ConsumerRegistry;
 import io.micronaut.configuration.kafka.config.KafkaDefaultConfiguration;
 import io.micronaut.configuration.kafka.health.KafkaHealthIndicator;
 import io.micronaut.context.ApplicationContext;
@@ -22,7 +23,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClient;
 import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -163,8 +166,11 @@ class ProducerRegistryIT {
         assertThat(context.findBean(KafkaHealthIndicator.class))
                 .as("readiness has one Kafka check, the kit's")
                 .isEmpty();
-        assertThat(context.getActiveBeanRegistrations(org.apache.kafka.clients.admin.AdminClient.class))
+        assertThat(context.getActiveBeanRegistrations(AdminClient.class))
                 .as("micronaut-kafka's admin client, which nothing asks for")
+                .isEmpty();
+        assertThat(context.getActiveBeanRegistrations(ConsumerRegistry.class))
+                .as("its listener machinery (and consumer thread pool), without a @KafkaListener")
                 .isEmpty();
     }
 
@@ -209,7 +215,7 @@ class ProducerRegistryIT {
     }
 
     private List<ProducerState> activeProducers(RecordMetadata sent)
-            throws InterruptedException, ExecutionException, java.util.concurrent.TimeoutException {
+            throws InterruptedException, ExecutionException, TimeoutException {
         TopicPartition partition = new TopicPartition(sent.topic(), sent.partition());
         try (Admin admin = broker.admin()) {
             return admin.describeProducers(List.of(partition))
