@@ -31,62 +31,75 @@ public final class Topics {
     private static final Serde<String> KEY = Serdes.String();
 
     /** Create, cancel, change and release requests, keyed by pool id so one writer decides per pool. */
-    public static final TopicSpec<String, BookingCommand> BOOKING_COMMANDS = new TopicSpec<>(
-            "booking-commands", KEY, EventSerdes.of(BookingCommand.class), 12, false, Duration.ofDays(7));
+    public static final TopicSpec<String, BookingCommand> BOOKING_COMMANDS =
+            events("booking-commands", BookingCommand.class, 12, false, Duration.ofDays(7));
     /** Every booking decision and window transition, keyed by booking id; kept a year for audit and replay. */
     public static final TopicSpec<String, BookingEvent> BOOKING_EVENTS =
-            new TopicSpec<>("booking-events", KEY, EventSerdes.of(BookingEvent.class), 12, false, Duration.ofDays(365));
+            events("booking-events", BookingEvent.class, 12, false, Duration.ofDays(365));
     /** Latest state per booking id, compacted; type {@code io.gpuaas.booking.state.v1}. */
-    public static final TopicSpec<String, Booking> BOOKINGS =
-            new TopicSpec<>("bookings", KEY, EventSerdes.of(Booking.class), 12, true, null);
+    public static final TopicSpec<String, Booking> BOOKINGS = events("bookings", Booking.class, 12, true, null);
     /** Kueue Workload condition transitions and deletions, keyed by {@code namespace/name}. */
     public static final TopicSpec<String, WorkloadEvent> KUEUE_WORKLOADS =
-            new TopicSpec<>("kueue-workloads", KEY, EventSerdes.of(WorkloadEvent.class), 12, false, Duration.ofDays(7));
+            events("kueue-workloads", WorkloadEvent.class, 12, false, Duration.ofDays(7));
     /**
      * One record per exporter scrape of one node (or remote-write batch of one node at one time), every device of it
      * inside, keyed by node. The busiest topic (10,000 devices at 1 Hz and more), so it has its own codec,
      * {@link GpuScrapeCodec}: the same headers and bytes as the generic serdes without Jackson.
      */
-    public static final TopicSpec<String, GpuScrapeEvent> GPU_SAMPLES =
-            new TopicSpec<>("gpu-samples", KEY, GpuScrapeCodec.serde(), 24, false, Duration.ofHours(6));
+    public static final TopicSpec<String, GpuScrapeEvent> GPU_SAMPLES = new TopicSpec<>(
+            "gpu-samples",
+            String.class,
+            KEY,
+            GpuScrapeEvent.class,
+            GpuScrapeCodec.serde(),
+            24,
+            false,
+            Duration.ofHours(6));
     /** Latest state per Kueue queue, compacted, keyed by {@code cq/<name>} or {@code lq/<namespace>/<name>}. */
     public static final TopicSpec<String, QueueStateEvent> QUOTA_STATE =
-            new TopicSpec<>("quota-state", KEY, EventSerdes.of(QueueStateEvent.class), 6, true, null);
+            events("quota-state", QueueStateEvent.class, 6, true, null);
     /** Every idle-reclaimer step, keyed by {@code namespace/kind/name}. */
     public static final TopicSpec<String, ReclaimEvent> RECLAIM_EVENTS =
-            new TopicSpec<>("reclaim-events", KEY, EventSerdes.of(ReclaimEvent.class), 6, false, Duration.ofDays(30));
+            events("reclaim-events", ReclaimEvent.class, 6, false, Duration.ofDays(30));
     /**
      * Reclaims the idle-reclaimer's stream decided and its applier carries out, keyed by {@code namespace/kind/name}.
      * A work queue between an exactly-once stream and the API server, not a record of what happened (that is
      * {@link #RECLAIM_EVENTS}); kept a week for audit and replay.
      */
     public static final TopicSpec<String, ReclaimIntent> RECLAIM_INTENTS =
-            new TopicSpec<>("reclaim-intents", KEY, EventSerdes.of(ReclaimIntent.class), 6, false, Duration.ofDays(7));
+            events("reclaim-intents", ReclaimIntent.class, 6, false, Duration.ofDays(7));
     /** Per-tenant utilization rollups, keyed by tenant. */
-    public static final TopicSpec<String, TenantUtilizationEvent> TENANT_UTILIZATION = new TopicSpec<>(
-            "tenant-utilization", KEY, EventSerdes.of(TenantUtilizationEvent.class), 6, false, Duration.ofDays(30));
+    public static final TopicSpec<String, TenantUtilizationEvent> TENANT_UTILIZATION =
+            events("tenant-utilization", TenantUtilizationEvent.class, 6, false, Duration.ofDays(30));
     /**
      * Each tenant's GPU-hours ledger per UTC day (booked, admitted, busy, idle, reclaimed, released per pool),
      * compacted, keyed by {@code <tenant>/<yyyy-mm-dd>}: the latest figures of a day replace the earlier ones.
      */
     public static final TopicSpec<String, UsageLedgerEvent> USAGE_LEDGER =
-            new TopicSpec<>("usage-ledger", KEY, EventSerdes.of(UsageLedgerEvent.class), 6, true, null);
+            events("usage-ledger", UsageLedgerEvent.class, 6, true, null);
     /**
      * Heads-ups to tenants, each emitted once: booking notices (BookingEndingSoon, NoShowWarning) from booking-service,
      * keyed by booking id; workload notices (ReclaimPending) from idle-reclaimer, keyed by {@code namespace/kind/name}. Read by whatever
      * delivers them (Kubernetes Events, webhooks) and by SREs; kept a week, as long as a delivery may lag.
      */
     public static final TopicSpec<String, Notice> NOTICES =
-            new TopicSpec<>("notices", KEY, EventSerdes.of(Notice.class), 6, false, Duration.ofDays(7));
+            events("notices", Notice.class, 6, false, Duration.ofDays(7));
     /**
      * Tenants' webhook endpoints, compacted, keyed by {@code <tenant>/<id>}; a tombstone deletes one. Every
      * booking-service replica reads it whole; the signing secret in it is encrypted ({@link WebhookRegistration}).
      */
     public static final TopicSpec<String, WebhookRegistration> WEBHOOKS =
-            new TopicSpec<>("webhooks", KEY, EventSerdes.of(WebhookRegistration.class), 3, true, null);
+            events("webhooks", WebhookRegistration.class, 3, true, null);
     /** Records that could not be processed: original key and bytes, the reason in {@code gpuaas_dlq_*} headers. */
-    public static final TopicSpec<byte[], byte[]> DEAD_LETTER =
-            new TopicSpec<>("dead-letter", Serdes.ByteArray(), Serdes.ByteArray(), 3, false, Duration.ofDays(30));
+    public static final TopicSpec<byte[], byte[]> DEAD_LETTER = new TopicSpec<>(
+            "dead-letter",
+            byte[].class,
+            Serdes.ByteArray(),
+            byte[].class,
+            Serdes.ByteArray(),
+            3,
+            false,
+            Duration.ofDays(30));
 
     private static final List<TopicSpec<?, ?>> ALL = List.of(
             BOOKING_COMMANDS,
@@ -119,6 +132,13 @@ public final class Topics {
             Map.entry("dead-letter", "the original record's key, unchanged"));
 
     private Topics() {}
+
+    /** A topic of {@code type} events keyed by a string aggregate id, written and read with the CloudEvents serde. */
+    private static <V> TopicSpec<String, V> events(
+            String baseName, Class<V> type, int partitions, boolean compacted, Duration retention) {
+        return new TopicSpec<>(
+                baseName, String.class, KEY, type, EventSerdes.of(type), partitions, compacted, retention);
+    }
 
     /** What the record key of {@code topic} is (its aggregate id), for documentation and tooling. */
     public static String keyDescription(TopicSpec<?, ?> topic) {

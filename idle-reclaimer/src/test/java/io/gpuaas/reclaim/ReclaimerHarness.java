@@ -308,8 +308,7 @@ public final class ReclaimerHarness implements AutoCloseable {
         intentReader.join(5_000);
         noticeReader.join(5_000);
         producer.close();
-        publisher.close();
-        clients.close();
+        clients.close(); // and the producers it made, the publisher's among them
         requests.stop(Duration.ofSeconds(2));
         directory.close();
         owners.close();

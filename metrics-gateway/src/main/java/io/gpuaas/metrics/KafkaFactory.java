@@ -23,28 +23,37 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Deserializer;
 
-/** The Kafka clients of metrics-gateway, on the shared idempotent/acks=all settings of the service kit. */
+/**
+ * The Kafka clients of metrics-gateway, on the shared idempotent/acks=all settings of the service kit; its producers
+ * are micronaut-kafka's, closed with the context.
+ */
 public final class KafkaFactory {
 
     private KafkaFactory() {}
 
-    /** Records come encoded from {@link GpuScrapeCodec.Writer#record}: the producer itself only sends bytes. */
+    /** The client id of the one producer of {@code gpuaas.gpu-samples}. */
+    public static final String SAMPLE_PRODUCER = "metrics-gateway-gpu-samples";
+
+    /** 1,250 node scrapes per interval arrive in bursts: larger batches keep the broker request rate low. */
+    public static final Map<String, Object> SAMPLE_BATCHING = Map.of(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024);
+
+    /**
+     * Records come encoded from {@link GpuScrapeCodec.Writer#record}: the producer itself only sends bytes. It is
+     * micronaut-kafka's ({@link KafkaClients#producer}), with the kit's settings and {@link #SAMPLE_BATCHING}.
+     */
     public static Producer<byte[], byte[]> sampleProducer(KafkaClients kafka) {
-        return new KafkaProducer<>(sampleProducerConfig(kafka), new ByteArraySerializer(), new ByteArraySerializer());
+        return kafka.producer(SAMPLE_PRODUCER, byte[].class, byte[].class, SAMPLE_BATCHING);
     }
 
-    /** The kit's idempotent {@code acks=all} settings with the batching the GpuScrape stream needs. */
+    /** The sample producer's settings, for a producer built by hand (the ingest benchmark's contenders). */
     public static Map<String, Object> sampleProducerConfig(KafkaClients kafka) {
-        Map<String, Object> config = kafka.producerConfig("metrics-gateway-gpu-samples");
-        // 1,250 node scrapes per interval arrive in bursts: larger batches keep the broker request rate low.
-        config.put(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024);
+        Map<String, Object> config = kafka.producerConfig(SAMPLE_PRODUCER);
+        config.putAll(SAMPLE_BATCHING);
         return config;
     }
 
@@ -59,17 +68,11 @@ public final class KafkaFactory {
     private static final Duration LOOKUP = Duration.ofSeconds(10);
 
     public static Producer<String, TenantUtilizationEvent> rollupProducer(KafkaClients kafka) {
-        return new KafkaProducer<>(
-                kafka.producerConfig("metrics-gateway-rollups"),
-                Topics.TENANT_UTILIZATION.keySerde().serializer(),
-                Topics.TENANT_UTILIZATION.valueSerde().serializer());
+        return kafka.producer("metrics-gateway-rollups", Topics.TENANT_UTILIZATION);
     }
 
     public static Producer<String, UsageLedgerEvent> ledgerProducer(KafkaClients kafka) {
-        return new KafkaProducer<>(
-                kafka.producerConfig("metrics-gateway-usage-ledger"),
-                Topics.USAGE_LEDGER.keySerde().serializer(),
-                Topics.USAGE_LEDGER.valueSerde().serializer());
+        return kafka.producer("metrics-gateway-usage-ledger", Topics.USAGE_LEDGER);
     }
 
     /**

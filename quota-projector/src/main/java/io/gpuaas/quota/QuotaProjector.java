@@ -217,6 +217,5 @@ public final class QuotaProjector implements ServiceComponents, AutoCloseable {
     @Override
     public void close() {
         lifecycle.stop();
-        layouts.close();
     }
 }

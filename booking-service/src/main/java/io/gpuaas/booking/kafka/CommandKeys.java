@@ -20,7 +20,9 @@ final class CommandKeys {
      */
     static final TopicSpec<String, BookingCommand> TOPIC = new TopicSpec<>(
             Topics.BOOKING_COMMANDS.baseName(),
+            Topics.BOOKING_COMMANDS.keyType(),
             Topics.BOOKING_COMMANDS.keySerde(),
+            Topics.BOOKING_COMMANDS.valueType(),
             Serdes.serdeFrom(
                     Topics.BOOKING_COMMANDS.valueSerde().serializer(),
                     new Lenient(Topics.BOOKING_COMMANDS.valueSerde().deserializer())),

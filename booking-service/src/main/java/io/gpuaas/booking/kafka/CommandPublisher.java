@@ -3,19 +3,18 @@ package io.gpuaas.booking.kafka;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.kit.kafka.KafkaClients;
-import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.serialization.StringSerializer;
 
-/** Sends booking commands keyed by pool, so every command of a pool reaches that pool's single writer. */
+/**
+ * Sends booking commands keyed by pool, so every command of a pool reaches that pool's single writer. The producer is
+ * micronaut-kafka's ({@code KafkaClients#producer}), closed with the context.
+ */
 @Singleton
 public class CommandPublisher {
 
@@ -23,13 +22,9 @@ public class CommandPublisher {
     private final String topic;
 
     public CommandPublisher(KafkaClients clients) {
-        Map<String, Object> config = clients.producerConfig("booking-commands");
         // A person waits for every command: do not hold records back for batching.
-        config.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-        this.producer = new KafkaProducer<>(
-                config,
-                new StringSerializer(),
-                Topics.BOOKING_COMMANDS.valueSerde().serializer());
+        this.producer = clients.producer(
+                "booking-commands", String.class, BookingCommand.class, Map.of(ProducerConfig.LINGER_MS_CONFIG, 0));
         this.topic = clients.topic(Topics.BOOKING_COMMANDS);
     }
 
@@ -43,10 +38,5 @@ public class CommandPublisher {
             }
         });
         return sent;
-    }
-
-    @PreDestroy
-    public void close() {
-        producer.close(Duration.ofSeconds(5));
     }
 }

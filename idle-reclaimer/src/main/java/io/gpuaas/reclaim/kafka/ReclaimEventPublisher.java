@@ -3,32 +3,26 @@ package io.gpuaas.reclaim.kafka;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.kit.kafka.KafkaClients;
-import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
-import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Publishes the events of steps taken outside the stream (resumes) on {@code reclaim-events}; waits for the
- * broker's acknowledgement so an HTTP caller is answered only once the event is durable.
+ * broker's acknowledgement so an HTTP caller is answered only once the event is durable. The producer is
+ * micronaut-kafka's ({@code KafkaClients#producer}), closed with the context.
  */
 @Singleton
-public class ReclaimEventPublisher implements AutoCloseable {
+public class ReclaimEventPublisher {
 
     private final Producer<String, ReclaimEvent> producer;
     private final String topic;
 
     public ReclaimEventPublisher(KafkaClients clients) {
-        this.producer = new KafkaProducer<>(
-                clients.producerConfig("idle-reclaimer-events"),
-                new StringSerializer(),
-                Topics.RECLAIM_EVENTS.valueSerde().serializer());
+        this.producer = clients.producer("idle-reclaimer-events", Topics.RECLAIM_EVENTS);
         this.topic = clients.topic(Topics.RECLAIM_EVENTS);
     }
 
@@ -44,11 +38,5 @@ public class ReclaimEventPublisher implements AutoCloseable {
             throw new IllegalStateException(
                     "could not publish event of " + event.workload().key(), e);
         }
-    }
-
-    @PreDestroy
-    @Override
-    public void close() {
-        producer.close(Duration.ofSeconds(5));
     }
 }

@@ -21,10 +21,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * {@code gpuaas.notices} per booking and window: the notices already on the topic (read by the
  * {@code booking-notices} replica) are remembered, and none is sent before that replica has caught up.
  */
-public final class MigLayoutLoop implements AutoCloseable {
+public final class MigLayoutLoop {
 
     static final String KEY = "layouts";
     private static final Logger LOG = LoggerFactory.getLogger(MigLayoutLoop.class);
@@ -54,7 +51,6 @@ public final class MigLayoutLoop implements AutoCloseable {
     private final Set<String> announced = ConcurrentHashMap.newKeySet();
     private final ReconcileLoop<String> loop;
     private volatile Map<FlavorResource, Long> inForce = Map.of();
-    private Producer<String, Notice> producer;
 
     public MigLayoutLoop(
             MigLayoutApplier applier,
@@ -140,29 +136,13 @@ public final class MigLayoutLoop implements AutoCloseable {
             }
             Notice notice = new Notice.MigLayoutNotReady(
                     id, b.id(), b.tenant(), b.namespace(), b.pool(), n.node(), n.state(), n.reason(), b.start(), now);
-            producer()
+            // Asked for at the first notice only: a replica that never sends one never connects a producer.
+            kafka.producer("quota-projector-notices", Topics.NOTICES)
                     .send(new ProducerRecord<>(kafka.topic(Topics.NOTICES), b.id(), notice))
                     .get(10, TimeUnit.SECONDS);
             announced.add(id);
             metrics.layoutNotice(n.state());
             LOG.warn("booking {}: MIG layout on {} not ready ({}): {}", b.id(), n.node(), n.state(), n.reason());
-        }
-    }
-
-    private synchronized Producer<String, Notice> producer() {
-        if (producer == null) {
-            producer = new KafkaProducer<>(
-                    kafka.producerConfig("quota-projector-notices"),
-                    new StringSerializer(),
-                    Topics.NOTICES.valueSerde().serializer());
-        }
-        return producer;
-    }
-
-    @Override
-    public synchronized void close() {
-        if (producer != null) {
-            producer.close();
         }
     }
 }

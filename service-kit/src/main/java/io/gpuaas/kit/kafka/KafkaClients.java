@@ -4,9 +4,13 @@ import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.TopicSpec;
 import io.gpuaas.events.Topics;
 import io.gpuaas.kit.config.KafkaSettings;
+import io.micronaut.configuration.kafka.ProducerRegistry;
+import io.micronaut.core.type.Argument;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import jakarta.annotation.PreDestroy;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
@@ -14,29 +18,55 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Client configurations every gpuaas service uses: idempotent {@code acks=all} producers, read-committed consumers
- * without auto-commit, exactly-once Kafka Streams. Also owns the process's shared dead-letter producer and admin.
+ * The Kafka clients of a gpuaas service, all from {@code gpuaas.kafka.*}: producers from micronaut-kafka's
+ * {@link ProducerRegistry} (idempotent, {@code acks=all}, serializers by the topic registry's types, closed with the
+ * context, tunable per client id under {@code kafka.producers.<client-id>.*}), read-committed consumers without
+ * auto-commit, exactly-once Kafka Streams settings, and the process's shared dead-letter producer and admin.
+ * Built outside a context ({@link #KafkaClients(KafkaSettings)}), it makes the producers itself on the same settings
+ * and closes them in {@link #close()}.
  */
 @Singleton
 public class KafkaClients implements AutoCloseable {
 
+    /** The client id of the process's one dead-letter producer. */
+    public static final String DEAD_LETTER_PRODUCER = "gpuaas-dead-letter";
+
     private static final Logger LOG = LoggerFactory.getLogger(KafkaClients.class);
 
     private final KafkaSettings settings;
-    private volatile Producer<byte[], byte[]> deadLetterProducer;
+    private final ProducerRegistry producers;
+    private final ProducerTuning tuning;
+    private final OwnedProducers owned;
     private volatile Admin admin;
 
+    /** In an application context: micronaut-kafka's registry makes the producers and closes them with the context. */
+    @Inject
+    public KafkaClients(KafkaSettings settings, ProducerRegistry producers, ProducerTuning tuning) {
+        this(settings, producers, tuning, null);
+    }
+
+    /** Outside an application context: producers are made here on the same settings, and closed by {@link #close()}. */
     public KafkaClients(KafkaSettings settings) {
+        this(settings, new ProducerTuning());
+    }
+
+    private KafkaClients(KafkaSettings settings, ProducerTuning tuning) {
+        this(settings, null, tuning, new OwnedProducers(() -> common(settings), tuning, new TopicSerdes()));
+    }
+
+    private KafkaClients(
+            KafkaSettings settings, ProducerRegistry producers, ProducerTuning tuning, OwnedProducers owned) {
         this.settings = settings;
+        this.producers = owned != null ? owned : producers;
+        this.tuning = tuning;
+        this.owned = owned;
         LOG.info("Kafka: {}", settings);
     }
 
@@ -50,24 +80,43 @@ public class KafkaClients implements AutoCloseable {
     }
 
     private Map<String, Object> common() {
+        return common(settings);
+    }
+
+    private static Map<String, Object> common(KafkaSettings settings) {
         Map<String, Object> config = new HashMap<>(settings.properties());
         config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
         return config;
     }
 
-    /** Idempotent producer settings: {@code acks=all}, no duplicates on retry, ordering kept per partition. */
+    /**
+     * The producer {@code clientId} for {@code topic}: the topic's key and value serializers, the kit's producer
+     * settings ({@link ProducerSettings}). One per client id for the process; never close it (the registry does).
+     */
+    public <K, V> Producer<K, V> producer(String clientId, TopicSpec<K, V> topic) {
+        return producer(clientId, topic.keyType(), topic.valueType(), Map.of());
+    }
+
+    /**
+     * As {@link #producer(String, TopicSpec)} for any key and value types a topic of the registry has (e.g.
+     * {@code byte[]} for records encoded before the send), with {@code settings} for this producer over the kit's
+     * defaults; {@code kafka.producers.<clientId>.*} still wins over them. Asking twice for one client id with other
+     * settings is refused ({@link ProducerTuning}).
+     */
+    public <K, V> Producer<K, V> producer(
+            String clientId, Class<K> keyType, Class<V> valueType, Map<String, ?> settings) {
+        tuning.register(clientId, settings);
+        return producers.getProducer(clientId, Argument.of(keyType), Argument.of(valueType));
+    }
+
+    /**
+     * The settings a producer {@code clientId} gets here, for producers built by hand (transactional ones, which
+     * the registry does not make to our settings, and benchmarks): {@link ProducerSettings} without operator keys.
+     */
     public Map<String, Object> producerConfig(String clientId) {
         Map<String, Object> config = common();
         config.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
-        config.put(ProducerConfig.ACKS_CONFIG, "all");
-        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        config.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
-        config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        // Our producers send a few records per batch (one booking command, a scrape's 8 GPUs over 24 partitions):
-        // Kafka's lz4 stream allocates two 64 KiB block buffers per batch (~21 µs and 132 KiB for a 1-record batch),
-        // snappy reuses its buffers and compresses these records as well (README, "Producer compression").
-        config.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "snappy");
-        return config;
+        return ProducerSettings.layer(config, Map.of(), Map.of());
     }
 
     /** Consumer settings: manual commits, only committed transactional data. */
@@ -113,15 +162,7 @@ public class KafkaClients implements AutoCloseable {
 
     /** One producer per process for dead letters (original bytes, so byte serializers). */
     public Producer<byte[], byte[]> deadLetterProducer() {
-        if (deadLetterProducer == null) {
-            synchronized (this) {
-                if (deadLetterProducer == null) {
-                    deadLetterProducer = new KafkaProducer<>(
-                            producerConfig("gpuaas-dead-letter"), new ByteArraySerializer(), new ByteArraySerializer());
-                }
-            }
-        }
-        return deadLetterProducer;
+        return producer(DEAD_LETTER_PRODUCER, Topics.DEAD_LETTER);
     }
 
     /**
@@ -149,14 +190,15 @@ public class KafkaClients implements AutoCloseable {
         return admin;
     }
 
+    /** Closes the admin, and the producers when this instance made them (outside a context). */
     @PreDestroy
     @Override
     public void close() {
-        if (deadLetterProducer != null) {
-            deadLetterProducer.close(java.time.Duration.ofSeconds(5));
+        if (owned != null) {
+            owned.close();
         }
         if (admin != null) {
-            admin.close(java.time.Duration.ofSeconds(5));
+            admin.close(Duration.ofSeconds(5));
         }
     }
 }

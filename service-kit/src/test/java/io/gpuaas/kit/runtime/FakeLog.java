@@ -34,7 +34,14 @@ final class FakeLog {
         Deserializer<Integer> strict = (topic, data) -> Integer.valueOf(new String(data, StandardCharsets.UTF_8));
         Serde<Integer> values = Serdes.serdeFrom((t, v) -> String.valueOf(v).getBytes(StandardCharsets.UTF_8), strict);
         return new TopicSpec<>(
-                name, Serdes.String(), values, partitions, compacted, compacted ? null : Duration.ofDays(1));
+                name,
+                String.class,
+                Serdes.String(),
+                Integer.class,
+                values,
+                partitions,
+                compacted,
+                compacted ? null : Duration.ofDays(1));
     }
 
     private final String topic;
