@@ -76,6 +76,13 @@ class MicronautKafkaStreamsIT {
     private static Map<String, Object> properties(KafkaBroker broker, String topic) throws Exception {
         Map<String, Object> properties = new HashMap<>();
         broker.clientProperties().forEach((k, v) -> properties.put("kafka." + k, v));
+        // The kit bridges gpuaas.kafka.* into micronaut-kafka's root configuration, so it needs them too.
+        broker.clientProperties()
+                .forEach((k, v) -> properties.put(
+                        k.equals("bootstrap.servers")
+                                ? "gpuaas.kafka.bootstrap-servers"
+                                : "gpuaas.kafka.properties." + k,
+                        v));
         properties.put("kafka.enabled", true);
         properties.put("kafka.health.enabled", false);
         properties.put("kafka.streams.default.application.id", broker.uniqueGroupId("micronaut-streams"));
