@@ -13,13 +13,9 @@ import io.gpuaas.events.gpu.GpuScrapeEvent;
 import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
-import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.kit.config.KafkaSettings;
 import io.gpuaas.kit.kafka.KafkaClients;
-import io.gpuaas.kit.runtime.ReconcileLoop;
-import io.gpuaas.kit.runtime.TopicReplica;
-import io.gpuaas.reclaim.announce.AnnouncerFactory;
-import io.gpuaas.reclaim.announce.ReclaimAnnouncements;
+import io.gpuaas.reclaim.announce.AnnouncerLoop;
 import io.gpuaas.reclaim.apply.IntentApplier;
 import io.gpuaas.reclaim.apply.ScaleAction;
 import io.gpuaas.reclaim.config.ReclaimerSettings.Mode;
@@ -86,8 +82,7 @@ public final class ReclaimerHarness implements AutoCloseable {
     private final Thread eventReader;
     private final Thread intentReader;
     private final Thread noticeReader;
-    private final ReconcileLoop<WorkloadRef> announcerLoop;
-    private final TopicReplica announcementFeed;
+    private final AnnouncerLoop announcer;
     private volatile boolean running = true;
     private KafkaStreams streams;
     private final org.apache.kafka.clients.producer.Producer<byte[], byte[]> deadLetterProducer;
@@ -115,7 +110,7 @@ public final class ReclaimerHarness implements AutoCloseable {
         ResumeService[] holder = new ResumeService[1];
         ResumeRequests requests = new ResumeRequests(() -> holder[0]);
         this.directory = new WorkloadDirectory(client, new PolicyResolver(policy, s -> {}), requests::request, 0);
-        this.resumes = new ResumeService(scaler, directory, publisher, metrics);
+        this.resumes = new ResumeService(scaler, directory, publisher::publish, metrics);
         holder[0] = resumes;
         this.requests = requests;
         owners.start();
@@ -134,12 +129,10 @@ public final class ReclaimerHarness implements AutoCloseable {
         this.noticeReader = Thread.ofVirtual().start(() -> read(Topics.NOTICES, notices));
         await().atMost(Duration.ofSeconds(20)).until(() -> owners.synced() && directory.synced());
         start();
-        ReclaimAnnouncements announcements = new ReclaimAnnouncements();
-        this.announcerLoop = AnnouncerFactory.loop(
-                new ReclaimAnnouncer(client, scaler::leavesAlone, Clock.systemUTC()), announcements, registry);
-        this.announcementFeed = AnnouncerFactory.feed(clients, announcements, announcerLoop, registry);
-        announcerLoop.start();
-        announcementFeed.start();
+        this.announcer = AnnouncerLoop.create(
+                new ReclaimAnnouncer(client, scaler::leavesAlone, Clock.systemUTC()), clients, registry);
+        announcer.loop().start();
+        announcer.feed().start();
     }
 
     /**
@@ -299,8 +292,8 @@ public final class ReclaimerHarness implements AutoCloseable {
     @Override
     public void close() throws Exception {
         running = false;
-        announcementFeed.stop(Duration.ofSeconds(5));
-        announcerLoop.stop(Duration.ofSeconds(5));
+        announcer.feed().stop(Duration.ofSeconds(5));
+        announcer.loop().stop(Duration.ofSeconds(5));
         if (streams != null) {
             closeStreams();
         }

@@ -2,6 +2,7 @@ package io.gpuaas.reclaim.config;
 
 import io.gpuaas.reclaim.k8s.WorkerScaler;
 import io.micronaut.context.annotation.ConfigurationProperties;
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.bind.annotation.Bindable;
 import jakarta.validation.constraints.Min;
 import java.time.Duration;
@@ -18,6 +19,8 @@ import java.time.Duration;
  * @param informerResync       informer resync period
  * @param informerSyncTimeout  how long startup waits for the informers before processing samples
  * @param retryAfter           longest wait of the applier between two attempts of a failed reclaim
+ * @param stateDir             the stream's local state directory; a new temporary directory when unset (the windows
+ *                             restore from the changelog either way)
  */
 @ConfigurationProperties("gpuaas.reclaimer")
 public record ReclaimerSettings(
@@ -29,7 +32,8 @@ public record ReclaimerSettings(
         @Bindable(defaultValue = "gpuaas-idle-reclaimer") String applicationId,
         @Bindable(defaultValue = "10m") Duration informerResync,
         @Bindable(defaultValue = "60s") Duration informerSyncTimeout,
-        @Bindable(defaultValue = "60s") Duration retryAfter) {
+        @Bindable(defaultValue = "60s") Duration retryAfter,
+        @Nullable String stateDir) {
 
     public enum Mode {
         DIRECT,

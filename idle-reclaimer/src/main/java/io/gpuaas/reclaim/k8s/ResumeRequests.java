@@ -6,10 +6,8 @@ import io.gpuaas.kit.runtime.ReconcileLoop;
 import io.gpuaas.kit.runtime.ReconcileLoop.Outcome;
 import io.gpuaas.kit.runtime.ServiceComponent;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import jakarta.inject.Inject;
-import jakarta.inject.Provider;
-import jakarta.inject.Singleton;
 import java.time.Duration;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,15 +17,17 @@ import org.slf4j.LoggerFactory;
  * once); a resume the API server refused is retried with backoff, one that can never work (a name the API would
  * reject, a workload that is gone) is logged and dropped: the annotation brings it back if the object changes.
  */
-@Singleton
-public class ResumeRequests implements ServiceComponent {
+public final class ResumeRequests implements ServiceComponent {
 
     private static final Logger LOG = LoggerFactory.getLogger(ResumeRequests.class);
 
     private final ReconcileLoop<WorkloadRef> loop;
 
-    @Inject
-    public ResumeRequests(Provider<ResumeService> resumes, PrometheusRegistry registry) {
+    /**
+     * @param resumes the resume service, asked for on each resume: it reads the workload directory whose informer
+     *                handler calls {@link #request}, so it is built after this
+     */
+    public ResumeRequests(Supplier<ResumeService> resumes, PrometheusRegistry registry) {
         this.loop = ReconcileLoop.<WorkloadRef>builder("resume-requests", ref -> resume(resumes.get(), ref))
                 .backoff(Duration.ofSeconds(1), Duration.ofMinutes(1))
                 .metrics(registry)
@@ -35,7 +35,7 @@ public class ResumeRequests implements ServiceComponent {
     }
 
     /** Without metrics, for tests that build the reclaimer by hand. */
-    public ResumeRequests(Provider<ResumeService> resumes) {
+    public ResumeRequests(Supplier<ResumeService> resumes) {
         this(resumes, new PrometheusRegistry());
     }
 

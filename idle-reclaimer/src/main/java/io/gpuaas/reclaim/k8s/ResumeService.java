@@ -5,25 +5,27 @@ import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimEvent.ScaledGroup;
 import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.kit.http.KubernetesNames;
-import io.gpuaas.reclaim.kafka.ReclaimEventPublisher;
 import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
-import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /** Restores a reclaimed workload to its stored values and says so on {@code reclaim-events}. */
-@Singleton
-public class ResumeService {
+public final class ResumeService {
 
     private final WorkerScaler scaler;
     private final WorkloadDirectory directory;
-    private final ReclaimEventPublisher events;
+    private final Consumer<ReclaimEvent> events;
     private final ReclaimerMetrics metrics;
     private final Clock clock = Clock.systemUTC();
 
+    /**
+     * @param events publishes an event on {@code reclaim-events} and returns once the broker has it (the service's
+     *               {@code kafka.ReclaimEventPublisher}), so an HTTP caller is answered only once it is durable
+     */
     public ResumeService(
-            WorkerScaler scaler, WorkloadDirectory directory, ReclaimEventPublisher events, ReclaimerMetrics metrics) {
+            WorkerScaler scaler, WorkloadDirectory directory, Consumer<ReclaimEvent> events, ReclaimerMetrics metrics) {
         this.scaler = scaler;
         this.directory = directory;
         this.events = events;
@@ -50,7 +52,7 @@ public class ResumeService {
             groups = scaler.resume(ref);
         } catch (KubernetesClientException | IllegalArgumentException e) {
             metrics.failed("RESUME_FAILED");
-            events.publish(new ReclaimEvent.ReclaimFailed(
+            events.accept(new ReclaimEvent.ReclaimFailed(
                     ref, tenant, "RESUME_FAILED", ref.key() + ": " + e.getMessage(), clock.instant()));
             throw e;
         }
@@ -58,7 +60,7 @@ public class ResumeService {
             return Optional.empty();
         }
         metrics.resumed(ref, trigger);
-        events.publish(new ReclaimEvent.Resumed(ref, tenant, groups, requestedBy, clock.instant()));
+        events.accept(new ReclaimEvent.Resumed(ref, tenant, groups, requestedBy, clock.instant()));
         return Optional.of(groups);
     }
 }

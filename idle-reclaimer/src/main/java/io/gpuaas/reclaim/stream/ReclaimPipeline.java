@@ -14,7 +14,10 @@ import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThr
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The reclaim Streams application from plain arguments: its properties for the service, a bare client for the tests and the bench. */
+/**
+ * The reclaim Streams application from plain arguments: its properties for the service (which runs the topology under
+ * the kit's {@code StreamsApplication}, built in {@code IdleReclaimer}), a bare client for the tests and the bench.
+ */
 public final class ReclaimPipeline {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReclaimPipeline.class);

@@ -15,6 +15,7 @@ import io.gpuaas.reclaim.Fixtures;
 import io.gpuaas.reclaim.Samples;
 import io.gpuaas.reclaim.Samples.Device;
 import io.gpuaas.testing.auth.TestJwt;
+import io.gpuaas.testing.health.Readiness;
 import io.gpuaas.testing.k8s.KubernetesApi;
 import io.gpuaas.testing.k8s.KubernetesApiExtension;
 import io.gpuaas.testing.kafka.KafkaBroker;
@@ -223,10 +224,25 @@ class ReclaimerServiceIT {
                 .until(() -> send("GET", "/health/readiness", null).statusCode() == 200);
 
         // Details (which checks, their state) are for the metrics or admin role only.
-        HttpResponse<String> readiness = send("GET", "/health/readiness", token("ops", List.of(), List.of("metrics")));
+        Readiness.Answer readiness = Readiness.onPort(server.getPort())
+                .withToken(token("ops", List.of(), List.of("metrics")))
+                .read();
         HttpResponse<String> metrics = send("GET", "/metrics", token("ops", List.of(), List.of("metrics")));
 
-        assertThat(readiness.body()).contains("kubernetes", "components", "reclaim-streams", "kafka");
+        assertThat(readiness.up()).isTrue();
+        assertThat(readiness.body()).contains("kafka", "components");
+        // The informer caches are components: RUNNING means every informer listed once and watches.
+        for (String component : List.of(
+                "pod-owners",
+                "workload-directory",
+                "resume-requests",
+                "reclaim-streams",
+                "reclaim-applier",
+                "reclaim-intents",
+                "reclaim-announcer",
+                "reclaim-announcements")) {
+            assertThat(readiness.componentState(component)).as(component).hasValue("RUNNING");
+        }
         assertThat(send("GET", "/health/liveness", null).statusCode()).isEqualTo(200);
         assertThat(metrics.statusCode()).isEqualTo(200);
         assertThat(metrics.body())

@@ -1,34 +1,26 @@
 package io.gpuaas.reclaim.it;
 
-import io.gpuaas.events.reclaim.WorkloadRef;
+import io.gpuaas.reclaim.IdleReclaimer;
 import io.gpuaas.reclaim.apply.ScaleAction;
-import io.gpuaas.reclaim.k8s.ScaleOutcome;
-import io.gpuaas.reclaim.k8s.WorkerScaler;
-import io.micronaut.context.annotation.Replaces;
+import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Singleton;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The test seam of {@link ReclaimerFaultsIT}: the applier's write side with a switch that makes every attempt throw
- * before anything is written, as a bug in the applier would. Only in contexts started with {@value #ENABLED}.
+ * The test seam of {@link ReclaimerFaultsIT}: a switch around the applier's write side that makes every attempt throw
+ * before anything is written, as a bug in the applier would. Only in contexts started with {@value #ENABLED}, where
+ * {@link Seam} hands the reclaimer {@link IdleReclaimer.Options} that wrap its scaler with this.
  */
 @Singleton
-@Replaces(ScaleAction.class)
 @Requires(property = FaultyScaleAction.ENABLED, value = "true")
-class FaultyScaleAction implements ScaleAction {
+class FaultyScaleAction {
 
     static final String ENABLED = "gpuaas.test.faulty-scale-action";
 
-    private final WorkerScaler scaler;
     private final AtomicBoolean failing = new AtomicBoolean();
     private final AtomicInteger thrown = new AtomicInteger();
-
-    FaultyScaleAction(WorkerScaler scaler) {
-        this.scaler = scaler;
-    }
 
     void failing(boolean on) {
         failing.set(on);
@@ -39,12 +31,23 @@ class FaultyScaleAction implements ScaleAction {
         return thrown.get();
     }
 
-    @Override
-    public ScaleOutcome reclaim(WorkloadRef workload, Set<String> gpuGroups, String actionId, boolean dryRun) {
-        if (failing.get()) {
-            thrown.incrementAndGet();
-            throw new IllegalStateException("injected: the applier breaks on " + actionId);
+    ScaleAction around(ScaleAction scaler) {
+        return (workload, gpuGroups, actionId, dryRun) -> {
+            if (failing.get()) {
+                thrown.incrementAndGet();
+                throw new IllegalStateException("injected: the applier breaks on " + actionId);
+            }
+            return scaler.reclaim(workload, gpuGroups, actionId, dryRun);
+        };
+    }
+
+    @Factory
+    @Requires(property = FaultyScaleAction.ENABLED, value = "true")
+    static class Seam {
+
+        @Singleton
+        IdleReclaimer.Options options(FaultyScaleAction faulty) {
+            return new IdleReclaimer.Options(faulty::around);
         }
-        return scaler.reclaim(workload, gpuGroups, actionId, dryRun);
     }
 }

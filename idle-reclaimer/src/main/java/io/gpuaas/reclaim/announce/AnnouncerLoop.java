@@ -1,6 +1,5 @@
 package io.gpuaas.reclaim.announce;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.notice.Notice;
@@ -8,59 +7,46 @@ import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kit.runtime.ReconcileLoop;
+import io.gpuaas.kit.runtime.ServiceComponent;
 import io.gpuaas.kit.runtime.TopicReplica;
 import io.gpuaas.reclaim.k8s.ReclaimAnnouncer;
-import io.gpuaas.reclaim.k8s.WorkerScaler;
-import io.micronaut.context.annotation.Factory;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import jakarta.inject.Named;
-import jakarta.inject.Singleton;
-import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 
 /**
- * ReclaimPending onto the workload objects: a replica of {@code notices} and {@code reclaim-intents} (only its
- * withdrawals matter) keeps {@link ReclaimAnnouncements}, and a reconcile loop keyed by workload makes each object
- * show what it says. Outside any stream transaction, as every Kubernetes write of this service.
+ * ReclaimPending onto the workload objects, built from plain arguments (the service, the tests): a replica of
+ * {@code notices} and {@code reclaim-intents} (only its withdrawals matter) keeps {@link ReclaimAnnouncements}, and a
+ * reconcile loop keyed by workload makes each object show what it says. Outside any stream transaction, as every
+ * Kubernetes write of this service.
+ *
+ * @param announcements what the feed read: per workload the latest notice and the latest withdrawn window
+ * @param loop          {@code reclaim-announcer}, one workload at a time through {@link ReclaimAnnouncer}
+ * @param feed          {@code reclaim-announcements}, every notice and withdrawal since the topics' retention
  */
-@Factory
-public class AnnouncerFactory {
+public record AnnouncerLoop(ReclaimAnnouncements announcements, ReconcileLoop<WorkloadRef> loop, TopicReplica feed) {
 
     static final String FEED = "reclaim-announcements";
     static final String LOOP = "reclaim-announcer";
     private static final Duration CONFLICT_RETRY = Duration.ofMillis(100);
     private static final Duration REFUSED_RETRY = Duration.ofSeconds(5);
 
-    @Singleton
-    ReclaimAnnouncements announcements() {
-        return new ReclaimAnnouncements();
+    public static AnnouncerLoop create(ReclaimAnnouncer announcer, KafkaClients clients, PrometheusRegistry registry) {
+        ReclaimAnnouncements announcements = new ReclaimAnnouncements();
+        ReconcileLoop<WorkloadRef> loop = loop(announcer, announcements, registry);
+        return new AnnouncerLoop(announcements, loop, feed(clients, announcements, loop, registry));
     }
 
-    @Singleton
-    @Named(LOOP)
-    ReconcileLoop<WorkloadRef> announcerLoop(
-            KubernetesClient client,
-            WorkerScaler scaler,
-            ReclaimAnnouncements announcements,
-            PrometheusRegistry registry) {
-        return loop(new ReclaimAnnouncer(client, scaler::leavesAlone, Clock.systemUTC()), announcements, registry);
-    }
-
-    @Singleton
-    @Named(FEED)
-    TopicReplica announcementFeed(
-            KafkaClients clients,
-            ReclaimAnnouncements announcements,
-            @Named(LOOP) ReconcileLoop<WorkloadRef> loop,
-            PrometheusRegistry registry) {
-        return feed(clients, announcements, loop, registry);
+    /** Both components; the loop is started first and stopped last (equal start order, list order). */
+    public List<ServiceComponent> components() {
+        return List.of(loop, feed);
     }
 
     /**
      * The loop: one workload at a time; an API error is retried after a while without counting as a failure of the
      * loop (anything else thrown is the loop's per-key backoff).
      */
-    public static ReconcileLoop<WorkloadRef> loop(
+    private static ReconcileLoop<WorkloadRef> loop(
             ReclaimAnnouncer announcer, ReclaimAnnouncements announcements, PrometheusRegistry registry) {
         return ReconcileLoop.<WorkloadRef>builder(LOOP, ref -> {
                     try {
@@ -80,7 +66,7 @@ public class AnnouncerFactory {
     }
 
     /** The feed: every notice and withdrawal since the topics' retention, then what comes. */
-    public static TopicReplica feed(
+    private static TopicReplica feed(
             KafkaClients clients,
             ReclaimAnnouncements announcements,
             ReconcileLoop<WorkloadRef> loop,
