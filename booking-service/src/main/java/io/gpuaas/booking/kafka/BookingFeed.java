@@ -1,5 +1,6 @@
 package io.gpuaas.booking.kafka;
 
+import io.gpuaas.booking.StartOrder;
 import io.gpuaas.booking.config.FeedSettings;
 import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.Topics;
@@ -9,8 +10,6 @@ import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kit.runtime.TopicReplica;
 import io.gpuaas.kit.runtime.TopicReplica.StartAt;
-import io.micronaut.context.annotation.Factory;
-import jakarta.inject.Singleton;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -24,22 +23,22 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * HTTP calls and keep the view current) and of {@code booking-commands} (from the beginning: every idempotency key
  * any instance bound). No consumer group: any instance may take the HTTP call for any pool, so each needs all
  * partitions. The replica is ready once it has read what existed when it started, and unready while it recovers
- * (a failing view, a lost broker); records it cannot decode or trust are dead-lettered by the kit.
+ * (a failing view, a lost broker); records it cannot decode or trust are dead-lettered by the kit. Built by
+ * {@code BookingService}; it starts before the decision engine and stops after it ({@link StartOrder#FEEDS}), so
+ * decisions committed on shutdown still answer.
  */
-@Factory
-public class BookingFeed {
+public final class BookingFeed {
 
     /** The component's name in health details and the consumer's client id. */
     public static final String NAME = "booking-feed";
 
-    /** Starts before the decision engine and stops after it: decisions committed on shutdown still answer. */
-    public static final int START_ORDER = 0;
-
     /** A waiting HTTP call is answered when this consumer reads its decision: an empty fetch must not hold it. */
     private static final int FETCH_MAX_WAIT_MS = 20;
 
-    @Singleton
-    TopicReplica bookingFeed(
+    private BookingFeed() {}
+
+    /** The feed of this deployment's topics, on byte-array consumers without a group. */
+    public static TopicReplica replica(
             KafkaClients clients,
             BookingView view,
             DecisionAwaiter awaiter,
@@ -66,7 +65,7 @@ public class BookingFeed {
                 .backoff(settings.backoffInitial(), settings.backoffMax())
                 .handlerRetries(settings.handlerRetries())
                 .probe(settings.probeInterval(), settings.probeTimeout())
-                .startOrder(START_ORDER)
+                .startOrder(StartOrder.FEEDS)
                 .build();
     }
 

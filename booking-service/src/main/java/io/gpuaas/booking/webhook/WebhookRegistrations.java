@@ -11,14 +11,18 @@ import java.time.Clock;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Registers, lists and deletes tenants' endpoints. A tenant sees and deletes only its own (another's is a 404, as
  * if it did not exist); an admin sees and deletes any. The secret is generated here, sealed for the topic and
- * returned to the caller once.
+ * returned to the caller once. Each registration and deletion is logged with the endpoint's id, its tenant and who
+ * acted, never its URL (receivers such as chat hooks carry a credential in it) or its secret.
  */
 public final class WebhookRegistrations {
 
+    private static final Logger LOG = LoggerFactory.getLogger(WebhookRegistrations.class);
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final WebhookRegistry registry;
@@ -71,6 +75,7 @@ public final class WebhookRegistrations {
                 actor.subject(),
                 clock.instant());
         store.put(registration);
+        LOG.info("webhook {} registered for tenant {} by {}", id, actor.tenant(), actor.subject());
         return CreatedWebhook.of(registration, secret);
     }
 
@@ -93,6 +98,7 @@ public final class WebhookRegistrations {
                 .filter(r -> caller.admin() || r.tenant().equals(caller.tenant()))
                 .orElseThrow(() -> new ProblemException(404, "NOT_FOUND", "id", "no webhook " + id));
         store.delete(found);
+        LOG.info("webhook {} of tenant {} deleted by {}", id, found.tenant(), caller.subject());
     }
 
     private SecretBox enabled() {

@@ -129,7 +129,10 @@ class DashboardBookingsIT extends DashboardIT {
         browser.screenshot("dashboard-workloads");
 
         int before = DashboardFixture.RESUMES.size();
-        item(id, "ray-idle").findElement(By.cssSelector("button.resume")).click();
+        browser.wait.until(d -> {
+            item(id, "ray-idle").findElement(By.cssSelector("button.resume")).click();
+            return true;
+        });
         browser.wait.until(d -> d.findElement(By.id("message")).getText().startsWith("Resumed RayCluster ray-idle"));
         assertThat(DashboardFixture.RESUMES.subList(before, DashboardFixture.RESUMES.size()))
                 .containsExactly(
@@ -146,8 +149,13 @@ class DashboardBookingsIT extends DashboardIT {
         assertThat(fixture.app.get(path, ADMIN).body()).contains("train-1", "ray-idle");
         assertThat(DashboardFixture.RESUMES).hasSize(before + 1);
 
-        // A reclaimer that fails: the page says Resume is unavailable, not a bare status.
-        item(id, "ray-down").findElement(By.cssSelector("button.resume")).click();
+        // A reclaimer that fails: the page says Resume is unavailable, not a bare status. The page says "Resumed"
+        // before it redraws the bookings, so the button is found again if the redraw replaced it (the wait ignores
+        // a stale element).
+        browser.wait.until(d -> {
+            item(id, "ray-down").findElement(By.cssSelector("button.resume")).click();
+            return true;
+        });
         browser.wait.until(d -> d.findElement(By.id("message")).getText().startsWith("Resume unavailable"));
         assertThat(browser.consoleErrors("502")).isEmpty();
     }

@@ -87,7 +87,7 @@ class DecisionRestartIT {
         List<CreateBooking> commands = commands();
         AtomicInteger decided = new AtomicInteger();
         try (KafkaProducer<byte[], byte[]> deadLetterProducer = producer(broker, service)) {
-            // One publisher for both instances, as DecisionEngine keeps one across restarts of its KafkaStreams.
+            // One publisher for both instances, as the decision engine keeps one across restarts of its KafkaStreams.
             DeadLetterPublisher deadLetters = new DeadLetterPublisher(
                     deadLetterProducer, Topics.DEAD_LETTER.name(prefix), "booking-service", registry);
             KafkaStreams first = streams(broker, service, prefix, appId, deadLetters, outcome -> {

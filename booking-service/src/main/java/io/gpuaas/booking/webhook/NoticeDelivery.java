@@ -1,6 +1,6 @@
 package io.gpuaas.booking.webhook;
 
-import io.gpuaas.booking.config.BookingSettings;
+import io.gpuaas.booking.StartOrder;
 import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.EventReader;
 import io.gpuaas.events.KafkaAccess;
@@ -10,63 +10,27 @@ import io.gpuaas.events.webhook.WebhookRegistration;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kit.runtime.TaskPool;
 import io.gpuaas.kit.runtime.TopicReplica;
-import io.gpuaas.kit.runtime.TopicReplica.StartAt;
 import io.gpuaas.kit.runtime.WorkConsumer;
-import io.micronaut.context.annotation.Bean;
-import io.micronaut.context.annotation.Factory;
-import io.micronaut.context.annotation.Requires;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import jakarta.inject.Named;
-import jakarta.inject.Singleton;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Wires tenant webhooks: the registry replica of {@code gpuaas.webhooks}, the registration API's store and the
- * notices deliverer. Without {@code gpuaas.webhooks.encryption-key} only the API exists, answering 503.
+ * How the parts of webhook delivery are made from settings: the notices consumer with its sender, endpoint queues and
+ * metrics, and the registration store's producer. {@code BookingService} decides whether they exist and in which
+ * order they run.
  */
-@Factory
-public class WebhookFactory {
+public final class NoticeDelivery {
 
-    private static final Logger LOG = LoggerFactory.getLogger(WebhookFactory.class);
-    private static final String KEY_PROPERTY = "gpuaas.webhooks.encryption-key";
+    private NoticeDelivery() {}
 
-    @Singleton
-    WebhookRegistry webhookRegistry() {
-        return new WebhookRegistry();
-    }
-
-    @Singleton
-    @Named("webhooks")
-    UrlPolicy webhookUrlPolicy(WebhookSettings settings) {
-        return UrlPolicy.of(settings.localHostSet());
-    }
-
-    @Singleton
-    WebhookRegistrations webhookRegistrations(
-            WebhookSettings settings,
-            WebhookRegistry registry,
-            @Named("webhooks") UrlPolicy policy,
-            Optional<WebhookStore> store) {
-        LOG.info("webhooks: {}", settings);
-        Optional<SecretBox> box =
-                settings.enabled() ? Optional.of(new SecretBox(settings.encryptionKey())) : Optional.empty();
-        return new WebhookRegistrations(
-                registry, store.orElse(null), box, policy, settings.maxPerTenant(), Clock.systemUTC());
-    }
-
-    @Singleton
-    @Bean(preDestroy = "close")
-    @Requires(property = KEY_PROPERTY)
-    WebhookStore webhookStore(KafkaClients clients, WebhookRegistry registry) {
+    /** The registration API's store: a producer of {@code gpuaas.webhooks} that also updates {@code registry}. */
+    public static WebhookStore store(KafkaClients clients, WebhookRegistry registry) {
         KafkaProducer<String, WebhookRegistration> producer = new KafkaProducer<>(
                 clients.producerConfig("booking-webhooks"),
                 Topics.WEBHOOKS.keySerde().serializer(),
@@ -74,45 +38,21 @@ public class WebhookFactory {
         return new WebhookStore(producer, clients.topic(Topics.WEBHOOKS), registry);
     }
 
-    @Singleton
-    @Named("webhook-registry")
-    @Requires(property = KEY_PROPERTY)
-    TopicReplica webhookReplica(KafkaClients clients, WebhookRegistry registry, DeadLetterPublisher deadLetters) {
-        return TopicReplica.builder(
-                        "webhook-registry",
-                        () -> clients.replicaConsumer("webhook-registry"),
-                        clients.settings().topicPrefix(),
-                        deadLetters)
-                .follow(Topics.WEBHOOKS, StartAt.BEGINNING, registry::apply)
-                .startOrder(0)
-                .build();
-    }
-
-    /** The delivery attempts' virtual threads and retry timer; started before and stopped after the consumer. */
-    @Singleton
-    @Named("webhook-deliveries")
-    @Requires(property = KEY_PROPERTY)
-    TaskPool webhookDeliveries() {
-        return new TaskPool("webhook-deliveries", 10);
-    }
-
     /**
-     * The notices consumer: service-kit's work consumer in the group {@code <application.id>-webhooks}, after the
-     * webhooks replica (order 0) so the endpoints are known before the first notice is read.
+     * The notices consumer ({@value NoticeDeliverer#NAME}): service-kit's work consumer in the group
+     * {@code <application.id>-webhooks}, its attempts on {@code tasks}, started once {@code registryReplica} has read
+     * the whole webhooks topic.
      */
-    @Singleton
-    @Named(NoticeDeliverer.NAME)
-    @Requires(property = KEY_PROPERTY)
-    WorkConsumer<Notice, Void> noticeDeliverer(
+    public static WorkConsumer<Notice, Void> consumer(
             WebhookSettings settings,
-            BookingSettings booking,
+            String applicationId,
             KafkaClients clients,
             WebhookRegistry registry,
-            @Named("webhooks") UrlPolicy policy,
+            UrlPolicy policy,
             DeadLetterPublisher deadLetters,
             PrometheusRegistry prometheus,
-            @Named("webhook-registry") TopicReplica registryReplica,
-            @Named("webhook-deliveries") TaskPool tasks) {
+            TopicReplica registryReplica,
+            TaskPool tasks) {
         HttpClient http = HttpClient.newBuilder()
                 .connectTimeout(settings.connectTimeout())
                 .followRedirects(HttpClient.Redirect.NEVER)
@@ -138,7 +78,7 @@ public class WebhookFactory {
                 settings.queuePerEndpoint(),
                 metrics);
         deliverer[0] = new NoticeDeliverer(registry, queues[0]);
-        String group = KafkaAccess.consumerGroup(booking.applicationId(), KafkaAccess.WEBHOOK_DELIVERY);
+        String group = KafkaAccess.consumerGroup(applicationId, KafkaAccess.WEBHOOK_DELIVERY);
         return WorkConsumer.builder(
                         NoticeDeliverer.NAME,
                         () -> consumer(clients, group),
@@ -151,7 +91,7 @@ public class WebhookFactory {
                 .startAfter(registryReplica::awaitCaughtUp)
                 .maxOpenPerPartition(settings.maxPending())
                 .metrics(prometheus)
-                .startOrder(20)
+                .startOrder(StartOrder.DELIVERIES)
                 .build();
     }
 
