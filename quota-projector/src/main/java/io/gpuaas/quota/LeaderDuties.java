@@ -26,9 +26,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.function.Consumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -85,14 +83,8 @@ final class LeaderDuties implements ServiceComponent, LeaderDuty {
         this.clock = clock;
         this.metrics = metrics;
         this.startOrder = startOrder;
-        this.workloadProducer = new KafkaProducer<>(
-                kafka.producerConfig("quota-projector-workloads"),
-                new StringSerializer(),
-                Topics.KUEUE_WORKLOADS.valueSerde().serializer());
-        this.stateProducer = new KafkaProducer<>(
-                kafka.producerConfig("quota-projector-state"),
-                new StringSerializer(),
-                Topics.QUOTA_STATE.valueSerde().serializer());
+        this.workloadProducer = kafka.producer("quota-projector-workloads", Topics.KUEUE_WORKLOADS);
+        this.stateProducer = kafka.producer("quota-projector-state", Topics.QUOTA_STATE);
         this.schedule = LeaderSchedule.builder("leader-duties")
                 .task(
                         "invariant",

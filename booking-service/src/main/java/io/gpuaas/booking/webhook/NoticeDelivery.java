@@ -17,7 +17,7 @@ import java.time.Clock;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
@@ -31,10 +31,7 @@ public final class NoticeDelivery {
 
     /** The registration API's store: a producer of {@code gpuaas.webhooks} that also updates {@code registry}. */
     public static WebhookStore store(KafkaClients clients, WebhookRegistry registry) {
-        KafkaProducer<String, WebhookRegistration> producer = new KafkaProducer<>(
-                clients.producerConfig("booking-webhooks"),
-                Topics.WEBHOOKS.keySerde().serializer(),
-                Topics.WEBHOOKS.valueSerde().serializer());
+        Producer<String, WebhookRegistration> producer = clients.producer("booking-webhooks", Topics.WEBHOOKS);
         return new WebhookStore(producer, clients.topic(Topics.WEBHOOKS), registry);
     }
 
