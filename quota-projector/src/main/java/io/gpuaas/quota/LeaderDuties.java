@@ -171,8 +171,7 @@ final class LeaderDuties implements ServiceComponent, LeaderDuty {
         stopped = true;
         stepDown();
         schedule.stop(grace);
-        workloadProducer.close(grace);
-        stateProducer.close(grace);
+        // The producers are the process's (KafkaClients.producer): closed with it, not with one leadership.
     }
 
     /** One leadership term of the Workload stream and the queue state; its steps run on the schedule's threads. */
