@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.kit.k8s.InformerCache;
-import io.gpuaas.kit.runtime.ComponentHealth;
+import io.gpuaas.kit.runtime.ForwardingComponent;
 import io.gpuaas.kit.runtime.ServiceComponent;
 import io.gpuaas.reclaim.model.Owner;
 import io.gpuaas.reclaim.model.OwnerLookup;
@@ -24,7 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * run in service-kit's {@code InformerCache} (ready once both have listed and while they watch; list and watch errors
  * retried; a handler that throws counted and reported, the other pods still indexed).
  */
-public final class PodOwnerIndex implements OwnerLookup, ServiceComponent, AutoCloseable {
+public final class PodOwnerIndex implements OwnerLookup, ForwardingComponent, AutoCloseable {
 
     private final Map<String, Owner> owners = new ConcurrentHashMap<>();
     /** The same, grouped by workload: pod name → owner. Read on every evaluation, so no scan of all pods. */
@@ -57,26 +57,6 @@ public final class PodOwnerIndex implements OwnerLookup, ServiceComponent, AutoC
                 .build();
     }
 
-    @Override
-    public String name() {
-        return informers.name();
-    }
-
-    @Override
-    public void start() {
-        informers.start();
-    }
-
-    @Override
-    public ComponentHealth health() {
-        return informers.health();
-    }
-
-    @Override
-    public void stop(Duration grace) {
-        informers.stop(grace);
-    }
-
     /** Whether every informer has listed once: before that, an unknown pod may simply not be cached yet. */
     public boolean synced() {
         return informers.synced();
@@ -85,6 +65,11 @@ public final class PodOwnerIndex implements OwnerLookup, ServiceComponent, AutoC
     /** Whether both informers hold a live watch. */
     public boolean watching() {
         return informers.watching("ray-workers") && informers.watching("kserve-predictors");
+    }
+
+    @Override
+    public ServiceComponent component() {
+        return informers;
     }
 
     @Override

@@ -1,7 +1,7 @@
 package io.gpuaas.reclaim.k8s;
 
 import io.gpuaas.events.reclaim.WorkloadRef;
-import io.gpuaas.kit.runtime.ComponentHealth;
+import io.gpuaas.kit.runtime.ForwardingComponent;
 import io.gpuaas.kit.runtime.ReconcileLoop;
 import io.gpuaas.kit.runtime.ReconcileLoop.Outcome;
 import io.gpuaas.kit.runtime.ServiceComponent;
@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * once); a resume the API server refused is retried with backoff, one that can never work (a name the API would
  * reject, a workload that is gone) is logged and dropped: the annotation brings it back if the object changes.
  */
-public final class ResumeRequests implements ServiceComponent {
+public final class ResumeRequests implements ForwardingComponent {
 
     private static final Logger LOG = LoggerFactory.getLogger(ResumeRequests.class);
 
@@ -53,22 +53,7 @@ public final class ResumeRequests implements ServiceComponent {
     }
 
     @Override
-    public String name() {
-        return loop.name();
-    }
-
-    @Override
-    public void start() {
-        loop.start();
-    }
-
-    @Override
-    public void stop(Duration grace) {
-        loop.stop(grace);
-    }
-
-    @Override
-    public ComponentHealth health() {
-        return loop.health();
+    public ServiceComponent component() {
+        return loop;
     }
 }

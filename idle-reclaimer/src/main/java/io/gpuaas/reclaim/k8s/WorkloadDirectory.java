@@ -7,7 +7,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.gpuaas.events.Labels;
 import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.kit.k8s.InformerCache;
-import io.gpuaas.kit.runtime.ComponentHealth;
+import io.gpuaas.kit.runtime.ForwardingComponent;
 import io.gpuaas.kit.runtime.ServiceComponent;
 import io.gpuaas.kube.kserve.v1beta1.InferenceService;
 import io.gpuaas.kube.ray.v1.RayCluster;
@@ -30,7 +30,7 @@ import java.util.function.Consumer;
  * objects carrying {@code gpuaas.io/resume: "true"} to the resume handler. Component {@code workload-directory}: the
  * informers run in service-kit's {@code InformerCache} (ready once all have listed and while they watch).
  */
-public final class WorkloadDirectory implements WorkloadLookup, ServiceComponent, AutoCloseable {
+public final class WorkloadDirectory implements WorkloadLookup, ForwardingComponent, AutoCloseable {
 
     private static final String NAMESPACES = "namespaces";
     private static final String RAY_CLUSTERS = "rayclusters";
@@ -77,26 +77,6 @@ public final class WorkloadDirectory implements WorkloadLookup, ServiceComponent
                 .build();
     }
 
-    @Override
-    public String name() {
-        return informers.name();
-    }
-
-    @Override
-    public void start() {
-        informers.start();
-    }
-
-    @Override
-    public ComponentHealth health() {
-        return informers.health();
-    }
-
-    @Override
-    public void stop(Duration grace) {
-        informers.stop(grace);
-    }
-
     public boolean synced() {
         return informers.synced();
     }
@@ -104,6 +84,11 @@ public final class WorkloadDirectory implements WorkloadLookup, ServiceComponent
     /** Whether every informer holds a live watch: false while the API server cannot be reached. */
     public boolean watching() {
         return List.of(NAMESPACES, RAY_CLUSTERS, INFERENCE_SERVICES).stream().allMatch(informers::watching);
+    }
+
+    @Override
+    public ServiceComponent component() {
+        return informers;
     }
 
     @Override

@@ -7,7 +7,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.gpuaas.events.Labels;
 import io.gpuaas.kit.k8s.InformerCache;
-import io.gpuaas.kit.runtime.ComponentHealth;
+import io.gpuaas.kit.runtime.ForwardingComponent;
 import io.gpuaas.kit.runtime.ServiceComponent;
 import io.gpuaas.kube.kueue.v1beta2.LocalQueue;
 import io.gpuaas.kube.kueue.v1beta2.Workload;
@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * once every informer has listed its kind, RECOVERING while a watch reconnects, DEAD when an informer stopped for
  * good. A listener that throws is the kit's counted handler failure; the other listeners still see the change.
  */
-public final class ClusterCache implements ServiceComponent {
+public final class ClusterCache implements ForwardingComponent {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClusterCache.class);
 
@@ -76,26 +76,6 @@ public final class ClusterCache implements ServiceComponent {
 
     public void removeListener(Consumer<Change> listener) {
         listeners.remove(listener);
-    }
-
-    @Override
-    public String name() {
-        return informers.name();
-    }
-
-    @Override
-    public void start() {
-        informers.start();
-    }
-
-    @Override
-    public ComponentHealth health() {
-        return informers.health();
-    }
-
-    @Override
-    public void stop(Duration grace) {
-        informers.stop(grace);
     }
 
     /** The informer of {@code kind}; HardwareProfiles only where wanted and their CRD is installed (looked up now). */
@@ -230,6 +210,11 @@ public final class ClusterCache implements ServiceComponent {
     /** The objects of {@code kind} this projector owns. */
     public List<HasMetadata> owned(Kind kind) {
         return list(kind).stream().filter(Ownership::owned).toList();
+    }
+
+    @Override
+    public ServiceComponent component() {
+        return informers;
     }
 
     private final class Fanout implements ResourceEventHandler<HasMetadata> {
