@@ -98,18 +98,27 @@ public final class PendingIntents {
     private final Map<WorkloadRef, Deque<Entry>> byWorkload = new HashMap<>();
     private final Map<TopicPartition, List<Sequenced>> outbox = new LinkedHashMap<>();
     private long sequence;
-    private final Map<WorkloadRef, String> finishedWindows = new LinkedHashMap<>(16, 0.75f, true) {
+    /** A window this instance finished, and the partition its intent was read from. */
+    private record Finished(String windowId, TopicPartition partition) {}
+
+    private final Map<WorkloadRef, Finished> finishedWindows = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<WorkloadRef, String> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<WorkloadRef, Finished> eldest) {
             return size() > FINISHED_REMEMBERED;
         }
     };
 
-    /** Partitions were revoked or lost: their intents and unpublished reports are forgotten. */
+    /**
+     * Partitions were revoked or lost, or the consumer's session ended: their intents, unpublished reports and
+     * finished windows are forgotten. A window finished here may not have been committed (the session ends when a
+     * transaction fails); when its intent is read again from the committed offset, it must be applied again (which
+     * writes nothing) so that its outcome is published, not taken for a duplicate.
+     */
     public synchronized void revoked(Collection<TopicPartition> revoked) {
         for (TopicPartition partition : revoked) {
             outbox.remove(partition);
         }
+        finishedWindows.values().removeIf(f -> revoked.contains(f.partition()));
         byWorkload.values().forEach(queue -> queue.removeIf(e -> revoked.contains(e.partition)));
         byWorkload.values().removeIf(Deque::isEmpty);
     }
@@ -124,7 +133,8 @@ public final class PendingIntents {
 
     private Read request(TopicPartition partition, ReclaimRequested intent) {
         Deque<Entry> queue = byWorkload.get(intent.workload());
-        boolean duplicate = intent.windowId().equals(finishedWindows.get(intent.workload()))
+        Finished finished = finishedWindows.get(intent.workload());
+        boolean duplicate = (finished != null && finished.windowId().equals(intent.windowId()))
                 || (queue != null
                         && queue.stream().anyMatch(e -> e.intent.windowId().equals(intent.windowId())));
         if (duplicate) {
@@ -198,7 +208,7 @@ public final class PendingIntents {
             if (queue.isEmpty()) {
                 byWorkload.remove(entry.intent.workload());
             }
-            finishedWindows.put(entry.intent.workload(), entry.intent.windowId());
+            finishedWindows.put(entry.intent.workload(), new Finished(entry.intent.windowId(), entry.partition));
             done = new Sequenced(++sequence, outcome);
         }
         // Outside the lock: completing hands the offset to the intake's tracker.

@@ -85,4 +85,33 @@ class PendingIntentsTest {
         assertThat(pending.drainReports()).isEmpty();
         assertThat(pending.workloads()).isEmpty();
     }
+
+    @Test
+    void shouldApplyAFinishedWindowAgainWhenItIsReadAgainAfterItsPartitionWasRevoked() {
+        // A session that fails its transaction ends with revoked(...) and resumes from the committed offset: the
+        // intent finished there was never published, so reading it again must not be taken for a duplicate.
+        PendingIntents pending = new PendingIntents();
+        pending.read(P0, request(0, "w"));
+        pending.finish(pending.take(ref(0)), done(0));
+
+        pending.revoked(List.of(P0));
+        PendingIntents.Read again = pending.read(P0, request(0, "w"));
+
+        assertThat(again.wake()).isTrue();
+        assertThat(again.done().toCompletableFuture()).isNotDone();
+        assertThat(pending.finish(pending.take(ref(0)), done(0))).isTrue();
+        assertThat(again.done().toCompletableFuture().join().event()).isEqualTo(done(0));
+    }
+
+    @Test
+    void shouldStillDropADuplicateWindowOfAPartitionItKeeps() {
+        PendingIntents pending = new PendingIntents();
+        TopicPartition p1 = new TopicPartition("gpuaas.reclaim-intents", 1);
+        pending.read(P0, request(0, "w"));
+        pending.finish(pending.take(ref(0)), done(0));
+
+        pending.revoked(List.of(p1));
+
+        assertThat(pending.read(P0, request(0, "w")).wake()).isFalse();
+    }
 }
