@@ -15,7 +15,8 @@ import java.util.function.Function;
  * Writes one desired object (a typed kube-models object): create when missing, an update of the fields it owns when
  * it differs, nothing when it matches. What it owns is what the desired object sets: the spec is compared as JSON,
  * desired against actual ({@link SpecMatcher}), so fields others set are never fought over. The update carries the {@code resourceVersion} it was computed from, so a concurrent change answers
- * 409; the writer then re-reads from the API server and decides again. Objects without the gpuaas label are never
+ * 409; the writer then re-reads from the API server and decides again, as it does when an update of an object the
+ * cache still holds answers 404 (deleted meanwhile: created again). Objects without the gpuaas label are never
  * touched. (Server-side apply would be nicer, but the CRUD mock the tests run against has none.)
  */
 public final class ClusterQueueWriter {
@@ -58,10 +59,17 @@ public final class ClusterQueueWriter {
             try {
                 return applyOnce(ref, desired, actual);
             } catch (KubernetesClientException e) {
-                if (e.getCode() != CONFLICT || attempt == ATTEMPTS) {
+                boolean stale = e.getCode() == CONFLICT || (e.getCode() == NOT_FOUND && actual != null);
+                if (!stale || attempt == ATTEMPTS) {
                     throw e;
                 }
-                conflicts.conflict(ref.kind());
+                if (e.getCode() == CONFLICT) {
+                    conflicts.conflict(ref.kind());
+                } else {
+                    written.remove(ref);
+                }
+                // 409: changed since it was read; 404 on an update: deleted, and the cache has not seen it yet (a
+                // watch can lag by a minute). Either way the API server's answer decides: update it, or create it.
                 actual = resource(ref).get();
             }
         }
