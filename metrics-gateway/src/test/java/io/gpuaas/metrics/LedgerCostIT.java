@@ -261,7 +261,8 @@ class LedgerCostIT {
         assertThat(live.get(REPORT + "&tenant=team-a", TEAM_B, JSON).statusCode())
                 .isEqualTo(403);
         assertThat(live.get(REPORT, null, JSON).statusCode()).isEqualTo(401);
-        for (String bad : List.of("", "?month=2026-13", "?month=november", "?month=2026-11-01")) {
+        for (String bad :
+                List.of("", "?month=2026-13", "?month=november", "?month=2026-11-01", "?month=%2B999999999-12")) {
             HttpResponse<String> response = live.get("/api/v1/usage/fair-share" + bad, ADMIN, JSON);
             assertThat(response.statusCode()).as(bad).isEqualTo(400);
             assertThat(response.headers().firstValue("Content-Type"))

@@ -67,8 +67,12 @@ public class FairShareController {
         }
         YearMonth asked;
         try {
-            asked = YearMonth.parse(month);
+            // Four-digit years only: a signed year such as +999999999-12 parses, and its next month overflows.
+            asked = month.matches("\\d{4}-\\d{2}") ? YearMonth.parse(month) : null;
         } catch (DateTimeParseException e) {
+            asked = null;
+        }
+        if (asked == null) {
             return Problem.of(HttpStatus.BAD_REQUEST, "MONTH", "month", "month must be a UTC month, yyyy-mm")
                     .response(path);
         }
