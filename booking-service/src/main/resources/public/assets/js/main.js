@@ -9,6 +9,7 @@ import { fillPoolSelects, initCalendar } from './calendar.js';
 import { initFleet } from './fleet.js';
 import { initHeatmap } from './heatmap.js';
 import { initUsage } from './usage.js';
+import { initMonthCost } from './cost.js';
 
 let firstDraw = true;
 
@@ -51,6 +52,7 @@ $('refresh').addEventListener('click', refreshAll);
 initHeatmap();
 initCalendar();
 initUsage();
+initMonthCost();
 initFleet();
 state.refreshers.push(loadBookings, loadAdmin);
 // Signed in by the cluster's proxy: nothing to paste (the proxy's own /oauth/sign_out ends the session).

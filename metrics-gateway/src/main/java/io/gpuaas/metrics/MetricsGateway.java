@@ -17,6 +17,7 @@ import io.gpuaas.metrics.config.ProjectionSettings;
 import io.gpuaas.metrics.config.RemoteWriteSettings;
 import io.gpuaas.metrics.config.ScrapeSettings;
 import io.gpuaas.metrics.config.UsageSettings;
+import io.gpuaas.metrics.cost.Costs;
 import io.gpuaas.metrics.k8s.DcgmExporterDiscovery;
 import io.gpuaas.metrics.k8s.TenantNamespaceWatcher;
 import io.gpuaas.metrics.kafka.GpuScrapePublisher;
@@ -124,7 +125,7 @@ public final class MetricsGateway implements ServiceComponents, AutoCloseable {
         PublishCounters publishing = new PublishCounters();
         this.metrics = new MetricsGatewayMetrics(
                 queues, tenantUsage, bookings, reclaims, scrapeHealth, publishing, options.clock());
-        this.ledgerMetrics = new LedgerMetrics(ledger);
+        this.ledgerMetrics = new LedgerMetrics(ledger, new Costs(pools));
 
         // Topics in: three replicas of what the other services publish.
         ProjectionFeeds feeds = new ProjectionFeeds(

@@ -10,6 +10,7 @@ import io.gpuaas.metrics.config.ProjectionSettings;
 import io.gpuaas.metrics.config.RemoteWriteSettings;
 import io.gpuaas.metrics.config.ScrapeSettings;
 import io.gpuaas.metrics.config.UsageSettings;
+import io.gpuaas.metrics.cost.Costs;
 import io.gpuaas.metrics.kafka.ProjectionHook;
 import io.gpuaas.metrics.ledger.LedgerSnapshots;
 import io.gpuaas.metrics.metrics.LedgerMetrics;
@@ -89,6 +90,12 @@ public class MetricsGatewayService {
     @Singleton
     LedgerMetrics ledgerMetrics(MetricsGateway gateway) {
         return gateway.ledgerMetrics();
+    }
+
+    /** The pool catalog's prices, for the usage API's cost columns and the fair-share report. */
+    @Singleton
+    Costs costs(PoolCatalog pools) {
+        return new Costs(pools);
     }
 
     @Singleton

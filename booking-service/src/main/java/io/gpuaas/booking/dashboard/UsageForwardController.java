@@ -93,6 +93,31 @@ public class UsageForwardController {
         return respond(ledger.get(path, false, CallerCredential.of(request, forwarded)));
     }
 
+    @Operation(
+            summary = "Fair-share report of a UTC month (month=yyyy-mm): per tenant booked, used (busy) and idle "
+                    + "GPU-hours, their cost at the pool catalog's prices, and its share of the fleet's used "
+                    + "GPU-hours, as JSON or with Accept: text/csv as CSV; metrics-gateway's ledger, read with the "
+                    + "caller's own token (a tenant sees its own row, an admin all or tenant=)")
+    @Get(
+            uri = "/fair-share",
+            produces = {MediaType.APPLICATION_JSON, CSV, MediaType.ALL})
+    @ExecuteOn(TaskExecutors.BLOCKING)
+    public HttpResponse<String> fairShare(
+            @Nullable @QueryValue String month,
+            @Nullable @QueryValue String tenant,
+            @Nullable @Header(HttpHeaders.ACCEPT) String accept,
+            HttpRequest<?> request,
+            Authentication authentication) {
+        guard.admit(authentication);
+        Map<String, String> query = new LinkedHashMap<>();
+        query.put("month", month);
+        query.put("tenant", tenant);
+        boolean csv =
+                accept != null && accept.toLowerCase(java.util.Locale.ROOT).contains(CSV);
+        return respond(
+                ledger.get("/api/v1/usage/fair-share" + query(query), csv, CallerCredential.of(request, forwarded)));
+    }
+
     private static HttpResponse<String> respond(LedgerForwarder.Answer answer) {
         return HttpResponse.ok(answer.body())
                 .contentType(answer.csv() ? CSV + "; charset=utf-8; header=present" : MediaType.APPLICATION_JSON);

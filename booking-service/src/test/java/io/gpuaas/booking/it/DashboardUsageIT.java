@@ -79,6 +79,38 @@ class DashboardUsageIT extends DashboardIT {
     }
 
     @Test
+    void shouldShowTheMonthsCostPerTenantFromTheFairShareReportWhenSignedIn() {
+        int before = FakeLedger.CALLS.size();
+        String month = LocalDate.now(ZoneOffset.UTC).toString().substring(0, 7);
+        browser.signIn(fixture.app.server.getURI(), ADMIN);
+        WebElement b = browser.wait.until(
+                d -> d.findElements(By.cssSelector("#month-cost-table tr[data-tenant='team-b']")).stream()
+                        .findFirst()
+                        .orElse(null));
+        assertThat(costCells(b)).containsExactly("2.00", "1.44", "0.50", "7.00", "5.03", "1.75", "20.0 %");
+        assertThat(costCells(browser.driver.findElement(By.cssSelector("#month-cost-table tr[data-tenant='team-a']"))))
+                .containsExactly("11.50", "5.75", "3.25", "40.25", "20.13", "11.38", "80.0 %");
+        assertThat(browser.driver.findElement(By.id("month-cost-caption")).getText())
+                .isEqualTo("Cost of " + month + " (EUR)");
+        assertThat(FakeLedger.CALLS.subList(before, FakeLedger.CALLS.size()))
+                .as("the page's read reached the ledger with the caller's own token")
+                .contains(new Call("/api/v1/usage/fair-share?month=" + month, "Bearer " + ADMIN, "application/json"));
+
+        browser.signIn(fixture.app.server.getURI(), TEAM_A);
+        browser.wait.until(d ->
+                d.findElements(By.cssSelector("#month-cost-table tbody tr")).size() == 1
+                        && !d.findElements(By.cssSelector("#month-cost-table tr[data-tenant='team-a']"))
+                                .isEmpty());
+        assertThat(browser.consoleErrors()).isEmpty();
+    }
+
+    private static List<String> costCells(WebElement row) {
+        return row.findElements(By.tagName("td")).stream()
+                .map(WebElement::getText)
+                .toList();
+    }
+
+    @Test
     void shouldShowALiveUtilizationLineWhenABookingIsActive() {
         var res = fixture.app.post(
                 TEAM_A,

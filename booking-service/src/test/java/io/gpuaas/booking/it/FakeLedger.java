@@ -24,7 +24,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A stand-in for metrics-gateway's ledger API on loopback, serving its contract ({@code GET /api/v1/usage} as JSON or
- * CSV, {@code GET /api/v1/usage/bookings/{id}/utilization}) with fixed figures, after noting each call's path, bearer
+ * CSV, {@code GET /api/v1/usage/bookings/{id}/utilization}, {@code GET /api/v1/usage/fair-share} as JSON) with fixed
+ * figures, after noting each call's path, bearer
  * token and Accept. It answers 401 to a token that is not one of the tests', so a forward without the caller's token
  * shows. Made-up ids and days ask for its failures: booking {@code missing} (404), tenant {@code team-b} asked by
  * team-a (403), from {@code 1999-01-01} (503 catching up), from {@code 1999-02-02} (a 500 with a stack trace).
@@ -84,6 +85,8 @@ final class FakeLedger {
             problem(exchange, 401, "UNAUTHORIZED");
         } else if (path.endsWith("/utilization")) {
             utilization(exchange, path);
+        } else if (path.endsWith("/fair-share")) {
+            send(exchange, 200, "application/json", fairShare(token));
         } else if (query.contains("from=1999-01-01")) {
             problem(exchange, 503, "LEDGER_CATCHING_UP");
         } else if (query.contains("from=1999-02-02")) {
@@ -117,6 +120,19 @@ final class FakeLedger {
                     f[6]));
         }
         return String.join(",", rows);
+    }
+
+    /** The month's report: two tenants for an admin, team-a's own row for team-a. */
+    static String fairShare(String token) {
+        String a = "{\"tenant\":\"team-a\",\"booked\":11.5,\"used\":5.75,\"idle\":3.25,\"bookedCost\":40.25,"
+                + "\"usedCost\":20.125,\"idleCost\":11.375,\"usedShare\":0.8}";
+        String b = "{\"tenant\":\"team-b\",\"booked\":2.0,\"used\":1.4375,\"idle\":0.5,\"bookedCost\":7.0,"
+                + "\"usedCost\":5.03125,\"idleCost\":1.75,\"usedShare\":0.2}";
+        String rows = token.equals(ADMIN) ? a + "," + b : token.equals(TEAM_A) ? a : b;
+        return "{\"month\":\"" + YESTERDAY.getYear() + "-"
+                + String.format(Locale.ROOT, "%02d", YESTERDAY.getMonthValue())
+                + "\",\"unit\":\"GPU-hours\",\"currency\":\"EUR\",\"fleet\":{\"booked\":13.5,\"used\":7.1875},"
+                + "\"rows\":[" + rows + "]}";
     }
 
     /** Twelve bookings, their idle GPU-hours out of order, one with none. */

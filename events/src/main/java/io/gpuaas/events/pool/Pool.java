@@ -28,6 +28,8 @@ import java.util.List;
  * @param kind     {@code static} (or null, absent in the file) or {@code flexible}
  * @param nodes    a flexible pool's nodes and their GPUs (its capacity is their GPU count, in whole GPUs); null or
  *                 empty for a static pool
+ * @param prices   what a GPU-hour of this pool costs, from which UTC day ({@link PoolPrice}), in ascending order of
+ *                 their first day; null or empty (absent in the file): the pool is not priced, its cost is 0
  *
  * <p>A flexible pool has no {@code migProfile}; its {@code resource} is the whole-GPU resource
  * ({@code nvidia.com/gpu}) and a booking of a profile {@code p} reserves {@link #resourceFor(String)}
@@ -43,7 +45,8 @@ public record Pool(
         Duration noShowGrace,
         Integer gpus,
         String kind,
-        List<PoolNode> nodes) {
+        List<PoolNode> nodes,
+        List<PoolPrice> prices) {
 
     /** {@link #kind()} of a pool gpuaas lays out itself. */
     public static final String FLEXIBLE = "flexible";
@@ -90,6 +93,41 @@ public record Pool(
             // The fields are assigned only after this body: the check takes the parameters.
             PoolWeight.check(id, capacity, gpuModel, migProfile, gpus);
         }
+        prices = PoolPrices.check(id, prices);
+    }
+
+    /** A pool without prices (as before they were added). */
+    public Pool(
+            String id,
+            String flavor,
+            String resource,
+            int capacity,
+            String gpuModel,
+            String migProfile,
+            Duration noShowGrace,
+            Integer gpus,
+            String kind,
+            List<PoolNode> nodes) {
+        this(id, flavor, resource, capacity, gpuModel, migProfile, noShowGrace, gpus, kind, nodes, null);
+    }
+
+    /** This pool with {@code schedule} as its prices. */
+    public Pool withPrices(List<PoolPrice> schedule) {
+        return new Pool(id, flavor, resource, capacity, gpuModel, migProfile, noShowGrace, gpus, kind, nodes, schedule);
+    }
+
+    /**
+     * The price of a GPU-hour of this pool on the UTC {@code day}: the last entry whose first day is at or before it;
+     * empty when the pool has no price then (unpriced, or the day is before its first price).
+     */
+    public java.util.Optional<PoolPrice> priceOn(java.time.LocalDate day) {
+        PoolPrice found = null;
+        for (PoolPrice price : prices) {
+            if (price.appliesTo(day)) {
+                found = price;
+            }
+        }
+        return java.util.Optional.ofNullable(found);
     }
 
     /** Whether gpuaas lays out this pool's GPUs itself. */
@@ -180,7 +218,7 @@ public record Pool(
             String migProfile,
             Duration noShowGrace,
             Integer gpus) {
-        this(id, flavor, resource, capacity, gpuModel, migProfile, noShowGrace, gpus, null, null);
+        this(id, flavor, resource, capacity, gpuModel, migProfile, noShowGrace, gpus, null, null, null);
     }
 
     /**
@@ -189,12 +227,13 @@ public record Pool(
      */
     public static Pool flexible(String id, String flavor, String gpuModel, Duration noShowGrace, List<PoolNode> nodes) {
         int total = nodes.stream().mapToInt(PoolNode::gpus).sum();
-        return new Pool(id, flavor, WHOLE_GPU_RESOURCE, total, gpuModel, null, noShowGrace, total, FLEXIBLE, nodes);
+        return new Pool(
+                id, flavor, WHOLE_GPU_RESOURCE, total, gpuModel, null, noShowGrace, total, FLEXIBLE, nodes, null);
     }
 
     /** A pool with the service's default no-show grace and no declared GPU count. */
     public Pool(String id, String flavor, String resource, int capacity, String gpuModel, String migProfile) {
-        this(id, flavor, resource, capacity, gpuModel, migProfile, null, null, null, null);
+        this(id, flavor, resource, capacity, gpuModel, migProfile, null, null, null, null, null);
     }
 
     /** A pool with no declared GPU count. */
@@ -206,6 +245,6 @@ public record Pool(
             String gpuModel,
             String migProfile,
             Duration noShowGrace) {
-        this(id, flavor, resource, capacity, gpuModel, migProfile, noShowGrace, null, null, null);
+        this(id, flavor, resource, capacity, gpuModel, migProfile, noShowGrace, null, null, null, null);
     }
 }

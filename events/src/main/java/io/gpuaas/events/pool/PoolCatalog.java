@@ -43,9 +43,30 @@ public final class PoolCatalog {
         }
         this.pools = Map.copyOf(byId);
         this.ordered = List.copyOf(pools);
+        this.currency = oneCurrency(this.ordered);
     }
 
     private final List<Pool> ordered;
+    private final String currency;
+
+    private static String oneCurrency(List<Pool> pools) {
+        String found = null;
+        for (Pool pool : pools) {
+            for (PoolPrice price : pool.prices()) {
+                if (found != null && !found.equals(price.currency())) {
+                    throw new IllegalArgumentException("pool " + pool.id() + " is priced in " + price.currency()
+                            + " and another pool in " + found + ": a catalog prices in one currency");
+                }
+                found = price.currency();
+            }
+        }
+        return found;
+    }
+
+    /** The one currency the catalog's prices are in; empty when no pool has a price. */
+    public Optional<String> currency() {
+        return Optional.ofNullable(currency);
+    }
 
     /** Reads {@code file} when given, else the shipped default. */
     public static PoolCatalog load(Optional<Path> file) {

@@ -6,6 +6,7 @@ import io.gpuaas.events.booking.Caller;
 import io.gpuaas.kit.http.Problem;
 import io.gpuaas.kit.security.CallerResolver;
 import io.gpuaas.metrics.config.LedgerSettings;
+import io.gpuaas.metrics.cost.Costs;
 import io.gpuaas.metrics.ledger.Ledger;
 import io.gpuaas.metrics.ledger.LedgerSnapshots;
 import io.micronaut.core.annotation.Nullable;
@@ -34,7 +35,8 @@ import java.util.function.Predicate;
 
 /**
  * {@code GET /api/v1/usage?from=&to=&groupBy=day|booking[&tenant=]}: the GPU-hours ledger (DESIGN.md "Ledger") over
- * the UTC days {@code [from, to)}, as JSON or, with {@code Accept: text/csv}, as CSV. A tenant sees its own rows
+ * the UTC days {@code [from, to)}, as JSON or, with {@code Accept: text/csv}, as CSV; day rows carry their booked,
+ * busy and idle cost at the pool catalog's price of the day ({@link Costs}). A tenant sees its own rows
  * only (a {@code tenant=} naming another is 403); an admin sees all, or one tenant with {@code tenant=}. Missing,
  * malformed, reversed or too wide days and an unknown {@code groupBy} are 400 problems naming the parameter; 503
  * {@code LEDGER_CATCHING_UP} until the ledger feed has caught up.
@@ -48,11 +50,13 @@ public class UsageController {
     private final LedgerSnapshots ledger;
     private final CallerResolver callers;
     private final LedgerSettings settings;
+    private final Costs costs;
 
-    public UsageController(LedgerSnapshots ledger, CallerResolver callers, LedgerSettings settings) {
+    public UsageController(LedgerSnapshots ledger, CallerResolver callers, LedgerSettings settings, Costs costs) {
         this.ledger = ledger;
         this.callers = callers;
         this.settings = settings;
+        this.costs = costs;
     }
 
     @Get(produces = {MediaType.APPLICATION_JSON, CSV, MediaType.ALL})
@@ -94,7 +98,7 @@ public class UsageController {
         if (csv) {
             String body = byBooking
                     ? UsageCsv.bookings(current.bookings(days[0], days[1], tenants))
-                    : UsageCsv.days(current.days(days[0], days[1], tenants));
+                    : UsageCsv.days(current.days(days[0], days[1], tenants), costs);
             return HttpResponse.ok(body).contentType(CSV + "; charset=utf-8; header=present");
         }
         Map<String, Object> body = new LinkedHashMap<>();
@@ -102,11 +106,14 @@ public class UsageController {
         body.put("to", days[1].toString());
         body.put("groupBy", byBooking ? "booking" : "day");
         body.put("unit", "GPU-hours");
+        if (!byBooking) {
+            costs.currency().ifPresent(currency -> body.put("currency", currency));
+        }
         body.put(
                 "rows",
                 byBooking
                         ? UsageJson.bookings(current.bookings(days[0], days[1], tenants))
-                        : UsageJson.days(current.days(days[0], days[1], tenants)));
+                        : UsageJson.days(current.days(days[0], days[1], tenants), costs));
         try {
             return HttpResponse.ok(Json.mapper().writeValueAsString(body)).contentType(MediaType.APPLICATION_JSON);
         } catch (JsonProcessingException e) {

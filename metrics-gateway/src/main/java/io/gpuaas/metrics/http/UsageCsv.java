@@ -1,6 +1,8 @@
 package io.gpuaas.metrics.http;
 
 import io.gpuaas.events.usage.UsageDaily.Figures;
+import io.gpuaas.metrics.cost.Costs;
+import io.gpuaas.metrics.cost.Costs.Cost;
 import io.gpuaas.metrics.ledger.Ledger.BookingRow;
 import io.gpuaas.metrics.ledger.Ledger.DayRow;
 import java.math.BigDecimal;
@@ -12,17 +14,26 @@ import java.util.List;
  */
 final class UsageCsv {
 
-    static final String DAY_HEADER = "tenant,day,pool,booked,admitted,busy,idle,reclaimed,released";
+    static final String DAY_HEADER =
+            "tenant,day,pool,booked,admitted,busy,idle,reclaimed,released,booked_cost,busy_cost,idle_cost";
     static final String BOOKING_HEADER = "booking_id,tenant,pool,state,start,end,release_reason,released_at,"
             + "booked,admitted,busy,idle,reclaimed,released";
 
     private UsageCsv() {}
 
-    static String days(List<DayRow> rows) {
+    static String days(List<DayRow> rows, Costs costs) {
         StringBuilder out = new StringBuilder(DAY_HEADER).append("\r\n");
         for (DayRow r : rows) {
             fields(out, r.tenant(), r.day().toString(), r.pool());
-            figures(out, r.figures());
+            figures(out, r.figures(), false);
+            Cost cost = costs.of(r);
+            out.append(',')
+                    .append(number(cost.booked()))
+                    .append(',')
+                    .append(number(cost.busy()))
+                    .append(',')
+                    .append(number(cost.idle()))
+                    .append("\r\n");
         }
         return out.toString();
     }
@@ -52,11 +63,22 @@ final class UsageCsv {
     }
 
     private static void figures(StringBuilder out, Figures f) {
+        figures(out, f, true);
+    }
+
+    private static void figures(StringBuilder out, Figures f, boolean endLine) {
         double[] values = {f.booked(), f.admitted(), f.busy(), f.idle(), f.reclaimed(), f.released()};
         for (int i = 0; i < values.length; i++) {
             out.append(i == 0 ? "" : ",").append(number(values[i]));
         }
-        out.append("\r\n");
+        if (endLine) {
+            out.append("\r\n");
+        }
+    }
+
+    /** A cost with exactly six decimals, no exponent. */
+    static String number(BigDecimal cost) {
+        return cost.setScale(6, java.math.RoundingMode.HALF_EVEN).toPlainString();
     }
 
     /** Six decimals, no exponent: {@code 0.428571}. */

@@ -1,25 +1,32 @@
 package io.gpuaas.metrics.http;
 
 import io.gpuaas.events.usage.UsageDaily.Figures;
+import io.gpuaas.metrics.cost.Costs;
+import io.gpuaas.metrics.cost.Costs.Cost;
 import io.gpuaas.metrics.ledger.Ledger.BookingRow;
 import io.gpuaas.metrics.ledger.Ledger.DayRow;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The usage API's JSON rows: the CSV's columns under camelCase names, figures as numbers. */
+/** The usage API's JSON rows: the CSV's columns under camelCase names, figures and costs as numbers. */
 final class UsageJson {
 
     private UsageJson() {}
 
-    static List<Map<String, Object>> days(List<DayRow> rows) {
+    static List<Map<String, Object>> days(List<DayRow> rows, Costs costs) {
         return rows.stream()
                 .map(r -> {
                     Map<String, Object> row = new LinkedHashMap<>();
                     row.put("tenant", r.tenant());
                     row.put("day", r.day().toString());
                     row.put("pool", r.pool());
-                    return figures(row, r.figures());
+                    figures(row, r.figures());
+                    Cost cost = costs.of(r);
+                    row.put("bookedCost", cost.booked().doubleValue());
+                    row.put("busyCost", cost.busy().doubleValue());
+                    row.put("idleCost", cost.idle().doubleValue());
+                    return row;
                 })
                 .toList();
     }

@@ -213,6 +213,31 @@ public final class Ledger {
     }
 
     /**
+     * What {@link #totals()} sums, per tenant, UTC day and pool (sorted by those, rounded as the day view): the
+     * figures accrued so far (every window cut at {@link #cut()}), which the cost gauge prices day by day.
+     */
+    public List<DayRow> accruedDays() {
+        Map<String, Figures> sums = new TreeMap<>();
+        for (BookingLedger b : accrued.values()) {
+            Booking booking = b.facts().booking();
+            b.days().keySet().stream()
+                    .filter(day -> !isServed(booking.tenant(), day))
+                    .forEach(day -> sums.merge(
+                            booking.tenant() + '\u0000' + day + '\u0000' + booking.pool(),
+                            b.figures(day),
+                            Figures::plus));
+        }
+        servedDays.accrued().values().forEach(r -> r.pools()
+                .forEach((pool, f) -> sums.merge(r.tenant() + '\u0000' + r.day() + '\u0000' + pool, f, Figures::plus)));
+        List<DayRow> rows = new ArrayList<>();
+        sums.forEach((key, figures) -> {
+            String[] parts = key.split("\u0000", 3);
+            rows.add(new DayRow(parts[0], LocalDate.parse(parts[1]), parts[2], rounded(figures)));
+        });
+        return rows;
+    }
+
+    /**
      * The records the leader would publish now, by key: the fold's figures up to {@link #cut()} of every day it has
      * any for (a day it cannot see whole included: the publisher decides what to send), overlaid by the served days'
      * records up to the same cut. Not sealed; each with its bookings' figures, unrounded.

@@ -1,6 +1,7 @@
 package io.gpuaas.metrics.metrics;
 
 import io.gpuaas.events.usage.UsageDaily.Figures;
+import io.gpuaas.metrics.cost.Costs;
 import io.gpuaas.metrics.ledger.Kind;
 import io.gpuaas.metrics.ledger.Ledger;
 import io.gpuaas.metrics.ledger.LedgerSnapshots;
@@ -11,13 +12,16 @@ import java.util.Map;
  * latest event time folded), one series per tenant, pool and kind (booked, admitted, busy, idle, reclaimed,
  * released): tenants × pools × 6, never a booking id. A gauge, not a counter: a cancellation or release folded after
  * later samples shortens a window already counted, so a figure can go down, which Prometheus would read as a reset.
+ * Beside it {@code gpuaas_ledger_cost{kind,pool,tenant,currency}} ({@link CostTotals}), a gauge for the same reason.
  */
 public final class LedgerMetrics {
 
     private final LedgerSnapshots ledger;
+    private final CostTotals costs;
 
-    public LedgerMetrics(LedgerSnapshots ledger) {
+    public LedgerMetrics(LedgerSnapshots ledger, Costs costs) {
         this.ledger = ledger;
+        this.costs = new CostTotals(costs);
     }
 
     public void writeTo(Exposition out) {
@@ -28,16 +32,17 @@ public final class LedgerMetrics {
                 "pool",
                 "tenant");
         Ledger current = ledger.current().orElse(null);
-        if (current == null) {
-            return;
+        if (current != null) {
+            for (Map.Entry<String, Map<String, Figures>> tenant :
+                    current.totals().entrySet()) {
+                tenant.getValue().forEach((pool, f) -> {
+                    double[] values = {f.booked(), f.admitted(), f.busy(), f.idle(), f.reclaimed(), f.released()};
+                    for (Kind kind : Kind.values()) {
+                        hours.add(values[kind.ordinal()], kind.label(), pool, tenant.getKey());
+                    }
+                });
+            }
         }
-        for (Map.Entry<String, Map<String, Figures>> tenant : current.totals().entrySet()) {
-            tenant.getValue().forEach((pool, f) -> {
-                double[] values = {f.booked(), f.admitted(), f.busy(), f.idle(), f.reclaimed(), f.released()};
-                for (Kind kind : Kind.values()) {
-                    hours.add(values[kind.ordinal()], kind.label(), pool, tenant.getKey());
-                }
-            });
-        }
+        costs.writeTo(out, current);
     }
 }

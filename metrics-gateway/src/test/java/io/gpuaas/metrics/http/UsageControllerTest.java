@@ -7,6 +7,7 @@ import io.gpuaas.events.Json;
 import io.gpuaas.kit.config.SecuritySettings;
 import io.gpuaas.kit.security.CallerResolver;
 import io.gpuaas.metrics.config.LedgerSettings;
+import io.gpuaas.metrics.cost.Costs;
 import io.gpuaas.metrics.ledger.LedgerInputs;
 import io.gpuaas.metrics.ledger.LedgerSnapshots;
 import io.gpuaas.metrics.ledger.PublishedDays;
@@ -36,7 +37,8 @@ class UsageControllerTest {
                     366,
                     Duration.ofSeconds(5),
                     Duration.ofHours(1),
-                    Duration.ofMinutes(5)));
+                    Duration.ofMinutes(5)),
+            new Costs(POOLS));
     private final Authentication tenant = Authentication.build("alice", List.of(), Map.of("tenant", "team-a"));
 
     private HttpResponse<?> usage(String groupBy, String accept) {

@@ -57,6 +57,7 @@ class HttpFuzzReliabilityIT {
             new Endpoint("booking-service", "POST", "/api/v1/bookings/{id}/workloads/RayCluster/demo-ray/resume"),
             new Endpoint("booking-service", "GET", "/api/v1/usage?from=2026-11-01&to=2026-11-02&groupBy=day"),
             new Endpoint("booking-service", "GET", "/api/v1/usage/bookings/{id}/utilization?minutes=60"),
+            new Endpoint("booking-service", "GET", "/api/v1/usage/fair-share?month=2026-11"),
             new Endpoint("booking-service", "GET", "/metrics"),
             new Endpoint("quota-projector", "GET", "/metrics"),
             new Endpoint("idle-reclaimer", "POST", "/api/v1/workloads/team-a/RayCluster/demo-ray/resume"),
@@ -64,6 +65,7 @@ class HttpFuzzReliabilityIT {
             new Endpoint("metrics-gateway", "GET", "/api/v1/keda/queues/team-a/gpuaas"),
             new Endpoint("metrics-gateway", "GET", "/api/v1/keda/workloads/team-a/RayCluster/demo-ray"),
             new Endpoint("metrics-gateway", "GET", "/api/v1/usage?from=2026-11-01&to=2026-11-02&groupBy=booking"),
+            new Endpoint("metrics-gateway", "GET", "/api/v1/usage/fair-share?month=2026-11"),
             new Endpoint("metrics-gateway", "GET", "/metrics"));
 
     private static ReliabilityStack stack;
