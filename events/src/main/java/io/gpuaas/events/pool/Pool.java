@@ -28,6 +28,8 @@ import java.util.List;
  * @param kind     {@code static} (or null, absent in the file) or {@code flexible}
  * @param nodes    a flexible pool's nodes and their GPUs (its capacity is their GPU count, in whole GPUs); null or
  *                 empty for a static pool
+ * @param approval bookings over this size wait for an admin ({@link PoolApproval}); null (absent in the file): no
+ *                 booking of the pool needs approval
  *
  * <p>A flexible pool has no {@code migProfile}; its {@code resource} is the whole-GPU resource
  * ({@code nvidia.com/gpu}) and a booking of a profile {@code p} reserves {@link #resourceFor(String)}
@@ -43,7 +45,8 @@ public record Pool(
         Duration noShowGrace,
         Integer gpus,
         String kind,
-        List<PoolNode> nodes) {
+        List<PoolNode> nodes,
+        PoolApproval approval) {
 
     /** {@link #kind()} of a pool gpuaas lays out itself. */
     public static final String FLEXIBLE = "flexible";
@@ -168,6 +171,27 @@ public record Pool(
      */
     public static double gpuFraction(String gpuModel, String migProfile) {
         return PoolWeight.of(gpuModel, migProfile);
+    }
+
+    /** A pool without an approval policy. */
+    public Pool(
+            String id,
+            String flavor,
+            String resource,
+            int capacity,
+            String gpuModel,
+            String migProfile,
+            Duration noShowGrace,
+            Integer gpus,
+            String kind,
+            List<PoolNode> nodes) {
+        this(id, flavor, resource, capacity, gpuModel, migProfile, noShowGrace, gpus, kind, nodes, null);
+    }
+
+    /** This pool with the approval policy {@code newApproval} (null: none). */
+    public Pool withApproval(PoolApproval newApproval) {
+        return new Pool(
+                id, flavor, resource, capacity, gpuModel, migProfile, noShowGrace, gpus, kind, nodes, newApproval);
     }
 
     /** A static pool (no kind, no nodes). */
