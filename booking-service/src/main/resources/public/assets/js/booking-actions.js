@@ -21,7 +21,10 @@ export async function bookWindow(ask) {
   const res = await api('POST', '/api/v1/bookings', body);
   // Refresh first, so the message never shows beside views that do not have the booking yet.
   await refreshViews();
-  say(res.status === 202 ? 'Booking accepted; the decision is still pending.'
+  say(res.status === 202 && res.data && res.data.state === 'PENDING_APPROVAL'
+    ? 'Requested ' + res.data.quantity + ' × ' + res.data.pool + ' from ' + fmt(res.data.start)
+      + ': over the pool\'s approval threshold, so it waits for an admin (its units are held meanwhile)'
+    : res.status === 202 ? 'Booking accepted; the decision is still pending.'
     : 'Booked ' + res.data.quantity + ' × ' + res.data.pool + ' from ' + fmt(res.data.start) + ' to '
       + fmt(res.data.end));
   return res;

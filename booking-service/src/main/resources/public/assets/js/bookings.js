@@ -22,6 +22,8 @@ function status(b, activity) {
   switch (b.state) {
     case 'CONFIRMED': parts.push('upcoming · starts in ' + span(start - now)); break;
     case 'ACTIVE': parts.push('active · ' + span(end - now) + ' left'); break;
+    case 'PENDING_APPROVAL': parts.push('awaiting an admin\'s approval · units held, starts in ' + span(start - now));
+      break;
     default: parts.push(b.state.toLowerCase());
   }
   const warn = [];
@@ -35,13 +37,19 @@ function status(b, activity) {
     warn.push('ending soon: quota goes at ' + fmt(b.end));
   }
   notices.filter((n) => n.type === 'MIG_LAYOUT_NOT_READY').forEach((n) => warn.push(layoutWords(n)));
+  const approval = notices.find((n) => n.type.startsWith('APPROVAL_'));
+  if (approval && approval.type !== 'APPROVAL_APPROVED') {
+    warn.push((approval.type === 'APPROVAL_DENIED' ? 'denied by an admin' : 'not approved in time: expired')
+      + (approval.reason ? ': ' + approval.reason : ''));
+  }
   return { text: parts.join(' · '), warn };
 }
 
 export async function loadBookings() {
   const page = (await api('GET', '/api/v1/bookings?limit=200')).data;
   // Active bookings, and upcoming ones of flexible pools (quota-projector may warn that their MIG layout is not ready).
-  const watched = page.items.filter((b) => b.state === 'ACTIVE' || (b.state === 'CONFIRMED' && isFlexible(b.pool)))
+  const watched = page.items.filter((b) => b.state === 'ACTIVE' || b.state === 'DENIED'
+    || (b.state === 'CONFIRMED' && isFlexible(b.pool)))
     .slice(0, 20);
   const activities = new Map(await Promise.all(watched.map((b) =>
     api('GET', '/api/v1/bookings/' + encodeURIComponent(b.id) + '/workloads')
@@ -85,7 +93,7 @@ function renderBooking(body, b, activity) {
     actions.appendChild(button('End now', 'end', () => change(b, 'POST', undefined, 'Ended ' + b.quantity + ' × '
       + b.pool + ' now; the rest until ' + fmt(b.end) + ' is free again', '/end'), 'End ' + what + ' now'));
   }
-  if (b.state === 'CONFIRMED' || b.state === 'ACTIVE') {
+  if (b.state === 'CONFIRMED' || b.state === 'ACTIVE' || b.state === 'PENDING_APPROVAL') {
     actions.appendChild(button('Cancel', 'cancel', () => change(b, 'DELETE', undefined, 'Cancelled ' + what),
       'Cancel ' + what));
   }

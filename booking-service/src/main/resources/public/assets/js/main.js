@@ -4,6 +4,7 @@ import {
   $, claims, findClusterUser, forgetToken, refreshViews, api, saveToken, say, signedInByCluster, state, token,
 } from './api.js';
 import { loadAdmin } from './admin.js';
+import { loadApprovals } from './approvals.js';
 import { loadBookings } from './bookings.js';
 import { fillPoolSelects, initCalendar } from './calendar.js';
 import { initFleet } from './fleet.js';
@@ -54,7 +55,7 @@ initCalendar();
 initUsage();
 initMonthCost();
 initFleet();
-state.refreshers.push(loadBookings, loadAdmin);
+state.refreshers.push(loadBookings, loadAdmin, loadApprovals);
 // Signed in by the cluster's proxy: nothing to paste (the proxy's own /oauth/sign_out ends the session).
 findClusterUser().catch(() => null).then(() => {
   for (const id of ['token', 'save-token', 'forget-token']) {

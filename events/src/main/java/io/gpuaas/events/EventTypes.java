@@ -39,6 +39,9 @@ public final class EventTypes {
         register(BookingEvent.BookingCompleted.class, "io.gpuaas.booking.completed.v1");
         register(BookingEvent.BookingReleased.class, "io.gpuaas.booking.released.v1");
         register(BookingEvent.BookingMoved.class, "io.gpuaas.booking.moved.v1");
+        register(BookingCommand.DecideApproval.class, "io.gpuaas.booking.command.approval.v1");
+        register(BookingEvent.BookingPendingApproval.class, "io.gpuaas.booking.pending-approval.v1");
+        register(BookingEvent.BookingApprovalDecided.class, "io.gpuaas.booking.approval-decided.v1");
         register(Booking.class, "io.gpuaas.booking.state.v1");
         register(WorkloadEvent.WorkloadObserved.class, "io.gpuaas.kueue.workload.observed.v1");
         register(WorkloadEvent.WorkloadDeleted.class, "io.gpuaas.kueue.workload.deleted.v1");
@@ -58,6 +61,7 @@ public final class EventTypes {
         register(Notice.NoShowWarning.class, "io.gpuaas.notice.no-show-warning.v1");
         register(Notice.ReclaimPending.class, "io.gpuaas.notice.reclaim-pending.v1");
         register(Notice.MigLayoutNotReady.class, "io.gpuaas.notice.mig-layout-not-ready.v1");
+        register(Notice.ApprovalDecided.class, "io.gpuaas.notice.approval-decided.v1");
         register(WebhookRegistration.class, "io.gpuaas.webhook.registration.v1");
     }
 

@@ -202,6 +202,29 @@ final class EventSamples {
                         BookingEvent.BookingReleased.Reason.ENDED_EARLY,
                         RELEASED_AT,
                         RELEASED_AT));
+        put(
+                samples,
+                new BookingCommand.DecideApproval(
+                        "req-6",
+                        "idem-6",
+                        admin(),
+                        b.pool(),
+                        b.id(),
+                        false,
+                        "the quarter's budget is spent",
+                        NOW,
+                        FINGERPRINT));
+        Booking pending = b.withState(BookingState.PENDING_APPROVAL, NOW);
+        put(samples, new BookingEvent.BookingPendingApproval("req-1", pending, 108.0, 96.0, T0, NOW));
+        put(
+                samples,
+                new BookingEvent.BookingApprovalDecided(
+                        "req-6",
+                        pending.withState(BookingState.DENIED, NOW.plusSeconds(60)),
+                        BookingEvent.BookingApprovalDecided.Outcome.DENIED,
+                        "ops@example.com",
+                        "the quarter's budget is spent",
+                        NOW.plusSeconds(60)));
         put(samples, b);
         Booking flexible = new Booking(
                 "bk-01JD91",
@@ -280,6 +303,21 @@ final class EventSamples {
     }
 
     private static void reclaim(Map<Class<?>, Object> samples) {
+        put(
+                samples,
+                new Notice.ApprovalDecided(
+                        Notice.approvalDecidedId("bk-01JD8Z"),
+                        "bk-01JD8Z",
+                        "team-a",
+                        "team-a",
+                        "h200",
+                        8,
+                        T0,
+                        T1,
+                        BookingEvent.BookingApprovalDecided.Outcome.APPROVED,
+                        "ops@example.com",
+                        "approved for the launch",
+                        NOW.plusSeconds(60)));
         put(
                 samples,
                 new Notice.MigLayoutNotReady(
@@ -373,6 +411,10 @@ final class EventSamples {
                         T0.plus(window),
                         window,
                         T0.plus(Duration.ofMinutes(12)).plusMillis(130)));
+    }
+
+    private static Caller admin() {
+        return new Caller("ops@example.com", "platform", true);
     }
 
     private static void put(Map<Class<?>, Object> samples, Object sample) {

@@ -64,7 +64,9 @@ public final class BookingActivities {
                         null,
                         false)));
         workloads.addAll(reclaimable(booking, now));
-        List<BookingNotice> notices = booking.state().holdsCapacity() ? notices(booking) : List.of();
+        List<BookingNotice> notices = booking.state().holdsCapacity() || booking.state() == BookingState.DENIED
+                ? notices(booking)
+                : List.of();
         return new BookingActivity(
                 booking.id(),
                 booking.state().name(),
@@ -128,7 +130,7 @@ public final class BookingActivities {
     }
 
     /**
-     * The notices that still apply to a CONFIRMED or ACTIVE booking: an ending-soon for its current end, a no-show
+     * The notices that still apply to a CONFIRMED, ACTIVE or DENIED booking: how its approval went, an ending-soon for its current end, a no-show
      * warning (both only ever sent while it is ACTIVE), and a MIG layout not ready for its current start (quota-
      * projector sends it before the window, so an upcoming booking shows it too; no notice says when the layout
      * comes into force, so it stays while the booking lasts).
@@ -150,6 +152,10 @@ public final class BookingActivities {
                             n.node(),
                             n.state(),
                             withoutOtherBookings(n.reason(), booking.id())));
+                // How its approval went (approved, denied or expired), with the admin's words.
+                case Notice.ApprovalDecided n ->
+                    notices.add(new BookingNotice(
+                            "APPROVAL_" + n.outcome().name(), n.time(), n.start(), null, null, n.reason()));
                 default -> {
                     // an ending-soon for an end the booking no longer has, a layout notice for a start it no longer
                     // has (it was moved), or a workload notice

@@ -27,6 +27,7 @@ public final class WorkloadActivity {
     private final Map<String, BookingEndingSoon> endingSoon = new ConcurrentHashMap<>();
     private final Map<String, NoShowWarning> noShow = new ConcurrentHashMap<>();
     private final Map<String, MigLayoutNotReady> layoutNotReady = new ConcurrentHashMap<>();
+    private final Map<String, Notice.ApprovalDecided> approvals = new ConcurrentHashMap<>();
     /** namespace → workload key → its latest ReclaimPending. */
     private final Map<String, Map<String, ReclaimPending>> reclaimPending = new ConcurrentHashMap<>();
 
@@ -52,6 +53,7 @@ public final class WorkloadActivity {
                         .computeIfAbsent(n.namespace(), ns -> new ConcurrentHashMap<>())
                         .put(n.workload().key(), n);
             case MigLayoutNotReady n -> layoutNotReady.put(n.bookingId(), n);
+            case Notice.ApprovalDecided n -> approvals.put(n.bookingId(), n);
         }
     }
 
@@ -66,12 +68,15 @@ public final class WorkloadActivity {
     }
 
     /**
-     * The booking notices of {@code bookingId}: its latest ending-soon, no-show warning and MIG layout not ready,
-     * where there are any.
+     * The booking notices of {@code bookingId}: its latest ending-soon, no-show warning, MIG layout not ready and
+     * approval outcome, where there are any.
      */
     public List<Notice> bookingNotices(String bookingId) {
         return java.util.stream.Stream.<Notice>of(
-                        endingSoon.get(bookingId), noShow.get(bookingId), layoutNotReady.get(bookingId))
+                        endingSoon.get(bookingId),
+                        noShow.get(bookingId),
+                        layoutNotReady.get(bookingId),
+                        approvals.get(bookingId))
                 .filter(java.util.Objects::nonNull)
                 .toList();
     }

@@ -126,6 +126,18 @@ public final class BookingRequests {
                 RequestValidator.text("profile", string(o, "profile"), RequestValidator.MAX_ID));
     }
 
+    /** {@code {"decision": "approve"|"deny", "reason": ...}}: 400 naming the field otherwise. */
+    static ApprovalController.ApprovalRequest approval(String body) {
+        JsonNode o = object(body);
+        String decision = string(o, "decision");
+        require(decision, "decision");
+        if (!"approve".equals(decision) && !"deny".equals(decision)) {
+            throw ProblemException.badRequest("INVALID_FIELD", "decision", "decision must be approve or deny");
+        }
+        return new ApprovalController.ApprovalRequest(
+                decision, RequestValidator.text("reason", string(o, "reason"), RequestValidator.MAX_PURPOSE));
+    }
+
     static ChangeBookingRequest change(String body) {
         JsonNode o = object(body);
         return new ChangeBookingRequest(instant(o, "start"), instant(o, "end"), duration(o, "duration"));

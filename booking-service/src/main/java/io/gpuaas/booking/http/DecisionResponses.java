@@ -36,6 +36,11 @@ final class DecisionResponses {
             // A move carries no request id, so it never answers a request; were one to arrive here, the booking is
             // the state to show.
             case BookingEvent.BookingMoved e -> HttpResponse.ok(e.booking());
+            // Accepted, not confirmed: the booking exists and holds its units, but waits for an admin.
+            case BookingEvent.BookingPendingApproval e ->
+                HttpResponse.accepted(URI.create(BOOKINGS_PATH + e.booking().id()))
+                        .body(e.booking());
+            case BookingEvent.BookingApprovalDecided e -> HttpResponse.ok(e.booking());
         };
     }
 

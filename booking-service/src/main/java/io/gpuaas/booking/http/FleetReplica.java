@@ -126,7 +126,7 @@ final class FleetReplica {
     }
 
     private boolean holdsUnits(Booking b) {
-        return b.state().holdsCapacity()
+        return b.state().takesCapacity()
                 && b.placement() != null
                 && !b.placement().isEmpty()
                 && b.start().isBefore(b.end());

@@ -19,6 +19,8 @@ final class BookingEvents {
             case BookingEvent.BookingCompleted e -> Optional.of(e.booking());
             case BookingEvent.BookingReleased e -> Optional.of(e.booking());
             case BookingEvent.BookingMoved e -> Optional.of(e.booking());
+            case BookingEvent.BookingPendingApproval e -> Optional.of(e.booking());
+            case BookingEvent.BookingApprovalDecided e -> Optional.of(e.booking());
             case BookingEvent.BookingRejected e -> Optional.empty();
         };
     }

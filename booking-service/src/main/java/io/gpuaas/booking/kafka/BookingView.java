@@ -36,10 +36,10 @@ public class BookingView {
         if (applied[0]) {
             PoolTimeline timeline = timelines.computeIfAbsent(booking.pool(), p -> new PoolTimeline());
             synchronized (timeline) {
-                if (replaced[0] != null && replaced[0].state().holdsCapacity()) {
+                if (replaced[0] != null && replaced[0].state().takesCapacity()) {
                     timeline.release(replaced[0].start(), replaced[0].end(), replaced[0].quantity());
                 }
-                if (booking.state().holdsCapacity()) {
+                if (booking.state().takesCapacity()) {
                     timeline.reserve(booking.start(), booking.end(), booking.quantity());
                 }
             }

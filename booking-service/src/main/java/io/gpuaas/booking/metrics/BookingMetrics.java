@@ -81,6 +81,7 @@ public class BookingMetrics implements LifecycleOutcomes, DecisionObserver {
                     case Notice.NoShowWarning n -> "no_show_warning";
                     case Notice.ReclaimPending n -> "reclaim_pending"; // idle-reclaimer's; listed for completeness
                     case Notice.MigLayoutNotReady n -> "mig_layout_not_ready"; // quota-projector's, likewise
+                    case Notice.ApprovalDecided n -> "approval_decided";
                 };
         notices.labelValues(type).inc();
     }
@@ -123,6 +124,9 @@ public class BookingMetrics implements LifecycleOutcomes, DecisionObserver {
             case BookingEvent.BookingCompleted e -> "completed";
             case BookingEvent.BookingReleased e -> "released";
             case BookingEvent.BookingMoved e -> "moved";
+            case BookingEvent.BookingPendingApproval e -> "pending_approval";
+            case BookingEvent.BookingApprovalDecided e ->
+                "approval_" + e.outcome().name().toLowerCase(java.util.Locale.ROOT);
         };
     }
 }

@@ -5,6 +5,7 @@ import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.BookingCommand.CancelBooking;
 import io.gpuaas.events.booking.BookingCommand.ChangeBooking;
 import io.gpuaas.events.booking.BookingCommand.CreateBooking;
+import io.gpuaas.events.booking.BookingCommand.DecideApproval;
 import io.gpuaas.events.booking.BookingCommand.ReleaseBooking;
 import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.booking.BookingEvent.BookingActivated;
@@ -38,12 +39,14 @@ public final class BookingDecider {
     private final CapacityCheck capacity;
     private final FlexibleDecisions flexible;
     private final IdempotencyGuard idempotency = new IdempotencyGuard();
+    private final Approvals approvals;
 
     public BookingDecider(PoolCatalog pools, BookingPolicy policy) {
         this.pools = pools;
         this.policy = policy;
         this.capacity = new CapacityCheck(policy);
         this.flexible = new FlexibleDecisions(policy, capacity);
+        this.approvals = new Approvals(pools);
     }
 
     public BookingPolicy policy() {
@@ -62,19 +65,29 @@ public final class BookingDecider {
         }
         Decision decision =
                 switch (command) {
-                    case CreateBooking create -> create(create, ledger, now);
+                    case CreateBooking create -> approvals.gate(create, create(create, ledger, now), now);
                     case CancelBooking cancel -> cancel(cancel, ledger, now);
                     case ChangeBooking change -> change(change, ledger, now);
                     case ReleaseBooking release -> release(release, ledger, now);
+                    case DecideApproval approval -> approvals.decide(approval, ledger, now);
                 };
         return idempotency.remember(command, decision, now);
     }
 
-    /** Moves every due booking along its lifecycle: CONFIRMED to ACTIVE at start, ACTIVE to COMPLETED at end. */
+    /**
+     * Moves every due booking along its lifecycle: CONFIRMED to ACTIVE at start, ACTIVE to COMPLETED at end, and a
+     * booking still awaiting approval when its hold runs out to DENIED.
+     */
     public Decision advance(BookingLedger ledger, Instant now) {
         List<BookingEvent> events = new ArrayList<>();
         List<Booking> changes = new ArrayList<>();
         for (Booking booking : ledger.dueAt(now)) {
+            if (booking.state() == BookingState.PENDING_APPROVAL) {
+                BookingEvent.BookingApprovalDecided expired = Approvals.expire(booking, now);
+                events.add(expired);
+                changes.add(expired.booking());
+                continue;
+            }
             Booking current = booking;
             if (current.state() == BookingState.CONFIRMED) {
                 current = current.withState(BookingState.ACTIVE, now);
@@ -179,7 +192,7 @@ public final class BookingDecider {
             return reject(c, null, Rejection.NOT_FOUND, "no booking " + c.bookingId(), now);
         }
         Booking booking = found.get();
-        if (!booking.state().holdsCapacity()) {
+        if (!booking.state().takesCapacity()) { // a request awaiting approval may be withdrawn too
             return reject(c, booking, Rejection.INVALID_STATE, "booking is " + booking.state(), now);
         }
         Booking cancelled = booking.withState(BookingState.CANCELLED, now);

@@ -47,6 +47,7 @@ public final class BookingLedger {
 
     private final BookingRepository repository;
     private final FlexibleFleets fleets;
+    private final Approvals approvals;
     private final Map<String, PoolTimeline> pools = new HashMap<>();
     private final Map<String, PoolTimeline> tenants = new HashMap<>();
     private final TreeMap<Long, Set<String>> due = new TreeMap<>();
@@ -61,6 +62,7 @@ public final class BookingLedger {
     public BookingLedger(BookingRepository repository, PoolCatalog pools) {
         this.repository = repository;
         this.fleets = new FlexibleFleets(pools);
+        this.approvals = new Approvals(pools);
     }
 
     /**
@@ -158,7 +160,7 @@ public final class BookingLedger {
     }
 
     private void indexTimelines(Booking booking) {
-        if (!booking.state().holdsCapacity()) {
+        if (!booking.state().takesCapacity()) {
             return;
         }
         int weight = weight(booking);
@@ -169,7 +171,7 @@ public final class BookingLedger {
 
     private void unindex(Booking booking) {
         fleets.unindex(booking);
-        if (!booking.state().holdsCapacity()) {
+        if (!booking.state().takesCapacity()) {
             return;
         }
         int weight = weight(booking);
@@ -189,7 +191,14 @@ public final class BookingLedger {
                 .orElse(booking.quantity());
     }
 
-    private static long nextBoundary(Booking booking) {
-        return (booking.state() == BookingState.CONFIRMED ? booking.start() : booking.end()).toEpochMilli();
+    /** Start while CONFIRMED, end while ACTIVE, the end of its hold while awaiting approval. */
+    private long nextBoundary(Booking booking) {
+        Instant next =
+                switch (booking.state()) {
+                    case CONFIRMED -> booking.start();
+                    case PENDING_APPROVAL -> approvals.holdUntil(booking);
+                    default -> booking.end();
+                };
+        return next.toEpochMilli();
     }
 }

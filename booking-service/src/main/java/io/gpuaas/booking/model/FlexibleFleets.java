@@ -91,7 +91,7 @@ final class FlexibleFleets {
 
     /** The end up to which a booking in this state holds its units, if it holds them at all. */
     private static Optional<Instant> heldUntil(Booking booking) {
-        if (booking.state().holdsCapacity()) {
+        if (booking.state().takesCapacity()) {
             return Optional.of(booking.end());
         }
         // A release keeps the window as booked; updatedAt is when its units came free.

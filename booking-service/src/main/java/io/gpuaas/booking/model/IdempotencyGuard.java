@@ -116,6 +116,8 @@ final class IdempotencyGuard {
                 String.join("|", "change", c.pool(), c.bookingId(), String.valueOf(c.start()), String.valueOf(c.end()))
                         + durationPart(c.duration());
             case ReleaseBooking c -> String.join("|", "release", c.pool(), c.bookingId(), String.valueOf(c.reason()));
+            case BookingCommand.DecideApproval c ->
+                String.join("|", "approval", c.pool(), c.bookingId(), String.valueOf(c.approve()), c.reason());
         };
     }
 
@@ -143,6 +145,12 @@ final class IdempotencyGuard {
                 new BookingExtended(requestId, e.booking(), e.previousStart(), e.previousEnd(), e.time());
             case BookingActivated e -> new BookingActivated(e.booking(), e.time(), requestId);
             case BookingReleased e -> new BookingReleased(requestId, e.booking(), e.reason(), e.releasedAt(), e.time());
+            case BookingEvent.BookingPendingApproval e ->
+                new BookingEvent.BookingPendingApproval(
+                        requestId, e.booking(), e.unitHours(), e.threshold(), e.holdUntil(), e.time());
+            case BookingEvent.BookingApprovalDecided e ->
+                new BookingEvent.BookingApprovalDecided(
+                        requestId, e.booking(), e.outcome(), e.decidedBy(), e.reason(), e.time());
             case BookingRejected e ->
                 new BookingRejected(
                         requestId,

@@ -9,6 +9,8 @@ public enum Rejection {
     /** The tenant would hold more than its cap on the pool. */
     POLICY_TENANT_CAP(409, "quantity"),
     POLICY_MAX_DURATION(422, "end"),
+    /** Over the pool's approval threshold, with a window that has begun: nothing is left to wait for approval in. */
+    APPROVAL_REQUIRED(422, "start"),
     POLICY_MAX_ADVANCE(422, "end"),
     POLICY_ALIGNMENT(422, "start"),
     INVALID_QUANTITY(400, "quantity"),

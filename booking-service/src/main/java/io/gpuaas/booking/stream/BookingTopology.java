@@ -18,7 +18,8 @@ import org.apache.kafka.streams.state.Stores;
 
 /**
  * {@code booking-commands} (keyed by pool) → the decision processor with its two RocksDB stores →
- * {@code booking-events} (keyed by booking id) and the compacted {@code bookings} (latest state).
+ * {@code booking-events} (keyed by booking id) and the compacted {@code bookings} (latest state), and the
+ * outcomes of approvals to {@code notices}.
  */
 public final class BookingTopology {
 
@@ -26,6 +27,7 @@ public final class BookingTopology {
     public static final String PROCESSOR = "decide";
     public static final String EVENTS_SINK = "booking-events";
     public static final String BOOKINGS_SINK = "bookings";
+    public static final String APPROVAL_NOTICES_SINK = "approval-notices";
     public static final String BOOKING_STORE = "bookings-by-id";
     public static final String IDEMPOTENCY_STORE = "idempotency-keys";
 
@@ -70,6 +72,13 @@ public final class BookingTopology {
                 Topics.BOOKINGS.name(prefix),
                 Serdes.String().serializer(),
                 loosely(Topics.BOOKINGS.valueSerde()),
+                PROCESSOR);
+        // An approval's outcome is told on notices in the decision's own transaction: once, like the decision.
+        topology.addSink(
+                APPROVAL_NOTICES_SINK,
+                Topics.NOTICES.name(prefix),
+                Serdes.String().serializer(),
+                loosely(Topics.NOTICES.valueSerde()),
                 PROCESSOR);
         return topology;
     }

@@ -1,5 +1,6 @@
 package io.gpuaas.booking.stream;
 
+import io.gpuaas.booking.model.Approvals;
 import io.gpuaas.booking.model.BookingDecider;
 import io.gpuaas.booking.model.BookingLedger;
 import io.gpuaas.booking.model.Decision;
@@ -7,6 +8,7 @@ import io.gpuaas.booking.model.IdempotencyEntry;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.BookingEvent;
+import io.gpuaas.events.notice.Notice;
 import java.time.Duration;
 import java.time.Instant;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -106,6 +108,11 @@ final class DecisionProcessor implements Processor<String, BookingCommand, Strin
         for (Booking booking : decision.changes()) {
             context.forward(
                     new Record<String, Object>(booking.id(), booking, timestamp), BookingTopology.BOOKINGS_SINK);
+        }
+        for (Notice.ApprovalDecided notice : Approvals.notices(decision)) {
+            context.forward(
+                    new Record<String, Object>(notice.bookingId(), notice, timestamp),
+                    BookingTopology.APPROVAL_NOTICES_SINK);
         }
     }
 

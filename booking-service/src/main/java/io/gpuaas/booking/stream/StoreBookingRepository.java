@@ -64,7 +64,7 @@ final class StoreBookingRepository implements BookingRepository {
         }
         List<String> oldBookings = new ArrayList<>();
         forEach(b -> {
-            if (!b.state().holdsCapacity() && b.end().toEpochMilli() < cutoffMillis) {
+            if (!b.state().takesCapacity() && b.end().toEpochMilli() < cutoffMillis) {
                 oldBookings.add(b.id());
             }
         });

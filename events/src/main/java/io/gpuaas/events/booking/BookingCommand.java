@@ -11,7 +11,8 @@ public sealed interface BookingCommand
         permits BookingCommand.CreateBooking,
                 BookingCommand.CancelBooking,
                 BookingCommand.ChangeBooking,
-                BookingCommand.ReleaseBooking {
+                BookingCommand.ReleaseBooking,
+                BookingCommand.DecideApproval {
 
     /** Unique id of this request; the decision echoes it so the HTTP edge can match its answer. */
     String requestId();
@@ -299,4 +300,31 @@ public sealed interface BookingCommand
             NO_SHOW
         }
     }
+
+    /**
+     * An admin's answer to a booking awaiting approval (state PENDING_APPROVAL). Answered by
+     * {@link BookingEvent.BookingApprovalDecided} or a rejection ({@code NOT_PERMITTED} from anyone but an admin,
+     * {@code INVALID_STATE} when the booking no longer awaits approval).
+     *
+     * @param requestId          unique id of the request; the decision echoes it
+     * @param idempotencyKey     client-chosen idempotency key, or null
+     * @param caller             the admin
+     * @param pool               the pool (the record key)
+     * @param bookingId          the booking decided on
+     * @param approve            true to approve, false to deny
+     * @param reason             free text for the tenant, may be null
+     * @param requestedAt        when the HTTP edge accepted the request
+     * @param requestFingerprint digest of the HTTP request the idempotency key is bound to, or null
+     */
+    record DecideApproval(
+            String requestId,
+            String idempotencyKey,
+            Caller caller,
+            String pool,
+            String bookingId,
+            boolean approve,
+            String reason,
+            Instant requestedAt,
+            String requestFingerprint)
+            implements BookingCommand {}
 }

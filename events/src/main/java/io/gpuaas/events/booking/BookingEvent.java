@@ -12,7 +12,9 @@ public sealed interface BookingEvent
                 BookingEvent.BookingActivated,
                 BookingEvent.BookingCompleted,
                 BookingEvent.BookingReleased,
-                BookingEvent.BookingMoved {
+                BookingEvent.BookingMoved,
+                BookingEvent.BookingPendingApproval,
+                BookingEvent.BookingApprovalDecided {
 
     /** The booking id (the record key). */
     String bookingId();
@@ -183,6 +185,56 @@ public sealed interface BookingEvent
         @Override
         public String requestId() {
             return null;
+        }
+    }
+
+    /**
+     * A create request over its pool's approval threshold was accepted for approval: {@code booking} is in state
+     * PENDING_APPROVAL and keeps its units from anyone else until an admin decides or {@code holdUntil} passes.
+     *
+     * @param requestId the create command
+     * @param booking   the booking, in state PENDING_APPROVAL
+     * @param unitHours its size as the threshold measures it: units × hours, a MIG unit weighed as its share of a GPU
+     *                  on a flexible pool
+     * @param threshold the pool's threshold it is over
+     * @param holdUntil when the hold runs out unless an admin decides: the pool's approval hold after the decision,
+     *                  never past the booking's start
+     * @param time      when the decision engine decided
+     */
+    record BookingPendingApproval(
+            String requestId, Booking booking, double unitHours, double threshold, Instant holdUntil, Instant time)
+            implements BookingEvent {
+        public String bookingId() {
+            return booking.id();
+        }
+    }
+
+    /**
+     * A booking awaiting approval was approved (state CONFIRMED, from then on like any confirmed booking), denied, or
+     * not decided before its hold ran out (both state DENIED: its units are free again).
+     *
+     * @param requestId the approval command, or null when the hold ran out
+     * @param booking   the booking, in state CONFIRMED or DENIED
+     * @param outcome   what became of it
+     * @param decidedBy the admin's subject, or null when the hold ran out
+     * @param reason    the admin's words, may be null
+     * @param time      when the decision engine decided
+     */
+    record BookingApprovalDecided(
+            String requestId, Booking booking, Outcome outcome, String decidedBy, String reason, Instant time)
+            implements BookingEvent {
+        public String bookingId() {
+            return booking.id();
+        }
+
+        /** What became of a booking awaiting approval. */
+        public enum Outcome {
+            /** An admin approved it: CONFIRMED. */
+            APPROVED,
+            /** An admin denied it: DENIED. */
+            DENIED,
+            /** Nobody decided before its hold ran out: DENIED. */
+            EXPIRED
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.gpuaas.events.notice;
 
 import io.gpuaas.events.IdentifiedEvent;
+import io.gpuaas.events.booking.BookingEvent.BookingApprovalDecided.Outcome;
 import io.gpuaas.events.reclaim.WorkloadRef;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,7 +14,11 @@ import java.time.Instant;
  * drop a copy it has seen.
  */
 public sealed interface Notice extends IdentifiedEvent
-        permits Notice.BookingEndingSoon, Notice.NoShowWarning, Notice.ReclaimPending, Notice.MigLayoutNotReady {
+        permits Notice.BookingEndingSoon,
+                Notice.NoShowWarning,
+                Notice.ReclaimPending,
+                Notice.MigLayoutNotReady,
+                Notice.ApprovalDecided {
 
     /** The notice's own id: what it is about and when, the same for every copy (see {@link #endingSoonId}). */
     String noticeId();
@@ -54,6 +59,44 @@ public sealed interface Notice extends IdentifiedEvent
     static String migLayoutNotReadyId(String bookingId, Instant start) {
         return bookingId + "/mig-layout-not-ready@" + start;
     }
+
+    /** {@code <bookingId>/approval-decided}: a booking awaits approval once, so it is decided once. */
+    static String approvalDecidedId(String bookingId) {
+        return bookingId + "/approval-decided";
+    }
+
+    /**
+     * A booking that awaited approval was approved (it is CONFIRMED and runs its window as usual), denied by an admin,
+     * or expired because nobody decided within its pool's approval hold (both DENIED: its units are free again). Sent
+     * by booking-service's decision engine in the same transaction as the decision, so once.
+     *
+     * @param noticeId  {@link #approvalDecidedId}
+     * @param bookingId the booking (the record key)
+     * @param tenant    its tenant
+     * @param namespace the namespace the booking is for
+     * @param pool      its pool
+     * @param quantity  units of the pool it asked for
+     * @param start     its window's start
+     * @param end       its window's end
+     * @param outcome   APPROVED, DENIED or EXPIRED
+     * @param decidedBy the admin's subject, or null when it expired
+     * @param reason    the admin's words, or null
+     * @param time      when it was decided
+     */
+    record ApprovalDecided(
+            String noticeId,
+            String bookingId,
+            String tenant,
+            String namespace,
+            String pool,
+            int quantity,
+            Instant start,
+            Instant end,
+            Outcome outcome,
+            String decidedBy,
+            String reason,
+            Instant time)
+            implements Notice {}
 
     /**
      * An ACTIVE booking ends in {@code lead}: its quota goes at {@code endsAt} and Kueue drains the tenant's queue.

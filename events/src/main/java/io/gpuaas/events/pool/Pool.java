@@ -30,6 +30,8 @@ import java.util.List;
  *                 empty for a static pool
  * @param prices   what a GPU-hour of this pool costs, from which UTC day ({@link PoolPrice}), in ascending order of
  *                 their first day; null or empty (absent in the file): the pool is not priced, its cost is 0
+ * @param approval bookings over this size wait for an admin ({@link PoolApproval}); null (absent in the file): no
+ *                 booking of the pool needs approval
  *
  * <p>A flexible pool has no {@code migProfile}; its {@code resource} is the whole-GPU resource
  * ({@code nvidia.com/gpu}) and a booking of a profile {@code p} reserves {@link #resourceFor(String)}
@@ -46,7 +48,8 @@ public record Pool(
         Integer gpus,
         String kind,
         List<PoolNode> nodes,
-        List<PoolPrice> prices) {
+        List<PoolPrice> prices,
+        PoolApproval approval) {
 
     /** {@link #kind()} of a pool gpuaas lays out itself. */
     public static final String FLEXIBLE = "flexible";
@@ -96,7 +99,7 @@ public record Pool(
         prices = PoolPrices.check(id, prices);
     }
 
-    /** A pool without prices (as before they were added). */
+    /** A pool without prices or an approval policy (as before they were added). */
     public Pool(
             String id,
             String flavor,
@@ -108,12 +111,24 @@ public record Pool(
             Integer gpus,
             String kind,
             List<PoolNode> nodes) {
-        this(id, flavor, resource, capacity, gpuModel, migProfile, noShowGrace, gpus, kind, nodes, null);
+        this(id, flavor, resource, capacity, gpuModel, migProfile, noShowGrace, gpus, kind, nodes, null, null);
     }
 
     /** This pool with {@code schedule} as its prices. */
     public Pool withPrices(List<PoolPrice> schedule) {
-        return new Pool(id, flavor, resource, capacity, gpuModel, migProfile, noShowGrace, gpus, kind, nodes, schedule);
+        return new Pool(
+                id,
+                flavor,
+                resource,
+                capacity,
+                gpuModel,
+                migProfile,
+                noShowGrace,
+                gpus,
+                kind,
+                nodes,
+                schedule,
+                approval);
     }
 
     /**
@@ -208,6 +223,23 @@ public record Pool(
         return PoolWeight.of(gpuModel, migProfile);
     }
 
+    /** This pool with the approval policy {@code newApproval} (null: none). */
+    public Pool withApproval(PoolApproval newApproval) {
+        return new Pool(
+                id,
+                flavor,
+                resource,
+                capacity,
+                gpuModel,
+                migProfile,
+                noShowGrace,
+                gpus,
+                kind,
+                nodes,
+                prices,
+                newApproval);
+    }
+
     /** A static pool (no kind, no nodes). */
     public Pool(
             String id,
@@ -218,7 +250,7 @@ public record Pool(
             String migProfile,
             Duration noShowGrace,
             Integer gpus) {
-        this(id, flavor, resource, capacity, gpuModel, migProfile, noShowGrace, gpus, null, null, null);
+        this(id, flavor, resource, capacity, gpuModel, migProfile, noShowGrace, gpus, null, null, null, null);
     }
 
     /**
@@ -228,12 +260,12 @@ public record Pool(
     public static Pool flexible(String id, String flavor, String gpuModel, Duration noShowGrace, List<PoolNode> nodes) {
         int total = nodes.stream().mapToInt(PoolNode::gpus).sum();
         return new Pool(
-                id, flavor, WHOLE_GPU_RESOURCE, total, gpuModel, null, noShowGrace, total, FLEXIBLE, nodes, null);
+                id, flavor, WHOLE_GPU_RESOURCE, total, gpuModel, null, noShowGrace, total, FLEXIBLE, nodes, null, null);
     }
 
     /** A pool with the service's default no-show grace and no declared GPU count. */
     public Pool(String id, String flavor, String resource, int capacity, String gpuModel, String migProfile) {
-        this(id, flavor, resource, capacity, gpuModel, migProfile, null, null, null, null, null);
+        this(id, flavor, resource, capacity, gpuModel, migProfile, null, null, null, null, null, null);
     }
 
     /** A pool with no declared GPU count. */
@@ -245,6 +277,6 @@ public record Pool(
             String gpuModel,
             String migProfile,
             Duration noShowGrace) {
-        this(id, flavor, resource, capacity, gpuModel, migProfile, noShowGrace, null, null, null, null);
+        this(id, flavor, resource, capacity, gpuModel, migProfile, noShowGrace, null, null, null, null, null);
     }
 }

@@ -24,12 +24,20 @@ public record BookingFacts(Booking booking, BookingReleased.Reason releaseReason
             case RELEASED -> releasedAt != null ? releasedAt : booking.updatedAt();
             case CANCELLED -> min(booking.updatedAt(), booking.end());
             case CONFIRMED, ACTIVE, COMPLETED -> booking.end();
+            // Never confirmed: held nothing (awaiting approval, or denied or expired before its start).
+            case PENDING_APPROVAL, DENIED -> booking.start();
         };
     }
 
-    /** The end of the booked window: as booked, but a cancelled booking's stops at its cancellation. */
+    /**
+     * The end of the booked window: as booked, but a cancelled booking's stops at its cancellation and one never
+     * approved (awaiting approval, denied or expired) books nothing (its start).
+     */
     public Instant bookedEnd() {
-        return booking.state() == BookingState.CANCELLED ? heldEnd() : booking.end();
+        return switch (booking.state()) {
+            case CANCELLED, PENDING_APPROVAL, DENIED -> heldEnd();
+            case CONFIRMED, ACTIVE, COMPLETED, RELEASED -> booking.end();
+        };
     }
 
     /** The released window {@code [releasedAt, end)}, or null when the booking was not released early. */

@@ -91,6 +91,9 @@ public final class LedgerInputs {
             case BookingEvent.BookingActivated e -> merge(new BookingFacts(e.booking(), null, null));
             case BookingEvent.BookingCompleted e -> merge(new BookingFacts(e.booking(), null, null));
             case BookingEvent.BookingMoved e -> merge(new BookingFacts(e.booking(), null, null));
+            // Awaiting approval or denied: the facts book nothing (BookingFacts); an approval is a newer version.
+            case BookingEvent.BookingPendingApproval e -> merge(new BookingFacts(e.booking(), null, null));
+            case BookingEvent.BookingApprovalDecided e -> merge(new BookingFacts(e.booking(), null, null));
         }
         folded(event.time());
     }

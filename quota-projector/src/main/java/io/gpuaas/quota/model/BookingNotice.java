@@ -73,6 +73,7 @@ public record BookingNotice(
                         true));
             case Notice.ReclaimPending n -> Optional.empty();
             case Notice.MigLayoutNotReady n -> Optional.empty(); // ours; MigNoticeLedger remembers it
+            case Notice.ApprovalDecided n -> Optional.empty(); // about a booking before it holds quota
         };
     }
 

@@ -34,6 +34,21 @@ class QuotaPlanTest {
     }
 
     @Test
+    void shouldGiveNoQuotaWhenABookingAwaitsApprovalOrWasDeniedInsideItsWindow() {
+        List<Booking> bookings = List.of(
+                booking("b1", "team-a", "team-a", "h200", 3, at(0), at(60), BookingState.PENDING_APPROVAL),
+                booking("b2", "team-b", "team-b", "h200", 2, at(0), at(60), BookingState.DENIED));
+
+        DesiredQuota quota = QuotaPlan.at(at(10), bookings, POOLS, Map.of());
+
+        assertThat(quota.tenants()).isEmpty();
+        assertThat(quota.cohortNominal()).containsEntry(H200, 8L);
+        assertThat(QuotaPlan.nextBoundary(bookings, at(-10)))
+                .as("no boundary to wake up for")
+                .isEmpty();
+    }
+
+    @Test
     void shouldAddUpOverlappingBookingsWhenOneTenantHoldsTwo() {
         List<Booking> bookings = List.of(
                 booking("b1", "team-a", "h200", 3, at(0), at(60)), booking("b2", "team-a", "h200", 2, at(30), at(90)));

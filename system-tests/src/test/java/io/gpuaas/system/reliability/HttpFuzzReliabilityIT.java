@@ -53,6 +53,7 @@ class HttpFuzzReliabilityIT {
             new Endpoint("booking-service", "PATCH", "/api/v1/bookings/{id}"),
             new Endpoint("booking-service", "DELETE", "/api/v1/bookings/{id}"),
             new Endpoint("booking-service", "POST", "/api/v1/bookings/{id}/end"),
+            new Endpoint("booking-service", "POST", "/api/v1/bookings/{id}/approval"),
             new Endpoint("booking-service", "GET", "/api/v1/bookings/{id}/workloads"),
             new Endpoint("booking-service", "POST", "/api/v1/bookings/{id}/workloads/RayCluster/demo-ray/resume"),
             new Endpoint("booking-service", "GET", "/api/v1/usage?from=2026-11-01&to=2026-11-02&groupBy=day"),
