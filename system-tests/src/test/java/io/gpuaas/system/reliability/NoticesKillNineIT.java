@@ -236,8 +236,7 @@ class NoticesKillNineIT {
             return switch (notice) {
                 case BookingEndingSoon s -> s.endsAt().minus(s.lead());
                 case NoShowWarning w -> w.releaseAt().minus(w.grace().dividedBy(2));
-                case Notice.ReclaimPending p -> throw new IllegalStateException("booking-service emits no " + p);
-                case Notice.MigLayoutNotReady m -> throw new IllegalStateException("booking-service emits no " + m);
+                default -> throw new IllegalStateException("not a lifecycle notice with a due time: " + notice);
             };
         }
 
