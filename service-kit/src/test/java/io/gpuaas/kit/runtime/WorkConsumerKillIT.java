@@ -7,6 +7,7 @@ import io.gpuaas.events.Topics;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.gpuaas.testing.kafka.KafkaBrokerExtension;
 import io.micronaut.configuration.kafka.annotation.OffsetStrategy;
+import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -15,10 +16,12 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -188,17 +191,22 @@ class WorkConsumerKillIT {
     private static Process launch(Path log, Class<?> main, String... args) throws IOException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         List<String> command = new ArrayList<>(List.of(
-                java.toString(),
-                "-Xmx256m",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                main.getName()));
+                java.toString(), "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", childClassPath(), main.getName()));
         command.addAll(List.of(args));
         return new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
                 .start();
+    }
+
+    /**
+     * This JVM's class path without micronaut-kafka-streams, which the streams IT's own failsafe execution adds (and
+     * {@code -Dit.test} runs this IT there too): it would start a Streams client in the listener's context.
+     */
+    private static String childClassPath() {
+        return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(entry -> !Path.of(entry).getFileName().toString().startsWith("micronaut-kafka-streams"))
+                .collect(Collectors.joining(File.pathSeparator));
     }
 
     private static List<Long> started(Path log) throws IOException {
