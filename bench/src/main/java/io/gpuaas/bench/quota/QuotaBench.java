@@ -51,6 +51,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * raw Kafka produce → consume round trip (the floor), in {@link WorkloadStateBench}.
  *
  * <p>Usage: {@code QuotaBench [--tenants 1000] [--burst 200] [--workloads 300] [--writers 8] [--profiles true]
+ * [--queue-lead 120]
  * [--quiet true] [--busy true] [--out bench/results/quota.md]}
  */
 public final class QuotaBench {
@@ -108,8 +109,11 @@ public final class QuotaBench {
                     opts.flag("profiles", true),
                     d.drainTimeout(),
                     opts.integer("writers", d.writers()),
-                    d.resync());
-            loads.add("settings: writers=" + settings.writers() + ", hardwareProfiles=" + settings.hardwareProfiles());
+                    d.resync(),
+                    Duration.ofSeconds(
+                            opts.integer("queue-lead", (int) d.queueLead().toSeconds())));
+            loads.add("settings: writers=" + settings.writers() + ", hardwareProfiles=" + settings.hardwareProfiles()
+                    + ", queueLead=" + settings.queueLead().toSeconds() + " s");
             QuotaProjector projector = new QuotaProjector(
                     api.newClient(),
                     kafka,

@@ -53,7 +53,8 @@ public final class KueueManifests {
     /** Every object that should exist, keyed by its reference. */
     public Map<ObjectRef, HasMetadata> render(DesiredQuota quota) {
         Map<ObjectRef, HasMetadata> objects = new LinkedHashMap<>(renderCohort(quota));
-        quota.tenants().values().forEach(tenant -> objects.putAll(renderTenant(quota.cells(), tenant)));
+        quota.tenants().values().forEach(tenant -> objects.putAll(renderClusterQueue(quota.cells(), tenant)));
+        quota.queues().values().forEach(tenant -> objects.putAll(renderQueues(tenant)));
         return objects;
     }
 
@@ -65,11 +66,24 @@ public final class KueueManifests {
 
     /** One tenant's objects; they depend only on the cells and the tenant, so the planner can reuse them. */
     public Map<ObjectRef, HasMetadata> renderTenant(SortedMap<FlavorResource, Long> cells, TenantQueue tenant) {
+        Map<ObjectRef, HasMetadata> objects = renderClusterQueue(cells, tenant);
+        objects.putAll(renderQueues(tenant));
+        return objects;
+    }
+
+    /** A tenant's ClusterQueue, holding its active units. */
+    public Map<ObjectRef, HasMetadata> renderClusterQueue(SortedMap<FlavorResource, Long> cells, TenantQueue tenant) {
         Map<ObjectRef, HasMetadata> objects = new LinkedHashMap<>();
         SortedMap<FlavorResource, Long> all = new TreeMap<>();
         // Every tenant queue lists every cell (0 where not booked) so its shape never changes with its bookings.
         cells.keySet().forEach(cell -> all.put(cell, tenant.nominal(cell)));
         put(objects, Kind.CLUSTER_QUEUE, clusterQueue(tenant.tenant(), all, RUNNING));
+        return objects;
+    }
+
+    /** A tenant's LocalQueues and HardwareProfiles: no quota, only where to submit and how much may be asked. */
+    public Map<ObjectRef, HasMetadata> renderQueues(TenantQueue tenant) {
+        Map<ObjectRef, HasMetadata> objects = new LinkedHashMap<>();
         for (String namespace : tenant.namespaces()) {
             put(objects, Kind.LOCAL_QUEUE, localQueue(tenant.tenant(), namespace));
             if (settings.hardwareProfiles()) {

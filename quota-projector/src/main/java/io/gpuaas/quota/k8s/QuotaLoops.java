@@ -73,7 +73,8 @@ public final class QuotaLoops {
         this.writer = new ClusterQueueWriter(client, cache::get, metrics);
         this.lag = new BoundaryLag(clock, metrics);
         this.budget = new QuotaBudget(settings.cohortName(), this::enqueue);
-        this.planner = new QuotaPlanner(cache, bookings, catalog, clock, metrics, lag, this::enqueue, inForce);
+        this.planner = new QuotaPlanner(
+                cache, bookings, catalog, clock, metrics, lag, this::enqueue, inForce, settings.queueLead());
         this.reconciler = new QuotaReconciler(
                 cache,
                 writer,

@@ -46,6 +46,7 @@ final class QuotaPlanner {
     private final BoundaryLag lag;
     private final Consumer<ObjectRef> writes;
     private final Supplier<Map<FlavorResource, Long>> inForce;
+    private final Duration queueLead;
     private volatile PlanSnapshot current;
     private volatile boolean namespacesChanged = true;
     private Map<String, Set<String>> tenantNamespaces = Map.of();
@@ -63,8 +64,10 @@ final class QuotaPlanner {
             QuotaProjectorMetrics metrics,
             BoundaryLag lag,
             Consumer<ObjectRef> writes,
-            Supplier<Map<FlavorResource, Long>> inForce) {
+            Supplier<Map<FlavorResource, Long>> inForce,
+            Duration queueLead) {
         this.inForce = inForce;
+        this.queueLead = queueLead;
         this.cache = cache;
         this.bookings = bookings;
         this.catalog = catalog;
@@ -106,7 +109,7 @@ final class QuotaPlanner {
             namespacesChanged = false;
             tenantNamespaces = TenantNamespaces.from(cache.list(Kind.NAMESPACE));
         }
-        DesiredQuota quota = QuotaPlan.at(now, known, catalog, tenantNamespaces, inForce.get());
+        DesiredQuota quota = QuotaPlan.at(now, known, catalog, tenantNamespaces, inForce.get(), queueLead);
         quota.problems().forEach(p -> LOG.warn("cannot project: {}", p));
         metrics.planProblems(quota.problems().size());
         PlanRenderer.Rendered rendered = renderer.render(quota);
@@ -124,7 +127,7 @@ final class QuotaPlanner {
                 quota.tenants().size(),
                 keys.size());
         keys.forEach(writes);
-        Optional<Instant> next = QuotaPlan.nextBoundary(known, now);
+        Optional<Instant> next = QuotaPlan.nextBoundary(known, now, queueLead);
         armed = next.orElse(null);
         return next.map(at -> Outcome.requeueAfter(positive(Duration.between(clock.instant(), at))))
                 .orElse(Outcome.done());

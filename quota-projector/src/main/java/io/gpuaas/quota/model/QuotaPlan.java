@@ -3,6 +3,7 @@ package io.gpuaas.quota.model;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.pool.Pool;
 import io.gpuaas.events.pool.PoolCatalog;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -64,16 +65,36 @@ public final class QuotaPlan {
             PoolCatalog catalog,
             Map<String, ? extends Set<String>> tenantNamespaces,
             Map<FlavorResource, Long> inForce) {
+        return at(at, bookings, catalog, tenantNamespaces, inForce, Duration.ZERO);
+    }
+
+    /**
+     * The desired quota at {@code at}, with the tenants' LocalQueues and HardwareProfiles wanted {@code queueLead}
+     * before their windows: a booking counts for its tenant's {@link DesiredQuota#queues()} from {@code start −
+     * queueLead} to its end, for the ClusterQueue's quota from its start to its end, as always.
+     */
+    public static DesiredQuota at(
+            Instant at,
+            Collection<Booking> bookings,
+            PoolCatalog catalog,
+            Map<String, ? extends Set<String>> tenantNamespaces,
+            Map<FlavorResource, Long> inForce,
+            Duration queueLead) {
         SortedMap<FlavorResource, Long> capacity = capacities(catalog, inForce);
         SortedMap<String, Accumulator> byTenant = new TreeMap<>();
+        SortedMap<String, Accumulator> queuesByTenant = new TreeMap<>();
         List<String> problems = new ArrayList<>();
+        Instant ahead = at.plus(queueLead);
         for (Booking booking : bookings) {
             if (booking.activeAt(at)) {
                 accept(booking, capacity, byTenant, problems);
             }
+            if (booking.state().holdsCapacity() && !ahead.isBefore(booking.start()) && at.isBefore(booking.end())) {
+                accept(booking, capacity, queuesByTenant, new ArrayList<>()); // its problems are reported above
+            }
         }
-        SortedMap<String, TenantQueue> tenants = new TreeMap<>();
-        byTenant.forEach((tenant, acc) -> tenants.put(tenant, acc.toQueue(tenant, tenantNamespaces.get(tenant))));
+        SortedMap<String, TenantQueue> tenants = queues(byTenant, tenantNamespaces);
+        SortedMap<String, TenantQueue> queues = queueLead.isZero() ? tenants : queues(queuesByTenant, tenantNamespaces);
         SortedMap<FlavorResource, Long> cohort = new TreeMap<>();
         capacity.forEach((cell, physical) -> {
             long reserved =
@@ -89,11 +110,22 @@ public final class QuotaPlan {
                 Collections.unmodifiableSortedMap(capacity),
                 Collections.unmodifiableSortedMap(cohort),
                 Collections.unmodifiableSortedMap(tenants),
+                Collections.unmodifiableSortedMap(queues),
                 List.copyOf(problems));
     }
 
-    /** The first instant after {@code after} at which some booking holding capacity starts or ends. */
-    public static Optional<Instant> nextBoundary(Collection<Booking> bookings, Instant after) {
+    private static SortedMap<String, TenantQueue> queues(
+            SortedMap<String, Accumulator> byTenant, Map<String, ? extends Set<String>> tenantNamespaces) {
+        SortedMap<String, TenantQueue> queues = new TreeMap<>();
+        byTenant.forEach((tenant, acc) -> queues.put(tenant, acc.toQueue(tenant, tenantNamespaces.get(tenant))));
+        return queues;
+    }
+
+    /**
+     * The first instant after {@code after} at which some booking holding capacity starts or ends, or enters the
+     * queue lead ({@code start − queueLead}).
+     */
+    public static Optional<Instant> nextBoundary(Collection<Booking> bookings, Instant after, Duration queueLead) {
         Instant next = null;
         for (Booking booking : bookings) {
             if (!booking.state().holdsCapacity()) {
@@ -101,8 +133,16 @@ public final class QuotaPlan {
             }
             next = earlier(next, booking.start(), after);
             next = earlier(next, booking.end(), after);
+            if (!queueLead.isZero() && booking.start() != null) {
+                next = earlier(next, booking.start().minus(queueLead), after);
+            }
         }
         return Optional.ofNullable(next);
+    }
+
+    /** The first instant after {@code after} at which some booking holding capacity starts or ends. */
+    public static Optional<Instant> nextBoundary(Collection<Booking> bookings, Instant after) {
+        return nextBoundary(bookings, after, Duration.ZERO);
     }
 
     private static Instant earlier(Instant best, Instant candidate, Instant after) {

@@ -36,8 +36,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class WorkloadStreamIT {
 
     // Informers resync every second here, so the test sees several resyncs.
-    private static final QuotaSettings FAST_RESYNC =
-            new QuotaSettings("gpuaas-pool", "gpuaas", true, true, Duration.ofMinutes(10), 2, Duration.ofSeconds(1));
+    private static final QuotaSettings FAST_RESYNC = new QuotaSettings(
+            "gpuaas-pool",
+            "gpuaas",
+            true,
+            true,
+            Duration.ofMinutes(10),
+            2,
+            Duration.ofSeconds(1),
+            QuotaSettings.defaults().queueLead());
 
     private ProjectorFixture fixture;
     private TestWorkloads workloads;

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.quota.model.QuotaPlan;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -56,5 +57,34 @@ class PlanRendererTest {
                         new ObjectRef(Kind.LOCAL_QUEUE, "alpha", "gpuaas"),
                         new ObjectRef(Kind.HARDWARE_PROFILE, "alpha", "gpuaas-h200"));
         assertThat(ended.desired().keySet()).containsExactly(COHORT);
+    }
+
+    @Test
+    void shouldChangeOnlyTheClusterQueueAndTheCohortAtTheStartWhenTheQueuesWereCreatedAhead() {
+        PlanRenderer.Rendered ahead = renderer.render(QuotaPlan.at(
+                at(0).minusSeconds(30),
+                List.of(booking("b1", "alpha", "h200", 3, at(0), at(60))),
+                POOLS,
+                Map.of(),
+                Map.of(),
+                Duration.ofMinutes(2)));
+        assertThat(ahead.desired().keySet())
+                .as("before the window: where to submit, no quota")
+                .containsExactlyInAnyOrder(
+                        COHORT,
+                        new ObjectRef(Kind.LOCAL_QUEUE, "alpha", "gpuaas"),
+                        new ObjectRef(Kind.HARDWARE_PROFILE, "alpha", "gpuaas-h200"));
+
+        PlanRenderer.Rendered started = renderer.render(QuotaPlan.at(
+                at(0),
+                List.of(booking("b1", "alpha", "h200", 3, at(0), at(60))),
+                POOLS,
+                Map.of(),
+                Map.of(),
+                Duration.ofMinutes(2)));
+
+        assertThat(started.changed())
+                .containsExactlyInAnyOrder(COHORT, new ObjectRef(Kind.CLUSTER_QUEUE, null, "gpuaas-alpha"));
+        assertThat(started.desired()).hasSize(4);
     }
 }

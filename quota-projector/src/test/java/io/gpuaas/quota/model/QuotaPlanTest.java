@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.pool.PoolCatalog;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -146,5 +147,30 @@ class QuotaPlanTest {
         assertThat(QuotaPlan.nextBoundary(bookings, at(0))).contains(at(45));
         assertThat(QuotaPlan.nextBoundary(bookings, at(50))).contains(at(60));
         assertThat(QuotaPlan.nextBoundary(bookings, at(60))).isEmpty();
+    }
+
+    @Test
+    void shouldWantTheTenantsQueuesFromTheLeadBeforeItsWindowAndItsQuotaOnlyInItWhenAQueueLeadIsSet() {
+        List<Booking> bookings = List.of(booking("b1", "team-a", "h200", 3, at(0), at(60)));
+        Duration lead = Duration.ofMinutes(2);
+
+        DesiredQuota early = QuotaPlan.at(at(-3), bookings, POOLS, Map.of(), Map.of(), lead);
+        DesiredQuota ahead = QuotaPlan.at(at(-2), bookings, POOLS, Map.of(), Map.of(), lead);
+        DesiredQuota during = QuotaPlan.at(at(0), bookings, POOLS, Map.of(), Map.of(), lead);
+        DesiredQuota after = QuotaPlan.at(at(60), bookings, POOLS, Map.of(), Map.of(), lead);
+
+        assertThat(early.queues()).isEmpty();
+        assertThat(ahead.queues()).containsOnlyKeys("team-a");
+        assertThat(ahead.tenants()).as("no quota before the window").isEmpty();
+        assertThat(ahead.cohortNominal()).containsEntry(H200, 8L);
+        assertThat(during.tenants().get("team-a").nominal(H200)).isEqualTo(3);
+        assertThat(during.queues()).isEqualTo(during.tenants());
+        assertThat(after.queues()).isEmpty();
+        assertThat(after.tenants()).isEmpty();
+        assertThat(QuotaPlan.nextBoundary(bookings, at(-10), lead)).contains(at(-2));
+        assertThat(QuotaPlan.nextBoundary(bookings, at(-2), lead)).contains(at(0));
+        assertThat(QuotaPlan.at(at(-1), bookings, POOLS, Map.of()).queues())
+                .as("no lead: queues exactly in the window")
+                .isEmpty();
     }
 }

@@ -1,9 +1,10 @@
 package io.gpuaas.kit.k8s;
 
+import static io.gpuaas.kit.metrics.SeriesPerRegistry.counter;
+
+import io.gpuaas.kit.metrics.SeriesPerRegistry;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import java.util.Map;
-import java.util.WeakHashMap;
 
 /**
  * The informer caches' series, labelled by cache ({@code informer}) and kind. One set per registry: every cache of a
@@ -17,7 +18,25 @@ final class InformerMetrics {
 
     private record Series(Counter events, Counter handlerFailures, Counter watchErrors) {}
 
-    private static final Map<PrometheusRegistry, Series> SERIES = new WeakHashMap<>();
+    private static final SeriesPerRegistry<Series> SERIES = new SeriesPerRegistry<>(r -> new Series(
+            counter(
+                    r,
+                    EVENTS,
+                    "Informer events handed to the service's handler, by cache and kind",
+                    "informer",
+                    "kind"),
+            counter(
+                    r,
+                    HANDLER_FAILURES,
+                    "Informer events whose handler threw, by cache and kind (the cache keeps the object)",
+                    "informer",
+                    "kind"),
+            counter(
+                    r,
+                    WATCH_ERRORS,
+                    "List or watch failures an informer retried or stopped on, by cache and kind",
+                    "informer",
+                    "kind")));
 
     private final String informer;
     private final Series series;
@@ -28,29 +47,7 @@ final class InformerMetrics {
     }
 
     static InformerMetrics of(String informer, PrometheusRegistry registry) {
-        return new InformerMetrics(informer, series(registry));
-    }
-
-    private static synchronized Series series(PrometheusRegistry registry) {
-        return SERIES.computeIfAbsent(
-                registry,
-                r -> new Series(
-                        Counter.builder()
-                                .name(EVENTS)
-                                .help("Informer events handed to the service's handler, by cache and kind")
-                                .labelNames("informer", "kind")
-                                .register(r),
-                        Counter.builder()
-                                .name(HANDLER_FAILURES)
-                                .help("Informer events whose handler threw, by cache and kind (the cache keeps the"
-                                        + " object)")
-                                .labelNames("informer", "kind")
-                                .register(r),
-                        Counter.builder()
-                                .name(WATCH_ERRORS)
-                                .help("List or watch failures an informer retried or stopped on, by cache and kind")
-                                .labelNames("informer", "kind")
-                                .register(r)));
+        return new InformerMetrics(informer, SERIES.in(registry));
     }
 
     void handled(String kind, boolean failed) {

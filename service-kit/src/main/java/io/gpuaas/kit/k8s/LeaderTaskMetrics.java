@@ -1,11 +1,14 @@
 package io.gpuaas.kit.k8s;
 
+import static io.gpuaas.kit.metrics.SeriesPerRegistry.counter;
+import static io.gpuaas.kit.metrics.SeriesPerRegistry.gauge;
+import static io.gpuaas.kit.metrics.SeriesPerRegistry.histogram;
+
+import io.gpuaas.kit.metrics.SeriesPerRegistry;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import java.util.Map;
-import java.util.WeakHashMap;
 
 /**
  * The leader schedules' series, labelled by schedule. One set per registry: every schedule of a service shares it,
@@ -20,7 +23,15 @@ final class LeaderTaskMetrics {
 
     private record Series(Counter runs, Counter failures, Histogram duration, Gauge leading) {}
 
-    private static final Map<PrometheusRegistry, Series> SERIES = new WeakHashMap<>();
+    private static final SeriesPerRegistry<Series> SERIES = new SeriesPerRegistry<>(r -> new Series(
+            counter(r, RUNS, "Runs of leader-scoped tasks, failed or not, by schedule", "schedule"),
+            counter(
+                    r,
+                    FAILURES,
+                    "Runs of leader-scoped tasks that threw, by schedule (the task runs again)",
+                    "schedule"),
+            histogram(r, DURATION, "Time one run of a leader-scoped task took, by schedule", "schedule"),
+            gauge(r, LEADING, "1 while this replica leads and runs the schedule's tasks, else 0", "schedule")));
 
     private final String schedule;
     private final Series series;
@@ -31,38 +42,12 @@ final class LeaderTaskMetrics {
     }
 
     static LeaderTaskMetrics of(String schedule, PrometheusRegistry registry) {
-        LeaderTaskMetrics metrics = new LeaderTaskMetrics(schedule, series(registry));
+        LeaderTaskMetrics metrics = new LeaderTaskMetrics(schedule, SERIES.in(registry));
         // Zero series from the start, so a dashboard shows a schedule that never failed instead of no data.
         metrics.series.runs.labelValues(schedule);
         metrics.series.failures.labelValues(schedule);
         metrics.leading(false);
         return metrics;
-    }
-
-    private static synchronized Series series(PrometheusRegistry registry) {
-        return SERIES.computeIfAbsent(
-                registry,
-                r -> new Series(
-                        Counter.builder()
-                                .name(RUNS)
-                                .help("Runs of leader-scoped tasks, failed or not, by schedule")
-                                .labelNames("schedule")
-                                .register(r),
-                        Counter.builder()
-                                .name(FAILURES)
-                                .help("Runs of leader-scoped tasks that threw, by schedule (the task runs again)")
-                                .labelNames("schedule")
-                                .register(r),
-                        Histogram.builder()
-                                .name(DURATION)
-                                .help("Time one run of a leader-scoped task took, by schedule")
-                                .labelNames("schedule")
-                                .register(r),
-                        Gauge.builder()
-                                .name(LEADING)
-                                .help("1 while this replica leads and runs the schedule's tasks, else 0")
-                                .labelNames("schedule")
-                                .register(r)));
     }
 
     void ran(long nanos, boolean failed) {

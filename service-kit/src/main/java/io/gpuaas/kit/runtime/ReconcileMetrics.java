@@ -1,11 +1,14 @@
 package io.gpuaas.kit.runtime;
 
+import static io.gpuaas.kit.metrics.SeriesPerRegistry.counter;
+import static io.gpuaas.kit.metrics.SeriesPerRegistry.gauge;
+import static io.gpuaas.kit.metrics.SeriesPerRegistry.histogram;
+
+import io.gpuaas.kit.metrics.SeriesPerRegistry;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import java.util.Map;
-import java.util.WeakHashMap;
 
 /**
  * The reconcile loops' series, labelled by loop. One set per registry: every loop of a service shares it, and a
@@ -20,7 +23,11 @@ final class ReconcileMetrics {
 
     private record Series(Gauge depth, Histogram duration, Counter failures, Counter total) {}
 
-    private static final Map<PrometheusRegistry, Series> SERIES = new WeakHashMap<>();
+    private static final SeriesPerRegistry<Series> SERIES = new SeriesPerRegistry<>(r -> new Series(
+            gauge(r, DEPTH, "Keys waiting for a reconcile worker, by loop", "loop"),
+            histogram(r, DURATION, "Time one reconcile of one key took, by loop", "loop"),
+            counter(r, FAILURES, "Reconciles that threw, by loop (the key is retried)", "loop"),
+            counter(r, TOTAL, "Reconciles run, failed or not, by loop", "loop")));
 
     private final String loop;
     private final Series series;
@@ -32,38 +39,12 @@ final class ReconcileMetrics {
 
     /** The series of {@code loop} in {@code registry} (a private registry when the service gave none). */
     static ReconcileMetrics of(String loop, PrometheusRegistry registry) {
-        ReconcileMetrics metrics = new ReconcileMetrics(loop, series(registry));
+        ReconcileMetrics metrics = new ReconcileMetrics(loop, SERIES.in(registry));
         metrics.depth(0);
         // Zero series from the start, so a dashboard shows a loop that never failed instead of no data.
         metrics.series.failures.labelValues(loop);
         metrics.series.total.labelValues(loop);
         return metrics;
-    }
-
-    private static synchronized Series series(PrometheusRegistry registry) {
-        return SERIES.computeIfAbsent(
-                registry,
-                r -> new Series(
-                        Gauge.builder()
-                                .name(DEPTH)
-                                .help("Keys waiting for a reconcile worker, by loop")
-                                .labelNames("loop")
-                                .register(r),
-                        Histogram.builder()
-                                .name(DURATION)
-                                .help("Time one reconcile of one key took, by loop")
-                                .labelNames("loop")
-                                .register(r),
-                        Counter.builder()
-                                .name(FAILURES)
-                                .help("Reconciles that threw, by loop (the key is retried)")
-                                .labelNames("loop")
-                                .register(r),
-                        Counter.builder()
-                                .name(TOTAL)
-                                .help("Reconciles run, failed or not, by loop")
-                                .labelNames("loop")
-                                .register(r)));
     }
 
     void depth(int keys) {

@@ -1,10 +1,12 @@
 package io.gpuaas.kit.runtime;
 
+import static io.gpuaas.kit.metrics.SeriesPerRegistry.counter;
+import static io.gpuaas.kit.metrics.SeriesPerRegistry.gauge;
+
+import io.gpuaas.kit.metrics.SeriesPerRegistry;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import java.util.Map;
-import java.util.WeakHashMap;
 import org.apache.kafka.streams.KafkaStreams;
 
 /**
@@ -18,7 +20,14 @@ final class StreamsMetrics {
 
     private record Series(Gauge state, Counter restarts) {}
 
-    private static final Map<PrometheusRegistry, Series> SERIES = new WeakHashMap<>();
+    private static final SeriesPerRegistry<Series> SERIES = new SeriesPerRegistry<>(r -> new Series(
+            gauge(
+                    r,
+                    STATE,
+                    "1 for the state the application's current Kafka Streams client is in, else 0",
+                    "application",
+                    "state"),
+            counter(r, RESTARTS, "Kafka Streams clients replaced after a failure, by application", "application")));
 
     private final String application;
     private final Series series;
@@ -29,26 +38,10 @@ final class StreamsMetrics {
     }
 
     static StreamsMetrics of(String application, PrometheusRegistry registry) {
-        StreamsMetrics metrics = new StreamsMetrics(application, series(registry));
+        StreamsMetrics metrics = new StreamsMetrics(application, SERIES.in(registry));
         metrics.state(null);
         metrics.series.restarts.labelValues(application);
         return metrics;
-    }
-
-    private static synchronized Series series(PrometheusRegistry registry) {
-        return SERIES.computeIfAbsent(
-                registry,
-                r -> new Series(
-                        Gauge.builder()
-                                .name(STATE)
-                                .help("1 for the state the application's current Kafka Streams client is in, else 0")
-                                .labelNames("application", "state")
-                                .register(r),
-                        Counter.builder()
-                                .name(RESTARTS)
-                                .help("Kafka Streams clients replaced after a failure, by application")
-                                .labelNames("application")
-                                .register(r)));
     }
 
     /** The current client's state; null when there is no client (all zero). */

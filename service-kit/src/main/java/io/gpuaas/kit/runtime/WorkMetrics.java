@@ -1,11 +1,14 @@
 package io.gpuaas.kit.runtime;
 
+import static io.gpuaas.kit.metrics.SeriesPerRegistry.counter;
+import static io.gpuaas.kit.metrics.SeriesPerRegistry.gauge;
+import static io.gpuaas.kit.metrics.SeriesPerRegistry.histogram;
+
+import io.gpuaas.kit.metrics.SeriesPerRegistry;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import java.util.Map;
-import java.util.WeakHashMap;
 
 /**
  * The work consumers' series, labelled by consumer (the component's name). One set per registry, shared by every
@@ -21,7 +24,16 @@ final class WorkMetrics {
 
     private record Series(Gauge open, Histogram duration, Counter completed, Counter failed, Counter commits) {}
 
-    private static final Map<PrometheusRegistry, Series> SERIES = new WeakHashMap<>();
+    private static final SeriesPerRegistry<Series> SERIES = new SeriesPerRegistry<>(r -> new Series(
+            gauge(r, OPEN, "Records handed to the work handler and not finished, by consumer", "consumer"),
+            histogram(
+                    r,
+                    DURATION,
+                    "Time from handing a record to the work handler to its completion, by consumer",
+                    "consumer"),
+            counter(r, COMPLETED, "Records whose work completed, by consumer", "consumer"),
+            counter(r, FAILED, "Records whose work failed and that were dead-lettered, by consumer", "consumer"),
+            counter(r, COMMITS, "Offset commits that moved a position, by consumer", "consumer")));
 
     private final String consumer;
     private final Series series;
@@ -33,44 +45,13 @@ final class WorkMetrics {
 
     /** The series of {@code consumer} in {@code registry} (a private registry when the service gave none). */
     static WorkMetrics of(String consumer, PrometheusRegistry registry) {
-        WorkMetrics metrics = new WorkMetrics(consumer, series(registry));
+        WorkMetrics metrics = new WorkMetrics(consumer, SERIES.in(registry));
         metrics.open(0);
         // Zero series from the start, so a dashboard shows a consumer that never failed instead of no data.
         metrics.series.completed.labelValues(consumer);
         metrics.series.failed.labelValues(consumer);
         metrics.series.commits.labelValues(consumer);
         return metrics;
-    }
-
-    private static synchronized Series series(PrometheusRegistry registry) {
-        return SERIES.computeIfAbsent(
-                registry,
-                r -> new Series(
-                        Gauge.builder()
-                                .name(OPEN)
-                                .help("Records handed to the work handler and not finished, by consumer")
-                                .labelNames("consumer")
-                                .register(r),
-                        Histogram.builder()
-                                .name(DURATION)
-                                .help("Time from handing a record to the work handler to its completion, by consumer")
-                                .labelNames("consumer")
-                                .register(r),
-                        Counter.builder()
-                                .name(COMPLETED)
-                                .help("Records whose work completed, by consumer")
-                                .labelNames("consumer")
-                                .register(r),
-                        Counter.builder()
-                                .name(FAILED)
-                                .help("Records whose work failed and that were dead-lettered, by consumer")
-                                .labelNames("consumer")
-                                .register(r),
-                        Counter.builder()
-                                .name(COMMITS)
-                                .help("Offset commits that moved a position, by consumer")
-                                .labelNames("consumer")
-                                .register(r)));
     }
 
     void open(int records) {
