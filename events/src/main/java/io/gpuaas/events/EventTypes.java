@@ -39,6 +39,10 @@ public final class EventTypes {
         register(BookingEvent.BookingCompleted.class, "io.gpuaas.booking.completed.v1");
         register(BookingEvent.BookingReleased.class, "io.gpuaas.booking.released.v1");
         register(BookingEvent.BookingMoved.class, "io.gpuaas.booking.moved.v1");
+        register(BookingCommand.CreateSeries.class, "io.gpuaas.booking.command.create-series.v1");
+        register(BookingCommand.CancelSeries.class, "io.gpuaas.booking.command.cancel-series.v1");
+        register(BookingEvent.SeriesDecided.class, "io.gpuaas.booking.series-decided.v1");
+        register(BookingEvent.SeriesCancelled.class, "io.gpuaas.booking.series-cancelled.v1");
         register(Booking.class, "io.gpuaas.booking.state.v1");
         register(WorkloadEvent.WorkloadObserved.class, "io.gpuaas.kueue.workload.observed.v1");
         register(WorkloadEvent.WorkloadDeleted.class, "io.gpuaas.kueue.workload.deleted.v1");
