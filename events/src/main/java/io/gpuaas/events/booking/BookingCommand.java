@@ -376,7 +376,8 @@ public sealed interface BookingCommand
      * @param caller         the owner or an admin
      * @param pool           the pool of the series (the record key)
      * @param seriesId       the series
-     * @param from           occurrences starting at or after this instant are cancelled
+     * @param from           occurrences starting at or after this instant are cancelled; null: from the instant of the
+     *                       decision
      * @param requestedAt    when the HTTP edge accepted the request
      * @param requestFingerprint digest of the HTTP request the idempotency key is bound to, or null
      */
