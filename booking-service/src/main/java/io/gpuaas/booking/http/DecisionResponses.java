@@ -36,10 +36,13 @@ final class DecisionResponses {
             // A move carries no request id, so it never answers a request; were one to arrive here, the booking is
             // the state to show.
             case BookingEvent.BookingMoved e -> HttpResponse.ok(e.booking());
+            // Series answers are read by SeriesResponses; a booking request never waits for one.
+            case BookingEvent.SeriesDecided e -> HttpResponse.ok(e);
+            case BookingEvent.SeriesCancelled e -> HttpResponse.ok(e);
         };
     }
 
-    private static MutableHttpResponse<?> rejected(BookingEvent.BookingRejected e, String path) {
+    static MutableHttpResponse<?> rejected(BookingEvent.BookingRejected e, String path) {
         Rejection rule = parse(e.reason());
         ProblemException problem = new ProblemException(
                 rule == null ? 409 : rule.httpStatus(), e.reason(), rule == null ? null : rule.field(), e.message());

@@ -123,6 +123,8 @@ public class BookingMetrics implements LifecycleOutcomes, DecisionObserver {
             case BookingEvent.BookingCompleted e -> "completed";
             case BookingEvent.BookingReleased e -> "released";
             case BookingEvent.BookingMoved e -> "moved";
+            case BookingEvent.SeriesDecided e -> "series_decided";
+            case BookingEvent.SeriesCancelled e -> "series_cancelled";
         };
     }
 }
