@@ -2,6 +2,7 @@
 // admitted, reclaimed with the reason, Resume), and extend / end now / cancel.
 import { $, api, button, fmt, HOUR, refreshViews, say, span } from './api.js';
 import { isFlexible, unitName } from './fleet.js';
+import { seriesActions, seriesMark } from './series.js';
 import { utilizationLine } from './utilization.js';
 
 /** A MIG layout notice in words: which node, what is wrong, and what it means for the team's workloads. */
@@ -69,6 +70,7 @@ function renderBooking(body, b, activity) {
   for (const v of [b.pool, units, fmt(b.start), fmt(b.end), b.namespace, b.state]) {
     row.insertCell().textContent = v;
   }
+  seriesMark(row.cells[5], b);
   const s = status(b, activity);
   const cell = row.insertCell();
   cell.className = 'status';
@@ -97,6 +99,7 @@ function renderBooking(body, b, activity) {
     actions.appendChild(button('Cancel', 'cancel', () => change(b, 'DELETE', undefined, 'Cancelled ' + what),
       'Cancel ' + what));
   }
+  seriesActions(actions, b);
   if (activity && activity.workloads.length) {
     renderWorkloads(body, b, activity.workloads);
   }

@@ -1,6 +1,7 @@
 // One pool's free units per hour over days (the grid), and the booking dialog every view opens.
 import { $, api, claims, fmt, HOUR, isAdmin, localDate, localTime, pad, refreshViews, say, state } from './api.js';
 import { isFlexible, profilesOf } from './fleet.js';
+import { repeats, resetRepeat, submitSeries } from './series.js';
 
 let bookingNow = false; // the dialog books from now for a duration instead of a window
 
@@ -81,6 +82,7 @@ export function openDialog(opts = {}) {
   $('dlg-window').hidden = bookingNow;
   $('dlg-window').disabled = bookingNow; // disabled inputs are not required
   $('dlg-duration-row').hidden = !bookingNow;
+  resetRepeat(bookingNow);
   const begin = opts.start || new Date(Math.ceil(Date.now() / HOUR) * HOUR);
   const end = opts.end || new Date(begin.getTime() + HOUR);
   $('dlg-pool').value = opts.pool || $('pool').value;
@@ -158,6 +160,10 @@ async function submitBooking(event) {
   }
   if (isAdmin()) {
     body.tenant = $('dlg-tenant').value;
+  }
+  if (repeats()) {
+    await submitSeries(body);
+    return;
   }
   try {
     const res = await api('POST', '/api/v1/bookings', body);

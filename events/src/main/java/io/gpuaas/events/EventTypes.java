@@ -42,6 +42,10 @@ public final class EventTypes {
         register(BookingCommand.DecideApproval.class, "io.gpuaas.booking.command.approval.v1");
         register(BookingEvent.BookingPendingApproval.class, "io.gpuaas.booking.pending-approval.v1");
         register(BookingEvent.BookingApprovalDecided.class, "io.gpuaas.booking.approval-decided.v1");
+        register(BookingCommand.CreateSeries.class, "io.gpuaas.booking.command.create-series.v1");
+        register(BookingCommand.CancelSeries.class, "io.gpuaas.booking.command.cancel-series.v1");
+        register(BookingEvent.SeriesDecided.class, "io.gpuaas.booking.series-decided.v1");
+        register(BookingEvent.SeriesCancelled.class, "io.gpuaas.booking.series-cancelled.v1");
         register(Booking.class, "io.gpuaas.booking.state.v1");
         register(WorkloadEvent.WorkloadObserved.class, "io.gpuaas.kueue.workload.observed.v1");
         register(WorkloadEvent.WorkloadDeleted.class, "io.gpuaas.kueue.workload.deleted.v1");

@@ -33,7 +33,7 @@ public final class Topics {
     /** Create, cancel, change and release requests, keyed by pool id so one writer decides per pool. */
     public static final TopicSpec<String, BookingCommand> BOOKING_COMMANDS =
             events("booking-commands", BookingCommand.class, 12, false, Duration.ofDays(7));
-    /** Every booking decision and window transition, keyed by booking id; kept a year for audit and replay. */
+    /** Every booking decision and window transition, keyed by booking id (a series' answer by series id); kept a year for audit and replay. */
     public static final TopicSpec<String, BookingEvent> BOOKING_EVENTS =
             events("booking-events", BookingEvent.class, 12, false, Duration.ofDays(365));
     /** Latest state per booking id, compacted; type {@code io.gpuaas.booking.state.v1}. */
@@ -118,7 +118,7 @@ public final class Topics {
 
     private static final Map<String, String> KEYS = Map.ofEntries(
             Map.entry("booking-commands", "pool id"),
-            Map.entry("booking-events", "booking id"),
+            Map.entry("booking-events", "booking id (series id for a series' answer)"),
             Map.entry("bookings", "booking id"),
             Map.entry("kueue-workloads", "`namespace/name` of the Workload"),
             Map.entry("gpu-samples", "node (devices inside: `node/uuid[/gpuInstanceId]`)"),

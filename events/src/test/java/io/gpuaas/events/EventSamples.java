@@ -252,6 +252,76 @@ final class EventSamples {
                                 PlacedUnit.mig("gpu-node-3", 0, "3g.71gb", 4)),
                         "bk-01JD92",
                         NOW));
+        series(samples, caller, b);
+    }
+
+    /** A weekly series: its request, its answer with one occurrence booked and one refused, and its cancel. */
+    private static void series(Map<Class<?>, Object> samples, Caller caller, Booking b) {
+        put(
+                samples,
+                new BookingCommand.CreateSeries(
+                        "req-6",
+                        "idem-6",
+                        caller,
+                        b.pool(),
+                        "sr-01JD93",
+                        "team-a",
+                        2,
+                        T0,
+                        null,
+                        Duration.between(T0, T1),
+                        "weekly training",
+                        "2g.35gb",
+                        "FREQ=WEEKLY;BYDAY=SU;COUNT=2",
+                        "Europe/Berlin",
+                        BookingCommand.SeriesMode.EACH,
+                        NOW,
+                        FINGERPRINT));
+        Booking occurrence = new Booking(
+                "0c1f6f0e-6c0b-3b8e-9a57-1d2f0a9e4b11",
+                "team-a",
+                "team-a",
+                b.pool(),
+                b.flavor(),
+                b.resource(),
+                2,
+                T0,
+                T1,
+                "weekly training",
+                BookingState.CONFIRMED,
+                "alice",
+                NOW,
+                NOW,
+                1,
+                null,
+                "sr-01JD93");
+        put(
+                samples,
+                new BookingEvent.SeriesDecided(
+                        "req-6",
+                        "sr-01JD93",
+                        b.pool(),
+                        "team-a",
+                        "FREQ=WEEKLY;BYDAY=SU;COUNT=2",
+                        "Europe/Berlin",
+                        BookingCommand.SeriesMode.EACH,
+                        List.of(occurrence),
+                        List.of(new BookingEvent.RefusedOccurrence(
+                                "5b0d3c44-2f9e-3c1a-8d6b-7e4f2a1c9d22",
+                                T0.plus(Duration.ofDays(7)),
+                                T1.plus(Duration.ofDays(7)),
+                                "CAPACITY",
+                                "only 1 of 2 units free in part of the window",
+                                T1.plus(Duration.ofDays(7)))),
+                        NOW));
+        put(
+                samples,
+                new BookingCommand.CancelSeries(
+                        "req-7", "idem-7", caller, b.pool(), "sr-01JD93", T1, NOW, FINGERPRINT));
+        put(
+                samples,
+                new BookingEvent.SeriesCancelled(
+                        "req-7", "sr-01JD93", b.pool(), "team-a", T1, List.of(occurrence.id()), NOW));
     }
 
     private static WorkloadEvent.WorkloadObserved workloadObserved() {

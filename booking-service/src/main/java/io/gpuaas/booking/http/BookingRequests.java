@@ -159,7 +159,7 @@ public final class BookingRequests {
         }
     }
 
-    private static JsonNode object(String body) {
+    static JsonNode object(String body) {
         if (body == null || body.isBlank()) {
             throw ProblemException.badRequest("MALFORMED_JSON", "body", "a JSON body is required");
         }
@@ -183,7 +183,7 @@ public final class BookingRequests {
         return node;
     }
 
-    private static String string(JsonNode o, String field) {
+    static String string(JsonNode o, String field) {
         JsonNode v = o.get(field);
         if (v == null || v.isNull()) {
             return null;

@@ -10,6 +10,7 @@ import jakarta.inject.Singleton;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * Publishes a command and waits, without blocking a thread, for the decision carrying its request id. The wait
@@ -32,8 +33,17 @@ public class DecisionGateway {
     }
 
     public CompletableFuture<Optional<BookingEvent>> decide(BookingCommand command) {
+        return decide(command, awaiter.expect(command.requestId()));
+    }
+
+    /** As {@link #decide(BookingCommand)}, answered by the first event with its request id {@code answers} accepts. */
+    public CompletableFuture<Optional<BookingEvent>> decide(BookingCommand command, Predicate<BookingEvent> answers) {
+        return decide(command, awaiter.expect(command.requestId(), answers));
+    }
+
+    private CompletableFuture<Optional<BookingEvent>> decide(
+            BookingCommand command, CompletableFuture<BookingEvent> answer) {
         long started = System.nanoTime();
-        CompletableFuture<BookingEvent> answer = awaiter.expect(command.requestId());
         return publisher
                 .send(command)
                 .thenCompose(sent -> answer)

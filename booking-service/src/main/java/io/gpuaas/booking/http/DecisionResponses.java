@@ -41,10 +41,13 @@ final class DecisionResponses {
                 HttpResponse.accepted(URI.create(BOOKINGS_PATH + e.booking().id()))
                         .body(e.booking());
             case BookingEvent.BookingApprovalDecided e -> HttpResponse.ok(e.booking());
+            // Series answers are read by SeriesResponses; a booking request never waits for one.
+            case BookingEvent.SeriesDecided e -> HttpResponse.ok(e);
+            case BookingEvent.SeriesCancelled e -> HttpResponse.ok(e);
         };
     }
 
-    private static MutableHttpResponse<?> rejected(BookingEvent.BookingRejected e, String path) {
+    static MutableHttpResponse<?> rejected(BookingEvent.BookingRejected e, String path) {
         Rejection rule = parse(e.reason());
         ProblemException problem = new ProblemException(
                 rule == null ? 409 : rule.httpStatus(), e.reason(), rule == null ? null : rule.field(), e.message());

@@ -2,6 +2,7 @@ package io.gpuaas.booking.kafka;
 
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingEvent;
+import java.util.List;
 import java.util.Optional;
 
 /** Helpers over the sealed booking events. */
@@ -22,6 +23,19 @@ final class BookingEvents {
             case BookingEvent.BookingPendingApproval e -> Optional.of(e.booking());
             case BookingEvent.BookingApprovalDecided e -> Optional.of(e.booking());
             case BookingEvent.BookingRejected e -> Optional.empty();
+            case BookingEvent.SeriesDecided e -> Optional.empty();
+            case BookingEvent.SeriesCancelled e -> Optional.empty();
         };
+    }
+
+    /**
+     * Every booking state an event carries: a series' answer carries its booked occurrences (each also comes as its
+     * own confirmation, maybe later, on another partition), so the view has them when the caller is answered.
+     */
+    static List<Booking> bookingsOf(BookingEvent event) {
+        if (event instanceof BookingEvent.SeriesDecided decided) {
+            return decided.confirmed();
+        }
+        return bookingOf(event).stream().toList();
     }
 }

@@ -78,7 +78,7 @@ public final class BookingFeed {
 
     /** The view first, so a client that reads its booking right after the answer finds it. */
     private static void applyDecision(BookingView view, DecisionAwaiter awaiter, BookingEvent event) {
-        BookingEvents.bookingOf(event).ifPresent(view::upsert);
+        BookingEvents.bookingsOf(event).forEach(view::upsert);
         awaiter.deliver(event);
     }
 

@@ -5,6 +5,7 @@ import jakarta.inject.Singleton;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * Matches decisions read from {@code booking-events} to the HTTP calls waiting for them, by request id. A call
@@ -15,10 +16,23 @@ import java.util.concurrent.ConcurrentHashMap;
 @Singleton
 public class DecisionAwaiter {
 
-    private final Map<String, CompletableFuture<BookingEvent>> waiting = new ConcurrentHashMap<>();
+    private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
+
+    /** A call waiting for the event that answers it. */
+    private record Waiting(CompletableFuture<BookingEvent> answer, Predicate<BookingEvent> answers) {}
 
     public CompletableFuture<BookingEvent> expect(String requestId) {
-        return waiting.computeIfAbsent(requestId, id -> new CompletableFuture<>());
+        return expect(requestId, event -> !activatedInTheSameDecision(event));
+    }
+
+    /**
+     * Waits for the first event with {@code requestId} that {@code answers} accepts: a series request is answered by
+     * its summary (or a rejection of the whole series), not by the confirmations of its occurrences that carry the
+     * same request id.
+     */
+    public CompletableFuture<BookingEvent> expect(String requestId, Predicate<BookingEvent> answers) {
+        return waiting.computeIfAbsent(requestId, id -> new Waiting(new CompletableFuture<>(), answers))
+                .answer();
     }
 
     public void forget(String requestId) {
@@ -27,12 +41,12 @@ public class DecisionAwaiter {
 
     void deliver(BookingEvent event) {
         String requestId = event.requestId();
-        if (requestId == null || activatedInTheSameDecision(event)) {
+        if (requestId == null) {
             return;
         }
-        CompletableFuture<BookingEvent> future = waiting.remove(requestId);
-        if (future != null) {
-            future.complete(event);
+        Waiting call = waiting.get(requestId);
+        if (call != null && call.answers().test(event) && waiting.remove(requestId, call)) {
+            call.answer().complete(event);
         }
     }
 

@@ -127,6 +127,8 @@ public class BookingMetrics implements LifecycleOutcomes, DecisionObserver {
             case BookingEvent.BookingPendingApproval e -> "pending_approval";
             case BookingEvent.BookingApprovalDecided e ->
                 "approval_" + e.outcome().name().toLowerCase(java.util.Locale.ROOT);
+            case BookingEvent.SeriesDecided e -> "series_decided";
+            case BookingEvent.SeriesCancelled e -> "series_cancelled";
         };
     }
 }

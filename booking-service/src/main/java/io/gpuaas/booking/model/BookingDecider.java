@@ -3,8 +3,10 @@ package io.gpuaas.booking.model;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.BookingCommand.CancelBooking;
+import io.gpuaas.events.booking.BookingCommand.CancelSeries;
 import io.gpuaas.events.booking.BookingCommand.ChangeBooking;
 import io.gpuaas.events.booking.BookingCommand.CreateBooking;
+import io.gpuaas.events.booking.BookingCommand.CreateSeries;
 import io.gpuaas.events.booking.BookingCommand.DecideApproval;
 import io.gpuaas.events.booking.BookingCommand.ReleaseBooking;
 import io.gpuaas.events.booking.BookingEvent;
@@ -38,6 +40,7 @@ public final class BookingDecider {
     private final BookingPolicy policy;
     private final CapacityCheck capacity;
     private final FlexibleDecisions flexible;
+    private final SeriesDecisions series;
     private final IdempotencyGuard idempotency = new IdempotencyGuard();
     private final Approvals approvals;
 
@@ -47,6 +50,7 @@ public final class BookingDecider {
         this.capacity = new CapacityCheck(policy);
         this.flexible = new FlexibleDecisions(policy, capacity);
         this.approvals = new Approvals(pools);
+        this.series = new SeriesDecisions(pools, policy);
     }
 
     public BookingPolicy policy() {
@@ -70,6 +74,8 @@ public final class BookingDecider {
                     case ChangeBooking change -> change(change, ledger, now);
                     case ReleaseBooking release -> release(release, ledger, now);
                     case DecideApproval approval -> approvals.decide(approval, ledger, now);
+                    case CreateSeries s -> series.create(s, ledger, now, this::create);
+                    case CancelSeries s -> series.cancelRest(s, ledger, now);
                 };
         return idempotency.remember(command, decision, now);
     }

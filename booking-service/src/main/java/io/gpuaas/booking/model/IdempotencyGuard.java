@@ -70,10 +70,13 @@ final class IdempotencyGuard {
 
     /**
      * The event the command's caller is answered with: the last one carrying its request id (a book-now is confirmed,
-     * then activated, and answered with the activation), else the first.
+     * then activated, and answered with the activation), else the first. A series' summary comes first and answers.
      */
     static BookingEvent answerOf(BookingCommand command, Decision decision) {
         BookingEvent answer = decision.events().getFirst();
+        if (answer instanceof BookingEvent.SeriesDecided || answer instanceof BookingEvent.SeriesCancelled) {
+            return answer; // a series is answered by its summary, which comes first; its occurrences follow
+        }
         for (BookingEvent event : decision.events()) {
             if (command.requestId().equals(event.requestId())) {
                 answer = event;
@@ -118,6 +121,23 @@ final class IdempotencyGuard {
             case ReleaseBooking c -> String.join("|", "release", c.pool(), c.bookingId(), String.valueOf(c.reason()));
             case BookingCommand.DecideApproval c ->
                 String.join("|", "approval", c.pool(), c.bookingId(), String.valueOf(c.approve()), c.reason());
+            case BookingCommand.CreateSeries c ->
+                String.join(
+                        "|",
+                        "series",
+                        c.pool(),
+                        c.namespace(),
+                        Integer.toString(c.quantity()),
+                        String.valueOf(c.start()),
+                        String.valueOf(c.end()),
+                        String.valueOf(c.duration()),
+                        String.valueOf(c.purpose()),
+                        String.valueOf(c.profile()),
+                        c.rule(),
+                        String.valueOf(c.timeZone()),
+                        String.valueOf(c.mode()));
+            case BookingCommand.CancelSeries c ->
+                String.join("|", "cancel-series", c.pool(), c.seriesId(), String.valueOf(c.from()));
         };
     }
 
@@ -162,6 +182,21 @@ final class IdempotencyGuard {
                         e.conflicts(),
                         e.earliestStart(),
                         e.time());
+            case BookingEvent.SeriesDecided e ->
+                new BookingEvent.SeriesDecided(
+                        requestId,
+                        e.seriesId(),
+                        e.pool(),
+                        e.tenant(),
+                        e.rule(),
+                        e.timeZone(),
+                        e.mode(),
+                        e.confirmed(),
+                        e.refused(),
+                        e.time());
+            case BookingEvent.SeriesCancelled e ->
+                new BookingEvent.SeriesCancelled(
+                        requestId, e.seriesId(), e.pool(), e.tenant(), e.from(), e.cancelled(), e.time());
             default ->
                 throw new IllegalStateException(
                         "not an answer: " + answer.getClass().getSimpleName());

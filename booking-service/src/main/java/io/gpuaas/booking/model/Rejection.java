@@ -31,7 +31,11 @@ public enum Rejection {
     /** The booking id is already taken. */
     BOOKING_EXISTS(409, "id"),
     /** The idempotency key was used before with a different body. */
-    IDEMPOTENCY_MISMATCH(422, "Idempotency-Key");
+    IDEMPOTENCY_MISMATCH(422, "Idempotency-Key"),
+    /** A series' rule that is malformed, unbounded, too long, has overlapping occurrences or an unknown zone. */
+    INVALID_RECURRENCE(422, "recurrence"),
+    /** Under all-or-none, an occurrence that fitted but was not booked because another one was refused. */
+    SERIES_ALL_OR_NONE(409, "mode");
 
     private final int httpStatus;
     private final String field;

@@ -131,6 +131,56 @@ class BookingTopologyTest {
     }
 
     @Test
+    void shouldPublishTheSeriesAnswerKeyedBySeriesWithEveryOccurrenceInOneDecisionWhenASeriesArrives() {
+        Instant day = START.plus(Duration.ofDays(1));
+        commands.pipeInput(
+                "h200",
+                create(
+                        8,
+                        day.plus(Duration.ofDays(1)),
+                        day.plus(Duration.ofDays(1)).plusSeconds(60)));
+        events.readRecordsToList();
+        bookings.readRecordsToList();
+        BookingCommand.CreateSeries series = new BookingCommand.CreateSeries(
+                "req-series",
+                null,
+                TEAM_A,
+                "h200",
+                "series-1",
+                "team-a",
+                2,
+                day,
+                day.plusSeconds(3600),
+                null,
+                "daily demo",
+                null,
+                "FREQ=DAILY;COUNT=3",
+                null,
+                null,
+                START,
+                null);
+
+        commands.pipeInput("h200", series);
+
+        List<TestRecord<String, BookingEvent>> out = events.readRecordsToList();
+        assertThat(out).hasSize(3);
+        assertThat(out.getFirst().key()).isEqualTo("series-1");
+        BookingEvent.SeriesDecided answer =
+                (BookingEvent.SeriesDecided) out.getFirst().value();
+        assertThat(answer.confirmed()).hasSize(2);
+        assertThat(answer.refused()).singleElement().satisfies(r -> assertThat(r.reason())
+                .isEqualTo("CAPACITY"));
+        assertThat(out.subList(1, 3)).allSatisfy(r -> {
+            assertThat(r.value()).isInstanceOf(BookingConfirmed.class);
+            assertThat(r.value().requestId()).isEqualTo("req-series");
+            assertThat(r.key()).isEqualTo(r.value().bookingId());
+        });
+        assertThat(bookings.readValuesToList()).hasSize(2).allSatisfy(b -> assertThat(b.seriesId())
+                .isEqualTo("series-1"));
+        assertThat(outcomes.getLast().answer()).isInstanceOf(BookingEvent.SeriesDecided.class);
+    }
+
+    @Test
     void shouldActivateAndCompleteWithinASecondWhenTheWallClockCrossesTheWindow() {
         CreateBooking command = create(2, START.plusSeconds(5), START.plusSeconds(10));
         commands.pipeInput("h200", command);

@@ -24,6 +24,8 @@ import java.util.List;
  * @param placement on a flexible pool, where each of its {@code quantity} units sits for the whole window (a GPU,
  *                  and for a MIG unit its profile and start slice), decided with the booking and moved only before
  *                  its start ({@link BookingEvent.BookingMoved}); null on a static pool
+ * @param seriesId  the recurring series this booking is one occurrence of
+ *                  ({@link BookingCommand.CreateSeries}), or null for a booking of its own
  */
 public record Booking(
         String id,
@@ -41,10 +43,34 @@ public record Booking(
         Instant createdAt,
         Instant updatedAt,
         long version,
-        List<PlacedUnit> placement) {
+        List<PlacedUnit> placement,
+        String seriesId) {
 
     public Booking {
         placement = placement == null ? null : List.copyOf(placement);
+    }
+
+    /** A booking of its own, not an occurrence of a series. */
+    public Booking(
+            String id,
+            String tenant,
+            String namespace,
+            String pool,
+            String flavor,
+            String resource,
+            int quantity,
+            Instant start,
+            Instant end,
+            String purpose,
+            BookingState state,
+            String createdBy,
+            Instant createdAt,
+            Instant updatedAt,
+            long version,
+            List<PlacedUnit> placement) {
+        this(
+                id, tenant, namespace, pool, flavor, resource, quantity, start, end, purpose, state, createdBy,
+                createdAt, updatedAt, version, placement, null);
     }
 
     /** A booking without a placement (a static pool). */
@@ -66,7 +92,7 @@ public record Booking(
             long version) {
         this(
                 id, tenant, namespace, pool, flavor, resource, quantity, start, end, purpose, state, createdBy,
-                createdAt, updatedAt, version, null);
+                createdAt, updatedAt, version, null, null);
     }
 
     /**
@@ -103,7 +129,8 @@ public record Booking(
                 createdAt,
                 at,
                 version + 1,
-                placement);
+                placement,
+                seriesId);
     }
 
     /**
@@ -131,7 +158,20 @@ public record Booking(
                 createdAt,
                 at,
                 version + 1,
-                placement);
+                placement,
+                seriesId);
+    }
+
+    /**
+     * This booking as occurrence of the series {@code id}; the version is kept (it is part of the booking's creation).
+     *
+     * @param id the series id
+     * @return the copy carrying it
+     */
+    public Booking inSeries(String id) {
+        return new Booking(
+                this.id, tenant, namespace, pool, flavor, resource, quantity, start, end, purpose, state, createdBy,
+                createdAt, updatedAt, version, placement, id);
     }
 
     /**
@@ -158,6 +198,7 @@ public record Booking(
                 createdAt,
                 at,
                 version + 1,
-                newPlacement);
+                newPlacement,
+                seriesId);
     }
 }

@@ -12,7 +12,9 @@ public sealed interface BookingCommand
                 BookingCommand.CancelBooking,
                 BookingCommand.ChangeBooking,
                 BookingCommand.ReleaseBooking,
-                BookingCommand.DecideApproval {
+                BookingCommand.DecideApproval,
+                BookingCommand.CreateSeries,
+                BookingCommand.CancelSeries {
 
     /** Unique id of this request; the decision echoes it so the HTTP edge can match its answer. */
     String requestId();
@@ -298,6 +300,103 @@ public sealed interface BookingCommand
              * from a {@link Caller#system() system} caller.
              */
             NO_SHOW
+        }
+    }
+
+    /** How a series is booked when some of its occurrences do not fit. */
+    enum SeriesMode {
+        /** Every occurrence that fits is booked; the others are refused, each with its reason. */
+        EACH,
+        /** All occurrences or none: when any is refused, nothing is booked. */
+        ALL_OR_NONE
+    }
+
+    /**
+     * Book a recurring series: one booking per occurrence of {@code rule}, each decided like a {@link CreateBooking}
+     * of its own, all in one decision. The first occurrence is {@code [start, end)} (or {@code start} + duration);
+     * the others keep its wall-clock time and length in {@code timeZone}, so a weekly 09:00 slot stays 09:00 across
+     * a daylight-saving change. Occurrence {@code i} (from 0) gets the booking id
+     * {@code nameUUIDFromBytes(seriesId + "/" + i)} and carries {@code seriesId}. Answered by
+     * {@link BookingEvent.SeriesDecided}, or a {@link BookingEvent.BookingRejected} naming the series id when the
+     * request as a whole is refused.
+     *
+     * @param requestId      unique id of the request; the decision echoes it
+     * @param idempotencyKey client-chosen idempotency key, or null
+     * @param caller         the authenticated caller
+     * @param pool           the pool (the record key)
+     * @param seriesId       the new series' id
+     * @param namespace      tenant namespace the capacity is for
+     * @param quantity       units of the pool's resource per occurrence
+     * @param start          inclusive start of the first occurrence's window (DTSTART)
+     * @param end            exclusive end of the first occurrence, or null when {@code duration} is given
+     * @param duration       instead of {@code end}: each occurrence's length, rounded up to the alignment; else null
+     * @param purpose        free text, may be null
+     * @param profile        on a flexible pool, the MIG profile of each unit, or null (as {@link CreateBooking})
+     * @param rule           RFC 5545 RRULE value: {@code FREQ=DAILY|WEEKLY}, optional {@code INTERVAL}, {@code BYDAY}
+     *                       (weekly only), and exactly one of {@code COUNT} and {@code UNTIL}
+     * @param timeZone       IANA zone the rule is expanded in (e.g. {@code Europe/Berlin}), or null for UTC
+     * @param mode           each occurrence on its own, or all or none; null means {@link SeriesMode#EACH}
+     * @param requestedAt    when the HTTP edge accepted the request
+     * @param requestFingerprint digest of the HTTP request the idempotency key is bound to, or null
+     */
+    record CreateSeries(
+            String requestId,
+            String idempotencyKey,
+            Caller caller,
+            String pool,
+            String seriesId,
+            String namespace,
+            int quantity,
+            Instant start,
+            Instant end,
+            Duration duration,
+            String purpose,
+            String profile,
+            String rule,
+            String timeZone,
+            SeriesMode mode,
+            Instant requestedAt,
+            String requestFingerprint)
+            implements BookingCommand {
+
+        /** The series id: the request as a whole acts on the series. */
+        @Override
+        public String bookingId() {
+            return seriesId;
+        }
+    }
+
+    /**
+     * Cancel the rest of a series: every occurrence still CONFIRMED (not started) whose start is at or after
+     * {@code from}, in one decision. Running and ended occurrences are left as they are (end a running one with
+     * {@link ReleaseBooking}). Answered by {@link BookingEvent.SeriesCancelled}, or {@code NOT_FOUND} when the caller
+     * sees no occurrence of the series.
+     *
+     * @param requestId      unique id of the request; the decision echoes it
+     * @param idempotencyKey client-chosen idempotency key, or null
+     * @param caller         the owner or an admin
+     * @param pool           the pool of the series (the record key)
+     * @param seriesId       the series
+     * @param from           occurrences starting at or after this instant are cancelled; null: from the instant of the
+     *                       decision
+     * @param requestedAt    when the HTTP edge accepted the request
+     * @param requestFingerprint digest of the HTTP request the idempotency key is bound to, or null
+     */
+    record CancelSeries(
+            String requestId,
+            String idempotencyKey,
+            Caller caller,
+            String pool,
+            String seriesId,
+            Instant from,
+            Instant requestedAt,
+            String requestFingerprint)
+            implements BookingCommand {
+
+        /** The series id: the request acts on the series as a whole. */
+        @Override
+        public String bookingId() {
+            return seriesId;
         }
     }
 

@@ -14,7 +14,9 @@ public sealed interface BookingEvent
                 BookingEvent.BookingReleased,
                 BookingEvent.BookingMoved,
                 BookingEvent.BookingPendingApproval,
-                BookingEvent.BookingApprovalDecided {
+                BookingEvent.BookingApprovalDecided,
+                BookingEvent.SeriesDecided,
+                BookingEvent.SeriesCancelled {
 
     /** The booking id (the record key). */
     String bookingId();
@@ -185,6 +187,95 @@ public sealed interface BookingEvent
         @Override
         public String requestId() {
             return null;
+        }
+    }
+
+    /**
+     * The answer to a {@link BookingCommand.CreateSeries}: which occurrences were booked and which were refused, and
+     * why. Published in the same transaction as the {@link BookingConfirmed} (and, for an occurrence already begun,
+     * {@link BookingActivated}) of every booked occurrence, which carry the same {@code requestId}; keyed by the series
+     * id.
+     *
+     * @param requestId the series request
+     * @param seriesId  the series
+     * @param pool      its pool
+     * @param tenant    the tenant it was booked for
+     * @param rule      the RRULE as requested
+     * @param timeZone  the zone it was expanded in ({@code UTC} when none was given)
+     * @param mode      the mode it was booked in
+     * @param confirmed the booked occurrences, in order of start, each carrying {@code seriesId}
+     * @param refused   the occurrences not booked, in order of start, each with its reason
+     * @param time      when the decision engine decided
+     */
+    record SeriesDecided(
+            String requestId,
+            String seriesId,
+            String pool,
+            String tenant,
+            String rule,
+            String timeZone,
+            BookingCommand.SeriesMode mode,
+            List<Booking> confirmed,
+            List<RefusedOccurrence> refused,
+            Instant time)
+            implements BookingEvent {
+
+        public SeriesDecided {
+            confirmed = confirmed == null ? List.of() : List.copyOf(confirmed);
+            refused = refused == null ? List.of() : List.copyOf(refused);
+        }
+
+        /** The series id (the record key). */
+        @Override
+        public String bookingId() {
+            return seriesId;
+        }
+    }
+
+    /**
+     * An occurrence of a series that was not booked.
+     *
+     * @param bookingId     the id the occurrence would have had
+     * @param start         its inclusive start
+     * @param end           its exclusive end
+     * @param reason        the rule it broke, as a {@link BookingRejected}'s (e.g. {@code CAPACITY}); under all-or-none
+     *                      an occurrence that fitted is {@code SERIES_ALL_OR_NONE}
+     * @param message       human-readable explanation
+     * @param earliestStart for {@code CAPACITY}, the earliest start at which the occurrence would fit, or null
+     */
+    record RefusedOccurrence(
+            String bookingId, Instant start, Instant end, String reason, String message, Instant earliestStart) {}
+
+    /**
+     * The answer to a {@link BookingCommand.CancelSeries}: the occurrences cancelled, each also published as a
+     * {@link BookingCancelled} with the same {@code requestId} in the same transaction; keyed by the series id.
+     *
+     * @param requestId the cancel request
+     * @param seriesId  the series
+     * @param pool      its pool
+     * @param tenant    the series' tenant
+     * @param from      occurrences starting at or after this instant were cancelled
+     * @param cancelled ids of the cancelled occurrences, in order of start (empty when none was left)
+     * @param time      when the decision engine decided
+     */
+    record SeriesCancelled(
+            String requestId,
+            String seriesId,
+            String pool,
+            String tenant,
+            Instant from,
+            List<String> cancelled,
+            Instant time)
+            implements BookingEvent {
+
+        public SeriesCancelled {
+            cancelled = cancelled == null ? List.of() : List.copyOf(cancelled);
+        }
+
+        /** The series id (the record key). */
+        @Override
+        public String bookingId() {
+            return seriesId;
         }
     }
 

@@ -79,7 +79,7 @@ public final class LedgerInputs {
     /**
      * A booking's latest snapshot (by version) and, for a release, its reason and time. Rejections hold nothing; a
      * move (a flexible booking's new placement before its start) is a newer version like any other and changes no
-     * figure, as window and quantity stay.
+     * figure, as window and quantity stay. A series' answers add nothing: their occurrences come as events of their own.
      */
     public synchronized void apply(BookingEvent event) {
         switch (event) {
@@ -94,6 +94,9 @@ public final class LedgerInputs {
             // Awaiting approval or denied: the facts book nothing (BookingFacts); an approval is a newer version.
             case BookingEvent.BookingPendingApproval e -> merge(new BookingFacts(e.booking(), null, null));
             case BookingEvent.BookingApprovalDecided e -> merge(new BookingFacts(e.booking(), null, null));
+            // A series' answers summarise: each occurrence comes as its own BookingConfirmed / BookingCancelled.
+            case BookingEvent.SeriesDecided e -> {}
+            case BookingEvent.SeriesCancelled e -> {}
         }
         folded(event.time());
     }
