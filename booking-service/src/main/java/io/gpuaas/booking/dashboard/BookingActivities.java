@@ -150,6 +150,8 @@ public final class BookingActivities {
                             n.node(),
                             n.state(),
                             withoutOtherBookings(n.reason(), booking.id())));
+                case Notice.WaitlistBooked n ->
+                    notices.add(new BookingNotice("WAITLIST_BOOKED", n.time(), n.waitingSince()));
                 default -> {
                     // an ending-soon for an end the booking no longer has, a layout notice for a start it no longer
                     // has (it was moved), or a workload notice

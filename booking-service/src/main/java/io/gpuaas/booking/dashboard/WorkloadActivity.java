@@ -27,6 +27,7 @@ public final class WorkloadActivity {
     private final Map<String, BookingEndingSoon> endingSoon = new ConcurrentHashMap<>();
     private final Map<String, NoShowWarning> noShow = new ConcurrentHashMap<>();
     private final Map<String, MigLayoutNotReady> layoutNotReady = new ConcurrentHashMap<>();
+    private final Map<String, Notice.WaitlistBooked> waitlistBooked = new ConcurrentHashMap<>();
     /** namespace → workload key → its latest ReclaimPending. */
     private final Map<String, Map<String, ReclaimPending>> reclaimPending = new ConcurrentHashMap<>();
 
@@ -52,6 +53,8 @@ public final class WorkloadActivity {
                         .computeIfAbsent(n.namespace(), ns -> new ConcurrentHashMap<>())
                         .put(n.workload().key(), n);
             case MigLayoutNotReady n -> layoutNotReady.put(n.bookingId(), n);
+            case Notice.WaitlistBooked n -> waitlistBooked.put(n.bookingId(), n);
+            case Notice.WaitlistExpired n -> {} // the entry's own state says it (WaitlistView)
         }
     }
 
@@ -71,7 +74,10 @@ public final class WorkloadActivity {
      */
     public List<Notice> bookingNotices(String bookingId) {
         return java.util.stream.Stream.<Notice>of(
-                        endingSoon.get(bookingId), noShow.get(bookingId), layoutNotReady.get(bookingId))
+                        endingSoon.get(bookingId),
+                        noShow.get(bookingId),
+                        layoutNotReady.get(bookingId),
+                        waitlistBooked.get(bookingId))
                 .filter(java.util.Objects::nonNull)
                 .toList();
     }

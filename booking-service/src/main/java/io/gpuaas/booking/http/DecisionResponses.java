@@ -11,6 +11,7 @@ import java.util.Optional;
 final class DecisionResponses {
 
     static final String BOOKINGS_PATH = "/api/v1/bookings/";
+    static final String WAITLIST_PATH = "/api/v1/waitlist/";
 
     private DecisionResponses() {}
 
@@ -36,6 +37,11 @@ final class DecisionResponses {
             // A move carries no request id, so it never answers a request; were one to arrive here, the booking is
             // the state to show.
             case BookingEvent.BookingMoved e -> HttpResponse.ok(e.booking());
+            // Did not fit and waits: accepted, the entry at its own address (booked later under the same id).
+            case BookingEvent.BookingWaitlisted e ->
+                HttpResponse.accepted(URI.create(WAITLIST_PATH + e.entry().id()))
+                        .body(e.entry());
+            case BookingEvent.WaitlistEnded e -> HttpResponse.ok(e.entry());
         };
     }
 

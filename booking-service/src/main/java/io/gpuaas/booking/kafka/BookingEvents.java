@@ -20,6 +20,8 @@ final class BookingEvents {
             case BookingEvent.BookingReleased e -> Optional.of(e.booking());
             case BookingEvent.BookingMoved e -> Optional.of(e.booking());
             case BookingEvent.BookingRejected e -> Optional.empty();
+            case BookingEvent.BookingWaitlisted e -> Optional.empty(); // an entry, not a booking (WaitlistView)
+            case BookingEvent.WaitlistEnded e -> Optional.empty();
         };
     }
 }

@@ -81,6 +81,8 @@ public class BookingMetrics implements LifecycleOutcomes, DecisionObserver {
                     case Notice.NoShowWarning n -> "no_show_warning";
                     case Notice.ReclaimPending n -> "reclaim_pending"; // idle-reclaimer's; listed for completeness
                     case Notice.MigLayoutNotReady n -> "mig_layout_not_ready"; // quota-projector's, likewise
+                    case Notice.WaitlistBooked n -> "waitlist_booked";
+                    case Notice.WaitlistExpired n -> "waitlist_expired";
                 };
         notices.labelValues(type).inc();
     }
@@ -123,6 +125,9 @@ public class BookingMetrics implements LifecycleOutcomes, DecisionObserver {
             case BookingEvent.BookingCompleted e -> "completed";
             case BookingEvent.BookingReleased e -> "released";
             case BookingEvent.BookingMoved e -> "moved";
+            case BookingEvent.BookingWaitlisted e -> "waitlisted";
+            case BookingEvent.WaitlistEnded e ->
+                "waitlist_" + e.entry().state().name().toLowerCase(java.util.Locale.ROOT);
         };
     }
 }

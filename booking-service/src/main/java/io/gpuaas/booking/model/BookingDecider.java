@@ -38,12 +38,14 @@ public final class BookingDecider {
     private final CapacityCheck capacity;
     private final FlexibleDecisions flexible;
     private final IdempotencyGuard idempotency = new IdempotencyGuard();
+    private final Waitlist waitlist;
 
     public BookingDecider(PoolCatalog pools, BookingPolicy policy) {
         this.pools = pools;
         this.policy = policy;
         this.capacity = new CapacityCheck(policy);
         this.flexible = new FlexibleDecisions(policy, capacity);
+        this.waitlist = new Waitlist(policy, this::create);
     }
 
     public BookingPolicy policy() {
@@ -62,7 +64,7 @@ public final class BookingDecider {
         }
         Decision decision =
                 switch (command) {
-                    case CreateBooking create -> create(create, ledger, now);
+                    case CreateBooking create -> waitlist.admit(create, create(create, ledger, now), ledger, now);
                     case CancelBooking cancel -> cancel(cancel, ledger, now);
                     case ChangeBooking change -> change(change, ledger, now);
                     case ReleaseBooking release -> release(release, ledger, now);
@@ -86,7 +88,22 @@ public final class BookingDecider {
             }
             changes.add(current);
         }
+        events.addAll(waitlist.expire(ledger, now));
         return new Decision(events, changes, null);
+    }
+
+    /** What the decider would refuse in waiting until {@code latestStart} for a window from {@code earliest}. */
+    public Optional<String> waitlistProblem(Instant latestStart, Instant earliest, Instant now) {
+        return waitlist.latestStartProblem(latestStart, earliest, now);
+    }
+
+    /**
+     * After {@code decision} has been applied to {@code ledger}: if it gave capacity back on a pool (a cancel, a
+     * change, a release, a flexible move), books the waitlist entries there that now fit, in arrival order, applying
+     * each to {@code ledger} as it goes; the caller publishes them in the same exactly-once step.
+     */
+    public List<Decision> settleWaitlist(Decision decision, BookingLedger ledger, Instant now) {
+        return waitlist.settle(decision, ledger, now);
     }
 
     private Decision create(CreateBooking c, BookingLedger ledger, Instant now) {
@@ -176,7 +193,8 @@ public final class BookingDecider {
     private Decision cancel(CancelBooking c, BookingLedger ledger, Instant now) {
         Optional<Booking> found = visible(c.bookingId(), c.caller(), ledger);
         if (found.isEmpty()) {
-            return reject(c, null, Rejection.NOT_FOUND, "no booking " + c.bookingId(), now);
+            return waitlist.cancel(c, ledger, now)
+                    .orElseGet(() -> reject(c, null, Rejection.NOT_FOUND, "no booking " + c.bookingId(), now));
         }
         Booking booking = found.get();
         if (!booking.state().holdsCapacity()) {

@@ -110,7 +110,8 @@ final class IdempotencyGuard {
                                 String.valueOf(c.end()),
                                 String.valueOf(c.purpose()))
                         + durationPart(c.duration())
-                        + (c.profile() == null ? "" : "|profile=" + c.profile());
+                        + (c.profile() == null ? "" : "|profile=" + c.profile())
+                        + (c.latestStart() == null ? "" : "|latestStart=" + c.latestStart());
             case CancelBooking c -> String.join("|", "cancel", c.pool(), c.bookingId());
             case ChangeBooking c ->
                 String.join("|", "change", c.pool(), c.bookingId(), String.valueOf(c.start()), String.valueOf(c.end()))
@@ -154,6 +155,9 @@ final class IdempotencyGuard {
                         e.conflicts(),
                         e.earliestStart(),
                         e.time());
+            case BookingEvent.BookingWaitlisted e ->
+                new BookingEvent.BookingWaitlisted(requestId, e.entry(), e.conflicts(), e.time());
+            case BookingEvent.WaitlistEnded e -> new BookingEvent.WaitlistEnded(requestId, e.entry(), e.time());
             default ->
                 throw new IllegalStateException(
                         "not an answer: " + answer.getClass().getSimpleName());

@@ -7,6 +7,7 @@ import io.gpuaas.booking.model.IdempotencyEntry;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.BookingEvent;
+import io.gpuaas.events.booking.WaitlistEntry;
 import java.time.Duration;
 import java.time.Instant;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -49,7 +50,8 @@ final class DecisionProcessor implements Processor<String, BookingCommand, Strin
         KeyValueStore<String, Booking> bookings = context.getStateStore(BookingTopology.BOOKING_STORE);
         KeyValueStore<String, IdempotencyEntry> keys = context.getStateStore(BookingTopology.IDEMPOTENCY_STORE);
         repository = new StoreBookingRepository(bookings, keys);
-        ledger = new BookingLedger(repository, decider.pools()).rebuild();
+        KeyValueStore<String, WaitlistEntry> waiting = context.getStateStore(BookingTopology.WAITLIST_STORE);
+        ledger = new BookingLedger(repository, decider.pools(), new StoreWaitlistRepository(waiting)).rebuild();
         for (BookingLedger.RestoreRefusal refusal : ledger.restoreRefusals()) {
             // Loud: the booking is confirmed but holds no place on its fleet, so its units could be given again.
             LOG.error(
@@ -76,6 +78,7 @@ final class DecisionProcessor implements Processor<String, BookingCommand, Strin
         Decision decision = decider.decide(command, ledger, now);
         ledger.apply(decision);
         publish(decision, now);
+        decider.settleWaitlist(decision, ledger, now).forEach(booked -> publish(booked, now));
         observer.decided(new DecisionOutcome(command.pool(), answerOf(decision), System.nanoTime() - started));
     }
 
@@ -107,6 +110,7 @@ final class DecisionProcessor implements Processor<String, BookingCommand, Strin
             context.forward(
                     new Record<String, Object>(booking.id(), booking, timestamp), BookingTopology.BOOKINGS_SINK);
         }
+        WaitlistOutputs.forward(context, decision, timestamp);
     }
 
     private static BookingCommand validate(Record<String, BookingCommand> record) {

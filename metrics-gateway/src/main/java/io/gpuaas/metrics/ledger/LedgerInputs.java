@@ -91,6 +91,8 @@ public final class LedgerInputs {
             case BookingEvent.BookingActivated e -> merge(new BookingFacts(e.booking(), null, null));
             case BookingEvent.BookingCompleted e -> merge(new BookingFacts(e.booking(), null, null));
             case BookingEvent.BookingMoved e -> merge(new BookingFacts(e.booking(), null, null));
+            case BookingEvent.BookingWaitlisted e -> {} // a request waiting, nothing booked
+            case BookingEvent.WaitlistEnded e -> {} // a booked entry's booking comes as BookingConfirmed
         }
         folded(event.time());
     }

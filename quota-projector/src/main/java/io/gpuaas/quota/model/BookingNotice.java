@@ -73,6 +73,9 @@ public record BookingNotice(
                         true));
             case Notice.ReclaimPending n -> Optional.empty();
             case Notice.MigLayoutNotReady n -> Optional.empty(); // ours; MigNoticeLedger remembers it
+            // For the tenant (webhooks, dashboard); a booked entry's quota comes at its start like any booking's.
+            case Notice.WaitlistBooked n -> Optional.empty();
+            case Notice.WaitlistExpired n -> Optional.empty();
         };
     }
 
