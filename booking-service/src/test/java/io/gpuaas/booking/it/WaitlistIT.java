@@ -177,7 +177,9 @@ class WaitlistIT {
     private static List<String> ids(String token) {
         List<?> entries =
                 (List<?>) read(app.get("/api/v1/waitlist", token).body()).get("entries");
-        return entries.stream().map(e -> String.valueOf(((Map<?, ?>) e).get("id"))).toList();
+        return entries.stream()
+                .map(e -> String.valueOf(((Map<?, ?>) e).get("id")))
+                .toList();
     }
 
     private static String waitingBody(String pool, int quantity, Instant start, Instant end, Instant latestStart) {

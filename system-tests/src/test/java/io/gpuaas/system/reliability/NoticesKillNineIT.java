@@ -238,6 +238,9 @@ class NoticesKillNineIT {
                 case NoShowWarning w -> w.releaseAt().minus(w.grace().dividedBy(2));
                 case Notice.ReclaimPending p -> throw new IllegalStateException("booking-service emits no " + p);
                 case Notice.MigLayoutNotReady m -> throw new IllegalStateException("booking-service emits no " + m);
+                // The decision engine's, not the lifecycle's: this scenario books no waitlist.
+                case Notice.WaitlistBooked b -> throw new IllegalStateException("no waitlist here: " + b);
+                case Notice.WaitlistExpired x -> throw new IllegalStateException("no waitlist here: " + x);
             };
         }
 
