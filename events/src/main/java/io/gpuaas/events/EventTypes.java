@@ -3,6 +3,7 @@ package io.gpuaas.events;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.BookingEvent;
+import io.gpuaas.events.booking.WaitlistEntry;
 import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.quota.QueueState;
@@ -46,6 +47,9 @@ public final class EventTypes {
         register(BookingCommand.CancelSeries.class, "io.gpuaas.booking.command.cancel-series.v1");
         register(BookingEvent.SeriesDecided.class, "io.gpuaas.booking.series-decided.v1");
         register(BookingEvent.SeriesCancelled.class, "io.gpuaas.booking.series-cancelled.v1");
+        register(BookingEvent.BookingWaitlisted.class, "io.gpuaas.booking.waitlisted.v1");
+        register(BookingEvent.WaitlistEnded.class, "io.gpuaas.booking.waitlist-ended.v1");
+        register(WaitlistEntry.class, "io.gpuaas.booking.waitlist-entry.v1");
         register(Booking.class, "io.gpuaas.booking.state.v1");
         register(WorkloadEvent.WorkloadObserved.class, "io.gpuaas.kueue.workload.observed.v1");
         register(WorkloadEvent.WorkloadDeleted.class, "io.gpuaas.kueue.workload.deleted.v1");
@@ -66,6 +70,8 @@ public final class EventTypes {
         register(Notice.ReclaimPending.class, "io.gpuaas.notice.reclaim-pending.v1");
         register(Notice.MigLayoutNotReady.class, "io.gpuaas.notice.mig-layout-not-ready.v1");
         register(Notice.ApprovalDecided.class, "io.gpuaas.notice.approval-decided.v1");
+        register(Notice.WaitlistBooked.class, "io.gpuaas.notice.waitlist-booked.v1");
+        register(Notice.WaitlistExpired.class, "io.gpuaas.notice.waitlist-expired.v1");
         register(WebhookRegistration.class, "io.gpuaas.webhook.registration.v1");
     }
 

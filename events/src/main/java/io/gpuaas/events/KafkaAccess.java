@@ -62,6 +62,8 @@ public final class KafkaAccess {
                 Topics.BOOKINGS,
                 EnumSet.of(BOOKING_SERVICE),
                 EnumSet.of(BOOKING_SERVICE, QUOTA_PROJECTOR, METRICS_GATEWAY));
+        // The waitlist: booking-service's decision engine writes it, its feed reads it back for the API.
+        topic(Topics.WAITLIST, EnumSet.of(BOOKING_SERVICE), EnumSet.of(BOOKING_SERVICE));
         // booking-service's lifecycle reads Workloads to tell a no-show from a booking in use; metrics-gateway's
         // ledger reads them for the GPU-hours admitted under a booking.
         topic(

@@ -3,6 +3,7 @@ package io.gpuaas.events;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.BookingEvent;
+import io.gpuaas.events.booking.WaitlistEntry;
 import io.gpuaas.events.gpu.GpuScrapeCodec;
 import io.gpuaas.events.gpu.GpuScrapeEvent;
 import io.gpuaas.events.notice.Notice;
@@ -38,6 +39,12 @@ public final class Topics {
             events("booking-events", BookingEvent.class, 12, false, Duration.ofDays(365));
     /** Latest state per booking id, compacted; type {@code io.gpuaas.booking.state.v1}. */
     public static final TopicSpec<String, Booking> BOOKINGS = events("bookings", Booking.class, 12, true, null);
+    /**
+     * Latest state per waitlist entry (a create request waiting for room), compacted, keyed by entry id (the id of
+     * the booking it may become); type {@code io.gpuaas.booking.waitlist-entry.v1}.
+     */
+    public static final TopicSpec<String, WaitlistEntry> WAITLIST =
+            events("waitlist", WaitlistEntry.class, 12, true, null);
     /** Kueue Workload condition transitions and deletions, keyed by {@code namespace/name}. */
     public static final TopicSpec<String, WorkloadEvent> KUEUE_WORKLOADS =
             events("kueue-workloads", WorkloadEvent.class, 12, false, Duration.ofDays(7));
@@ -105,6 +112,7 @@ public final class Topics {
             BOOKING_COMMANDS,
             BOOKING_EVENTS,
             BOOKINGS,
+            WAITLIST,
             KUEUE_WORKLOADS,
             GPU_SAMPLES,
             QUOTA_STATE,
@@ -120,6 +128,7 @@ public final class Topics {
             Map.entry("booking-commands", "pool id"),
             Map.entry("booking-events", "booking id (series id for a series' answer)"),
             Map.entry("bookings", "booking id"),
+            Map.entry("waitlist", "waitlist entry id (the booking id it may become)"),
             Map.entry("kueue-workloads", "`namespace/name` of the Workload"),
             Map.entry("gpu-samples", "node (devices inside: `node/uuid[/gpuInstanceId]`)"),
             Map.entry("quota-state", "`cq/<clusterQueue>` or `lq/<namespace>/<localQueue>`"),

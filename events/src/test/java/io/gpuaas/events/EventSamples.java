@@ -7,6 +7,7 @@ import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.booking.Caller;
 import io.gpuaas.events.booking.Interval;
 import io.gpuaas.events.booking.PlacedUnit;
+import io.gpuaas.events.booking.WaitlistEntry;
 import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.quota.QueueState;
@@ -157,7 +158,9 @@ final class EventSamples {
                         "fine-tune llama",
                         NOW,
                         FINGERPRINT,
-                        Duration.between(T0, T1)));
+                        Duration.between(T0, T1),
+                        null,
+                        T0.plus(Duration.ofHours(6))));
         put(samples, new BookingCommand.CancelBooking("req-2", "idem-2", caller, b.pool(), b.id(), NOW, FINGERPRINT));
         put(
                 samples,
@@ -188,6 +191,15 @@ final class EventSamples {
                         T1,
                         NOW));
         put(samples, new BookingEvent.BookingCancelled("req-2", b.withState(BookingState.CANCELLED, NOW), NOW));
+        WaitlistEntry waiting = waitlistEntry();
+        put(samples, waiting);
+        put(samples, new BookingEvent.BookingWaitlisted("req-6", waiting, List.of(new Interval(T0, T1, 6)), NOW));
+        put(
+                samples,
+                new BookingEvent.WaitlistEnded(
+                        null,
+                        waiting.withState(WaitlistEntry.State.BOOKED, NOW.plusSeconds(600)),
+                        NOW.plusSeconds(600)));
         put(
                 samples,
                 new BookingEvent.BookingExtended("req-3", b.withWindow(T0, T1.plusSeconds(3600), NOW), T0, T1, NOW));
@@ -401,6 +413,32 @@ final class EventSamples {
                         "the MIG manager reported nvidia.com/mig.config.state=failed for gpuaas-3f2a9c01d4",
                         T0,
                         T0.minus(Duration.ofMinutes(8)).plusMillis(120)));
+        WaitlistEntry w = waitlistEntry();
+        put(
+                samples,
+                new Notice.WaitlistBooked(
+                        Notice.waitlistBookedId(w.id()),
+                        w.id(),
+                        w.tenant(),
+                        w.namespace(),
+                        w.pool(),
+                        w.quantity(),
+                        T0.plus(Duration.ofHours(1)),
+                        T0.plus(Duration.ofHours(1)).plus(w.length()),
+                        w.createdAt(),
+                        NOW.plusSeconds(600)));
+        put(
+                samples,
+                new Notice.WaitlistExpired(
+                        Notice.waitlistExpiredId(w.id()),
+                        w.id(),
+                        w.tenant(),
+                        w.namespace(),
+                        w.pool(),
+                        w.quantity(),
+                        w.latestStart(),
+                        w.createdAt(),
+                        w.latestStart().plusMillis(150)));
         WorkloadRef ref = new WorkloadRef("team-a", "RayCluster", "train-1");
         List<ReclaimEvent.ScaledGroup> groups = List.of(new ReclaimEvent.ScaledGroup("workers", 2, 1, 0));
         put(samples, new ReclaimEvent.IdleDetected(ref, "team-a", 2, T0, 1800, 0.05, 0.01, 0.98, "direct", NOW));
@@ -485,6 +523,26 @@ final class EventSamples {
 
     private static Caller admin() {
         return new Caller("ops@example.com", "platform", true);
+    }
+
+    /** A request for 3 units for two hours from T0, waiting up to six hours later. */
+    static WaitlistEntry waitlistEntry() {
+        return new WaitlistEntry(
+                "bk-01JD91",
+                "req-6",
+                "team-b",
+                "team-b",
+                booking().pool(),
+                null,
+                3,
+                T0,
+                T0.plus(Duration.ofHours(6)),
+                Duration.between(T0, T1),
+                "eval run",
+                "bob",
+                WaitlistEntry.State.WAITING,
+                NOW,
+                NOW);
     }
 
     private static void put(Map<Class<?>, Object> samples, Object sample) {

@@ -41,7 +41,7 @@ class TopicsTest {
             }
         }
         assertThat(Topics.all().stream().filter(TopicSpec::compacted).map(TopicSpec::baseName))
-                .containsExactlyInAnyOrder("bookings", "quota-state", "usage-ledger", "webhooks");
+                .containsExactlyInAnyOrder("bookings", "waitlist", "quota-state", "usage-ledger", "webhooks");
     }
 
     @Test
@@ -74,6 +74,7 @@ class TopicsTest {
                         "booking-commands",
                         "booking-events",
                         "bookings",
+                        "waitlist",
                         "kueue-workloads",
                         "gpu-samples",
                         "quota-state",

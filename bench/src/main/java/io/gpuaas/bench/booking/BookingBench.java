@@ -320,6 +320,7 @@ public final class BookingBench {
                 csv,
                 io.gpuaas.events.pool.PoolCatalog.load(java.util.Optional.empty()),
                 "the local stack's default 16 H200s (8 whole, 14×1g, 9×2g, 6×3g): the same demand on a small fleet");
+        WaitlistReplay.report(md, csv);
     }
 
     private static void replayScenario(

@@ -156,6 +156,8 @@ public final class BookingActivities {
                 case Notice.ApprovalDecided n ->
                     notices.add(new BookingNotice(
                             "APPROVAL_" + n.outcome().name(), n.time(), n.start(), null, null, n.reason()));
+                case Notice.WaitlistBooked n ->
+                    notices.add(new BookingNotice("WAITLIST_BOOKED", n.time(), n.waitingSince()));
                 default -> {
                     // an ending-soon for an end the booking no longer has, a layout notice for a start it no longer
                     // has (it was moved), or a workload notice

@@ -28,6 +28,7 @@ public final class WorkloadActivity {
     private final Map<String, NoShowWarning> noShow = new ConcurrentHashMap<>();
     private final Map<String, MigLayoutNotReady> layoutNotReady = new ConcurrentHashMap<>();
     private final Map<String, Notice.ApprovalDecided> approvals = new ConcurrentHashMap<>();
+    private final Map<String, Notice.WaitlistBooked> waitlistBooked = new ConcurrentHashMap<>();
     /** namespace → workload key → its latest ReclaimPending. */
     private final Map<String, Map<String, ReclaimPending>> reclaimPending = new ConcurrentHashMap<>();
 
@@ -54,6 +55,8 @@ public final class WorkloadActivity {
                         .put(n.workload().key(), n);
             case MigLayoutNotReady n -> layoutNotReady.put(n.bookingId(), n);
             case Notice.ApprovalDecided n -> approvals.put(n.bookingId(), n);
+            case Notice.WaitlistBooked n -> waitlistBooked.put(n.bookingId(), n);
+            case Notice.WaitlistExpired n -> {} // the entry's own state says it (WaitlistView)
         }
     }
 
@@ -76,7 +79,8 @@ public final class WorkloadActivity {
                         endingSoon.get(bookingId),
                         noShow.get(bookingId),
                         layoutNotReady.get(bookingId),
-                        approvals.get(bookingId))
+                        approvals.get(bookingId),
+                        waitlistBooked.get(bookingId))
                 .filter(java.util.Objects::nonNull)
                 .toList();
     }

@@ -5,6 +5,7 @@ import io.gpuaas.booking.kafka.IdempotencyKeys;
 import io.gpuaas.booking.model.BookingDecider;
 import io.gpuaas.booking.model.BookingPolicy;
 import io.gpuaas.booking.model.PoolUnits;
+import io.gpuaas.booking.model.Rejection;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.Caller;
@@ -42,6 +43,7 @@ public class BookingController {
 
     private final PoolCatalog pools;
     private final BookingPolicy policy;
+    private final BookingDecider decider;
     private final DecisionGateway gateway;
     private final CallerGuard guard;
     private final BookingQuery query;
@@ -57,6 +59,7 @@ public class BookingController {
             BookingAccess access) {
         this.pools = pools;
         this.policy = decider.policy();
+        this.decider = decider;
         this.gateway = gateway;
         this.guard = guard;
         this.query = query;
@@ -78,7 +81,12 @@ public class BookingController {
                     + "included, books only a namespace of its own `namespaces` claim (else 403 NAMESPACE_NOT_OWNED). "
                     + "Idempotency-Key (at most 128 visible ASCII characters) is bound per tenant to the whole "
                     + "request (method, path, body): the same request gets the same answer (a book-now the same "
-                    + "booking, not a new now), any other request with that key 422 IDEMPOTENCY_MISMATCH.")
+                    + "booking, not a new now), any other request with that key 422 IDEMPOTENCY_MISMATCH. "
+                    + "`waitlist: {latestStart}`: instead of a 409 CAPACITY, book at the first start up to latestStart "
+                    + "that fits (201), else wait: 202 with the waitlist entry (GET /api/v1/waitlist/{id}); it is "
+                    + "booked under the same id once capacity on the pool frees and it fits (a WaitlistBooked notice), "
+                    + "and expires at latestStart (WaitlistExpired). latestStart before the start or beyond "
+                    + "max-advance: 400 INVALID_WAITLIST.")
     @RequestBody(
             content =
                     @Content(
@@ -116,7 +124,8 @@ public class BookingController {
                 Instant.now(),
                 fingerprint,
                 req.duration(),
-                req.profile());
+                req.profile(),
+                req.latestStart());
         return gateway.decide(command)
                 .thenApply(decision -> DecisionResponses.toResponse(decision, requestId, bookingId, request.getPath()));
     }
@@ -183,6 +192,10 @@ public class BookingController {
             broken = req.start() == null
                     ? policy.checkNow(now, end, req.quantity(), units)
                     : policy.check(start, end, req.quantity(), units, now);
+            if (broken.isEmpty() && req.latestStart() != null) {
+                broken = decider.waitlistProblem(req.latestStart(), start, now)
+                        .map(m -> new BookingPolicy.Violation(Rejection.INVALID_WAITLIST, m));
+            }
         }
         broken.ifPresent(BookingController::refuse);
         return pool;

@@ -66,7 +66,28 @@ public final class BookingRequests {
             Duration duration,
 
             @Nullable @Schema(type = "string", example = "3g.71gb")
-            String profile) {
+            String profile,
+
+            @Nullable WaitlistRequest waitlist) {
+
+        /** A request that does not wait. */
+        public CreateBookingRequest(
+                String pool,
+                Integer quantity,
+                Instant start,
+                Instant end,
+                String namespace,
+                String purpose,
+                String tenant,
+                Duration duration,
+                String profile) {
+            this(pool, quantity, start, end, namespace, purpose, tenant, duration, profile, null);
+        }
+
+        /** The latest start the request waits for, or null when it does not wait. */
+        Instant latestStart() {
+            return waitlist == null ? null : waitlist.latestStart();
+        }
 
         /** The body as the idempotency fingerprint sees it, for {@code tenant} (the one the request acts for). */
         String canonical(String actingTenant) {
@@ -83,9 +104,22 @@ public final class BookingRequests {
                 // Only when given, so a key bound before profiles existed keeps its fingerprint.
                 fields.put("profile", profile);
             }
+            if (waitlist != null) {
+                fields.put("waitlist.latestStart", waitlist.latestStart().toString());
+            }
             return write(fields);
         }
     }
+
+    /**
+     * {@code waitlist} on a create: rather than a 409 when the window does not fit, wait and be booked as soon as the
+     * same quantity and length fit with a start no later than {@code latestStart} (202 with the entry).
+     *
+     * @param latestStart the latest start accepted (RFC 3339); the entry expires then
+     */
+    @Introspected
+    public record WaitlistRequest(
+            @Schema(type = "string", format = "date-time") Instant latestStart) {}
 
     /**
      * {@code PATCH /api/v1/bookings/{id}}: the new window; a missing start keeps the current one. Exactly one of
@@ -123,7 +157,31 @@ public final class BookingRequests {
                 RequestValidator.text("purpose", string(o, "purpose"), RequestValidator.MAX_PURPOSE),
                 RequestValidator.dnsLabel("tenant", string(o, "tenant")),
                 duration(o, "duration"),
-                RequestValidator.text("profile", string(o, "profile"), RequestValidator.MAX_ID));
+                RequestValidator.text("profile", string(o, "profile"), RequestValidator.MAX_ID),
+                waitlist(o));
+    }
+
+    /** {@code "waitlist": {"latestStart": "..."}}, or absent. */
+    private static WaitlistRequest waitlist(JsonNode o) {
+        JsonNode w = o.get("waitlist");
+        if (w == null || w.isNull()) {
+            return null;
+        }
+        if (!w.isObject()) {
+            throw ProblemException.badRequest(
+                    "INVALID_FIELD", "waitlist", "waitlist must be an object with latestStart");
+        }
+        JsonNode latest = w.get("latestStart");
+        if (latest == null || latest.isNull()) {
+            throw ProblemException.badRequest("REQUIRED", "waitlist.latestStart", "waitlist.latestStart is required");
+        }
+        if (!latest.isTextual()) {
+            throw ProblemException.badRequest(
+                    "INVALID_FIELD",
+                    "waitlist.latestStart",
+                    "waitlist.latestStart must be an RFC 3339 date-time string, e.g. " + Rfc3339.EXAMPLE);
+        }
+        return new WaitlistRequest(Rfc3339.parse("INVALID_FIELD", "waitlist.latestStart", latest.textValue()));
     }
 
     /** {@code {"decision": "approve"|"deny", "reason": ...}}: 400 naming the field otherwise. */

@@ -11,6 +11,7 @@ import java.util.Optional;
 final class DecisionResponses {
 
     static final String BOOKINGS_PATH = "/api/v1/bookings/";
+    static final String WAITLIST_PATH = "/api/v1/waitlist/";
 
     private DecisionResponses() {}
 
@@ -44,6 +45,11 @@ final class DecisionResponses {
             // Series answers are read by SeriesResponses; a booking request never waits for one.
             case BookingEvent.SeriesDecided e -> HttpResponse.ok(e);
             case BookingEvent.SeriesCancelled e -> HttpResponse.ok(e);
+            // Did not fit and waits: accepted, the entry at its own address (booked later under the same id).
+            case BookingEvent.BookingWaitlisted e ->
+                HttpResponse.accepted(URI.create(WAITLIST_PATH + e.entry().id()))
+                        .body(e.entry());
+            case BookingEvent.WaitlistEnded e -> HttpResponse.ok(e.entry());
         };
     }
 

@@ -25,6 +25,8 @@ final class BookingEvents {
             case BookingEvent.BookingRejected e -> Optional.empty();
             case BookingEvent.SeriesDecided e -> Optional.empty();
             case BookingEvent.SeriesCancelled e -> Optional.empty();
+            case BookingEvent.BookingWaitlisted e -> Optional.empty(); // an entry, not a booking (WaitlistView)
+            case BookingEvent.WaitlistEnded e -> Optional.empty();
         };
     }
 

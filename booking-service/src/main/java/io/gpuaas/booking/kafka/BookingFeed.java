@@ -7,6 +7,7 @@ import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.BookingEvent;
+import io.gpuaas.events.booking.WaitlistEntry;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kit.runtime.TopicReplica;
 import io.gpuaas.kit.runtime.TopicReplica.StartAt;
@@ -19,7 +20,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * The booking feed: one service-kit {@link TopicReplica} per instance reading every partition of {@code bookings}
- * (from the beginning: the read view), of {@code booking-events} (from the end: the decisions that answer waiting
+ * and {@code waitlist} (from the beginning: the read view), of {@code booking-events} (from the end: the decisions that answer waiting
  * HTTP calls and keep the view current) and of {@code booking-commands} (from the beginning: every idempotency key
  * any instance bound). No consumer group: any instance may take the HTTP call for any pool, so each needs all
  * partitions. The replica is ready once it has read what existed when it started, and unready while it recovers
@@ -60,6 +61,7 @@ public final class BookingFeed {
             FeedSettings settings) {
         return TopicReplica.builder(NAME, consumers, topicPrefix, deadLetters)
                 .follow(Topics.BOOKINGS, StartAt.BEGINNING, (id, booking) -> applyState(view, booking))
+                .follow(Topics.WAITLIST, StartAt.BEGINNING, (id, entry) -> applyEntry(view, entry))
                 .follow(Topics.BOOKING_EVENTS, StartAt.END, (id, event) -> applyDecision(view, awaiter, event))
                 .follow(CommandKeys.TOPIC, StartAt.BEGINNING, (pool, command) -> learnKey(keys, command))
                 .backoff(settings.backoffInitial(), settings.backoffMax())
@@ -76,9 +78,17 @@ public final class BookingFeed {
         }
     }
 
+    /** A null is a delete on the compacted topic: nothing to show. */
+    private static void applyEntry(BookingView view, WaitlistEntry entry) {
+        if (entry != null) {
+            view.waitlist().upsert(entry);
+        }
+    }
+
     /** The view first, so a client that reads its booking right after the answer finds it. */
     private static void applyDecision(BookingView view, DecisionAwaiter awaiter, BookingEvent event) {
         BookingEvents.bookingsOf(event).forEach(view::upsert);
+        view.waitlist().apply(event);
         awaiter.deliver(event);
     }
 

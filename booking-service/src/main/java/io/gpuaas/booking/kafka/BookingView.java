@@ -20,6 +20,12 @@ public class BookingView {
 
     private final Map<String, Booking> byId = new ConcurrentHashMap<>();
     private final Map<String, PoolTimeline> timelines = new ConcurrentHashMap<>();
+    private final WaitlistView waitlist = new WaitlistView();
+
+    /** The waitlist entries, fed by the same feed. */
+    public WaitlistView waitlist() {
+        return waitlist;
+    }
 
     /** Applies {@code booking} if it is newer than what the view holds. */
     public void upsert(Booking booking) {

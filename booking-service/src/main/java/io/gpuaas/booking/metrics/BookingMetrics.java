@@ -82,6 +82,8 @@ public class BookingMetrics implements LifecycleOutcomes, DecisionObserver {
                     case Notice.ReclaimPending n -> "reclaim_pending"; // idle-reclaimer's; listed for completeness
                     case Notice.MigLayoutNotReady n -> "mig_layout_not_ready"; // quota-projector's, likewise
                     case Notice.ApprovalDecided n -> "approval_decided";
+                    case Notice.WaitlistBooked n -> "waitlist_booked";
+                    case Notice.WaitlistExpired n -> "waitlist_expired";
                 };
         notices.labelValues(type).inc();
     }
@@ -129,6 +131,9 @@ public class BookingMetrics implements LifecycleOutcomes, DecisionObserver {
                 "approval_" + e.outcome().name().toLowerCase(java.util.Locale.ROOT);
             case BookingEvent.SeriesDecided e -> "series_decided";
             case BookingEvent.SeriesCancelled e -> "series_cancelled";
+            case BookingEvent.BookingWaitlisted e -> "waitlisted";
+            case BookingEvent.WaitlistEnded e ->
+                "waitlist_" + e.entry().state().name().toLowerCase(java.util.Locale.ROOT);
         };
     }
 }

@@ -43,6 +43,7 @@ public final class BookingDecider {
     private final SeriesDecisions series;
     private final IdempotencyGuard idempotency = new IdempotencyGuard();
     private final Approvals approvals;
+    private final Waitlist waitlist;
 
     public BookingDecider(PoolCatalog pools, BookingPolicy policy) {
         this.pools = pools;
@@ -51,6 +52,7 @@ public final class BookingDecider {
         this.flexible = new FlexibleDecisions(policy, capacity);
         this.approvals = new Approvals(pools);
         this.series = new SeriesDecisions(pools, policy);
+        this.waitlist = new Waitlist(policy, this::create);
     }
 
     public BookingPolicy policy() {
@@ -69,7 +71,8 @@ public final class BookingDecider {
         }
         Decision decision =
                 switch (command) {
-                    case CreateBooking create -> approvals.gate(create, create(create, ledger, now), now);
+                    case CreateBooking create ->
+                        waitlist.admit(create, approvals.gate(create, create(create, ledger, now), now), ledger, now);
                     case CancelBooking cancel -> cancel(cancel, ledger, now);
                     case ChangeBooking change -> change(change, ledger, now);
                     case ReleaseBooking release -> release(release, ledger, now);
@@ -105,7 +108,22 @@ public final class BookingDecider {
             }
             changes.add(current);
         }
+        events.addAll(waitlist.expire(ledger, now));
         return new Decision(events, changes, null);
+    }
+
+    /** What the decider would refuse in waiting until {@code latestStart} for a window from {@code earliest}. */
+    public Optional<String> waitlistProblem(Instant latestStart, Instant earliest, Instant now) {
+        return waitlist.latestStartProblem(latestStart, earliest, now);
+    }
+
+    /**
+     * After {@code decision} has been applied to {@code ledger}: if it gave capacity back on a pool (a cancel, a
+     * change, a release, a flexible move), books the waitlist entries there that now fit, in arrival order, applying
+     * each to {@code ledger} as it goes; the caller publishes them in the same exactly-once step.
+     */
+    public List<Decision> settleWaitlist(Decision decision, BookingLedger ledger, Instant now) {
+        return waitlist.settle(decision, ledger, now);
     }
 
     private Decision create(CreateBooking c, BookingLedger ledger, Instant now) {
@@ -195,7 +213,8 @@ public final class BookingDecider {
     private Decision cancel(CancelBooking c, BookingLedger ledger, Instant now) {
         Optional<Booking> found = visible(c.bookingId(), c.caller(), ledger);
         if (found.isEmpty()) {
-            return reject(c, null, Rejection.NOT_FOUND, "no booking " + c.bookingId(), now);
+            return waitlist.cancel(c, ledger, now)
+                    .orElseGet(() -> reject(c, null, Rejection.NOT_FOUND, "no booking " + c.bookingId(), now));
         }
         Booking booking = found.get();
         if (!booking.state().takesCapacity()) { // a request awaiting approval may be withdrawn too

@@ -52,6 +52,7 @@ public final class BookingLedger {
     private final Map<String, PoolTimeline> tenants = new HashMap<>();
     private final TreeMap<Long, Set<String>> due = new TreeMap<>();
     private final List<RestoreRefusal> refusals = new ArrayList<>();
+    private final WaitlistBook waitlist;
 
     /** A ledger of static pools only (no fleets): every booking counts its quantity. */
     public BookingLedger(BookingRepository repository) {
@@ -60,9 +61,20 @@ public final class BookingLedger {
 
     /** A ledger with a fleet per flexible pool of {@code pools}. */
     public BookingLedger(BookingRepository repository, PoolCatalog pools) {
+        this(repository, pools, new InMemoryWaitlistRepository());
+    }
+
+    /** A ledger with a fleet per flexible pool of {@code pools} and its waitlist in {@code waiting}. */
+    public BookingLedger(BookingRepository repository, PoolCatalog pools, WaitlistRepository waiting) {
         this.repository = repository;
         this.fleets = new FlexibleFleets(pools);
         this.approvals = new Approvals(pools);
+        this.waitlist = new WaitlistBook(waiting);
+    }
+
+    /** The entries waiting on this writer's pools; read-only for callers. */
+    public WaitlistBook waitlist() {
+        return waitlist;
     }
 
     /**
@@ -76,6 +88,7 @@ public final class BookingLedger {
         due.clear();
         fleets.clear();
         refusals.clear();
+        waitlist.rebuild();
         List<Booking> flexible = new ArrayList<>();
         repository.forEach(b -> {
             indexTimelines(b);
@@ -126,6 +139,7 @@ public final class BookingLedger {
     /** Stores every change of {@code decision} and updates the indexes. */
     public void apply(Decision decision) {
         decision.changes().forEach(this::apply);
+        waitlist.apply(decision.events());
         if (decision.idempotency() != null) {
             repository.saveIdempotency(
                     decision.idempotency().scopedKey(), decision.idempotency().entry());

@@ -113,7 +113,8 @@ final class IdempotencyGuard {
                                 String.valueOf(c.end()),
                                 String.valueOf(c.purpose()))
                         + durationPart(c.duration())
-                        + (c.profile() == null ? "" : "|profile=" + c.profile());
+                        + (c.profile() == null ? "" : "|profile=" + c.profile())
+                        + (c.latestStart() == null ? "" : "|latestStart=" + c.latestStart());
             case CancelBooking c -> String.join("|", "cancel", c.pool(), c.bookingId());
             case ChangeBooking c ->
                 String.join("|", "change", c.pool(), c.bookingId(), String.valueOf(c.start()), String.valueOf(c.end()))
@@ -197,6 +198,9 @@ final class IdempotencyGuard {
             case BookingEvent.SeriesCancelled e ->
                 new BookingEvent.SeriesCancelled(
                         requestId, e.seriesId(), e.pool(), e.tenant(), e.from(), e.cancelled(), e.time());
+            case BookingEvent.BookingWaitlisted e ->
+                new BookingEvent.BookingWaitlisted(requestId, e.entry(), e.conflicts(), e.time());
+            case BookingEvent.WaitlistEnded e -> new BookingEvent.WaitlistEnded(requestId, e.entry(), e.time());
             default ->
                 throw new IllegalStateException(
                         "not an answer: " + answer.getClass().getSimpleName());

@@ -17,6 +17,8 @@ public enum Rejection {
     /** A profile the pool does not book: not one of a flexible pool's bookable profiles, or not a static pool's own. */
     INVALID_PROFILE(422, "profile"),
     INVALID_WINDOW(400, "end"),
+    /** A waitlist's latest start before the request's start, or beyond the policy's max advance. */
+    INVALID_WAITLIST(400, "waitlist.latestStart"),
     START_IN_PAST(400, "start"),
     UNKNOWN_POOL(404, "pool"),
     /** No such booking, or it belongs to another tenant (never reveal which). */

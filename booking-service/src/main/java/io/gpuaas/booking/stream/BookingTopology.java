@@ -7,6 +7,7 @@ import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.EventSerdes;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
+import io.gpuaas.events.booking.WaitlistEntry;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.common.serialization.Serde;
@@ -18,8 +19,9 @@ import org.apache.kafka.streams.state.Stores;
 
 /**
  * {@code booking-commands} (keyed by pool) → the decision processor with its two RocksDB stores →
- * {@code booking-events} (keyed by booking id) and the compacted {@code bookings} (latest state), and the
- * outcomes of approvals to {@code notices}.
+ * {@code booking-events} (keyed by booking id) and the compacted {@code bookings} (latest state); the waitlist's
+ * entries (a third store) to the compacted {@code waitlist}; the waitlist's notices and the outcomes of approvals to
+ * {@code notices}.
  */
 public final class BookingTopology {
 
@@ -30,6 +32,9 @@ public final class BookingTopology {
     public static final String APPROVAL_NOTICES_SINK = "approval-notices";
     public static final String BOOKING_STORE = "bookings-by-id";
     public static final String IDEMPOTENCY_STORE = "idempotency-keys";
+    public static final String WAITLIST_STORE = "waitlist-entries";
+    public static final String WAITLIST_SINK = "waitlist";
+    public static final String NOTICES_SINK = "decision-notices";
 
     private BookingTopology() {}
 
@@ -60,6 +65,24 @@ public final class BookingTopology {
                         Stores.persistentKeyValueStore(IDEMPOTENCY_STORE),
                         Serdes.String(),
                         new JsonSerde<>(IdempotencyEntry.class)),
+                PROCESSOR);
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(WAITLIST_STORE),
+                        Serdes.String(),
+                        new JsonSerde<>(WaitlistEntry.class)),
+                PROCESSOR);
+        topology.addSink(
+                WAITLIST_SINK,
+                Topics.WAITLIST.name(prefix),
+                Serdes.String().serializer(),
+                loosely(Topics.WAITLIST.valueSerde()),
+                PROCESSOR);
+        topology.addSink(
+                NOTICES_SINK,
+                Topics.NOTICES.name(prefix),
+                Serdes.String().serializer(),
+                loosely(Topics.NOTICES.valueSerde()),
                 PROCESSOR);
         topology.addSink(
                 EVENTS_SINK,

@@ -8,6 +8,7 @@ import io.gpuaas.booking.model.IdempotencyEntry;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.BookingEvent;
+import io.gpuaas.events.booking.WaitlistEntry;
 import io.gpuaas.events.notice.Notice;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,7 +52,8 @@ final class DecisionProcessor implements Processor<String, BookingCommand, Strin
         KeyValueStore<String, Booking> bookings = context.getStateStore(BookingTopology.BOOKING_STORE);
         KeyValueStore<String, IdempotencyEntry> keys = context.getStateStore(BookingTopology.IDEMPOTENCY_STORE);
         repository = new StoreBookingRepository(bookings, keys);
-        ledger = new BookingLedger(repository, decider.pools()).rebuild();
+        KeyValueStore<String, WaitlistEntry> waiting = context.getStateStore(BookingTopology.WAITLIST_STORE);
+        ledger = new BookingLedger(repository, decider.pools(), new StoreWaitlistRepository(waiting)).rebuild();
         for (BookingLedger.RestoreRefusal refusal : ledger.restoreRefusals()) {
             // Loud: the booking is confirmed but holds no place on its fleet, so its units could be given again.
             LOG.error(
@@ -78,6 +80,7 @@ final class DecisionProcessor implements Processor<String, BookingCommand, Strin
         Decision decision = decider.decide(command, ledger, now);
         ledger.apply(decision);
         publish(decision, now);
+        decider.settleWaitlist(decision, ledger, now).forEach(booked -> publish(booked, now));
         observer.decided(new DecisionOutcome(command.pool(), answerOf(decision), System.nanoTime() - started));
     }
 
@@ -114,6 +117,7 @@ final class DecisionProcessor implements Processor<String, BookingCommand, Strin
                     new Record<String, Object>(notice.bookingId(), notice, timestamp),
                     BookingTopology.APPROVAL_NOTICES_SINK);
         }
+        WaitlistOutputs.forward(context, decision, timestamp);
     }
 
     private static BookingCommand validate(Record<String, BookingCommand> record) {

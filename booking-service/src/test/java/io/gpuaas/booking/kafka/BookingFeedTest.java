@@ -64,7 +64,8 @@ class BookingFeedTest {
 
     /** Starts the feed on one partition per topic holding {@code existing}; more records arrive after. */
     private void start(Map<TopicSpec<String, ?>, List<Raw>> existing) throws InterruptedException {
-        for (TopicSpec<String, ?> topic : List.of(Topics.BOOKINGS, Topics.BOOKING_EVENTS, Topics.BOOKING_COMMANDS)) {
+        for (TopicSpec<String, ?> topic :
+                List.of(Topics.BOOKINGS, Topics.WAITLIST, Topics.BOOKING_EVENTS, Topics.BOOKING_COMMANDS)) {
             String name = topic.name(PREFIX);
             TopicPartition partition = new TopicPartition(name, 0);
             consumer.updatePartitions(name, List.of(new PartitionInfo(name, 0, null, null, null)));

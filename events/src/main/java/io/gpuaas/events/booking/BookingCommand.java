@@ -62,6 +62,9 @@ public sealed interface BookingCommand
      * @param duration       instead of {@code end}: the length, rounded up so the end is aligned; else null
      * @param profile        on a flexible pool, the MIG profile of each unit (e.g. {@code 3g.71gb}), or null for
      *                       whole GPUs; on a static pool null or the pool's own profile
+     * @param latestStart    to wait rather than be refused: if the window does not fit, the request waits on the
+     *                       waitlist ({@link WaitlistEntry}) and is booked as soon as the same quantity and length fit
+     *                       with a start no later than this; null: refused when it does not fit
      */
     record CreateBooking(
             String requestId,
@@ -77,8 +80,43 @@ public sealed interface BookingCommand
             Instant requestedAt,
             String requestFingerprint,
             Duration duration,
-            String profile)
+            String profile,
+            Instant latestStart)
             implements BookingCommand {
+
+        /** A command that does not wait: refused when it does not fit. */
+        public CreateBooking(
+                String requestId,
+                String idempotencyKey,
+                Caller caller,
+                String pool,
+                String bookingId,
+                String namespace,
+                int quantity,
+                Instant start,
+                Instant end,
+                String purpose,
+                Instant requestedAt,
+                String requestFingerprint,
+                Duration duration,
+                String profile) {
+            this(
+                    requestId,
+                    idempotencyKey,
+                    caller,
+                    pool,
+                    bookingId,
+                    namespace,
+                    quantity,
+                    start,
+                    end,
+                    purpose,
+                    requestedAt,
+                    requestFingerprint,
+                    duration,
+                    profile,
+                    null);
+        }
 
         /** A command without a profile: whole GPUs on a flexible pool, the pool's own unit on a static one. */
         public CreateBooking(
@@ -174,6 +212,11 @@ public sealed interface BookingCommand
         /** Whether the booking starts at the instant of the decision (no start given). */
         public boolean startsNow() {
             return start == null;
+        }
+
+        /** Whether the request waits on the waitlist when it does not fit. */
+        public boolean waits() {
+            return latestStart != null;
         }
     }
 

@@ -16,7 +16,9 @@ public sealed interface BookingEvent
                 BookingEvent.BookingPendingApproval,
                 BookingEvent.BookingApprovalDecided,
                 BookingEvent.SeriesDecided,
-                BookingEvent.SeriesCancelled {
+                BookingEvent.SeriesCancelled,
+                BookingEvent.BookingWaitlisted,
+                BookingEvent.WaitlistEnded {
 
     /** The booking id (the record key). */
     String bookingId();
@@ -326,6 +328,36 @@ public sealed interface BookingEvent
             DENIED,
             /** Nobody decided before its hold ran out: DENIED. */
             EXPIRED
+        }
+    }
+
+    /**
+     * A create request that did not fit and asked to wait was put on the waitlist (answering the request: HTTP 202);
+     * the entry's id is the id of the booking it may become.
+     *
+     * @param requestId the create request
+     * @param entry     the entry, in state WAITING
+     * @param conflicts the intervals of the first window tried where capacity was short
+     * @param time      when the decision engine decided
+     */
+    record BookingWaitlisted(String requestId, WaitlistEntry entry, List<Interval> conflicts, Instant time)
+            implements BookingEvent {
+        public String bookingId() {
+            return entry.id();
+        }
+    }
+
+    /**
+     * A waitlist entry left the waitlist: BOOKED (a {@link BookingConfirmed} with the same id follows in the same
+     * transaction), CANCELLED by its tenant, or EXPIRED at its latest start.
+     *
+     * @param requestId the cancel request, or null when the engine booked or expired it
+     * @param entry     the entry in its final state
+     * @param time      when the decision engine decided
+     */
+    record WaitlistEnded(String requestId, WaitlistEntry entry, Instant time) implements BookingEvent {
+        public String bookingId() {
+            return entry.id();
         }
     }
 }

@@ -18,7 +18,9 @@ public sealed interface Notice extends IdentifiedEvent
                 Notice.NoShowWarning,
                 Notice.ReclaimPending,
                 Notice.MigLayoutNotReady,
-                Notice.ApprovalDecided {
+                Notice.ApprovalDecided,
+                Notice.WaitlistBooked,
+                Notice.WaitlistExpired {
 
     /** The notice's own id: what it is about and when, the same for every copy (see {@link #endingSoonId}). */
     String noticeId();
@@ -97,6 +99,15 @@ public sealed interface Notice extends IdentifiedEvent
             String reason,
             Instant time)
             implements Notice {}
+    /** {@code <bookingId>/waitlist-booked}: a waitlist entry is booked at most once. */
+    static String waitlistBookedId(String bookingId) {
+        return bookingId + "/waitlist-booked";
+    }
+
+    /** {@code <entryId>/waitlist-expired}: a waitlist entry expires at most once. */
+    static String waitlistExpiredId(String entryId) {
+        return entryId + "/waitlist-expired";
+    }
 
     /**
      * An ACTIVE booking ends in {@code lead}: its quota goes at {@code endsAt} and Kueue drains the tenant's queue.
@@ -215,6 +226,61 @@ public sealed interface Notice extends IdentifiedEvent
             String state,
             String reason,
             Instant startsAt,
+            Instant time)
+            implements Notice {}
+
+    /**
+     * A request that waited on the waitlist was booked: capacity freed on its pool (a cancel, an early end, a no-show
+     * release, a flexible layout change) and it fit. Sent by booking-service's decision engine in the same transaction
+     * as the booking's {@code BookingConfirmed}, once per entry.
+     *
+     * @param noticeId     {@link #waitlistBookedId}
+     * @param bookingId    the booking (the entry's id; the record key)
+     * @param tenant       its tenant
+     * @param namespace    the namespace the booking is for
+     * @param pool         its pool
+     * @param quantity     units booked
+     * @param start        the booking's start
+     * @param end          the booking's end
+     * @param waitingSince when the request was put on the waitlist
+     * @param time         when it was booked
+     */
+    record WaitlistBooked(
+            String noticeId,
+            String bookingId,
+            String tenant,
+            String namespace,
+            String pool,
+            int quantity,
+            Instant start,
+            Instant end,
+            Instant waitingSince,
+            Instant time)
+            implements Notice {}
+
+    /**
+     * A request on the waitlist reached its latest start without room: it is no longer waiting and nothing was
+     * booked. Sent by booking-service's decision engine once per entry.
+     *
+     * @param noticeId     {@link #waitlistExpiredId}
+     * @param bookingId    the entry's id (the booking it would have become; the record key)
+     * @param tenant       its tenant
+     * @param namespace    the namespace it was for
+     * @param pool         its pool
+     * @param quantity     units asked for
+     * @param latestStart  the latest start it accepted
+     * @param waitingSince when the request was put on the waitlist
+     * @param time         when it expired
+     */
+    record WaitlistExpired(
+            String noticeId,
+            String bookingId,
+            String tenant,
+            String namespace,
+            String pool,
+            int quantity,
+            Instant latestStart,
+            Instant waitingSince,
             Instant time)
             implements Notice {}
 }

@@ -97,6 +97,8 @@ public record AnnouncerLoop(ReclaimAnnouncements announcements, ReconcileLoop<Wo
             case Notice.NoShowWarning booking -> {}
             case Notice.MigLayoutNotReady booking -> {}
             case Notice.ApprovalDecided booking -> {}
+            case Notice.WaitlistBooked booking -> {}
+            case Notice.WaitlistExpired booking -> {}
         }
     }
 

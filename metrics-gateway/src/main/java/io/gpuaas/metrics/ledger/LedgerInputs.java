@@ -97,6 +97,8 @@ public final class LedgerInputs {
             // A series' answers summarise: each occurrence comes as its own BookingConfirmed / BookingCancelled.
             case BookingEvent.SeriesDecided e -> {}
             case BookingEvent.SeriesCancelled e -> {}
+            case BookingEvent.BookingWaitlisted e -> {} // a request waiting, nothing booked
+            case BookingEvent.WaitlistEnded e -> {} // a booked entry's booking comes as BookingConfirmed
         }
         folded(event.time());
     }

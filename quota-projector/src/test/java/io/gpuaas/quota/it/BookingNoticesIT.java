@@ -272,6 +272,8 @@ class BookingNoticesIT {
                     case Notice.ReclaimPending n -> n.workload().key();
                     case Notice.MigLayoutNotReady n -> n.bookingId();
                     case Notice.ApprovalDecided n -> n.bookingId();
+                    case Notice.WaitlistBooked n -> n.bookingId();
+                    case Notice.WaitlistExpired n -> n.bookingId();
                 };
         notices.send(new ProducerRecord<>(fixture.kafka.topic(Topics.NOTICES), key, notice))
                 .get(10, TimeUnit.SECONDS);
