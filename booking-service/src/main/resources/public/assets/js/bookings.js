@@ -35,6 +35,7 @@ function status(b, activity) {
     warn.push('ending soon: quota goes at ' + fmt(b.end));
   }
   notices.filter((n) => n.type === 'MIG_LAYOUT_NOT_READY').forEach((n) => warn.push(layoutWords(n)));
+  notices.filter((n) => n.type === 'UNDERUSED').forEach((n) => warn.push('under-used: ' + n.reason));
   return { text: parts.join(' · '), warn };
 }
 

@@ -6,6 +6,7 @@ import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.quota.QueueState;
+import io.gpuaas.events.reclaim.KeepRequested;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.tenant.TenantUtilization;
@@ -50,14 +51,17 @@ public final class EventTypes {
         register(ReclaimEvent.Resumed.class, "io.gpuaas.reclaim.resumed.v1");
         register(ReclaimEvent.ReclaimSkipped.class, "io.gpuaas.reclaim.skipped.v1");
         register(ReclaimEvent.ReclaimFailed.class, "io.gpuaas.reclaim.failed.v1");
+        register(ReclaimEvent.ReclaimKept.class, "io.gpuaas.reclaim.kept.v1");
         register(ReclaimIntent.ReclaimRequested.class, "io.gpuaas.reclaim.intent.requested.v1");
         register(ReclaimIntent.ReclaimWithdrawn.class, "io.gpuaas.reclaim.intent.withdrawn.v1");
+        register(KeepRequested.class, "io.gpuaas.reclaim.keep.requested.v1");
         register(TenantUtilization.class, "io.gpuaas.tenant.utilization.v1");
         register(UsageDaily.class, "io.gpuaas.usage.daily.v1");
         register(Notice.BookingEndingSoon.class, "io.gpuaas.notice.booking-ending-soon.v1");
         register(Notice.NoShowWarning.class, "io.gpuaas.notice.no-show-warning.v1");
         register(Notice.ReclaimPending.class, "io.gpuaas.notice.reclaim-pending.v1");
         register(Notice.MigLayoutNotReady.class, "io.gpuaas.notice.mig-layout-not-ready.v1");
+        register(Notice.BookingUnderused.class, "io.gpuaas.notice.booking-underused.v1");
         register(WebhookRegistration.class, "io.gpuaas.webhook.registration.v1");
     }
 

@@ -2,6 +2,7 @@ package io.gpuaas.booking.dashboard;
 
 import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.notice.Notice.BookingEndingSoon;
+import io.gpuaas.events.notice.Notice.BookingUnderused;
 import io.gpuaas.events.notice.Notice.MigLayoutNotReady;
 import io.gpuaas.events.notice.Notice.NoShowWarning;
 import io.gpuaas.events.notice.Notice.ReclaimPending;
@@ -27,6 +28,7 @@ public final class WorkloadActivity {
     private final Map<String, BookingEndingSoon> endingSoon = new ConcurrentHashMap<>();
     private final Map<String, NoShowWarning> noShow = new ConcurrentHashMap<>();
     private final Map<String, MigLayoutNotReady> layoutNotReady = new ConcurrentHashMap<>();
+    private final Map<String, BookingUnderused> underused = new ConcurrentHashMap<>();
     /** namespace → workload key → its latest ReclaimPending. */
     private final Map<String, Map<String, ReclaimPending>> reclaimPending = new ConcurrentHashMap<>();
 
@@ -52,6 +54,7 @@ public final class WorkloadActivity {
                         .computeIfAbsent(n.namespace(), ns -> new ConcurrentHashMap<>())
                         .put(n.workload().key(), n);
             case MigLayoutNotReady n -> layoutNotReady.put(n.bookingId(), n);
+            case BookingUnderused n -> underused.put(n.bookingId(), n);
         }
     }
 
@@ -66,12 +69,15 @@ public final class WorkloadActivity {
     }
 
     /**
-     * The booking notices of {@code bookingId}: its latest ending-soon, no-show warning and MIG layout not ready,
-     * where there are any.
+     * The booking notices of {@code bookingId}: its latest ending-soon, no-show warning, MIG layout not ready and
+     * under-use notice, where there are any.
      */
     public List<Notice> bookingNotices(String bookingId) {
         return java.util.stream.Stream.<Notice>of(
-                        endingSoon.get(bookingId), noShow.get(bookingId), layoutNotReady.get(bookingId))
+                        endingSoon.get(bookingId),
+                        noShow.get(bookingId),
+                        layoutNotReady.get(bookingId),
+                        underused.get(bookingId))
                 .filter(java.util.Objects::nonNull)
                 .toList();
     }

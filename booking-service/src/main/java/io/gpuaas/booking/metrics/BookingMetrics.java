@@ -81,6 +81,7 @@ public class BookingMetrics implements LifecycleOutcomes, DecisionObserver {
                     case Notice.NoShowWarning n -> "no_show_warning";
                     case Notice.ReclaimPending n -> "reclaim_pending"; // idle-reclaimer's; listed for completeness
                     case Notice.MigLayoutNotReady n -> "mig_layout_not_ready"; // quota-projector's, likewise
+                    case Notice.BookingUnderused n -> "booking_underused"; // metrics-gateway's, likewise
                 };
         notices.labelValues(type).inc();
     }

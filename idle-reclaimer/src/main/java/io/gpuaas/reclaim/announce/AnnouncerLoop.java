@@ -96,6 +96,7 @@ public record AnnouncerLoop(ReclaimAnnouncements announcements, ReconcileLoop<Wo
             case Notice.BookingEndingSoon booking -> {}
             case Notice.NoShowWarning booking -> {}
             case Notice.MigLayoutNotReady booking -> {}
+            case Notice.BookingUnderused booking -> {}
         }
     }
 

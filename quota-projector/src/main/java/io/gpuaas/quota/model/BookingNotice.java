@@ -73,6 +73,7 @@ public record BookingNotice(
                         true));
             case Notice.ReclaimPending n -> Optional.empty();
             case Notice.MigLayoutNotReady n -> Optional.empty(); // ours; MigNoticeLedger remembers it
+            case Notice.BookingUnderused n -> Optional.empty(); // for the tenant's webhooks and dashboard only
         };
     }
 

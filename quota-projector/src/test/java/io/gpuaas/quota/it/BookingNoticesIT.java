@@ -271,6 +271,7 @@ class BookingNoticesIT {
                     case Notice.NoShowWarning n -> n.bookingId();
                     case Notice.ReclaimPending n -> n.workload().key();
                     case Notice.MigLayoutNotReady n -> n.bookingId();
+                    case Notice.BookingUnderused n -> n.bookingId();
                 };
         notices.send(new ProducerRecord<>(fixture.kafka.topic(Topics.NOTICES), key, notice))
                 .get(10, TimeUnit.SECONDS);
