@@ -177,7 +177,8 @@ class ReclaimDeciderTest {
                         Instant.ofEpochMilli(1_000),
                         Instant.ofEpochMilli(1_000).plus(IdlePolicy.DEFAULT_WINDOW),
                         IdlePolicy.DEFAULT_WINDOW,
-                        Instant.ofEpochMilli(721_000))));
+                        Instant.ofEpochMilli(721_000),
+                        "/api/v1/workloads/team-a/InferenceService/chat/keep")));
         assertThat(state.noticed()).isTrue();
     }
 
