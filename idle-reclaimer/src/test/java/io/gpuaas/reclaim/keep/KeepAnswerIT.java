@@ -119,7 +119,9 @@ class KeepAnswerIT {
         Device gpu = createIsvc("kept");
         WorkloadRef ref = new WorkloadRef(NS, "InferenceService", "kept");
         Samples s = grid();
-        harness.send(s.run(gpu, 0, 8, 0.0));
+        // Busy at 0, idle from 1: the notice at slot 8 (80 % of the window), the window itself closing at 11.
+        harness.send(s.one(gpu, 0, 0.7));
+        harness.send(s.run(gpu, 1, 8, 0.0));
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> !harness.noticesOf(ref.key()).isEmpty());
         assertThat(harness.noticesOf(ref.key()).getFirst().keep())
@@ -167,7 +169,9 @@ class KeepAnswerIT {
         Device gpu = createIsvc("greedy");
         WorkloadRef ref = new WorkloadRef(NS, "InferenceService", "greedy");
         Samples s = grid();
-        harness.send(s.run(gpu, 0, 8, 0.0));
+        // Busy at 0, idle from 1: the notice at slot 8 (80 % of the window), the window itself closing at 11.
+        harness.send(s.one(gpu, 0, 0.7));
+        harness.send(s.run(gpu, 1, 8, 0.0));
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> !harness.noticesOf(ref.key()).isEmpty());
         Instant at = s.at(8);
