@@ -9,6 +9,7 @@ import io.gpuaas.metrics.config.LedgerSettings;
 import io.gpuaas.metrics.config.ProjectionSettings;
 import io.gpuaas.metrics.config.RemoteWriteSettings;
 import io.gpuaas.metrics.config.ScrapeSettings;
+import io.gpuaas.metrics.config.UnderuseSettings;
 import io.gpuaas.metrics.config.UsageSettings;
 import io.gpuaas.metrics.kafka.ProjectionHook;
 import io.gpuaas.metrics.ledger.LedgerSnapshots;
@@ -49,6 +50,7 @@ public class MetricsGatewayService {
             ProjectionSettings projections,
             LeaderElectionSettings election,
             RemoteWriteSettings remoteWrite,
+            UnderuseSettings underuse,
             KafkaClients kafka,
             BeanProvider<KubernetesClient> kubernetes,
             PoolCatalog pools,
@@ -56,7 +58,7 @@ public class MetricsGatewayService {
             Optional<ProjectionHook> hook) {
         return new MetricsGateway(
                 new MetricsGateway.Settings(
-                        scrape, kubernetesSettings, usage, ledger, projections, election, remoteWrite),
+                        scrape, kubernetesSettings, usage, ledger, projections, election, remoteWrite, underuse),
                 kafka,
                 kubernetes::get,
                 pools,
