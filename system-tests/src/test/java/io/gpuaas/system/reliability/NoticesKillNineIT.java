@@ -238,6 +238,7 @@ class NoticesKillNineIT {
                 case NoShowWarning w -> w.releaseAt().minus(w.grace().dividedBy(2));
                 case Notice.ReclaimPending p -> throw new IllegalStateException("booking-service emits no " + p);
                 case Notice.MigLayoutNotReady m -> throw new IllegalStateException("booking-service emits no " + m);
+                case Notice.BookingUnderused u -> throw new IllegalStateException("booking-service emits no " + u);
             };
         }
 
