@@ -43,6 +43,7 @@ function status(b, activity) {
     warn.push((approval.type === 'APPROVAL_DENIED' ? 'denied by an admin' : 'not approved in time: expired')
       + (approval.reason ? ': ' + approval.reason : ''));
   }
+  notices.filter((n) => n.type === 'UNDERUSED').forEach((n) => warn.push('under-used: ' + n.reason));
   return { text: parts.join(' · '), warn };
 }
 
@@ -128,6 +129,11 @@ function renderWorkloads(body, b, workloads) {
       note.className = 'notice';
       note.textContent = ' ⚠ reclaim pending: idle, its GPUs are taken at ' + fmt(w.reclaimAt) + ' unless busy';
       item.appendChild(note);
+      // Answer the warning: idle-reclaimer holds the reclaim for as long as its bounds allow.
+      for (const hours of KEEP_HOURS) {
+        item.appendChild(button('Keep ' + hours + ' h', 'keep', () => keep(b, w, hours),
+          'Keep ' + w.kind + ' ' + w.name + ' for ' + hours + ' hours'));
+      }
     }
     if (w.resumable) {
       item.appendChild(button('Resume', 'resume', () => resume(b, w), 'Resume ' + w.kind + ' ' + w.name));
@@ -145,6 +151,28 @@ async function change(b, method, body, done, suffix) {
     say(res.status === 202 ? 'Accepted; the decision is still pending.' : done);
   } catch (e) {
     say(e.message, true);
+  }
+}
+
+const KEEP_HOURS = [4, 8, 24];
+
+async function keep(b, w, hours) {
+  try {
+    const res = await api('POST', '/api/v1/bookings/' + encodeURIComponent(b.id) + '/workloads/'
+      + encodeURIComponent(w.kind) + '/' + encodeURIComponent(w.name) + '/keep', { hours });
+    const until = res.data && res.data.keptUntil ? ' until ' + fmt(res.data.keptUntil) : '';
+    say('Kept ' + w.kind + ' ' + w.name + until + '; it is not reclaimed before then');
+    await refreshViews();
+  } catch (e) {
+    const p = e.problem || {};
+    if (p.rule === 'KEEP_BOUND') {
+      say(p.bound === 'per-answer'
+        ? 'Keep refused: at most ' + p.maxHours + ' h per answer'
+        : 'Keep refused: ' + (p.hoursLeft || 0) + ' h left today for this workload', true);
+    } else {
+      const down = ['KEEP_UNAVAILABLE', 'RECLAIMER_UNAVAILABLE'].includes(p.rule);
+      say(down ? 'Keep unavailable: ' + e.message : e.message, true);
+    }
   }
 }
 

@@ -7,6 +7,7 @@ import io.gpuaas.events.booking.WaitlistEntry;
 import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.quota.QueueState;
+import io.gpuaas.events.reclaim.KeepRequested;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.tenant.TenantUtilization;
@@ -61,8 +62,10 @@ public final class EventTypes {
         register(ReclaimEvent.Resumed.class, "io.gpuaas.reclaim.resumed.v1");
         register(ReclaimEvent.ReclaimSkipped.class, "io.gpuaas.reclaim.skipped.v1");
         register(ReclaimEvent.ReclaimFailed.class, "io.gpuaas.reclaim.failed.v1");
+        register(ReclaimEvent.ReclaimKept.class, "io.gpuaas.reclaim.kept.v1");
         register(ReclaimIntent.ReclaimRequested.class, "io.gpuaas.reclaim.intent.requested.v1");
         register(ReclaimIntent.ReclaimWithdrawn.class, "io.gpuaas.reclaim.intent.withdrawn.v1");
+        register(KeepRequested.class, "io.gpuaas.reclaim.keep.requested.v1");
         register(TenantUtilization.class, "io.gpuaas.tenant.utilization.v1");
         register(UsageDaily.class, "io.gpuaas.usage.daily.v1");
         register(Notice.BookingEndingSoon.class, "io.gpuaas.notice.booking-ending-soon.v1");
@@ -72,6 +75,7 @@ public final class EventTypes {
         register(Notice.ApprovalDecided.class, "io.gpuaas.notice.approval-decided.v1");
         register(Notice.WaitlistBooked.class, "io.gpuaas.notice.waitlist-booked.v1");
         register(Notice.WaitlistExpired.class, "io.gpuaas.notice.waitlist-expired.v1");
+        register(Notice.BookingUnderused.class, "io.gpuaas.notice.booking-underused.v1");
         register(WebhookRegistration.class, "io.gpuaas.webhook.registration.v1");
     }
 

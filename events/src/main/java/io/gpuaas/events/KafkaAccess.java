@@ -75,6 +75,9 @@ public final class KafkaAccess {
         // booking-service's dashboard shows the latest reclaim step of each workload under a booking.
         topic(Topics.RECLAIM_EVENTS, EnumSet.of(IDLE_RECLAIMER), EnumSet.of(METRICS_GATEWAY, BOOKING_SERVICE));
         topic(Topics.RECLAIM_INTENTS, EnumSet.of(IDLE_RECLAIMER), EnumSet.of(IDLE_RECLAIMER));
+        // Keep answers: idle-reclaimer's HTTP edge writes them, its stream (and the edge's view of a day's keeps)
+        // reads.
+        topic(Topics.RECLAIM_KEEPS, EnumSet.of(IDLE_RECLAIMER), EnumSet.of(IDLE_RECLAIMER));
         topic(Topics.TENANT_UTILIZATION, EnumSet.of(METRICS_GATEWAY), EnumSet.noneOf(KafkaPrincipal.class));
         // The daily ledger, for SREs (who read every topic); metrics-gateway reads its own sealed days back.
         topic(Topics.USAGE_LEDGER, EnumSet.of(METRICS_GATEWAY), EnumSet.of(METRICS_GATEWAY));
@@ -82,11 +85,12 @@ public final class KafkaAccess {
         // booking-service delivers them to tenants' webhooks, idle-reclaimer reads its own back to show them on the
         // workload objects (Event, gpuaas.io/reclaim-at), quota-projector the booking notices (Events and annotations
         // on the tenant's Workloads and queues); quota-projector also writes MigLayoutNotReady for flexible bookings
-        // whose GPUs' layout is not ready.
+        // whose GPUs' layout is not ready; metrics-gateway's Lease holder writes BookingUnderused and reads its own
+        // back (no group) so a restart or a new leader does not send one twice.
         topic(
                 Topics.NOTICES,
-                EnumSet.of(BOOKING_SERVICE, IDLE_RECLAIMER, QUOTA_PROJECTOR),
-                EnumSet.of(BOOKING_SERVICE, IDLE_RECLAIMER, QUOTA_PROJECTOR));
+                EnumSet.of(BOOKING_SERVICE, IDLE_RECLAIMER, QUOTA_PROJECTOR, METRICS_GATEWAY),
+                EnumSet.of(BOOKING_SERVICE, IDLE_RECLAIMER, QUOTA_PROJECTOR, METRICS_GATEWAY));
         topic(Topics.WEBHOOKS, EnumSet.of(BOOKING_SERVICE), EnumSet.of(BOOKING_SERVICE));
         topic(
                 Topics.DEAD_LETTER,

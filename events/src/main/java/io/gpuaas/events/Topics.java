@@ -8,6 +8,7 @@ import io.gpuaas.events.gpu.GpuScrapeCodec;
 import io.gpuaas.events.gpu.GpuScrapeEvent;
 import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.quota.QueueStateEvent;
+import io.gpuaas.events.reclaim.KeepRequested;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.tenant.TenantUtilizationEvent;
@@ -75,6 +76,12 @@ public final class Topics {
      */
     public static final TopicSpec<String, ReclaimIntent> RECLAIM_INTENTS =
             events("reclaim-intents", ReclaimIntent.class, 6, false, Duration.ofDays(7));
+    /**
+     * Teams' "keep it" answers to ReclaimPending notices, keyed by workload: idle-reclaimer's HTTP edge writes them,
+     * its stream decides them with the workload's windows.
+     */
+    public static final TopicSpec<String, KeepRequested> RECLAIM_KEEPS =
+            events("reclaim-keeps", KeepRequested.class, 6, false, Duration.ofDays(7));
     /** Per-tenant utilization rollups, keyed by tenant. */
     public static final TopicSpec<String, TenantUtilizationEvent> TENANT_UTILIZATION =
             events("tenant-utilization", TenantUtilizationEvent.class, 6, false, Duration.ofDays(30));
@@ -118,6 +125,7 @@ public final class Topics {
             QUOTA_STATE,
             RECLAIM_EVENTS,
             RECLAIM_INTENTS,
+            RECLAIM_KEEPS,
             TENANT_UTILIZATION,
             USAGE_LEDGER,
             NOTICES,
@@ -134,6 +142,7 @@ public final class Topics {
             Map.entry("quota-state", "`cq/<clusterQueue>` or `lq/<namespace>/<localQueue>`"),
             Map.entry("reclaim-events", "`namespace/kind/name`"),
             Map.entry("reclaim-intents", "`namespace/kind/name`"),
+            Map.entry("reclaim-keeps", "`namespace/kind/name`"),
             Map.entry("tenant-utilization", "tenant"),
             Map.entry("usage-ledger", "`<tenant>/<yyyy-mm-dd>` (UTC day)"),
             Map.entry("notices", "booking id, or `namespace/kind/name` of a workload"),

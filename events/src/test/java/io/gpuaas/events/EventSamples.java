@@ -11,6 +11,7 @@ import io.gpuaas.events.booking.WaitlistEntry;
 import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.quota.QueueState;
+import io.gpuaas.events.reclaim.KeepRequested;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.reclaim.WorkloadRef;
@@ -461,6 +462,11 @@ final class EventSamples {
                 new ReclaimIntent.ReclaimRequested(
                         ref, window, "team-a", List.of("workers"), 2, 1900, false, T0.plusSeconds(1800), NOW));
         put(samples, new ReclaimIntent.ReclaimWithdrawn(ref, window, NOW));
+        put(samples, new KeepRequested(ref, "team-a", "keep-01JD9K", 4, "alice", NOW));
+        put(
+                samples,
+                new ReclaimEvent.ReclaimKept(
+                        ref, "team-a", "keep-01JD9K", 4, NOW.plus(Duration.ofHours(4)), 2, 4, 20, "alice", NOW));
     }
 
     private static void notices(Map<Class<?>, Object> samples) {
@@ -518,7 +524,25 @@ final class EventSamples {
                         T0,
                         T0.plus(window),
                         window,
-                        T0.plus(Duration.ofMinutes(12)).plusMillis(130)));
+                        T0.plus(Duration.ofMinutes(12)).plusMillis(130),
+                        Notice.ReclaimPending.keepPath(ref)));
+        Instant since = T0.plus(Duration.ofHours(1));
+        put(
+                samples,
+                new Notice.BookingUnderused(
+                        Notice.underusedId(b.id(), T0),
+                        b.id(),
+                        b.tenant(),
+                        b.namespace(),
+                        b.pool(),
+                        b.quantity(),
+                        0.125,
+                        0.2,
+                        0.25,
+                        2.0,
+                        since,
+                        Duration.ofHours(1),
+                        since.plus(Duration.ofHours(1))));
     }
 
     private static Caller admin() {

@@ -104,13 +104,17 @@ class KafkaAccessTest {
             shouldLetBookingServiceTheReclaimerAndTheProjectorWriteNoticesAndBookingServiceReadWorkloadsWhenTheTableIsRead() {
         assertThat(KafkaAccess.writers(Topics.NOTICES))
                 .containsExactlyInAnyOrder(
-                        KafkaPrincipal.BOOKING_SERVICE, KafkaPrincipal.IDLE_RECLAIMER, KafkaPrincipal.QUOTA_PROJECTOR);
+                        KafkaPrincipal.BOOKING_SERVICE,
+                        KafkaPrincipal.IDLE_RECLAIMER,
+                        KafkaPrincipal.QUOTA_PROJECTOR,
+                        KafkaPrincipal.METRICS_GATEWAY);
         assertThat(KafkaAccess.readers(Topics.NOTICES))
                 .containsExactlyInAnyOrder(
                         KafkaPrincipal.SRE,
                         KafkaPrincipal.BOOKING_SERVICE,
                         KafkaPrincipal.IDLE_RECLAIMER,
-                        KafkaPrincipal.QUOTA_PROJECTOR);
+                        KafkaPrincipal.QUOTA_PROJECTOR,
+                        KafkaPrincipal.METRICS_GATEWAY);
         assertThat(KafkaAccess.acls(KafkaPrincipal.QUOTA_PROJECTOR, "t1.gpuaas."))
                 .as("quota-projector reads notices (no group: a replica) and writes its MigLayoutNotReady")
                 .anyMatch(a -> a.pattern().name().equals("t1.gpuaas.notices")
@@ -124,7 +128,10 @@ class KafkaAccessTest {
                 .noneMatch(a -> a.pattern().name().equals("t1.gpuaas.kueue-workloads")
                         && a.entry().operation() == AclOperation.WRITE);
         assertThat(KafkaAccess.acls(KafkaPrincipal.METRICS_GATEWAY, "t1.gpuaas."))
-                .noneMatch(a -> a.pattern().name().equals("t1.gpuaas.notices"));
+                .as("metrics-gateway writes BookingUnderused and reads the notices back without a group")
+                .anyMatch(a -> a.pattern().name().equals("t1.gpuaas.notices")
+                        && a.entry().operation() == AclOperation.WRITE)
+                .noneMatch(a -> a.pattern().name().equals("t1.gpuaas.reclaim-keeps"));
     }
 
     private static boolean isWrite(AclBinding acl, String topic) {

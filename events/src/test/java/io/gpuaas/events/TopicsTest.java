@@ -80,6 +80,7 @@ class TopicsTest {
                         "quota-state",
                         "reclaim-events",
                         "reclaim-intents",
+                        "reclaim-keeps",
                         "tenant-utilization",
                         "usage-ledger",
                         "notices",

@@ -12,6 +12,7 @@ import io.gpuaas.reclaim.apply.IntentApplier;
 import io.gpuaas.reclaim.apply.ScaleAction;
 import io.gpuaas.reclaim.config.ApplierSettings;
 import io.gpuaas.reclaim.config.IdlePolicySettings;
+import io.gpuaas.reclaim.config.KeepSettings;
 import io.gpuaas.reclaim.config.ReclaimerSettings;
 import io.gpuaas.reclaim.k8s.PodOwnerIndex;
 import io.gpuaas.reclaim.k8s.ReclaimAnnouncer;
@@ -19,6 +20,8 @@ import io.gpuaas.reclaim.k8s.ResumeRequests;
 import io.gpuaas.reclaim.k8s.ResumeService;
 import io.gpuaas.reclaim.k8s.WorkerScaler;
 import io.gpuaas.reclaim.k8s.WorkloadDirectory;
+import io.gpuaas.reclaim.keep.KeepAnswers;
+import io.gpuaas.reclaim.keep.KeepService;
 import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
 import io.gpuaas.reclaim.model.PolicyResolver;
 import io.gpuaas.reclaim.stream.ReclaimDecider;
@@ -59,7 +62,14 @@ public final class IdleReclaimer implements ServiceComponents {
     private static final Logger LOG = LoggerFactory.getLogger(IdleReclaimer.class);
 
     /** Every setting the reclaimer reads, one record per concern. */
-    public record Settings(ReclaimerSettings reclaimer, ApplierSettings applier, IdlePolicySettings policy) {}
+    public record Settings(
+            ReclaimerSettings reclaimer, ApplierSettings applier, IdlePolicySettings policy, KeepSettings keep) {
+
+        /** Settings with the keep bounds' defaults. */
+        public Settings(ReclaimerSettings reclaimer, ApplierSettings applier, IdlePolicySettings policy) {
+            this(reclaimer, applier, policy, KeepSettings.defaults());
+        }
+    }
 
     /**
      * Knobs production leaves at {@link #defaults()}.
@@ -73,6 +83,7 @@ public final class IdleReclaimer implements ServiceComponents {
     }
 
     private final ResumeService resumes;
+    private final KeepService keeps;
     private final List<ServiceComponent> components;
 
     /**
@@ -107,7 +118,8 @@ public final class IdleReclaimer implements ServiceComponents {
 
         // Topics in → a pure decision: gpu-samples → windows → reclaim-events, reclaim-intents, notices. The first
         // client waits for the caches to list once (an unknown pod before that only means "not cached yet").
-        ReclaimDecider decider = new ReclaimDecider(reclaimer.mode(), reclaimer.dryRun(), metrics, clock);
+        ReclaimDecider decider =
+                new ReclaimDecider(reclaimer.mode(), reclaimer.dryRun(), metrics, clock, settings.keep());
         all.add(StreamsApplication.builder(
                         "reclaim-streams",
                         () -> ReclaimTopology.build(
@@ -145,6 +157,11 @@ public final class IdleReclaimer implements ServiceComponents {
         AnnouncerLoop announcer =
                 AnnouncerLoop.create(new ReclaimAnnouncer(client, scaler::leavesAlone, clock), kafka, registry);
         all.addAll(announcer.components());
+
+        // Keep answers: the edge sends them to reclaim-keeps (the stream decides), and reads the grants back.
+        KeepAnswers keepAnswers = KeepAnswers.create(settings.keep(), directory, kafka, registry, clock);
+        this.keeps = keepAnswers.service();
+        all.add(keepAnswers.feed());
         this.components = List.copyOf(all);
 
         LOG.info(
@@ -165,6 +182,11 @@ public final class IdleReclaimer implements ServiceComponents {
     /** Resumes a reclaimed workload, for the HTTP edge (and the annotation loop). */
     public ResumeService resumes() {
         return resumes;
+    }
+
+    /** Keep answers, for the HTTP edge. */
+    public KeepService keeps() {
+        return keeps;
     }
 
     private static PolicyResolver policies(IdlePolicySettings policy, ReclaimerMetrics metrics) {

@@ -4,9 +4,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.reclaim.config.ApplierSettings;
 import io.gpuaas.reclaim.config.IdlePolicySettings;
+import io.gpuaas.reclaim.config.KeepSettings;
 import io.gpuaas.reclaim.config.ReclaimerSettings;
 import io.gpuaas.reclaim.k8s.ResumeService;
 import io.gpuaas.reclaim.kafka.ReclaimEventPublisher;
+import io.gpuaas.reclaim.keep.KeepService;
 import io.micronaut.context.annotation.Factory;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import jakarta.inject.Singleton;
@@ -28,18 +30,25 @@ public class IdleReclaimerService {
             ReclaimerSettings settings,
             ApplierSettings applier,
             IdlePolicySettings policy,
+            KeepSettings keep,
             KubernetesClient client,
             KafkaClients kafka,
             ReclaimEventPublisher events,
             PrometheusRegistry registry,
             Optional<IdleReclaimer.Options> options) {
         return new IdleReclaimer(
-                new IdleReclaimer.Settings(settings, applier, policy),
+                new IdleReclaimer.Settings(settings, applier, policy, keep),
                 client,
                 kafka,
                 events::publish,
                 registry,
                 options.orElseGet(IdleReclaimer.Options::defaults));
+    }
+
+    /** What the keep endpoint calls. */
+    @Singleton
+    KeepService keepService(IdleReclaimer reclaimer) {
+        return reclaimer.keeps();
     }
 
     /** What the resume endpoint calls. */

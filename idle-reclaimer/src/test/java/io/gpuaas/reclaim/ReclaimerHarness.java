@@ -176,6 +176,11 @@ public final class ReclaimerHarness implements AutoCloseable {
         await().atMost(Duration.ofSeconds(60)).until(() -> streams.state() == KafkaStreams.State.RUNNING);
     }
 
+    /** The Kafka clients the reclaimer's parts use, as idle-reclaimer with its ACLs. */
+    public KafkaClients clients() {
+        return clients;
+    }
+
     /** Another applier in the same group, as a second replica would run (the caller starts and stops it). */
     public IntentApplier newApplier(ScaleAction scaleAction) {
         return IntentApplier.create(

@@ -6,6 +6,7 @@ import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.gpu.GpuScrapeCodec;
+import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.tenant.TenantUtilizationEvent;
 import io.gpuaas.events.usage.UsageLedgerEvent;
@@ -69,6 +70,10 @@ public final class KafkaFactory {
 
     public static Producer<String, TenantUtilizationEvent> rollupProducer(KafkaClients kafka) {
         return kafka.producer("metrics-gateway-rollups", Topics.TENANT_UTILIZATION);
+    }
+
+    public static Producer<String, Notice> noticeProducer(KafkaClients kafka) {
+        return kafka.producer("metrics-gateway-notices", Topics.NOTICES);
     }
 
     public static Producer<String, UsageLedgerEvent> ledgerProducer(KafkaClients kafka) {

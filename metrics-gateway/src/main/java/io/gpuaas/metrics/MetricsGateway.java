@@ -16,6 +16,7 @@ import io.gpuaas.metrics.config.LedgerSettings;
 import io.gpuaas.metrics.config.ProjectionSettings;
 import io.gpuaas.metrics.config.RemoteWriteSettings;
 import io.gpuaas.metrics.config.ScrapeSettings;
+import io.gpuaas.metrics.config.UnderuseSettings;
 import io.gpuaas.metrics.config.UsageSettings;
 import io.gpuaas.metrics.cost.Costs;
 import io.gpuaas.metrics.k8s.DcgmExporterDiscovery;
@@ -26,10 +27,12 @@ import io.gpuaas.metrics.kafka.LedgerPublisher;
 import io.gpuaas.metrics.kafka.ProjectionFeeds;
 import io.gpuaas.metrics.kafka.ProjectionHook;
 import io.gpuaas.metrics.kafka.RollupPublisher;
+import io.gpuaas.metrics.kafka.UnderusePublisher;
 import io.gpuaas.metrics.ledger.LedgerInputs;
 import io.gpuaas.metrics.ledger.LedgerSnapshots;
 import io.gpuaas.metrics.ledger.PublishedDays;
 import io.gpuaas.metrics.ledger.Sealing;
+import io.gpuaas.metrics.ledger.UnderuseSent;
 import io.gpuaas.metrics.metrics.LedgerMetrics;
 import io.gpuaas.metrics.metrics.MetricsGatewayMetrics;
 import io.gpuaas.metrics.metrics.PublishCounters;
@@ -78,7 +81,8 @@ public final class MetricsGateway implements ServiceComponents, AutoCloseable {
             LedgerSettings ledger,
             ProjectionSettings projections,
             LeaderElectionSettings election,
-            RemoteWriteSettings remoteWrite) {}
+            RemoteWriteSettings remoteWrite,
+            UnderuseSettings underuse) {}
 
     /**
      * Knobs production leaves at {@link #defaults()}.
@@ -120,6 +124,7 @@ public final class MetricsGateway implements ServiceComponents, AutoCloseable {
         TenantUsage tenantUsage = new TenantUsage(tenants, usage.idleThreshold(), usage.staleAfter(), usage.maxGap());
         LedgerInputs ledgerInputs = new LedgerInputs(pools, usage.idleThreshold(), usage.maxGap());
         PublishedDays published = new PublishedDays();
+        UnderuseSent underused = new UnderuseSent();
         this.ledger = ledgerSnapshots(ledgerInputs, published, settings.ledger(), usage);
         ScrapeHealth scrapeHealth = new ScrapeHealth();
         PublishCounters publishing = new PublishCounters();
@@ -139,7 +144,7 @@ public final class MetricsGateway implements ServiceComponents, AutoCloseable {
         TopicReplica sampleFeed = feeds.sampleFeed(tenantUsage);
         // Its replay does not gate readiness: the usage API answers 503 until the first snapshot.
         LedgerFeed ledgerFeed = new LedgerFeed(
-                feeds.ledgerFeed(ledgerInputs, published),
+                feeds.ledgerFeed(ledgerInputs, published, underused),
                 ledgerInputs,
                 ledger,
                 () -> KafkaFactory.inputsHorizon(kafka),
@@ -175,6 +180,17 @@ public final class MetricsGateway implements ServiceComponents, AutoCloseable {
             LeaderSchedule records = ledgerRecords(ledger, settings.ledger(), kafka, registry);
             duties.add(records);
             all.add(records);
+        }
+        if (settings.underuse().enabled()) {
+            LeaderSchedule notices = new UnderusePublisher(
+                            ledger,
+                            underused,
+                            KafkaFactory.noticeProducer(kafka),
+                            kafka.topic(Topics.NOTICES),
+                            settings.underuse())
+                    .schedule(registry);
+            duties.add(notices);
+            all.add(notices);
         }
         duties.add(scheduler);
         all.add(scheduler);

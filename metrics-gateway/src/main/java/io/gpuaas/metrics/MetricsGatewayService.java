@@ -9,6 +9,7 @@ import io.gpuaas.metrics.config.LedgerSettings;
 import io.gpuaas.metrics.config.ProjectionSettings;
 import io.gpuaas.metrics.config.RemoteWriteSettings;
 import io.gpuaas.metrics.config.ScrapeSettings;
+import io.gpuaas.metrics.config.UnderuseSettings;
 import io.gpuaas.metrics.config.UsageSettings;
 import io.gpuaas.metrics.cost.Costs;
 import io.gpuaas.metrics.kafka.ProjectionHook;
@@ -50,6 +51,7 @@ public class MetricsGatewayService {
             ProjectionSettings projections,
             LeaderElectionSettings election,
             RemoteWriteSettings remoteWrite,
+            UnderuseSettings underuse,
             KafkaClients kafka,
             BeanProvider<KubernetesClient> kubernetes,
             PoolCatalog pools,
@@ -57,7 +59,7 @@ public class MetricsGatewayService {
             Optional<ProjectionHook> hook) {
         return new MetricsGateway(
                 new MetricsGateway.Settings(
-                        scrape, kubernetesSettings, usage, ledger, projections, election, remoteWrite),
+                        scrape, kubernetesSettings, usage, ledger, projections, election, remoteWrite, underuse),
                 kafka,
                 kubernetes::get,
                 pools,

@@ -17,6 +17,7 @@ import io.gpuaas.metrics.config.LedgerSettings;
 import io.gpuaas.metrics.config.ProjectionSettings;
 import io.gpuaas.metrics.config.RemoteWriteSettings;
 import io.gpuaas.metrics.config.ScrapeSettings;
+import io.gpuaas.metrics.config.UnderuseSettings;
 import io.gpuaas.metrics.config.UsageSettings;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
@@ -62,6 +63,7 @@ class MetricsGatewayTest {
                         "ledger-feed",
                         "tenant-rollups",
                         "usage-ledger",
+                        "underuse-notices",
                         "scrape-scheduler",
                         "gateway-leadership");
         assertThat(clientsAsked).hasValue(0);
@@ -80,6 +82,7 @@ class MetricsGatewayTest {
                         "ledger-feed",
                         "tenant-rollups",
                         "usage-ledger",
+                        "underuse-notices",
                         "scrape-scheduler",
                         "gateway-leadership",
                         "exporter-discovery");
@@ -96,6 +99,7 @@ class MetricsGatewayTest {
                         "state-feed",
                         "sample-feed",
                         "ledger-feed",
+                        "underuse-notices",
                         "scrape-scheduler",
                         "gateway-leadership");
         assertThat(gateway.remoteWrite()).isEmpty();
@@ -118,7 +122,8 @@ class MetricsGatewayTest {
                         Duration.ofSeconds(10)),
                 valid.projections(),
                 valid.election(),
-                valid.remoteWrite());
+                valid.remoteWrite(),
+                valid.underuse());
 
         assertThatThrownBy(() -> build(shortLag))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -187,6 +192,7 @@ class MetricsGatewayTest {
                         Duration.ofSeconds(15),
                         Duration.ofSeconds(10),
                         Duration.ofSeconds(2)),
-                new RemoteWriteSettings(remoteWrite, "metrics-writer", null, false, 16 << 20, Duration.ofSeconds(10)));
+                new RemoteWriteSettings(remoteWrite, "metrics-writer", null, false, 16 << 20, Duration.ofSeconds(10)),
+                UnderuseSettings.defaults());
     }
 }

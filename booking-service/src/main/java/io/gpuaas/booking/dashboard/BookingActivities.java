@@ -7,12 +7,14 @@ import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.notice.Notice.BookingEndingSoon;
+import io.gpuaas.events.notice.Notice.BookingUnderused;
 import io.gpuaas.events.notice.Notice.MigLayoutNotReady;
 import io.gpuaas.events.notice.Notice.NoShowWarning;
 import io.gpuaas.events.notice.Notice.ReclaimPending;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimEvent.IdleDetected;
 import io.gpuaas.events.reclaim.ReclaimEvent.ReclaimFailed;
+import io.gpuaas.events.reclaim.ReclaimEvent.ReclaimKept;
 import io.gpuaas.events.reclaim.ReclaimEvent.ReclaimSkipped;
 import io.gpuaas.events.reclaim.ReclaimEvent.Reclaimed;
 import io.gpuaas.events.reclaim.ReclaimEvent.Resumed;
@@ -122,6 +124,8 @@ public final class BookingActivities {
                 row(w, "RESUMED", e.requestedBy() == null ? null : "by " + e.requestedBy(), e.time(), false);
             case ReclaimSkipped e -> row(w, "SKIPPED", e.reason() + ": " + e.message(), e.time(), false);
             case ReclaimFailed e -> row(w, "FAILED", e.reason() + ": " + e.message(), e.time(), false);
+            case ReclaimKept e ->
+                row(w, "KEPT", "kept until " + e.keptUntil() + " by " + e.requestedBy(), e.time(), false);
         };
     }
 
@@ -143,6 +147,15 @@ public final class BookingActivities {
                 when n.endsAt().equals(booking.end()) ->
                     notices.add(new BookingNotice("ENDING_SOON", n.time(), n.endsAt()));
                 case NoShowWarning n -> notices.add(new BookingNotice("NO_SHOW_WARNING", n.time(), n.releaseAt()));
+                case BookingUnderused n ->
+                    notices.add(new BookingNotice(
+                            "UNDERUSED",
+                            n.time(),
+                            n.windowStart(),
+                            null,
+                            null,
+                            Math.round(n.busyShare() * 100) + " % of the booked GPU time busy over the last "
+                                    + n.window().toMinutes() + " min"));
                 case MigLayoutNotReady n
                 when n.startsAt().equals(booking.start()) ->
                     notices.add(new BookingNotice(

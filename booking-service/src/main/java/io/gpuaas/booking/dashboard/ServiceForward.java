@@ -57,14 +57,25 @@ final class ServiceForward {
      */
     HttpResponse<String> send(
             String method, String pathAndQuery, String accept, CallerCredential credential, String what) {
+        return send(method, pathAndQuery, accept, null, credential, what);
+    }
+
+    /** As {@link #send(String, String, String, CallerCredential, String)} with a JSON body (none when null). */
+    HttpResponse<String> send(
+            String method, String pathAndQuery, String accept, String json, CallerCredential credential, String what) {
         if (base == null) {
             throw problems.off().get();
         }
-        HttpRequest request = HttpRequest.newBuilder(URI.create(base + pathAndQuery))
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(base + pathAndQuery))
                 .timeout(timeout)
                 .header(credential.header(), credential.value())
-                .header("Accept", accept)
-                .method(method, HttpRequest.BodyPublishers.noBody())
+                .header("Accept", accept);
+        if (json != null) {
+            builder.header("Content-Type", "application/json");
+        }
+        HttpRequest request = builder.method(
+                        method,
+                        json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json))
                 .build();
         try {
             return http.send(request, HttpResponse.BodyHandlers.ofString());

@@ -2,6 +2,7 @@ package io.gpuaas.booking.dashboard;
 
 import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.notice.Notice.BookingEndingSoon;
+import io.gpuaas.events.notice.Notice.BookingUnderused;
 import io.gpuaas.events.notice.Notice.MigLayoutNotReady;
 import io.gpuaas.events.notice.Notice.NoShowWarning;
 import io.gpuaas.events.notice.Notice.ReclaimPending;
@@ -29,6 +30,7 @@ public final class WorkloadActivity {
     private final Map<String, MigLayoutNotReady> layoutNotReady = new ConcurrentHashMap<>();
     private final Map<String, Notice.ApprovalDecided> approvals = new ConcurrentHashMap<>();
     private final Map<String, Notice.WaitlistBooked> waitlistBooked = new ConcurrentHashMap<>();
+    private final Map<String, BookingUnderused> underused = new ConcurrentHashMap<>();
     /** namespace → workload key → its latest ReclaimPending. */
     private final Map<String, Map<String, ReclaimPending>> reclaimPending = new ConcurrentHashMap<>();
 
@@ -57,6 +59,7 @@ public final class WorkloadActivity {
             case Notice.ApprovalDecided n -> approvals.put(n.bookingId(), n);
             case Notice.WaitlistBooked n -> waitlistBooked.put(n.bookingId(), n);
             case Notice.WaitlistExpired n -> {} // the entry's own state says it (WaitlistView)
+            case BookingUnderused n -> underused.put(n.bookingId(), n);
         }
     }
 
@@ -72,7 +75,7 @@ public final class WorkloadActivity {
 
     /**
      * The booking notices of {@code bookingId}: its latest ending-soon, no-show warning, MIG layout not ready and
-     * approval outcome, where there are any.
+     * approval outcome, waitlist booking and under-use notice, where there are any.
      */
     public List<Notice> bookingNotices(String bookingId) {
         return java.util.stream.Stream.<Notice>of(
@@ -80,7 +83,8 @@ public final class WorkloadActivity {
                         noShow.get(bookingId),
                         layoutNotReady.get(bookingId),
                         approvals.get(bookingId),
-                        waitlistBooked.get(bookingId))
+                        waitlistBooked.get(bookingId),
+                        underused.get(bookingId))
                 .filter(java.util.Objects::nonNull)
                 .toList();
     }

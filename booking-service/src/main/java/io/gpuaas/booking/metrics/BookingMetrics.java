@@ -84,6 +84,7 @@ public class BookingMetrics implements LifecycleOutcomes, DecisionObserver {
                     case Notice.ApprovalDecided n -> "approval_decided";
                     case Notice.WaitlistBooked n -> "waitlist_booked";
                     case Notice.WaitlistExpired n -> "waitlist_expired";
+                    case Notice.BookingUnderused n -> "booking_underused"; // metrics-gateway's, likewise
                 };
         notices.labelValues(type).inc();
     }

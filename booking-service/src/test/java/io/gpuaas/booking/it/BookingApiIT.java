@@ -115,7 +115,11 @@ class BookingApiIT {
     void shouldServePoolsOpenApiAndMetricsWhenAsked() {
         assertThat(app.get("/api/v1/pools", TEAM_A).body()).contains("h200-mig-1g.18gb", "nvidia.com/mig-1g.18gb");
         assertThat(app.get("/openapi", null).body())
-                .contains("/api/v1/bookings", "/api/v1/bookings/{id}/end", "/api/v1/pools/{id}/availability");
+                .contains(
+                        "/api/v1/bookings",
+                        "/api/v1/bookings/{id}/end",
+                        "/api/v1/pools/{id}/availability",
+                        "/api/v1/bookings/{id}/workloads/{kind}/{name}/keep");
         assertThat(app.get("/metrics", ADMIN).body()).contains("gpuaas_booking_http_decision_wait_seconds");
         assertThat(app.get("/health/liveness", null).statusCode()).isEqualTo(200);
     }

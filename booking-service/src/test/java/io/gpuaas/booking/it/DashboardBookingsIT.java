@@ -128,6 +128,43 @@ class DashboardBookingsIT extends DashboardIT {
         browser.js("arguments[0].scrollIntoView({block: 'center'});", item(id, "ray-idle"));
         browser.screenshot("dashboard-workloads");
 
+        // Answering the warning: kept within the bound, refused beyond it with the bound in words.
+        assertThat(item(id, "ray-warm").findElements(By.cssSelector("button.keep")))
+                .extracting(WebElement::getText)
+                .containsExactly("Keep 4 h", "Keep 8 h", "Keep 24 h");
+        browser.wait.until(d -> {
+            item(id, "ray-warm")
+                    .findElements(By.cssSelector("button.keep"))
+                    .get(0)
+                    .click();
+            return true;
+        });
+        browser.wait.until(d -> d.findElement(By.id("message")).getText().startsWith("Kept RayCluster ray-warm until"));
+        browser.wait.until(d -> {
+            item(id, "ray-warm")
+                    .findElements(By.cssSelector("button.keep"))
+                    .get(2)
+                    .click();
+            return true;
+        });
+        browser.wait.until(
+                d -> d.findElement(By.id("message")).getText().equals("Keep refused: at most 8 h per answer"));
+        assertThat(DashboardFixture.KEEPS)
+                .containsExactly(
+                        "/api/v1/workloads/team-a/RayCluster/ray-warm/keep {\"hours\":4}",
+                        "/api/v1/workloads/team-a/RayCluster/ray-warm/keep {\"hours\":24}");
+        assertThat(fixture.app
+                        .send(
+                                "POST",
+                                "/api/v1/bookings/" + id + "/workloads/RayCluster/ray-warm/keep",
+                                TEAM_B,
+                                "{\"hours\":4}",
+                                Map.of())
+                        .statusCode())
+                .as("another tenant's booking")
+                .isEqualTo(404);
+        assertThat(browser.consoleErrors("422")).isEmpty();
+
         int before = DashboardFixture.RESUMES.size();
         browser.wait.until(d -> {
             item(id, "ray-idle").findElement(By.cssSelector("button.resume")).click();

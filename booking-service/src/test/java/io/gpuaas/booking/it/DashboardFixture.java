@@ -39,6 +39,8 @@ final class DashboardFixture {
     record ResumeCall(String path, String authorization) {}
 
     static final List<ResumeCall> RESUMES = new CopyOnWriteArrayList<>();
+    /** The keep answers the fake reclaimer got: path and body. */
+    static final List<String> KEEPS = new CopyOnWriteArrayList<>();
 
     private static DashboardFixture shared;
 
@@ -88,10 +90,21 @@ final class DashboardFixture {
                         exchange.getRequestURI().getPath(),
                         exchange.getRequestHeaders().getFirst("Authorization")));
                 boolean down = exchange.getRequestURI().getPath().contains("/ray-down/");
-                byte[] body = (down ? "{\"error\":\"boom\"}" : "{\"workload\":{},\"groups\":[]}")
-                        .getBytes(StandardCharsets.UTF_8);
+                int status = down ? 500 : 200;
+                String answer = down ? "{\"error\":\"boom\"}" : "{\"workload\":{},\"groups\":[]}";
+                if (exchange.getRequestURI().getPath().endsWith("/keep")) {
+                    // As idle-reclaimer with its defaults: at most 8 h per answer.
+                    String asked = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+                    KEEPS.add(exchange.getRequestURI().getPath() + " " + asked);
+                    boolean beyond = !asked.matches("\\{\"hours\":[1-8]}");
+                    status = beyond ? 422 : 202;
+                    answer = beyond
+                            ? "{\"rule\":\"KEEP_BOUND\",\"bound\":\"per-answer\",\"maxHours\":8,\"hoursLeft\":8}"
+                            : "{\"hours\":4,\"keptUntil\":\"2030-01-01T04:00:00Z\",\"hoursToday\":4,\"hoursLeft\":20}";
+                }
+                byte[] body = answer.getBytes(StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().add("Content-Type", "application/json");
-                exchange.sendResponseHeaders(down ? 500 : 200, body.length);
+                exchange.sendResponseHeaders(status, body.length);
                 try (OutputStream out = exchange.getResponseBody()) {
                     out.write(body);
                 }

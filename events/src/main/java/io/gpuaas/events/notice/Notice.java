@@ -20,7 +20,8 @@ public sealed interface Notice extends IdentifiedEvent
                 Notice.MigLayoutNotReady,
                 Notice.ApprovalDecided,
                 Notice.WaitlistBooked,
-                Notice.WaitlistExpired {
+                Notice.WaitlistExpired,
+                Notice.BookingUnderused {
 
     /** The notice's own id: what it is about and when, the same for every copy (see {@link #endingSoonId}). */
     String noticeId();
@@ -110,6 +111,14 @@ public sealed interface Notice extends IdentifiedEvent
     }
 
     /**
+     * {@code <bookingId>/booking-underused@<since>}: at most one per booking and suppression period, {@code since}
+     * being the start of the period ({@code booking start + n × suppression}) the notice falls in.
+     */
+    static String underusedId(String bookingId, Instant since) {
+        return bookingId + "/booking-underused@" + since;
+    }
+
+    /**
      * An ACTIVE booking ends in {@code lead}: its quota goes at {@code endsAt} and Kueue drains the tenant's queue.
      * Sent once per configured lead (booking-service, {@code gpuaas.booking.lifecycle.ending-soon-leads}), unless the
      * lead had already passed when the booking became active with this end. A booking extended or shortened while
@@ -185,6 +194,8 @@ public sealed interface Notice extends IdentifiedEvent
      * @param reclaimAt the projected reclaim: {@code idleSince + window}
      * @param window    the workload's idle window (policy)
      * @param time      when it was decided (the time of the sample at 80 % of the window)
+     * @param keep      idle-reclaimer's API path that answers the notice with "keep it" ({@code POST}, body
+     *                  {@code {"hours": n}}), relative to its base URL; null on notices written before it was added
      */
     record ReclaimPending(
             String noticeId,
@@ -195,8 +206,30 @@ public sealed interface Notice extends IdentifiedEvent
             Instant idleSince,
             Instant reclaimAt,
             Duration window,
-            Instant time)
-            implements Notice {}
+            Instant time,
+            String keep)
+            implements Notice {
+
+        /** A notice without the keep link (as written before it was added). */
+        public ReclaimPending(
+                String noticeId,
+                String tenant,
+                String namespace,
+                WorkloadRef workload,
+                String windowId,
+                Instant idleSince,
+                Instant reclaimAt,
+                Duration window,
+                Instant time) {
+            this(noticeId, tenant, namespace, workload, windowId, idleSince, reclaimAt, window, time, null);
+        }
+
+        /** {@code /api/v1/workloads/<namespace>/<kind>/<name>/keep}: where the owner answers "keep it". */
+        public static String keepPath(WorkloadRef workload) {
+            return "/api/v1/workloads/" + workload.namespace() + "/" + workload.kind() + "/" + workload.name()
+                    + "/keep";
+        }
+    }
 
     /**
      * The MIG layout a flexible booking's units need is not in force on one of its nodes: the MIG manager reported
@@ -281,6 +314,43 @@ public sealed interface Notice extends IdentifiedEvent
             int quantity,
             Instant latestStart,
             Instant waitingSince,
+            Instant time)
+            implements Notice {}
+
+    /**
+     * An ACTIVE booking's GPUs were barely used over the last {@code window}: their busy share (device time above the
+     * idle threshold over the booked unit time, MIG slices weighted by their share of a GPU) stayed under
+     * {@code threshold}. The capacity is held from everyone else while it sits idle; the team may end the booking
+     * early or put it to work. Sent by metrics-gateway's Lease holder at most once per booking and suppression period
+     * ({@link #underusedId}).
+     *
+     * @param noticeId    {@link #underusedId}
+     * @param bookingId   the booking (the record key)
+     * @param tenant      its tenant
+     * @param namespace   the namespace the booking is for
+     * @param pool        its pool
+     * @param quantity    units of the pool it holds
+     * @param busyShare   busy GPU-hours over booked GPU-hours in the window, 0..1
+     * @param threshold   the share under which a booking is under-used
+     * @param busyGpuHours busy GPU-hours of the booking in the window
+     * @param bookedGpuHours booked GPU-hours of the booking in the window
+     * @param windowStart the window's start (whole minute)
+     * @param window      the window's length
+     * @param time        when it was decided (the window's end)
+     */
+    record BookingUnderused(
+            String noticeId,
+            String bookingId,
+            String tenant,
+            String namespace,
+            String pool,
+            int quantity,
+            double busyShare,
+            double threshold,
+            double busyGpuHours,
+            double bookedGpuHours,
+            Instant windowStart,
+            Duration window,
             Instant time)
             implements Notice {}
 }

@@ -9,7 +9,8 @@ public sealed interface ReclaimEvent
                 ReclaimEvent.Reclaimed,
                 ReclaimEvent.Resumed,
                 ReclaimEvent.ReclaimSkipped,
-                ReclaimEvent.ReclaimFailed {
+                ReclaimEvent.ReclaimFailed,
+                ReclaimEvent.ReclaimKept {
 
     /** The workload acted on; {@link WorkloadRef#key()} is the record key. */
     WorkloadRef workload();
@@ -113,4 +114,35 @@ public sealed interface ReclaimEvent
      * @param replicas            replicas after the change
      */
     record ScaledGroup(String group, Integer previousReplicas, Integer previousMinReplicas, int replicas) {}
+
+    /**
+     * The workload's owner answered a {@code ReclaimPending} with "keep it" ({@code KeepRequested} on
+     * {@code gpuaas.reclaim-keeps}) and the reclaimer granted it: no reclaim of the workload is requested before
+     * {@code keptUntil}, however long it stays idle; the idle window keeps counting, and the reclaim comes at the
+     * first closing sample after {@code keptUntil} if the workload is still idle then.
+     *
+     * @param workload     the workload
+     * @param tenant       tenant owning the namespace, may be null
+     * @param requestId    the answer's id (the edge's)
+     * @param hours        hours granted (the answer's, within the bounds)
+     * @param keptUntil    no reclaim before this instant: the end of any keep still running, or the answer's time,
+     *                     plus {@code hours}
+     * @param devices      GPU devices (GPUs or MIG instances) the workload held when the answer was decided
+     * @param hoursToday   hours granted to the workload on the answer's UTC day, this answer included
+     * @param hoursLeft    hours the workload may still be kept on that day
+     * @param requestedBy  the authenticated subject that answered
+     * @param time         when the answer was accepted (the keep counts from here)
+     */
+    record ReclaimKept(
+            WorkloadRef workload,
+            String tenant,
+            String requestId,
+            int hours,
+            Instant keptUntil,
+            int devices,
+            int hoursToday,
+            int hoursLeft,
+            String requestedBy,
+            Instant time)
+            implements ReclaimEvent {}
 }

@@ -99,6 +99,7 @@ public record AnnouncerLoop(ReclaimAnnouncements announcements, ReconcileLoop<Wo
             case Notice.ApprovalDecided booking -> {}
             case Notice.WaitlistBooked booking -> {}
             case Notice.WaitlistExpired booking -> {}
+            case Notice.BookingUnderused booking -> {}
         }
     }
 

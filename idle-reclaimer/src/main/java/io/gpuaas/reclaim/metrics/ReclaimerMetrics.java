@@ -19,6 +19,8 @@ public final class ReclaimerMetrics {
     private final Counter windowSamples;
     private final Counter idleDetected;
     private final Counter pendingNotices;
+    private final Counter keeps;
+    private final Counter heldByKeep;
     private final Counter reclaims;
     private final Counter skipped;
     private final Counter failed;
@@ -58,6 +60,15 @@ public final class ReclaimerMetrics {
                 .name("gpuaas_reclaim_pending_notices_total")
                 .help("ReclaimPending notices sent (a workload idle for 80 % of its window)")
                 .labelNames("kind")
+                .register(registry);
+        keeps = Counter.builder()
+                .name("gpuaas_reclaim_keeps_total")
+                .help("Keep answers decided by the stream: granted, or refused beyond the day's bound")
+                .labelNames("outcome")
+                .register(registry);
+        heldByKeep = Counter.builder()
+                .name("gpuaas_reclaim_held_by_keep_total")
+                .help("Idle verdicts whose reclaim a granted keep held back")
                 .register(registry);
         reclaims = Counter.builder()
                 .name("gpuaas_reclaim_reclaims_total")
@@ -131,6 +142,14 @@ public final class ReclaimerMetrics {
 
     public void noticed(WorkloadRef ref) {
         pendingNotices.labelValues(ref.kind()).inc();
+    }
+
+    public void keep(String outcome) {
+        keeps.labelValues(outcome).inc();
+    }
+
+    public void heldByKeep() {
+        heldByKeep.inc();
     }
 
     public void active(WorkloadRef ref) {

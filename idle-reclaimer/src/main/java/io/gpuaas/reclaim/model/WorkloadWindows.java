@@ -28,6 +28,12 @@ public final class WorkloadWindows {
     private long retryAtMillis;
     /** Start of the idle window whose ReclaimPending notice was sent; {@link IdlenessWindow#EMPTY} when none is. */
     private long noticedSinceMillis;
+    /** No reclaim is requested before this sample time (a granted keep); 0 when never kept. */
+    private long keepUntilMillis;
+    /** The UTC epoch day of the last granted keep, and the hours granted on it. */
+    private long keepDay;
+
+    private int keepHoursOnDay;
 
     public WorkloadWindows() {
         this(new LinkedHashMap<>(), Phase.ACTIVE, null, 0L, IdlenessWindow.EMPTY, NEVER, IdlenessWindow.EMPTY);
@@ -48,6 +54,37 @@ public final class WorkloadWindows {
         this.lastSampleMillis = lastSampleMillis;
         this.retryAtMillis = retryAtMillis;
         this.noticedSinceMillis = noticedSinceMillis;
+    }
+
+    /** The keep fields as read from the store (layout 3); a new or older state has none. */
+    void restoreKeep(long untilMillis, long day, int hoursOnDay) {
+        this.keepUntilMillis = untilMillis;
+        this.keepDay = day;
+        this.keepHoursOnDay = hoursOnDay;
+    }
+
+    /** A keep was granted: {@code hoursOnDay} granted in all on UTC day {@code day}, no reclaim before {@code until}. */
+    public void markKept(long day, int hoursOnDay, long untilMillis) {
+        keepDay = day;
+        keepHoursOnDay = hoursOnDay;
+        keepUntilMillis = Math.max(keepUntilMillis, untilMillis);
+    }
+
+    /** Whether a granted keep still holds the reclaim back at sample time {@code nowMillis}. */
+    public boolean keptAt(long nowMillis) {
+        return nowMillis < keepUntilMillis;
+    }
+
+    public long keepUntilMillis() {
+        return keepUntilMillis;
+    }
+
+    public long keepDay() {
+        return keepDay;
+    }
+
+    public int keepHoursOnDay() {
+        return keepHoursOnDay;
     }
 
     /** {@link #retryAtMillis()} of an episode that is not retried. */

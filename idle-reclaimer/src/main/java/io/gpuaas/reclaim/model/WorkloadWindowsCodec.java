@@ -10,8 +10,13 @@ import java.util.Map;
  */
 public final class WorkloadWindowsCodec {
 
-    /** 2 added the noticed window's start after {@code retryAt}; 1 (without it) is still read. */
-    private static final byte VERSION = 2;
+    /**
+     * 3 added the keep (until, UTC day, hours on it) after the noticed window's start; 2 added that start after
+     * {@code retryAt}; both older layouts are still read (without a keep).
+     */
+    private static final byte VERSION = 3;
+
+    private static final byte VERSION_2 = 2;
 
     private static final byte VERSION_1 = 1;
     /** Fixed bytes of one window besides its bit words. */
@@ -33,6 +38,9 @@ public final class WorkloadWindowsCodec {
         out.writeLong(state.lastSampleMillis());
         out.writeLong(state.retryAtMillis());
         out.writeLong(state.noticedSinceMillis());
+        out.writeLong(state.keepUntilMillis());
+        out.writeLong(state.keepDay());
+        out.writeInt(state.keepHoursOnDay());
         out.writeInt(state.devices().size());
         for (Map.Entry<String, DeviceState> e : state.devices().entrySet()) {
             out.writeUTF(e.getKey());
@@ -43,7 +51,7 @@ public final class WorkloadWindowsCodec {
 
     /** Exact for ASCII names, so the buffer is allocated once. */
     private static int capacity(WorkloadWindows state) {
-        int bytes = 72 + (state.actionId() == null ? 0 : state.actionId().length());
+        int bytes = 92 + (state.actionId() == null ? 0 : state.actionId().length());
         for (Map.Entry<String, DeviceState> e : state.devices().entrySet()) {
             DeviceState d = e.getValue();
             bytes += 6
@@ -59,7 +67,7 @@ public final class WorkloadWindowsCodec {
     public static WorkloadWindows decode(byte[] data) {
         Binary.Reader in = new Binary.Reader(data);
         byte version = in.readByte();
-        if (version != VERSION && version != VERSION_1) {
+        if (version != VERSION && version != VERSION_2 && version != VERSION_1) {
             throw new IllegalArgumentException("unknown workload state version " + version);
         }
         WorkloadWindows.Phase phase = WorkloadWindows.Phase.values()[in.readByte()];
@@ -68,12 +76,18 @@ public final class WorkloadWindowsCodec {
         long lastSample = in.readLong();
         long retryAt = in.readLong();
         long noticedSince = version == VERSION_1 ? IdlenessWindow.EMPTY : in.readLong();
+        long keepUntil = version == VERSION ? in.readLong() : 0L;
+        long keepDay = version == VERSION ? in.readLong() : 0L;
+        int keepHours = version == VERSION ? in.readInt() : 0;
         int n = in.readInt();
         Map<String, DeviceState> devices = new LinkedHashMap<>(Math.max(4, n * 2));
         for (int i = 0; i < n; i++) {
             devices.put(in.readUTF(), readDevice(in));
         }
-        return new WorkloadWindows(devices, phase, actionId, phaseSince, lastSample, retryAt, noticedSince);
+        WorkloadWindows state =
+                new WorkloadWindows(devices, phase, actionId, phaseSince, lastSample, retryAt, noticedSince);
+        state.restoreKeep(keepUntil, keepDay, keepHours);
+        return state;
     }
 
     private static void writeDevice(Binary.Writer out, DeviceState d) {

@@ -72,6 +72,10 @@ public final class IdlenessProcessor implements Processor<String, WorkloadSample
     public void process(Record<String, WorkloadSamples> record) {
         WorkloadSamples batch = record.value();
         WorkloadRef ref = batch.workload();
+        if (batch.keep() != null) {
+            keep(record, ref);
+            return;
+        }
         Optional<WorkloadInfo> found = workloads.find(ref);
         if (found.isEmpty()) {
             // The object is gone or not cached yet: never act on what we cannot see.
@@ -79,10 +83,7 @@ public final class IdlenessProcessor implements Processor<String, WorkloadSample
             return;
         }
         WorkloadInfo info = found.get();
-        WorkloadWindows state = live.computeIfAbsent(record.key(), k -> {
-            WorkloadWindows stored = store.get(k);
-            return stored == null ? new WorkloadWindows() : stored;
-        });
+        WorkloadWindows state = windows(record.key());
         if (state.phase() == WorkloadWindows.Phase.RECLAIMED && info.resumedAtMillis() > state.phaseSinceMillis()) {
             state.markResumed(info.resumedAtMillis());
         }
@@ -114,6 +115,21 @@ public final class IdlenessProcessor implements Processor<String, WorkloadSample
         store.put(record.key(), state);
     }
 
+    /** A keep answer: decided against the workload's state, whether or not its object is cached right now. */
+    private void keep(Record<String, WorkloadSamples> record, WorkloadRef ref) {
+        WorkloadWindows state = windows(record.key());
+        decider.keep(ref, state, record.value().keep())
+                .ifPresent(d -> context.forward(new Record<>(ref.key(), d, record.timestamp())));
+        store.put(record.key(), state);
+    }
+
+    private WorkloadWindows windows(String key) {
+        return live.computeIfAbsent(key, k -> {
+            WorkloadWindows stored = store.get(k);
+            return stored == null ? new WorkloadWindows() : stored;
+        });
+    }
+
     private static long latest(WorkloadSamples batch) {
         long latest = Long.MIN_VALUE;
         for (AttributedSample sample : batch.samples()) {
@@ -141,6 +157,11 @@ public final class IdlenessProcessor implements Processor<String, WorkloadSample
             }
         }
         if (!verdict.idle()) {
+            return;
+        }
+        if (state.keptAt(now)) {
+            // The owner kept it: the window keeps counting, the reclaim waits for the first closing sample after.
+            metrics.heldByKeep();
             return;
         }
         for (Decision decision : decider.decide(ref, info, state, verdict, now)) {

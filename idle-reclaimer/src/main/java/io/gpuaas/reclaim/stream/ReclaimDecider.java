@@ -1,9 +1,11 @@
 package io.gpuaas.reclaim.stream;
 
 import io.gpuaas.events.notice.Notice;
+import io.gpuaas.events.reclaim.KeepRequested;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.reclaim.WorkloadRef;
+import io.gpuaas.reclaim.config.KeepSettings;
 import io.gpuaas.reclaim.config.ReclaimerSettings.Mode;
 import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
 import io.gpuaas.reclaim.model.DeviceState;
@@ -26,16 +28,57 @@ import java.util.TreeSet;
  */
 public final class ReclaimDecider {
 
+    private static final long HOUR_MILLIS = 3_600_000L;
+    private static final long DAY_MILLIS = 24 * HOUR_MILLIS;
+
     private final Mode mode;
     private final boolean dryRun;
     private final ReclaimerMetrics metrics;
     private final Clock clock;
+    private final KeepSettings keeps;
 
     public ReclaimDecider(Mode mode, boolean dryRun, ReclaimerMetrics metrics, Clock clock) {
+        this(mode, dryRun, metrics, clock, KeepSettings.defaults());
+    }
+
+    /** @param keeps how long an answer and a day's answers may keep a workload from reclaim */
+    public ReclaimDecider(Mode mode, boolean dryRun, ReclaimerMetrics metrics, Clock clock, KeepSettings keeps) {
         this.mode = mode;
         this.dryRun = dryRun;
         this.metrics = metrics;
         this.clock = clock;
+        this.keeps = keeps;
+    }
+
+    /**
+     * A team's "keep it" answer: granted within the bounds (hours of the answer, hours left on its UTC day), from the
+     * end of a keep still running or from the answer's time, whichever is later; recorded in the workload's state in
+     * the same transaction. Time comes from the answer, never the clock, so a replay decides the same. Beyond the day's
+     * bound (two answers the edge let through at once) nothing is granted, and nothing published.
+     */
+    public Optional<Decision> keep(WorkloadRef ref, WorkloadWindows state, KeepRequested answer) {
+        long at = answer.time().toEpochMilli();
+        long day = Math.floorDiv(at, DAY_MILLIS);
+        int used = state.keepDay() == day ? state.keepHoursOnDay() : 0;
+        int granted = Math.min(answer.hours(), Math.min(keeps.maxHoursPerAnswer(), keeps.maxHoursPerDay() - used));
+        if (granted <= 0) {
+            metrics.keep("refused");
+            return Optional.empty();
+        }
+        long until = Math.max(state.keepUntilMillis(), at) + granted * HOUR_MILLIS;
+        state.markKept(day, used + granted, until);
+        metrics.keep("granted");
+        return Optional.of(new Decision.Report(new ReclaimEvent.ReclaimKept(
+                ref,
+                answer.tenant(),
+                answer.requestId(),
+                granted,
+                Instant.ofEpochMilli(until),
+                state.devices().size(),
+                used + granted,
+                keeps.maxHoursPerDay() - used - granted,
+                answer.requestedBy(),
+                answer.time())));
     }
 
     /**
@@ -127,7 +170,8 @@ public final class ReclaimDecider {
                 since,
                 reclaimAt,
                 info.policy().window(),
-                Instant.ofEpochMilli(nowMillis))));
+                Instant.ofEpochMilli(nowMillis),
+                Notice.ReclaimPending.keepPath(ref))));
     }
 
     /** Whether a workload under this policy is ever reclaimed by this reclaimer, so worth a ReclaimPending notice. */

@@ -8,6 +8,7 @@ import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
 import io.gpuaas.reclaim.model.OwnerLookup;
 import io.gpuaas.reclaim.model.WorkloadLookup;
+import io.gpuaas.reclaim.model.WorkloadSamples;
 import java.util.List;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -22,7 +23,7 @@ import org.apache.kafka.streams.state.Stores;
 /**
  * {@code gpu-samples} (one scrape per record, keyed by node) → one record per workload with its samples of the scrape,
  * keyed by the workload → repartition by workload → per-workload windows in a changelogged store → {@code
- * reclaim-events} (what the stream found), {@code reclaim-intents} (what the applier is to do) and {@code notices}
+ * reclaim-events} (what the stream found, keeps granted on {@code reclaim-keeps}'s answers), {@code reclaim-intents} (what the applier is to do) and {@code notices}
  * (ReclaimPending), all keyed by workload.
  */
 public final class ReclaimTopology {
@@ -43,10 +44,18 @@ public final class ReclaimTopology {
                         Stores.inMemoryKeyValueStore(STORE), Serdes.String(), new WorkloadWindowsSerde())
                 .withCachingEnabled());
         SampleAttributor attributor = new SampleAttributor(owners, metrics);
+        // Keep answers join the samples before the repartition: keyed alike, they reach the workload's task in order
+        // with its samples and are decided in the same transaction as its windows.
+        KStream<String, WorkloadSamples> keeps = builder.stream(
+                        Topics.RECLAIM_KEEPS.name(topicPrefix),
+                        Consumed.with(Serdes.String(), EventSerdes.valueSerde(Topics.RECLAIM_KEEPS)))
+                .filter((key, keep) -> keep != null, Named.as("keeps"))
+                .mapValues(WorkloadSamples::keep, Named.as("keep-answers"));
         KStream<String, Decision> decisions = builder.stream(
                         Topics.GPU_SAMPLES.name(topicPrefix),
                         Consumed.with(Serdes.String(), EventSerdes.valueSerde(Topics.GPU_SAMPLES)))
                 .process(() -> new AttributionProcessor(attributor), Named.as("attribute"))
+                .merge(keeps, Named.as("samples-and-keeps"))
                 .repartition(Repartitioned.with(Serdes.String(), new WorkloadSamplesSerde())
                         .withName(REPARTITION))
                 .process(() -> new IdlenessProcessor(STORE, workloads, owners, decider, metrics), STORE);

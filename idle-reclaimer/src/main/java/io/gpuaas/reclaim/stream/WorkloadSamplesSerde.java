@@ -1,9 +1,11 @@
 package io.gpuaas.reclaim.stream;
 
+import io.gpuaas.events.reclaim.KeepRequested;
 import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.reclaim.model.AttributedSample;
 import io.gpuaas.reclaim.model.Binary;
 import io.gpuaas.reclaim.model.WorkloadSamples;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -16,13 +18,15 @@ import org.apache.kafka.common.serialization.Serializer;
  * {@code gpuaas.gpu-samples}. Version 3 holds the workload once and then its samples, each with a flags byte (video
  * work, GPU_UTIL-only); version 2 (the same without flags) and version 1 (one sample per record, written before
  * scrapes were batched) are still read, as engine-activity samples without video work, so records in flight across
- * an upgrade are not lost.
+ * an upgrade are not lost. Version 4 is a keep answer (the workload, then the answer's fields), which is merged into
+ * the same topic so it is decided in order with the workload's samples.
  */
 public final class WorkloadSamplesSerde implements Serde<WorkloadSamples> {
 
     private static final byte SINGLE = 1;
     private static final byte BATCH = 2;
     private static final byte FLAGGED = 3;
+    private static final byte KEEP = 4;
     private static final int MEDIA_BUSY = 1;
     private static final int GPU_UTIL_ONLY = 2;
 
@@ -37,6 +41,9 @@ public final class WorkloadSamplesSerde implements Serde<WorkloadSamples> {
     }
 
     static byte[] write(WorkloadSamples batch) {
+        if (batch.keep() != null) {
+            return writeKeep(batch.keep());
+        }
         WorkloadRef ref = batch.workload();
         int size =
                 32 + ref.namespace().length() + ref.kind().length() + ref.name().length();
@@ -61,9 +68,44 @@ public final class WorkloadSamplesSerde implements Serde<WorkloadSamples> {
         return out.toByteArray();
     }
 
+    private static byte[] writeKeep(KeepRequested keep) {
+        WorkloadRef ref = keep.workload();
+        Binary.Writer out = new Binary.Writer(64
+                + ref.key().length()
+                + keep.requestId().length()
+                + (keep.tenant() == null ? 0 : keep.tenant().length())
+                + keep.requestedBy().length());
+        out.writeByte(KEEP);
+        out.writeUTF(ref.namespace());
+        out.writeUTF(ref.kind());
+        out.writeUTF(ref.name());
+        out.writeBoolean(keep.tenant() != null);
+        if (keep.tenant() != null) {
+            out.writeUTF(keep.tenant());
+        }
+        out.writeUTF(keep.requestId());
+        out.writeInt(keep.hours());
+        out.writeUTF(keep.requestedBy());
+        out.writeLong(keep.time().toEpochMilli());
+        return out.toByteArray();
+    }
+
+    private static WorkloadSamples readKeep(Binary.Reader in) {
+        WorkloadRef ref = new WorkloadRef(in.readUTF(), in.readUTF(), in.readUTF());
+        String tenant = in.readBoolean() ? in.readUTF() : null;
+        String requestId = in.readUTF();
+        int hours = in.readInt();
+        String by = in.readUTF();
+        Instant time = Instant.ofEpochMilli(in.readLong());
+        return WorkloadSamples.keep(new KeepRequested(ref, tenant, requestId, hours, by, time));
+    }
+
     static WorkloadSamples read(byte[] data) {
         Binary.Reader in = new Binary.Reader(data);
         byte version = in.readByte();
+        if (version == KEEP) {
+            return readKeep(in);
+        }
         if (version != SINGLE && version != BATCH && version != FLAGGED) {
             throw new IllegalArgumentException("unknown workload samples version " + version);
         }

@@ -114,7 +114,7 @@ class BinaryTest {
                 .as("layout 1 predates ReclaimPending: nothing was announced")
                 .isFalse();
         byte[] current = WorkloadWindowsCodec.encode(decoded);
-        assertThat(current[0]).as("written in the current layout").isEqualTo((byte) 2);
+        assertThat(current[0]).as("written in the current layout").isEqualTo((byte) 3);
         assertThat(WorkloadWindowsCodec.encode(WorkloadWindowsCodec.decode(current)))
                 .isEqualTo(current);
     }
@@ -128,5 +128,40 @@ class BinaryTest {
 
         assertThat(decoded.noticed()).isTrue();
         assertThat(decoded.noticedSinceMillis()).isEqualTo(1_234L);
+    }
+
+    @Test
+    void shouldKeepAGrantedKeepWhenTheStateIsWrittenAndRead() {
+        WorkloadWindows state = new WorkloadWindows();
+        state.markNoticed(1_234L);
+        state.markKept(20_420L, 16, 9_000_000L);
+
+        WorkloadWindows decoded = WorkloadWindowsCodec.decode(WorkloadWindowsCodec.encode(state));
+
+        assertThat(decoded.keepUntilMillis()).isEqualTo(9_000_000L);
+        assertThat(decoded.keepDay()).isEqualTo(20_420L);
+        assertThat(decoded.keepHoursOnDay()).isEqualTo(16);
+        assertThat(decoded.noticedSinceMillis()).isEqualTo(1_234L);
+        assertThat(WorkloadWindowsCodec.encode(decoded)).isEqualTo(WorkloadWindowsCodec.encode(state));
+    }
+
+    @Test
+    void shouldReadALayout2StateAsNeverKeptWhenItWasWrittenBeforeKeeps() {
+        WorkloadWindows state = new WorkloadWindows();
+        state.markNoticed(1_234L);
+        byte[] current = WorkloadWindowsCodec.encode(state);
+        // Layout 2 is layout 3 without the keep's 20 bytes after the noticed window's start (byte 0 the version).
+        int keepAt = current.length - 4 - 20;
+        byte[] layout2 = new byte[current.length - 20];
+        System.arraycopy(current, 0, layout2, 0, keepAt);
+        System.arraycopy(current, keepAt + 20, layout2, keepAt, 4);
+        layout2[0] = 2;
+
+        WorkloadWindows decoded = WorkloadWindowsCodec.decode(layout2);
+
+        assertThat(decoded.noticedSinceMillis()).isEqualTo(1_234L);
+        assertThat(decoded.keepUntilMillis()).isZero();
+        assertThat(decoded.keepHoursOnDay()).isZero();
+        assertThat(decoded.keptAt(0L)).isFalse();
     }
 }

@@ -2,9 +2,11 @@ package io.gpuaas.reclaim.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpuaas.events.reclaim.KeepRequested;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.reclaim.WorkloadRef;
+import io.gpuaas.reclaim.config.KeepSettings;
 import io.gpuaas.reclaim.config.ReclaimerSettings.Mode;
 import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
 import io.gpuaas.reclaim.model.AttributedSample;
@@ -15,9 +17,11 @@ import io.gpuaas.reclaim.model.WorkloadVerdict;
 import io.gpuaas.reclaim.model.WorkloadWindows;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class ReclaimDeciderTest {
@@ -177,7 +181,8 @@ class ReclaimDeciderTest {
                         Instant.ofEpochMilli(1_000),
                         Instant.ofEpochMilli(1_000).plus(IdlePolicy.DEFAULT_WINDOW),
                         IdlePolicy.DEFAULT_WINDOW,
-                        Instant.ofEpochMilli(721_000))));
+                        Instant.ofEpochMilli(721_000),
+                        "/api/v1/workloads/team-a/InferenceService/chat/keep")));
         assertThat(state.noticed()).isTrue();
     }
 
@@ -190,5 +195,69 @@ class ReclaimDeciderTest {
 
         assertThat(intents(decisions))
                 .containsExactly(new ReclaimIntent.ReclaimWithdrawn(REF, WINDOW, CLOCK.instant()));
+    }
+
+    private static KeepRequested answer(String id, int hours, Instant at) {
+        return new KeepRequested(REF, "team-a", id, hours, "alice", at);
+    }
+
+    private static ReclaimEvent.ReclaimKept kept(Optional<Decision> decision) {
+        return (ReclaimEvent.ReclaimKept) ((Decision.Report) decision.orElseThrow()).event();
+    }
+
+    @Test
+    void shouldKeepFromTheAnswersTimeAndHoldTheReclaimUntilThenWhenNoKeepRuns() {
+        WorkloadWindows state = state();
+        Instant at = Instant.parse("2026-11-28T10:00:00Z");
+
+        ReclaimEvent.ReclaimKept kept = kept(decider(Mode.DIRECT, false).keep(REF, state, answer("r1", 4, at)));
+
+        assertThat(kept)
+                .isEqualTo(new ReclaimEvent.ReclaimKept(
+                        REF, "team-a", "r1", 4, at.plus(Duration.ofHours(4)), 1, 4, 20, "alice", at));
+        assertThat(state.keptAt(at.plus(Duration.ofHours(4)).toEpochMilli() - 1))
+                .isTrue();
+        assertThat(state.keptAt(at.plus(Duration.ofHours(4)).toEpochMilli())).isFalse();
+    }
+
+    @Test
+    void shouldExtendFromTheRunningKeepsEndAndGrantOnlyWhatIsLeftOfTheDayWhenAnswersPileUp() {
+        WorkloadWindows state = state();
+        ReclaimDecider decider = new ReclaimDecider(Mode.DIRECT, false, metrics, CLOCK, new KeepSettings(8, 12));
+        Instant at = Instant.parse("2026-11-28T10:00:00Z");
+
+        assertThat(kept(decider.keep(REF, state, answer("r1", 20, at))).hours())
+                .as("bounded per answer")
+                .isEqualTo(8);
+        ReclaimEvent.ReclaimKept second = kept(decider.keep(REF, state, answer("r2", 8, at.plusSeconds(60))));
+        assertThat(second.hours()).as("what is left of the day").isEqualTo(4);
+        assertThat(second.keptUntil()).as("after the running keep").isEqualTo(at.plus(Duration.ofHours(12)));
+        assertThat(second.hoursLeft()).isZero();
+
+        assertThat(decider.keep(REF, state, answer("r3", 1, at.plusSeconds(120))))
+                .as("nothing left today: nothing granted, nothing published")
+                .isEmpty();
+        assertThat(state.keepUntilMillis())
+                .isEqualTo(at.plus(Duration.ofHours(12)).toEpochMilli());
+
+        Instant tomorrow = Instant.parse("2026-11-29T00:30:00Z");
+        ReclaimEvent.ReclaimKept next = kept(decider.keep(REF, state, answer("r4", 2, tomorrow)));
+        assertThat(next.hoursToday()).as("a new UTC day has its own bound").isEqualTo(2);
+        assertThat(next.keptUntil())
+                .as("the last keep ended: from the answer")
+                .isEqualTo(tomorrow.plus(Duration.ofHours(2)));
+    }
+
+    @Test
+    void shouldDecideAKeepTheSameOnReplayWhateverTheClockSays() {
+        Instant at = Instant.parse("2026-11-28T10:00:00Z");
+        Clock later = Clock.fixed(Instant.parse("2027-05-01T00:00:00Z"), ZoneOffset.UTC);
+
+        ReclaimEvent.ReclaimKept first = kept(decider(Mode.DIRECT, false).keep(REF, state(), answer("r1", 3, at)));
+        ReclaimEvent.ReclaimKept replayed =
+                kept(new ReclaimDecider(Mode.DIRECT, false, metrics, later, KeepSettings.defaults())
+                        .keep(REF, state(), answer("r1", 3, at)));
+
+        assertThat(replayed).isEqualTo(first);
     }
 }

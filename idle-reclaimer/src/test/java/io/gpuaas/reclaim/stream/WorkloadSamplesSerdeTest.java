@@ -3,10 +3,12 @@ package io.gpuaas.reclaim.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.gpuaas.events.reclaim.KeepRequested;
 import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.reclaim.model.AttributedSample;
 import io.gpuaas.reclaim.model.Binary;
 import io.gpuaas.reclaim.model.WorkloadSamples;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -82,5 +84,21 @@ class WorkloadSamplesSerdeTest {
         assertThatThrownBy(() -> WorkloadSamplesSerde.read(new byte[] {9, 0, 0}))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("version 9");
+    }
+
+    @Test
+    void shouldReadBackAKeepAnswerWithAndWithoutATenantWhenItRidesTheSamplesRepartition() {
+        KeepRequested ofTeam =
+                new KeepRequested(RAY, "team-b", "req-1", 4, "alice", Instant.parse("2026-11-28T10:15:30.123Z"));
+        KeepRequested ofAdmin =
+                new KeepRequested(RAY, null, "req-2", 8, "admin", Instant.parse("2026-11-28T23:59:59Z"));
+
+        for (KeepRequested keep : List.of(ofTeam, ofAdmin)) {
+            WorkloadSamples read = WorkloadSamplesSerde.read(WorkloadSamplesSerde.write(WorkloadSamples.keep(keep)));
+
+            assertThat(read.keep()).isEqualTo(keep);
+            assertThat(read.workload()).isEqualTo(RAY);
+            assertThat(read.samples()).isEmpty();
+        }
     }
 }

@@ -12,6 +12,7 @@ import io.gpuaas.metrics.StartOrder;
 import io.gpuaas.metrics.config.ProjectionSettings;
 import io.gpuaas.metrics.ledger.LedgerInputs;
 import io.gpuaas.metrics.ledger.PublishedDays;
+import io.gpuaas.metrics.ledger.UnderuseSent;
 import io.gpuaas.metrics.projection.BookedUnits;
 import io.gpuaas.metrics.projection.QueueDepth;
 import io.gpuaas.metrics.projection.ReclaimState;
@@ -104,7 +105,7 @@ public final class ProjectionFeeds {
     }
 
     /** Everything the ledger is built from, from the beginning, so a fresh instance rebuilds the same ledger. */
-    public TopicReplica ledgerFeed(LedgerInputs ledger, PublishedDays published) {
+    public TopicReplica ledgerFeed(LedgerInputs ledger, PublishedDays published, UnderuseSent underused) {
         return builder(LEDGER_FEED, ledgerDeadLetters)
                 .follow(
                         Topics.BOOKING_EVENTS,
@@ -122,6 +123,11 @@ public final class ProjectionFeeds {
                 }))
                 // The daily records already published: sealed days are served from them.
                 .follow(Topics.USAGE_LEDGER, StartAt.BEGINNING, hooked(Topics.USAGE_LEDGER, published::apply))
+                // The BookingUnderused notices already sent, so a restart or a new leader sends none twice.
+                .follow(
+                        Topics.NOTICES,
+                        StartAt.BEGINNING,
+                        hooked(Topics.NOTICES, (key, notice) -> underused.apply(notice)))
                 .build();
     }
 

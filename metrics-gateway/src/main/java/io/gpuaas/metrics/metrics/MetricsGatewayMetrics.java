@@ -163,6 +163,8 @@ public final class MetricsGatewayMetrics {
                 .add(reclaims.reclaimedWorkers());
         out.counter("gpuaas_reclaim_gpu_seconds_saved", "GPU-seconds freed while reclaimed workloads stayed at zero")
                 .add(reclaims.gpuSecondsSaved(now));
+        out.counter("gpuaas_reclaim_kept_gpu_hours", "GPU-hours of idle time teams kept from reclaim (devices x hours)")
+                .add(reclaims.keptGpuHours());
     }
 
     private void scrapes(Exposition out) {

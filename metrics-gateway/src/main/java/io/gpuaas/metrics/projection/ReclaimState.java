@@ -24,6 +24,7 @@ public final class ReclaimState {
     private final Map<WorkloadRef, Saving> open = new HashMap<>();
     private long reclaimedWorkers;
     private double closedSavedSeconds;
+    private double keptGpuHours;
 
     public synchronized void apply(ReclaimEvent event) {
         WorkloadRef ref = event.workload();
@@ -37,6 +38,8 @@ public final class ReclaimState {
             // Skipped means "leave it running" (opted out, non-elastic, warm-up): KEDA must not scale it down.
             case ReclaimEvent.ReclaimSkipped e -> idleness.put(ref, new Idleness(false, e.time()));
             case ReclaimEvent.ReclaimFailed e -> idleness.putIfAbsent(ref, new Idleness(false, e.time()));
+            // Kept: still idle (the window keeps counting), but not reclaimed before keptUntil.
+            case ReclaimEvent.ReclaimKept e -> keptGpuHours += e.devices() * (double) e.hours();
         }
     }
 
@@ -71,6 +74,14 @@ public final class ReclaimState {
         Map<WorkloadRef, Idleness> sorted = new TreeMap<>(java.util.Comparator.comparing(WorkloadRef::key));
         sorted.putAll(idleness);
         return sorted;
+    }
+
+    /**
+     * GPU-hours of idle time teams chose to keep ({@code ReclaimKept}: devices × hours granted), the upper bound of
+     * what the keeps held back from reclaim: a workload busy again during its keep used part of it.
+     */
+    public synchronized double keptGpuHours() {
+        return keptGpuHours;
     }
 
     public synchronized long reclaimedWorkers() {

@@ -77,6 +77,7 @@ public record BookingNotice(
             // For the tenant (webhooks, dashboard); a booked entry's quota comes at its start like any booking's.
             case Notice.WaitlistBooked n -> Optional.empty();
             case Notice.WaitlistExpired n -> Optional.empty();
+            case Notice.BookingUnderused n -> Optional.empty(); // for the tenant's webhooks and dashboard only
         };
     }
 

@@ -274,6 +274,7 @@ class BookingNoticesIT {
                     case Notice.ApprovalDecided n -> n.bookingId();
                     case Notice.WaitlistBooked n -> n.bookingId();
                     case Notice.WaitlistExpired n -> n.bookingId();
+                    case Notice.BookingUnderused n -> n.bookingId();
                 };
         notices.send(new ProducerRecord<>(fixture.kafka.topic(Topics.NOTICES), key, notice))
                 .get(10, TimeUnit.SECONDS);
