@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.Event;
 import io.gpuaas.events.pool.Pool;
 import io.gpuaas.events.pool.PoolCatalog;
@@ -29,11 +30,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Issue #16's lifecycle end to end on the local stack's parts, one step per test, in order: team-a books now and its
- * quota is there at once → team-b's booking with no Workload is warned and released as a no-show → team-a's booking
- * gets its ending-soon notice on Kafka and as a Kubernetes Event with the projected end on its Workload → team-a's
- * idle RayCluster is warned (ReclaimPending on Kafka, Event and annotation) before it is reclaimed → both teams' ledger
- * CSV shows what was booked, admitted, reclaimed and released, checked by hand. Lead times and the
- * no-show grace are seconds here; what an SRE sees on Kafka is read with kcat as the SRE user.
+ * quota is there at once → team-b's booking with no Workload is warned and released as a no-show, while team-a's
+ * request for the whole pool waits on the waitlist → the no-show release books team-a's waiting request in its own
+ * decision (issue #29), with a {@code WaitlistBooked} notice → team-a's booking gets its ending-soon notice on Kafka and
+ * as a Kubernetes Event with the projected end on its Workload → team-a's idle RayCluster is warned (ReclaimPending on
+ * Kafka, Event and annotation) before it is reclaimed → both teams' ledger CSV shows what was booked, admitted,
+ * reclaimed and released, checked by hand. Lead times and the no-show grace are seconds here; what an SRE sees on
+ * Kafka is read with kcat as the SRE user.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @ExtendWith(StopAfterFirstFailure.class)
@@ -44,6 +47,14 @@ class LifecycleScenarioIT {
     private static final String NO_SHOW_POOL = "h200";
 
     private static final Duration NO_SHOW_GRACE = Duration.ofSeconds(20);
+    /** Whole GPUs in {@link #NO_SHOW_POOL} on the scenario's 16-GPU fleet: team-a's waitlisted request asks for all. */
+    private static final int NO_SHOW_POOL_CAPACITY = 8;
+    /**
+     * How long team-a's waitlisted request will wait: well past the no-show release (grace plus the lifecycle's tick),
+     * well before team-b's 10-minute booking would end on its own (a latest start after that end is booked there at
+     * once, not waitlisted).
+     */
+    private static final Duration WAITLIST_PATIENCE = Duration.ofMinutes(5);
     /** team-a's booking length and its one ending-soon lead: the notice comes a minute after the booking. */
     private static final Duration BOOKING_LENGTH = Duration.ofMinutes(2);
 
@@ -61,6 +72,7 @@ class LifecycleScenarioIT {
         Instant bookingStart;
         Instant bookingEnd;
         String noShowBookingId;
+        String waitlistedId;
         final Map<String, Duration> figures = new LinkedHashMap<>();
     }
 
@@ -130,6 +142,18 @@ class LifecycleScenarioIT {
         String id = answer.body().path("id").asText();
         scenario.noShowBookingId = id;
         Instant start = Instant.parse(answer.body().path("start").asText());
+
+        // Before the release: team-a asks for the whole pool now; team-b's one GPU is in the way, so it waits.
+        String waitingId = waitForTheWholePool();
+        scenario.waitlistedId = waitingId;
+        assertThat(HTTP.get(stack.url("booking-service") + "/api/v1/bookings/" + waitingId, stack.token("team-a"))
+                        .status())
+                .as("no booking while it waits")
+                .isEqualTo(404);
+        assertThat(teamB.get(id).path("state").asText())
+                .as("team-b's booking still held after the entry read WAITING")
+                .isEqualTo("ACTIVE");
+
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> cluster.clusterQueue("gpuaas-team-b").isPresent());
 
@@ -155,8 +179,61 @@ class LifecycleScenarioIT {
                 .isEmpty());
     }
 
+    /**
+     * team-b's no-show release gives its GPU back, and in the same decision team-a's waiting request, arrived earlier,
+     * is booked under its entry's id: the booking's creation is the release's instant, its {@code WaitlistBooked}
+     * notice on {@code gpuaas.notices} says so, and the entry reads BOOKED. team-a then ends it, so the pool is free
+     * again and the rest of the scenario is as before.
+     */
     @Test
     @Order(3)
+    void shouldBookTeamAsWaitingRequestInTheNoShowReleaseThatFreesThePool() throws Exception {
+        String id = scenario.waitlistedId;
+        String bookings = stack.url("booking-service") + "/api/v1/bookings/";
+        JsonNode booked = await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> HTTP.get(bookings + id, stack.token("team-a")), a -> a.status() == 200)
+                .body();
+        Instant read = Instant.now();
+        KafkaRecord released =
+                one(kcat("gpuaas.booking-events"), "io.gpuaas.booking.released.v1", scenario.noShowBookingId);
+        Instant releasedAt = Instant.parse(released.body().path("time").asText());
+        scenario.figures.put("team-b released -> team-a's waitlisted booking read", Duration.between(releasedAt, read));
+
+        assertThat(booked.path("state").asText()).isIn("CONFIRMED", "ACTIVE");
+        assertThat(booked.path("tenant").asText()).isEqualTo("team-a");
+        assertThat(booked.path("pool").asText()).isEqualTo(NO_SHOW_POOL);
+        assertThat(booked.path("quantity").asInt()).isEqualTo(NO_SHOW_POOL_CAPACITY);
+        assertThat(Instant.parse(booked.path("createdAt").asText()))
+                .as("booked in the no-show release's own decision: the same instant on the engine's clock")
+                .isEqualTo(releasedAt);
+        assertThat(waitlistEntry(id).path("state").asText()).isEqualTo("BOOKED");
+
+        KafkaRecord notice = await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(
+                        () -> notices().stream()
+                                .filter(r ->
+                                        id.equals(r.key()) && "io.gpuaas.notice.waitlist-booked.v1".equals(r.type()))
+                                .toList(),
+                        found -> !found.isEmpty())
+                .getFirst();
+        one(notices(), "io.gpuaas.notice.waitlist-booked.v1", id);
+        assertThat(notice.body().path("tenant").asText()).isEqualTo("team-a");
+        assertThat(notice.body().path("quantity").asInt()).isEqualTo(NO_SHOW_POOL_CAPACITY);
+        assertThat(Instant.parse(notice.body().path("time").asText())).isEqualTo(releasedAt);
+        assertThat(Instant.parse(notice.body().path("start").asText()))
+                .isEqualTo(Instant.parse(booked.path("start").asText()));
+        assertThat(Instant.parse(notice.body().path("waitingSince").asText()))
+                .as("it waited from before the release")
+                .isBefore(releasedAt);
+
+        Answer ended = teamA().end(id);
+        assertThat(ended.status()).as(ended.raw()).isEqualTo(200);
+    }
+
+    @Test
+    @Order(4)
     void shouldNoticeTheEndOnKafkaAndOnTheWorkloadWhenTeamAsBookingEndsSoon() throws Exception {
         Instant due = scenario.bookingEnd.minus(ENDING_SOON_LEAD);
         String workload = await().atMost(Duration.ofSeconds(60))
@@ -193,7 +270,7 @@ class LifecycleScenarioIT {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void shouldAnnounceTheReclaimBeforeItHappensWhenTeamAsRayClusterStaysIdle() throws Exception {
         String key = "team-a/RayCluster/" + TRAIN;
         KafkaRecord reclaimed = await().atMost(Duration.ofSeconds(90))
@@ -234,7 +311,7 @@ class LifecycleScenarioIT {
      * 1 x 1 x window hours and released = 1 x (end - releasedAt) hours. Each tenant sees only its own rows.
      */
     @Test
-    @Order(5)
+    @Order(6)
     void shouldShowBookedAdmittedReclaimedAndReleasedGpuHoursInEachTeamsLedgerCsv() throws Exception {
         String teamBBooking = scenario.noShowBookingId;
         Map<String, Map<String, String>> teamA = await().atMost(Duration.ofSeconds(90))
@@ -269,6 +346,51 @@ class LifecycleScenarioIT {
         assertThat(figure(b, "released"))
                 .isCloseTo(Duration.between(releasedAt, end).toMillis() / 3_600_000.0, within(0.000_001));
         assertThat(figure(b, "admitted")).isZero();
+    }
+
+    /**
+     * team-a's request for all of {@link #NO_SHOW_POOL} from now, willing to start up to {@link #WAITLIST_PATIENCE}
+     * later: answered 202 with the entry (or, when the decision outlasts the edge's wait, 202 pending with its id);
+     * returns the entry's id once it reads WAITING at {@code /api/v1/waitlist/{id}}.
+     */
+    private static String waitForTheWholePool() {
+        Instant latestStart = Instant.now().plus(WAITLIST_PATIENCE);
+        Answer answer = HTTP.post(
+                stack.url("booking-service") + "/api/v1/bookings",
+                stack.token("team-a"),
+                Map.of(
+                        "pool",
+                        NO_SHOW_POOL,
+                        "quantity",
+                        NO_SHOW_POOL_CAPACITY,
+                        "duration",
+                        "PT10M",
+                        "namespace",
+                        "team-a",
+                        "purpose",
+                        "waits for the whole pool",
+                        "waitlist",
+                        Map.of("latestStart", latestStart.toString())));
+        assertThat(answer.status()).as(answer.raw()).isEqualTo(202);
+        boolean pending = answer.body().has("bookingId");
+        String id = answer.body().path(pending ? "bookingId" : "id").asText();
+        // The entry is readable at once after its own answer; after a pending one, once the decision is made.
+        JsonNode entry = await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(250))
+                .until(
+                        () -> HTTP.get(stack.url("booking-service") + "/api/v1/waitlist/" + id, stack.token("team-a")),
+                        a -> a.status() == 200)
+                .body();
+        assertThat(entry.path("state").asText()).as(entry.toString()).isEqualTo("WAITING");
+        assertThat(entry.path("tenant").asText()).isEqualTo("team-a");
+        return id;
+    }
+
+    /** The waitlist entry {@code id} as team-a reads it. */
+    private static JsonNode waitlistEntry(String id) {
+        Answer answer = HTTP.get(stack.url("booking-service") + "/api/v1/waitlist/" + id, stack.token("team-a"));
+        assertThat(answer.status()).as(answer.raw()).isEqualTo(200);
+        return answer.body();
     }
 
     private static boolean reclaimedAndAdmitted(Map<String, String> row) {
