@@ -65,6 +65,7 @@ export async function loadBookings() {
 
 function renderBooking(body, b, activity) {
   const row = body.insertRow();
+  row.id = 'booking-' + b.id; // a booked waitlist entry links here
   row.dataset.id = b.id;
   row.dataset.state = b.state;
   const units = isFlexible(b.pool) ? b.quantity + ' × ' + unitName(b.resource) : b.quantity;

@@ -2,6 +2,7 @@
 import { $, api, claims, fmt, HOUR, isAdmin, localDate, localTime, pad, refreshViews, say, state } from './api.js';
 import { isFlexible, profilesOf } from './fleet.js';
 import { repeats, resetRepeat, submitSeries } from './series.js';
+import { resetWaitlist, waitingWords, waitlistAsk } from './waitlist.js';
 
 let bookingNow = false; // the dialog books from now for a duration instead of a window
 
@@ -83,6 +84,7 @@ export function openDialog(opts = {}) {
   $('dlg-window').disabled = bookingNow; // disabled inputs are not required
   $('dlg-duration-row').hidden = !bookingNow;
   resetRepeat(bookingNow);
+  resetWaitlist();
   const begin = opts.start || new Date(Math.ceil(Date.now() / HOUR) * HOUR);
   const end = opts.end || new Date(begin.getTime() + HOUR);
   $('dlg-pool').value = opts.pool || $('pool').value;
@@ -161,7 +163,12 @@ async function submitBooking(event) {
   if (isAdmin()) {
     body.tenant = $('dlg-tenant').value;
   }
+  body.waitlist = waitlistAsk();
   if (repeats()) {
+    if (body.waitlist) {
+      $('dlg-error').textContent = 'A series cannot wait for room: clear "wait for it until" or the repeat days';
+      return;
+    }
     await submitSeries(body);
     return;
   }
@@ -169,9 +176,9 @@ async function submitBooking(event) {
     const res = await api('POST', '/api/v1/bookings', body);
     $('booking-dialog').close();
     await refreshViews(); // first, so the message never shows beside views without the booking
-    say(res.status === 202 ? 'Booking accepted; the decision is still pending.'
+    say(waitingWords(res) || (res.status === 202 ? 'Booking accepted; the decision is still pending.'
       : 'Booked ' + res.data.quantity + ' × ' + res.data.pool + ' from ' + fmt(res.data.start)
-        + ' to ' + fmt(res.data.end));
+        + ' to ' + fmt(res.data.end)));
   } catch (e) {
     const p = e.problem || {};
     $('dlg-error').textContent = e.message

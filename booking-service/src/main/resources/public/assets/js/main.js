@@ -11,6 +11,7 @@ import { initFleet } from './fleet.js';
 import { initHeatmap } from './heatmap.js';
 import { initUsage } from './usage.js';
 import { initMonthCost } from './cost.js';
+import { loadWaitlist } from './waitlist.js';
 
 let firstDraw = true;
 
@@ -55,7 +56,7 @@ initCalendar();
 initUsage();
 initMonthCost();
 initFleet();
-state.refreshers.push(loadBookings, loadAdmin, loadApprovals);
+state.refreshers.push(loadBookings, loadAdmin, loadApprovals, loadWaitlist);
 // Signed in by the cluster's proxy: nothing to paste (the proxy's own /oauth/sign_out ends the session).
 findClusterUser().catch(() => null).then(() => {
   for (const id of ['token', 'save-token', 'forget-token']) {

@@ -128,18 +128,11 @@ class DashboardBookingsIT extends DashboardIT {
         browser.js("arguments[0].scrollIntoView({block: 'center'});", item(id, "ray-idle"));
         browser.screenshot("dashboard-workloads");
 
-        // Answering the warning: kept within the bound, refused beyond it with the bound in words.
+        // Answering the warning: the largest button is within the default bounds (the whole day in one answer); the
+        // day used, a further answer is refused with what is left in words.
         assertThat(item(id, "ray-warm").findElements(By.cssSelector("button.keep")))
                 .extracting(WebElement::getText)
                 .containsExactly("Keep 4 h", "Keep 8 h", "Keep 24 h");
-        browser.wait.until(d -> {
-            item(id, "ray-warm")
-                    .findElements(By.cssSelector("button.keep"))
-                    .get(0)
-                    .click();
-            return true;
-        });
-        browser.wait.until(d -> d.findElement(By.id("message")).getText().startsWith("Kept RayCluster ray-warm until"));
         browser.wait.until(d -> {
             item(id, "ray-warm")
                     .findElements(By.cssSelector("button.keep"))
@@ -147,12 +140,20 @@ class DashboardBookingsIT extends DashboardIT {
                     .click();
             return true;
         });
-        browser.wait.until(
-                d -> d.findElement(By.id("message")).getText().equals("Keep refused: at most 8 h per answer"));
+        browser.wait.until(d -> d.findElement(By.id("message")).getText().startsWith("Kept RayCluster ray-warm until"));
+        browser.wait.until(d -> {
+            item(id, "ray-warm")
+                    .findElements(By.cssSelector("button.keep"))
+                    .get(0)
+                    .click();
+            return true;
+        });
+        browser.wait.until(d ->
+                d.findElement(By.id("message")).getText().equals("Keep refused: 0 h left today for this workload"));
         assertThat(DashboardFixture.KEEPS)
                 .containsExactly(
-                        "/api/v1/workloads/team-a/RayCluster/ray-warm/keep {\"hours\":4}",
-                        "/api/v1/workloads/team-a/RayCluster/ray-warm/keep {\"hours\":24}");
+                        "/api/v1/workloads/team-a/RayCluster/ray-warm/keep {\"hours\":24}",
+                        "/api/v1/workloads/team-a/RayCluster/ray-warm/keep {\"hours\":4}");
         assertThat(fixture.app
                         .send(
                                 "POST",
@@ -163,7 +164,7 @@ class DashboardBookingsIT extends DashboardIT {
                         .statusCode())
                 .as("another tenant's booking")
                 .isEqualTo(404);
-        assertThat(browser.consoleErrors("422")).isEmpty();
+        assertThat(browser.consoleErrors("409")).isEmpty();
 
         int before = DashboardFixture.RESUMES.size();
         browser.wait.until(d -> {

@@ -12,11 +12,14 @@ import jakarta.validation.constraints.Min;
  */
 @ConfigurationProperties("gpuaas.reclaimer.keep")
 public record KeepSettings(
-        @Bindable(defaultValue = "8") @Min(1) int maxHoursPerAnswer,
+        @Bindable(defaultValue = "24") @Min(1) int maxHoursPerAnswer,
         @Bindable(defaultValue = "24") @Min(1) int maxHoursPerDay) {
 
-    /** The defaults: 8 h per answer, 24 h per workload and day. */
+    /**
+     * The defaults: 24 h per answer and 24 h per workload and day, so each of the dashboard's Keep 4 h / 8 h / 24 h
+     * buttons can be granted on a day with nothing kept yet; a platform wanting shorter answers lowers the first.
+     */
     public static KeepSettings defaults() {
-        return new KeepSettings(8, 24);
+        return new KeepSettings(24, 24);
     }
 }

@@ -176,7 +176,9 @@ class KeepAnswerIT {
                 .until(() -> !harness.noticesOf(ref.key()).isEmpty());
         Instant at = s.at(8);
 
-        assertThat(keep(ref, 9, at)).as("over the per-answer bound").isEqualTo(new KeepBook.Beyond("per-answer", 8, 8));
+        assertThat(keep(ref, 25, at))
+                .as("over the per-answer bound")
+                .isEqualTo(new KeepBook.Beyond("per-answer", 24, 24));
         assertThat(keep(ref, 8, at)).isInstanceOf(KeepBook.Within.class);
         assertThat(keep(ref, 8, at)).isInstanceOf(KeepBook.Within.class);
         assertThat(keep(ref, 8, at))
