@@ -72,8 +72,12 @@ public final class KafkaAccess {
                 EnumSet.of(QUOTA_PROJECTOR, BOOKING_SERVICE, METRICS_GATEWAY));
         topic(Topics.GPU_SAMPLES, EnumSet.of(METRICS_GATEWAY), EnumSet.of(IDLE_RECLAIMER, METRICS_GATEWAY));
         topic(Topics.QUOTA_STATE, EnumSet.of(QUOTA_PROJECTOR), EnumSet.of(METRICS_GATEWAY));
-        // booking-service's dashboard shows the latest reclaim step of each workload under a booking.
-        topic(Topics.RECLAIM_EVENTS, EnumSet.of(IDLE_RECLAIMER), EnumSet.of(METRICS_GATEWAY, BOOKING_SERVICE));
+        // booking-service's dashboard shows the latest reclaim step of each workload under a booking; idle-reclaimer's
+        // HTTP edge reads its own ReclaimKept back (no group) to answer a keep with what is left of the day.
+        topic(
+                Topics.RECLAIM_EVENTS,
+                EnumSet.of(IDLE_RECLAIMER),
+                EnumSet.of(METRICS_GATEWAY, BOOKING_SERVICE, IDLE_RECLAIMER));
         topic(Topics.RECLAIM_INTENTS, EnumSet.of(IDLE_RECLAIMER), EnumSet.of(IDLE_RECLAIMER));
         // Keep answers: idle-reclaimer's HTTP edge writes them, its stream (and the edge's view of a day's keeps)
         // reads.
