@@ -163,8 +163,10 @@ public final class MetricsGatewayMetrics {
                 .add(reclaims.reclaimedWorkers());
         out.counter("gpuaas_reclaim_gpu_seconds_saved", "GPU-seconds freed while reclaimed workloads stayed at zero")
                 .add(reclaims.gpuSecondsSaved(now));
-        out.counter("gpuaas_reclaim_kept_gpu_hours", "GPU-hours of idle time teams kept from reclaim (devices x hours)")
-                .add(reclaims.keptGpuHours());
+        out.counter(
+                        "gpuaas_reclaim_kept_gpu_seconds",
+                        "GPU-seconds of idle time teams kept from reclaim (devices x seconds granted)")
+                .add(reclaims.keptGpuHours() * 3600.0);
     }
 
     private void scrapes(Exposition out) {
