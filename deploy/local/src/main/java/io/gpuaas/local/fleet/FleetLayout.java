@@ -5,8 +5,10 @@ import io.gpuaas.events.geometry.GpuGeometryCatalog;
 import io.gpuaas.events.geometry.GpuInstanceProfile;
 import io.gpuaas.events.geometry.MigPlacement;
 import io.gpuaas.events.pool.Pool;
+import io.gpuaas.events.pool.PoolApproval;
 import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.events.pool.PoolNode;
+import io.gpuaas.events.pool.PoolPrice;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,6 +45,11 @@ public record FleetLayout(List<GpuNode> nodes) {
     static final int GPUS_PER_NODE = 8;
     /** The no-show grace the shipped default pools name (default-pools.json), so the local stack behaves alike. */
     static final Duration NO_SHOW_GRACE = Duration.ofMinutes(15);
+
+    private static final java.math.BigDecimal SHIPPED_PRICE = new java.math.BigDecimal("3.50");
+    private static final String SHIPPED_CURRENCY = "USD";
+    private static final double APPROVAL_HOURS = 84.0;
+    private static final Duration APPROVAL_HOLD = Duration.ofHours(24);
 
     private static final String[] PCI_BUSES = {"53", "64", "75", "86", "97", "A8", "B9", "CA"};
 
@@ -134,7 +141,19 @@ public record FleetLayout(List<GpuNode> nodes) {
         if (!flexible.isEmpty()) {
             pools.add(Pool.flexible(FLEX_POOL, FLEX_POOL, MODEL, NO_SHOW_GRACE, flexible));
         }
-        return new PoolCatalog(pools);
+        return new PoolCatalog(pools.stream().map(FleetLayout::shippedPolicy).toList());
+    }
+
+    /**
+     * The shipped pools' policy on every pool of the fleet: the placeholder price, and approval over half the pool
+     * for a week ({@code capacity × 84} unit-hours, none on an empty pool), held a day.
+     */
+    private static Pool shippedPolicy(Pool pool) {
+        Pool priced = pool.withPrices(List.of(new PoolPrice(SHIPPED_PRICE, SHIPPED_CURRENCY, null)));
+        // A pool this fleet leaves empty books nothing, so it needs no threshold.
+        return pool.capacity() == 0
+                ? priced
+                : priced.withApproval(new PoolApproval(pool.capacity() * APPROVAL_HOURS, APPROVAL_HOLD));
     }
 
     public List<GpuDevice> devices() {
