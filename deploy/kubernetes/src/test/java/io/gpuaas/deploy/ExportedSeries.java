@@ -58,6 +58,10 @@ final class ExportedSeries {
                     + NAME_ARG + "\\)");
     private static final Pattern HELPER =
             Pattern.compile("\\.(counter|gauge|histogram|summary)\\(\\s*(\"gpuaas_[a-z0-9_]+\")");
+    /** service-kit's {@code SeriesPerRegistry} helpers: {@code counter(registry, NAME, help, labels...)}. */
+    private static final Pattern REGISTRY_HELPER = Pattern.compile(
+            "(?<![.\\w])(counter|gauge|histogram|summary)\\(\\s*[a-z][A-Za-z0-9_]*\\s*," + NAME_ARG + ",");
+
     private static final Pattern CONSTANT = Pattern.compile("\\bString\\s+([A-Z][A-Z0-9_]*)\\s*=\\s*\"([^\"]+)\"");
     private static final Pattern GPUAAS_LITERAL = Pattern.compile("\"(gpuaas_[a-z0-9_]+)\"");
 
@@ -99,7 +103,7 @@ final class ExportedSeries {
             constants.put(c.group(1), c.group(2));
         }
         Set<String> found = new TreeSet<>();
-        for (Pattern p : List.of(BUILDER, SNAPSHOT, HELPER)) {
+        for (Pattern p : List.of(BUILDER, SNAPSHOT, HELPER, REGISTRY_HELPER)) {
             Matcher m = p.matcher(file.code());
             while (m.find()) {
                 String name = resolve(m.group(2), constants);
