@@ -6,12 +6,12 @@ import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.kit.k8s.LeaderDuty;
 import io.gpuaas.kit.k8s.LeaderSchedule;
 import io.gpuaas.kit.k8s.LeaseLeadership;
+import io.gpuaas.kit.k8s.LeaseSettings;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kit.runtime.ServiceComponent;
 import io.gpuaas.kit.runtime.ServiceComponents;
 import io.gpuaas.kit.runtime.TopicReplica;
 import io.gpuaas.metrics.config.KubernetesSettings;
-import io.gpuaas.metrics.config.LeaderElectionSettings;
 import io.gpuaas.metrics.config.LedgerSettings;
 import io.gpuaas.metrics.config.ProjectionSettings;
 import io.gpuaas.metrics.config.RemoteWriteSettings;
@@ -80,7 +80,7 @@ public final class MetricsGateway implements ServiceComponents, AutoCloseable {
             UsageSettings usage,
             LedgerSettings ledger,
             ProjectionSettings projections,
-            LeaderElectionSettings election,
+            LeaseSettings election,
             RemoteWriteSettings remoteWrite,
             UnderuseSettings underuse) {}
 

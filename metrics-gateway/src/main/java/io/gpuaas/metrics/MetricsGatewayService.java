@@ -2,9 +2,9 @@ package io.gpuaas.metrics;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.pool.PoolCatalog;
+import io.gpuaas.kit.k8s.LeaseSettings;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.metrics.config.KubernetesSettings;
-import io.gpuaas.metrics.config.LeaderElectionSettings;
 import io.gpuaas.metrics.config.LedgerSettings;
 import io.gpuaas.metrics.config.ProjectionSettings;
 import io.gpuaas.metrics.config.RemoteWriteSettings;
@@ -49,7 +49,7 @@ public class MetricsGatewayService {
             UsageSettings usage,
             LedgerSettings ledger,
             ProjectionSettings projections,
-            LeaderElectionSettings election,
+            LeaseSettings election,
             RemoteWriteSettings remoteWrite,
             UnderuseSettings underuse,
             KafkaClients kafka,

@@ -9,10 +9,10 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.kit.config.KafkaSettings;
+import io.gpuaas.kit.k8s.LeaseSettings;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kit.runtime.ServiceComponent;
 import io.gpuaas.metrics.config.KubernetesSettings;
-import io.gpuaas.metrics.config.LeaderElectionSettings;
 import io.gpuaas.metrics.config.LedgerSettings;
 import io.gpuaas.metrics.config.ProjectionSettings;
 import io.gpuaas.metrics.config.RemoteWriteSettings;
@@ -184,7 +184,7 @@ class MetricsGatewayTest {
                         Duration.ofHours(1),
                         Duration.ofMinutes(5)),
                 ProjectionSettings.defaults(),
-                new LeaderElectionSettings(
+                new LeaseSettings(
                         true,
                         "gpuaas-metrics-gateway",
                         "gpuaas",

@@ -78,10 +78,10 @@ class TwoGatewaysIT {
         props.put(
                 "gpuaas.metrics-gateway.scrape.targets",
                 "http://127.0.0.1:" + exporter.getAddress().getPort() + "/metrics");
-        props.put("gpuaas.metrics-gateway.leader-election.lease-name", "two-gateways");
-        props.put("gpuaas.metrics-gateway.leader-election.lease-duration", LEASE.toMillis() + "ms");
-        props.put("gpuaas.metrics-gateway.leader-election.renew-deadline", "2s");
-        props.put("gpuaas.metrics-gateway.leader-election.retry-period", "500ms");
+        props.put("gpuaas.leader-election.lease-name", "two-gateways");
+        props.put("gpuaas.leader-election.lease-duration", LEASE.toMillis() + "ms");
+        props.put("gpuaas.leader-election.renew-deadline", "2s");
+        props.put("gpuaas.leader-election.retry-period", "500ms");
         return props;
     }
 

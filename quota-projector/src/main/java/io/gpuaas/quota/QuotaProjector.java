@@ -5,6 +5,7 @@ import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.kit.k8s.LeaseLeadership;
+import io.gpuaas.kit.k8s.LeaseSettings;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kit.runtime.ComponentHealth;
 import io.gpuaas.kit.runtime.LifecycleSettings;
@@ -12,7 +13,6 @@ import io.gpuaas.kit.runtime.ServiceComponent;
 import io.gpuaas.kit.runtime.ServiceComponents;
 import io.gpuaas.kit.runtime.ServiceLifecycle;
 import io.gpuaas.kit.runtime.TopicReplica.RecordHandler;
-import io.gpuaas.quota.config.LeaderElectionSettings;
 import io.gpuaas.quota.config.MigLayoutSettings;
 import io.gpuaas.quota.config.NodeResourceSettings;
 import io.gpuaas.quota.config.QuotaSettings;
@@ -64,7 +64,7 @@ public final class QuotaProjector implements ServiceComponents, AutoCloseable {
             KubernetesClient client,
             KafkaClients kafka,
             QuotaSettings settings,
-            LeaderElectionSettings election,
+            LeaseSettings election,
             PoolCatalog catalog,
             PrometheusRegistry registry,
             Clock clock) {
@@ -75,7 +75,7 @@ public final class QuotaProjector implements ServiceComponents, AutoCloseable {
             KubernetesClient client,
             KafkaClients kafka,
             QuotaSettings settings,
-            LeaderElectionSettings election,
+            LeaseSettings election,
             PoolCatalog catalog,
             PrometheusRegistry registry,
             Options options) {
@@ -87,7 +87,7 @@ public final class QuotaProjector implements ServiceComponents, AutoCloseable {
             KafkaClients kafka,
             QuotaSettings settings,
             NodeResourceSettings nodeResources,
-            LeaderElectionSettings election,
+            LeaseSettings election,
             PoolCatalog catalog,
             PrometheusRegistry registry,
             Options options) {
@@ -109,7 +109,7 @@ public final class QuotaProjector implements ServiceComponents, AutoCloseable {
             QuotaSettings settings,
             NodeResourceSettings nodeResources,
             MigLayoutSettings mig,
-            LeaderElectionSettings election,
+            LeaseSettings election,
             PoolCatalog catalog,
             PrometheusRegistry registry,
             Options options) {

@@ -2,8 +2,8 @@ package io.gpuaas.quota;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.pool.PoolCatalog;
+import io.gpuaas.kit.k8s.LeaseSettings;
 import io.gpuaas.kit.kafka.KafkaClients;
-import io.gpuaas.quota.config.LeaderElectionSettings;
 import io.gpuaas.quota.config.MigLayoutSettings;
 import io.gpuaas.quota.config.NodeResourceSettings;
 import io.gpuaas.quota.config.QuotaSettings;
@@ -33,7 +33,7 @@ public class QuotaProjectorService {
             QuotaSettings settings,
             NodeResourceSettings nodeResources,
             MigLayoutSettings mig,
-            LeaderElectionSettings election,
+            LeaseSettings election,
             PoolCatalog catalog,
             PrometheusRegistry registry,
             Optional<QuotaProjector.Options> options) {

@@ -13,6 +13,7 @@ import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.pool.Pool;
 import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.kit.config.KafkaSettings;
+import io.gpuaas.kit.k8s.LeaseSettings;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
 import io.gpuaas.kube.kueue.v1beta2.ClusterQueueSpec;
@@ -20,7 +21,6 @@ import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.ResourceGroups;
 import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.resourcegroups.Flavors;
 import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.resourcegroups.flavors.Resources;
 import io.gpuaas.quota.QuotaProjector;
-import io.gpuaas.quota.config.LeaderElectionSettings;
 import io.gpuaas.quota.config.QuotaSettings;
 import io.gpuaas.quota.k8s.NominalQuota;
 import io.gpuaas.quota.model.FlavorResource;
@@ -118,7 +118,7 @@ public final class QuotaBench {
                     api.newClient(),
                     kafka,
                     settings,
-                    LeaderElectionSettings.disabled(),
+                    LeaseSettings.disabled("gpuaas-quota-projector"),
                     catalog(tenants),
                     registry,
                     Clock.systemUTC());

@@ -10,8 +10,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.notice.Notice;
+import io.gpuaas.kit.k8s.LeaseSettings;
 import io.gpuaas.quota.QuotaProjector;
-import io.gpuaas.quota.config.LeaderElectionSettings;
 import io.gpuaas.quota.config.QuotaSettings;
 import io.gpuaas.quota.k8s.Kind;
 import io.gpuaas.testing.k8s.KubernetesApi;
@@ -223,8 +223,8 @@ class BookingNoticesIT {
     }
 
     private QuotaProjector startProjector() throws InterruptedException {
-        QuotaProjector started =
-                fixture.start(QuotaSettings.defaults(), LeaderElectionSettings.defaults(), new PrometheusRegistry());
+        QuotaProjector started = fixture.start(
+                QuotaSettings.defaults(), LeaseSettings.elect("gpuaas-quota-projector"), new PrometheusRegistry());
         await().atMost(WAIT).until(started::leading);
         return started;
     }

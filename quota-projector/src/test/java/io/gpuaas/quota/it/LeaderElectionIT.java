@@ -10,10 +10,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.gpuaas.events.booking.Booking;
+import io.gpuaas.kit.k8s.LeaseSettings;
 import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
 import io.gpuaas.kube.kueue.v1beta2.Cohort;
 import io.gpuaas.quota.QuotaProjector;
-import io.gpuaas.quota.config.LeaderElectionSettings;
 import io.gpuaas.quota.config.QuotaSettings;
 import io.gpuaas.quota.k8s.Kind;
 import io.gpuaas.quota.k8s.Ownership;
@@ -53,8 +53,8 @@ class LeaderElectionIT {
     private static final Duration LEASE = Duration.ofSeconds(3);
     private static final Duration RENEW_DEADLINE = Duration.ofMillis(1500);
     private static final Duration RETRY = Duration.ofMillis(300);
-    private static final LeaderElectionSettings ELECTION =
-            new LeaderElectionSettings(true, LEASE_NAME, null, null, LEASE, RENEW_DEADLINE, RETRY);
+    private static final LeaseSettings ELECTION =
+            new LeaseSettings(true, LEASE_NAME, null, null, LEASE, RENEW_DEADLINE, RETRY);
     // fabric8 waits retryPeriod plus up to 1.2 × retryPeriod of jitter between attempts; 1 s for a busy 2-core box.
     private static final Duration TAKEOVER =
             LEASE.plus(RETRY.multipliedBy(22).dividedBy(10)).plusSeconds(1);

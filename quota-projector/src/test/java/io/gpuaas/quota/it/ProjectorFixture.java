@@ -14,9 +14,9 @@ import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.kit.config.KafkaSettings;
+import io.gpuaas.kit.k8s.LeaseSettings;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.quota.QuotaProjector;
-import io.gpuaas.quota.config.LeaderElectionSettings;
 import io.gpuaas.quota.config.MigLayoutSettings;
 import io.gpuaas.quota.config.NodeResourceSettings;
 import io.gpuaas.quota.config.QuotaSettings;
@@ -69,7 +69,7 @@ final class ProjectorFixture implements AutoCloseable {
                 Topics.BOOKINGS.valueSerde().serializer());
     }
 
-    QuotaProjector start(QuotaSettings settings, LeaderElectionSettings election, PrometheusRegistry registry)
+    QuotaProjector start(QuotaSettings settings, LeaseSettings election, PrometheusRegistry registry)
             throws InterruptedException {
         return start(client, settings, election, registry);
     }
@@ -79,10 +79,7 @@ final class ProjectorFixture implements AutoCloseable {
      * is ready: caches synced and the topics it replicates read to their end.
      */
     QuotaProjector start(
-            KubernetesClient apiClient,
-            QuotaSettings settings,
-            LeaderElectionSettings election,
-            PrometheusRegistry registry)
+            KubernetesClient apiClient, QuotaSettings settings, LeaseSettings election, PrometheusRegistry registry)
             throws InterruptedException {
         QuotaProjector projector = new QuotaProjector(
                 apiClient, kafka, settings, election, PoolCatalog.load(Optional.empty()), registry, Clock.systemUTC());
@@ -102,7 +99,7 @@ final class ProjectorFixture implements AutoCloseable {
                 QuotaSettings.defaults(),
                 NodeResourceSettings.defaults(),
                 mig,
-                LeaderElectionSettings.defaults(),
+                LeaseSettings.elect("gpuaas-quota-projector"),
                 catalog,
                 registry,
                 QuotaProjector.Options.defaults());

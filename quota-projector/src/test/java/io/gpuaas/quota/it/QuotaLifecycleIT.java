@@ -6,11 +6,11 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.Labels;
+import io.gpuaas.kit.k8s.LeaseSettings;
 import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
 import io.gpuaas.kube.kueue.v1beta2.Cohort;
 import io.gpuaas.kube.kueue.v1beta2.LocalQueue;
 import io.gpuaas.quota.QuotaProjector;
-import io.gpuaas.quota.config.LeaderElectionSettings;
 import io.gpuaas.quota.config.QuotaSettings;
 import io.gpuaas.quota.k8s.Kind;
 import io.gpuaas.quota.k8s.NominalQuota;
@@ -50,8 +50,8 @@ class QuotaLifecycleIT {
     @BeforeAll
     void start(KubernetesClient client, KafkaBroker broker) throws Exception {
         fixture = new ProjectorFixture(client, broker);
-        projector =
-                fixture.start(QuotaSettings.defaults(), LeaderElectionSettings.defaults(), new PrometheusRegistry());
+        projector = fixture.start(
+                QuotaSettings.defaults(), LeaseSettings.elect("gpuaas-quota-projector"), new PrometheusRegistry());
         await().atMost(Duration.ofSeconds(20)).until(projector::leading);
     }
 
@@ -167,7 +167,8 @@ class QuotaLifecycleIT {
 
         fixture.stop(projector);
         PrometheusRegistry registry = new PrometheusRegistry();
-        QuotaProjector second = fixture.start(QuotaSettings.defaults(), LeaderElectionSettings.defaults(), registry);
+        QuotaProjector second =
+                fixture.start(QuotaSettings.defaults(), LeaseSettings.elect("gpuaas-quota-projector"), registry);
         await().atMost(Duration.ofSeconds(20)).until(second::leading);
         Thread.sleep(1_500);
 

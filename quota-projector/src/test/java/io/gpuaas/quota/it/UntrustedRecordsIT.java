@@ -11,8 +11,8 @@ import io.gpuaas.events.EventTypes;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.workload.WorkloadEvent;
+import io.gpuaas.kit.k8s.LeaseSettings;
 import io.gpuaas.quota.QuotaProjector;
-import io.gpuaas.quota.config.LeaderElectionSettings;
 import io.gpuaas.quota.config.QuotaSettings;
 import io.gpuaas.quota.k8s.Kind;
 import io.gpuaas.testing.k8s.KubernetesApiExtension;
@@ -74,7 +74,7 @@ class UntrustedRecordsIT {
                     "b-echo", "echo", "h200", 1, Instant.now(), Instant.now().plusSeconds(120));
 
             QuotaProjector projector = fixture.start(
-                    QuotaSettings.defaults(), LeaderElectionSettings.defaults(), new PrometheusRegistry());
+                    QuotaSettings.defaults(), LeaseSettings.elect("gpuaas-quota-projector"), new PrometheusRegistry());
 
             await().atMost(Duration.ofSeconds(30)).until(projector::leading);
             await().atMost(Duration.ofSeconds(10)).until(() -> fixture.get(Kind.CLUSTER_QUEUE, null, "gpuaas-echo")

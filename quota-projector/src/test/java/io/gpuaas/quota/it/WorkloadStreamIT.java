@@ -8,8 +8,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpuaas.events.CloudEvents;
 import io.gpuaas.events.Json;
 import io.gpuaas.events.Topics;
+import io.gpuaas.kit.k8s.LeaseSettings;
 import io.gpuaas.quota.QuotaProjector;
-import io.gpuaas.quota.config.LeaderElectionSettings;
 import io.gpuaas.quota.config.QuotaSettings;
 import io.gpuaas.quota.k8s.Kind;
 import io.gpuaas.testing.k8s.KubernetesApiExtension;
@@ -56,7 +56,8 @@ class WorkloadStreamIT {
         workloads = new TestWorkloads(client);
         fixture.tenantNamespace("echo", "echo");
         fixture.book("b-echo", "echo", "h200", 4, Instant.now(), Instant.now().plusSeconds(600));
-        projector = fixture.start(FAST_RESYNC, LeaderElectionSettings.disabled(), new PrometheusRegistry());
+        projector =
+                fixture.start(FAST_RESYNC, LeaseSettings.disabled("gpuaas-quota-projector"), new PrometheusRegistry());
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> fixture.get(Kind.LOCAL_QUEUE, "echo", "gpuaas").isPresent());
     }
@@ -112,7 +113,8 @@ class WorkloadStreamIT {
         assertThat(transitions("echo/ray-1")).as("after resyncs").hasSize(2);
 
         fixture.stop(projector);
-        projector = fixture.start(FAST_RESYNC, LeaderElectionSettings.disabled(), new PrometheusRegistry());
+        projector =
+                fixture.start(FAST_RESYNC, LeaseSettings.disabled("gpuaas-quota-projector"), new PrometheusRegistry());
         Thread.sleep(1_500);
         assertThat(transitions("echo/ray-1")).as("after a restart").hasSize(2);
 

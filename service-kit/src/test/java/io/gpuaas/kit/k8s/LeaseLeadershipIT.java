@@ -26,18 +26,9 @@ class LeaseLeadershipIT {
 
     private static final Duration LEASE = Duration.ofSeconds(2);
 
-    record Election(
-            boolean enabled,
-            String leaseName,
-            String namespace,
-            String identity,
-            Duration leaseDuration,
-            Duration renewDeadline,
-            Duration retryPeriod)
-            implements LeaseSettings {
-        static Election of(String lease, String identity) {
-            return new Election(true, lease, "default", identity, LEASE, Duration.ofSeconds(1), Duration.ofMillis(200));
-        }
+    private static LeaseSettings election(String lease, String identity) {
+        return new LeaseSettings(
+                true, lease, "default", identity, LEASE, Duration.ofSeconds(1), Duration.ofMillis(200));
     }
 
     /** A duty that records its calls in one shared log, as "replica:lead" and "replica:stop". */
@@ -61,7 +52,7 @@ class LeaseLeadershipIT {
             LeaseLeadership a = new LeaseLeadership(
                     clientA,
                     "test-leadership",
-                    Election.of("duties", "replica-a"),
+                    election("duties", "replica-a"),
                     List.of(new Recorded("a1", log), new Recorded("a2", log)),
                     () -> true,
                     0);
@@ -70,7 +61,7 @@ class LeaseLeadershipIT {
             LeaseLeadership b = new LeaseLeadership(
                     clientB,
                     "test-leadership",
-                    Election.of("duties", "replica-b"),
+                    election("duties", "replica-b"),
                     List.of(new Recorded("b1", log)),
                     () -> true,
                     0);
@@ -94,8 +85,8 @@ class LeaseLeadershipIT {
     void shouldCampaignOnlyOnceReadyAndLeadAtOnceWhenTheElectionIsDisabled() {
         List<String> log = Collections.synchronizedList(new ArrayList<>());
         AtomicBoolean ready = new AtomicBoolean();
-        Election off =
-                new Election(false, "unused", null, "solo", LEASE, Duration.ofSeconds(1), Duration.ofMillis(200));
+        LeaseSettings off =
+                new LeaseSettings(false, "unused", null, "solo", LEASE, Duration.ofSeconds(1), Duration.ofMillis(200));
         LeaseLeadership solo =
                 new LeaseLeadership(null, "solo-leadership", off, List.of(new Recorded("s", log)), ready::get, 0);
         solo.start();
@@ -111,7 +102,7 @@ class LeaseLeadershipIT {
 
     @Test
     void shouldRefuseDurationsThatCouldGiveTwoLeadersWhenBuilt() {
-        Election bad = new Election(
+        LeaseSettings bad = new LeaseSettings(
                 true, "bad", null, null, Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(1));
         assertThatThrownBy(() -> new LeaseLeadership(null, "x", bad, List.of(), () -> true, 0))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -128,7 +119,7 @@ class LeaseLeadershipIT {
             LeaseLeadership first = new LeaseLeadership(
                     clientA,
                     "slow",
-                    Election.of("slow-start", "replica-a"),
+                    election("slow-start", "replica-a"),
                     List.of(duty(
                             () -> {
                                 starting.countDown();
@@ -144,7 +135,7 @@ class LeaseLeadershipIT {
             LeaseLeadership second = new LeaseLeadership(
                     clientB,
                     "slow",
-                    Election.of("slow-start", "replica-b"),
+                    election("slow-start", "replica-b"),
                     List.of(duty(() -> secondLed.set(true), () -> {})),
                     () -> true,
                     0);
@@ -184,7 +175,7 @@ class LeaseLeadershipIT {
             LeaseLeadership leadership = new LeaseLeadership(
                     client,
                     "closing",
-                    Election.of("closing", "replica-c"),
+                    election("closing", "replica-c"),
                     List.of(duty(
                             () -> {
                                 starting.countDown();

@@ -27,11 +27,11 @@ final class ServiceTuning {
                     // A killed leader's Lease is taken over within seconds; a cancelled booking drains quickly.
                     case "quota-projector" ->
                         Map.of(
-                                "gpuaas.quota.leader-election.lease-duration",
+                                "gpuaas.leader-election.lease-duration",
                                 "6s",
-                                "gpuaas.quota.leader-election.renew-deadline",
+                                "gpuaas.leader-election.renew-deadline",
                                 "4s",
-                                "gpuaas.quota.leader-election.retry-period",
+                                "gpuaas.leader-election.retry-period",
                                 "1s",
                                 "gpuaas.quota.drain-timeout",
                                 "5s");
@@ -53,11 +53,11 @@ final class ServiceTuning {
                         Map.of(
                                 "gpuaas.metrics-gateway.scrape.interval",
                                 "2s",
-                                "gpuaas.metrics-gateway.leader-election.lease-duration",
+                                "gpuaas.leader-election.lease-duration",
                                 "6s",
-                                "gpuaas.metrics-gateway.leader-election.renew-deadline",
+                                "gpuaas.leader-election.renew-deadline",
                                 "4s",
-                                "gpuaas.metrics-gateway.leader-election.retry-period",
+                                "gpuaas.leader-election.retry-period",
                                 "1s");
                     default -> Map.of();
                 });
