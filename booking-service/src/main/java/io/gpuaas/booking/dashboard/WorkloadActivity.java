@@ -57,6 +57,7 @@ public final class WorkloadActivity {
                         .put(n.workload().key(), n);
             case MigLayoutNotReady n -> layoutNotReady.put(n.bookingId(), n);
             case Notice.ApprovalDecided n -> approvals.put(n.bookingId(), n);
+            case Notice.BookingAwaitingApproval n -> {} // the booking's own state says it (PENDING_APPROVAL)
             case Notice.WaitlistBooked n -> waitlistBooked.put(n.bookingId(), n);
             case Notice.WaitlistExpired n -> {} // the entry's own state says it (WaitlistView)
             case BookingUnderused n -> underused.put(n.bookingId(), n);

@@ -338,4 +338,38 @@ class ApprovalDecisionTest {
                 .hasSize(2)
                 .allSatisfy(b -> assertThat(b.state()).isEqualTo(BookingState.CONFIRMED));
     }
+
+    @Test
+    void shouldTellTheTenantOnceThatItsBookingAwaitsApprovalWithTheHoldsEnd() {
+        Decision decision = decider.decide(create(TEAM_A, null, 8, h(10), h(20)), ledger, NOW);
+        Booking booking = decision.changes().getFirst();
+
+        assertThat(Approvals.awaiting(decision)).singleElement().satisfies(n -> {
+            assertThat(n.noticeId()).isEqualTo(Notice.awaitingApprovalId(booking.id()));
+            assertThat(n.bookingId()).isEqualTo(booking.id());
+            assertThat(n.tenant()).isEqualTo("team-a");
+            assertThat(n.holdUntil()).isEqualTo(h(6));
+            assertThat(n.unitHours()).isEqualTo(80.0);
+            assertThat(n.threshold()).isEqualTo(32.0);
+            assertThat(n.start()).isEqualTo(h(10));
+        });
+        assertThat(Approvals.awaiting(decider.decide(create(TEAM_A, null, 1, h(30), h(31)), ledger, NOW)))
+                .as("nothing awaits approval under the threshold")
+                .isEmpty();
+    }
+
+    @Test
+    void shouldNotTellAgainWhenThePendingAnswerIsReplayedForTheSameKey() {
+        BookingCommand.CreateBooking first = create(TEAM_A, "k-2", 8, h(10), h(20));
+        Decision original = decider.decide(first, ledger, NOW);
+        ledger.apply(original);
+        BookingCommand.CreateBooking again = new BookingCommand.CreateBooking(
+                "req-again", "k-2", TEAM_A, "h200", UUID.randomUUID().toString(), "team-a", 8, h(10), h(20), null, NOW);
+
+        Decision replay = decider.decide(again, ledger, NOW);
+
+        assertThat(replay.events()).singleElement().isInstanceOf(BookingPendingApproval.class);
+        assertThat(Approvals.awaiting(original)).hasSize(1);
+        assertThat(Approvals.awaiting(replay)).isEmpty();
+    }
 }
