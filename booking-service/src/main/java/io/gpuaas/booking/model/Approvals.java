@@ -132,7 +132,7 @@ public final class Approvals {
      * Until when a booking awaiting approval holds its units: its creation + its pool's hold, never past its start;
      * its start when the pool has no approval policy (any more).
      */
-    Instant holdUntil(Booking pending) {
+    public Instant holdUntil(Booking pending) {
         return pools.find(pending.pool())
                 .map(Pool::approval)
                 .map(policy -> policy.holdUntil(pending.createdAt(), pending.start()))
