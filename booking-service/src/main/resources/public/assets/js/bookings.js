@@ -177,7 +177,8 @@ async function keep(b, w, hours) {
     if (p.rule === 'KEEP_BOUND') {
       say(p.bound === 'per-answer'
         ? 'Keep refused: at most ' + p.maxHours + ' h per answer'
-        : 'Keep refused: ' + (p.hoursLeft || 0) + ' h left today for this workload', true);
+        : 'Keep refused: ' + (p.hoursLeft || 0) + ' h left today for this '
+          + (p.bound === 'per-booking-day' ? 'booking' : 'workload'), true);
     } else {
       const down = ['KEEP_UNAVAILABLE', 'RECLAIMER_UNAVAILABLE'].includes(p.rule);
       say(down ? 'Keep unavailable: ' + e.message : e.message, true);
