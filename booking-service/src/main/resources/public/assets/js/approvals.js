@@ -1,5 +1,6 @@
 // Admin view: the bookings over their pool's approval threshold that wait for an admin, each with Approve and Deny.
-// A pending booking holds its units until decided or until its hold runs out (then it expires on its own).
+// A pending booking holds its units until decided or until its hold runs out (then it expires on its own): the
+// "Held until" column says when, from the page's holdUntil.
 import { $, api, button, fmt, isAdmin, refreshViews, say } from './api.js';
 
 export async function loadApprovals() {
@@ -14,9 +15,18 @@ export async function loadApprovals() {
   for (const b of page.items) {
     const row = body.insertRow();
     row.dataset.id = b.id;
-    for (const v of [b.tenant, b.pool, b.quantity, fmt(b.start), fmt(b.end), b.purpose || '']) {
+    for (const v of [b.tenant, b.pool, b.quantity, fmt(b.start), fmt(b.end)]) {
       row.insertCell().textContent = v;
     }
+    const held = (page.holdUntil || {})[b.id];
+    const heldCell = row.insertCell();
+    if (held) {
+      const time = document.createElement('time');
+      time.dateTime = held;
+      time.textContent = fmt(held);
+      heldCell.appendChild(time);
+    }
+    row.insertCell().textContent = b.purpose || '';
     const what = b.quantity + ' × ' + b.pool + ' for ' + b.tenant + ' from ' + fmt(b.start);
     const actions = row.insertCell();
     actions.appendChild(button('Approve', 'approve', () => decide(b, 'approve', 'Approved ' + what),

@@ -13,8 +13,11 @@ function layoutWords(n) {
     + fmt(n.time) + ')';
 }
 
-/** The state in words, the time left, and the notices that apply, e.g. "active · 40 min left · ending soon". */
-function status(b, activity) {
+/**
+ * The state in words, the time left, and the notices that apply, e.g. "active · 40 min left · ending soon"; a booking
+ * awaiting approval says until when its units are held (holdUntil: the page's, from the server).
+ */
+function status(b, activity, holdUntil) {
   const now = Date.now();
   const start = new Date(b.start).getTime();
   const end = new Date(b.end).getTime();
@@ -23,7 +26,9 @@ function status(b, activity) {
   switch (b.state) {
     case 'CONFIRMED': parts.push('upcoming · starts in ' + span(start - now)); break;
     case 'ACTIVE': parts.push('active · ' + span(end - now) + ' left'); break;
-    case 'PENDING_APPROVAL': parts.push('awaiting an admin\'s approval · units held, starts in ' + span(start - now));
+    case 'PENDING_APPROVAL': parts.push('awaiting an admin\'s approval · units held'
+      + (holdUntil ? ' until ' + fmt(holdUntil) + ', then it expires unless decided' : '')
+      + ' · starts in ' + span(start - now));
       break;
     default: parts.push(b.state.toLowerCase());
   }
@@ -59,11 +64,11 @@ export async function loadBookings() {
   const body = $('bookings').tBodies[0];
   body.innerHTML = '';
   for (const b of page.items) {
-    renderBooking(body, b, activities.get(b.id));
+    renderBooking(body, b, activities.get(b.id), (page.holdUntil || {})[b.id]);
   }
 }
 
-function renderBooking(body, b, activity) {
+function renderBooking(body, b, activity, holdUntil) {
   const row = body.insertRow();
   row.id = 'booking-' + b.id; // a booked waitlist entry links here
   row.dataset.id = b.id;
@@ -73,10 +78,13 @@ function renderBooking(body, b, activity) {
     row.insertCell().textContent = v;
   }
   seriesMark(row.cells[5], b);
-  const s = status(b, activity);
+  const s = status(b, activity, holdUntil);
   const cell = row.insertCell();
   cell.className = 'status';
   cell.textContent = s.text;
+  if (holdUntil) {
+    cell.dataset.holdUntil = holdUntil; // the instant itself, beside the words in the reader's zone
+  }
   for (const w of s.warn) {
     const note = document.createElement('div');
     note.className = 'notice';
@@ -169,7 +177,8 @@ async function keep(b, w, hours) {
     if (p.rule === 'KEEP_BOUND') {
       say(p.bound === 'per-answer'
         ? 'Keep refused: at most ' + p.maxHours + ' h per answer'
-        : 'Keep refused: ' + (p.hoursLeft || 0) + ' h left today for this workload', true);
+        : 'Keep refused: ' + (p.hoursLeft || 0) + ' h left today for this '
+          + (p.bound === 'per-booking-day' ? 'booking' : 'workload'), true);
     } else {
       const down = ['KEEP_UNAVAILABLE', 'RECLAIMER_UNAVAILABLE'].includes(p.rule);
       say(down ? 'Keep unavailable: ' + e.message : e.message, true);

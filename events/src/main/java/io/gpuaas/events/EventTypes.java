@@ -73,6 +73,7 @@ public final class EventTypes {
         register(Notice.ReclaimPending.class, "io.gpuaas.notice.reclaim-pending.v1");
         register(Notice.MigLayoutNotReady.class, "io.gpuaas.notice.mig-layout-not-ready.v1");
         register(Notice.ApprovalDecided.class, "io.gpuaas.notice.approval-decided.v1");
+        register(Notice.BookingAwaitingApproval.class, "io.gpuaas.notice.booking-awaiting-approval.v1");
         register(Notice.WaitlistBooked.class, "io.gpuaas.notice.waitlist-booked.v1");
         register(Notice.WaitlistExpired.class, "io.gpuaas.notice.waitlist-expired.v1");
         register(Notice.BookingUnderused.class, "io.gpuaas.notice.booking-underused.v1");

@@ -403,6 +403,21 @@ final class EventSamples {
                         NOW.plusSeconds(60)));
         put(
                 samples,
+                new Notice.BookingAwaitingApproval(
+                        Notice.awaitingApprovalId("bk-01JD8Z"),
+                        "bk-01JD8Z",
+                        "team-a",
+                        "team-a",
+                        "h200",
+                        8,
+                        T0,
+                        T1,
+                        32.0,
+                        16.0,
+                        NOW.plusSeconds(6 * 3600),
+                        NOW));
+        put(
+                samples,
                 new Notice.MigLayoutNotReady(
                         Notice.migLayoutNotReadyId("bk-01JD9F", T0),
                         "bk-01JD9F",

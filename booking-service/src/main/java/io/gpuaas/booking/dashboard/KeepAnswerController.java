@@ -8,6 +8,9 @@ import io.gpuaas.booking.http.ProblemException;
 import io.gpuaas.events.Json;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.Caller;
+import io.gpuaas.events.pool.Pool;
+import io.gpuaas.events.pool.PoolCatalog;
+import io.gpuaas.events.pool.PoolKeep;
 import io.gpuaas.kit.config.ForwardedIdentitySettings;
 import io.gpuaas.kit.http.KubernetesNames;
 import io.gpuaas.kit.http.Problem;
@@ -26,6 +29,7 @@ import io.micronaut.security.annotation.Secured;
 import io.micronaut.security.authentication.Authentication;
 import io.micronaut.security.rules.SecurityRule;
 import io.swagger.v3.oas.annotations.Operation;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -43,20 +47,32 @@ public class KeepAnswerController {
     private final BookingAccess access;
     private final KeepForwarder keeps;
     private final ForwardedIdentitySettings forwarded;
+    private final BookingActivities activities;
+    private final PoolCatalog pools;
 
     public KeepAnswerController(
-            CallerGuard guard, BookingAccess access, KeepForwarder keeps, ForwardedIdentitySettings forwarded) {
+            CallerGuard guard,
+            BookingAccess access,
+            KeepForwarder keeps,
+            ForwardedIdentitySettings forwarded,
+            BookingActivities activities,
+            PoolCatalog pools) {
         this.guard = guard;
         this.access = access;
         this.keeps = keeps;
         this.forwarded = forwarded;
+        this.activities = activities;
+        this.pools = pools;
     }
 
     @Operation(
             summary = "Answer a reclaim warning with \"keep it\": body {\"hours\": n}; forwarded to idle-reclaimer "
                     + "with the caller's own token for the workload in the booking's namespace. 202 with the keep's "
-                    + "projected end; 422 beyond the hours of one answer, 409 beyond the workload's hours of the UTC "
-                    + "day (problem+json with bound, maxHours, hoursLeft); 404 for an unknown or another tenant's "
+                    + "projected end; 422 beyond the hours of one answer (the booking's pool's keep.maxHoursPerAnswer, "
+                    + "or idle-reclaimer's), 409 beyond the booking's hours of the UTC day (its pool's "
+                    + "keep.maxHoursPerDay, all its workloads together: bound per-booking-day) or the workload's "
+                    + "(idle-reclaimer's: per-day) (problem+json with bound, maxHours, hoursLeft); 404 for an unknown "
+                    + "or another tenant's "
                     + "booking or workload; kind RayCluster or InferenceService")
     @Post(uri = "/{id}/workloads/{kind}/{name}/keep", consumes = MediaType.ALL, produces = MediaType.APPLICATION_JSON)
     @ExecuteOn(TaskExecutors.BLOCKING)
@@ -81,10 +97,31 @@ public class KeepAnswerController {
         int hours = hours(body)
                 .orElseThrow(() -> ProblemException.badRequest(
                         "KEEP_HOURS", "hours", "the body must be {\"hours\": n} with n a whole number of at least 1"));
+        PoolKeep policy = pools.find(booking.pool()).map(Pool::keepPolicy).orElse(PoolKeep.DEFAULT);
+        KeepAllowance.check(booking, policy, activities.keptIn(booking), hours, Instant.now())
+                .ifPresent(beyond -> {
+                    throw beyond(beyond, name);
+                });
         String answer = keeps.keep(booking.namespace(), kind, name, hours, CallerCredential.of(request, forwarded));
         return HttpResponse.<String>status(HttpStatus.ACCEPTED)
                 .body(answer)
                 .contentType(MediaType.APPLICATION_JSON_TYPE);
+    }
+
+    /** The booking's own bound, in the problem idle-reclaimer's refusals are told with (KeepForwarder). */
+    private static ProblemException beyond(KeepAllowance.Beyond beyond, String workload) {
+        boolean perAnswer = "per-answer".equals(beyond.bound());
+        return new ProblemException(
+                        perAnswer ? 422 : 409,
+                        "KEEP_BOUND",
+                        "hours",
+                        workload
+                                + (perAnswer
+                                        ? " cannot be kept that long in one answer on this pool"
+                                        : " cannot be kept longer: the booking's keep hours of the UTC day are used"))
+                .with("bound", beyond.bound())
+                .with("maxHours", beyond.maxHours())
+                .with("hoursLeft", beyond.hoursLeft());
     }
 
     private static Optional<Integer> hours(@Nullable String body) {

@@ -2,17 +2,21 @@ package io.gpuaas.booking.http;
 
 import io.gpuaas.booking.config.HttpLimits;
 import io.gpuaas.booking.kafka.BookingView;
+import io.gpuaas.booking.model.Approvals;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.booking.Caller;
+import io.gpuaas.events.pool.PoolCatalog;
 import io.micronaut.core.annotation.Introspected;
 import jakarta.inject.Singleton;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Predicate;
 
 /**
@@ -27,18 +31,24 @@ public class BookingQuery {
 
     private final BookingView view;
     private final HttpLimits limits;
+    private final Approvals approvals;
 
-    public BookingQuery(BookingView view, HttpLimits limits) {
+    public BookingQuery(BookingView view, HttpLimits limits, PoolCatalog pools) {
         this.view = view;
         this.limits = limits;
+        this.approvals = new Approvals(pools);
     }
 
     /** Filters; every one is optional. {@code from}/{@code to} keep bookings whose window overlaps them. */
     public record Filter(String state, String pool, Instant from, Instant to) {}
 
-    /** One page; {@code nextCursor} is null on the last page. */
+    /**
+     * One page; {@code nextCursor} is null on the last page. {@code holdUntil} names, for each item awaiting approval,
+     * when its hold runs out (it expires then unless an admin decides), computed from the booking and the pool
+     * catalog as the decider does; empty when no item awaits approval.
+     */
     @Introspected
-    public record Page(List<Booking> items, String nextCursor) {}
+    public record Page(List<Booking> items, String nextCursor, Map<String, Instant> holdUntil) {}
 
     /** Items per page when the caller does not say. */
     static final int DEFAULT_PAGE_SIZE = 50;
@@ -56,10 +66,21 @@ public class BookingQuery {
                 .limit(size + 1L)
                 .toList();
         if (items.size() <= size) {
-            return new Page(items, null);
+            return new Page(items, null, holds(items));
         }
         List<Booking> page = items.subList(0, size);
-        return new Page(page, encode(page.getLast()));
+        return new Page(page, encode(page.getLast()), holds(page));
+    }
+
+    /** Item id → the end of its approval hold, for the items awaiting approval, in the page's order. */
+    private Map<String, Instant> holds(List<Booking> items) {
+        Map<String, Instant> holds = new LinkedHashMap<>();
+        for (Booking b : items) {
+            if (b.state() == BookingState.PENDING_APPROVAL) {
+                holds.put(b.id(), approvals.holdUntil(b));
+            }
+        }
+        return holds;
     }
 
     private static Predicate<Booking> visibleTo(Caller caller) {

@@ -82,6 +82,7 @@ public class BookingMetrics implements LifecycleOutcomes, DecisionObserver {
                     case Notice.ReclaimPending n -> "reclaim_pending"; // idle-reclaimer's; listed for completeness
                     case Notice.MigLayoutNotReady n -> "mig_layout_not_ready"; // quota-projector's, likewise
                     case Notice.ApprovalDecided n -> "approval_decided";
+                    case Notice.BookingAwaitingApproval n -> "booking_awaiting_approval";
                     case Notice.WaitlistBooked n -> "waitlist_booked";
                     case Notice.WaitlistExpired n -> "waitlist_expired";
                     case Notice.BookingUnderused n -> "booking_underused"; // metrics-gateway's, likewise

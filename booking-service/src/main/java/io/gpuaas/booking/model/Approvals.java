@@ -132,7 +132,7 @@ public final class Approvals {
      * Until when a booking awaiting approval holds its units: its creation + its pool's hold, never past its start;
      * its start when the pool has no approval policy (any more).
      */
-    Instant holdUntil(Booking pending) {
+    public Instant holdUntil(Booking pending) {
         return pools.find(pending.pool())
                 .map(Pool::approval)
                 .map(policy -> policy.holdUntil(pending.createdAt(), pending.start()))
@@ -158,6 +158,35 @@ public final class Approvals {
                         d.decidedBy(),
                         d.reason(),
                         d.time()));
+            }
+        }
+        return notices;
+    }
+
+    /**
+     * The notices telling tenants that a booking of theirs awaits approval (a create, a waitlisted request booked, a
+     * series' occurrence), with its hold's end; written in the decision's own transaction, so once. A replayed answer
+     * (the same idempotency key again) changes no booking and tells nothing again.
+     */
+    public static List<Notice.BookingAwaitingApproval> awaiting(Decision decision) {
+        List<Notice.BookingAwaitingApproval> notices = new ArrayList<>();
+        for (BookingEvent event : decision.events()) {
+            if (event instanceof BookingPendingApproval p
+                    && decision.changes().stream().anyMatch(b -> b.id().equals(p.bookingId()))) {
+                Booking b = p.booking();
+                notices.add(new Notice.BookingAwaitingApproval(
+                        Notice.awaitingApprovalId(b.id()),
+                        b.id(),
+                        b.tenant(),
+                        b.namespace(),
+                        b.pool(),
+                        b.quantity(),
+                        b.start(),
+                        b.end(),
+                        p.unitHours(),
+                        p.threshold(),
+                        p.holdUntil(),
+                        p.time()));
             }
         }
         return notices;

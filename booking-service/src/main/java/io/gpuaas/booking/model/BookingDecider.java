@@ -52,7 +52,8 @@ public final class BookingDecider {
         this.flexible = new FlexibleDecisions(policy, capacity);
         this.approvals = new Approvals(pools);
         this.series = new SeriesDecisions(pools, policy);
-        this.waitlist = new Waitlist(policy, this::create);
+        // A waitlisted booking and a series' occurrence are creates like any other: the approval gate too.
+        this.waitlist = new Waitlist(policy, this::gatedCreate);
     }
 
     public BookingPolicy policy() {
@@ -71,13 +72,12 @@ public final class BookingDecider {
         }
         Decision decision =
                 switch (command) {
-                    case CreateBooking create ->
-                        waitlist.admit(create, approvals.gate(create, create(create, ledger, now), now), ledger, now);
+                    case CreateBooking create -> waitlist.admit(create, gatedCreate(create, ledger, now), ledger, now);
                     case CancelBooking cancel -> cancel(cancel, ledger, now);
                     case ChangeBooking change -> change(change, ledger, now);
                     case ReleaseBooking release -> release(release, ledger, now);
                     case DecideApproval approval -> approvals.decide(approval, ledger, now);
-                    case CreateSeries s -> series.create(s, ledger, now, this::create);
+                    case CreateSeries s -> series.create(s, ledger, now, this::gatedCreate);
                     case CancelSeries s -> series.cancelRest(s, ledger, now);
                 };
         return idempotency.remember(command, decision, now);
@@ -124,6 +124,11 @@ public final class BookingDecider {
      */
     public List<Decision> settleWaitlist(Decision decision, BookingLedger ledger, Instant now) {
         return waitlist.settle(decision, ledger, now);
+    }
+
+    /** The create of one booking as its pool's approval policy has it: over the threshold, held for an admin. */
+    private Decision gatedCreate(CreateBooking c, BookingLedger ledger, Instant now) {
+        return approvals.gate(c, create(c, ledger, now), now);
     }
 
     private Decision create(CreateBooking c, BookingLedger ledger, Instant now) {

@@ -9,6 +9,7 @@ import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.booking.BookingEvent.BookingActivated;
 import io.gpuaas.events.booking.BookingEvent.BookingCancelled;
 import io.gpuaas.events.booking.BookingEvent.BookingConfirmed;
+import io.gpuaas.events.booking.BookingEvent.BookingPendingApproval;
 import io.gpuaas.events.booking.BookingEvent.BookingRejected;
 import io.gpuaas.events.booking.BookingEvent.RefusedOccurrence;
 import io.gpuaas.events.booking.BookingEvent.SeriesCancelled;
@@ -26,7 +27,8 @@ import java.util.Optional;
 /**
  * Decides recurring series, pure like {@link BookingDecider}. A series' occurrences never overlap each other
  * ({@link Recurrence#expand}), so each is decided as the create of a booking of its own against the same ledger (a
- * booking, its capacity and its tenant cap, its placement on a flexible pool), and the results are joined into one
+ * booking, its capacity and its tenant cap, its placement on a flexible pool, its pool's approval threshold: held
+ * PENDING_APPROVAL when over it), and the results are joined into one
  * {@link Decision}: one transaction, the same on every replay. An occurrence on a flexible pool that would need other
  * bookings moved is refused ({@code CAPACITY}): moves made for two occurrences could put the same booking in two
  * places, so a series only takes room that is free as it is.
@@ -109,10 +111,13 @@ final class SeriesDecisions {
         for (Decision d : booked) {
             events.addAll(d.events());
             changes.addAll(d.changes());
-            d.events().stream()
-                    .filter(BookingConfirmed.class::isInstance)
-                    .map(e -> ((BookingConfirmed) e).booking())
-                    .forEach(confirmed::add);
+            for (BookingEvent e : d.events()) {
+                switch (e) {
+                    case BookingConfirmed x -> confirmed.add(x.booking());
+                    case BookingPendingApproval x -> confirmed.add(x.booking()); // over the threshold: held
+                    default -> {}
+                }
+            }
         }
         SeriesDecided decided = new SeriesDecided(
                 c.requestId(),
@@ -179,6 +184,14 @@ final class SeriesDecisions {
                                 new BookingConfirmed(x.requestId(), x.booking().inSeries(seriesId), x.time());
                     case BookingActivated x ->
                         new BookingActivated(x.booking().inSeries(seriesId), x.time(), x.requestId());
+                    case BookingPendingApproval x ->
+                        new BookingPendingApproval(
+                                x.requestId(),
+                                x.booking().inSeries(seriesId),
+                                x.unitHours(),
+                                x.threshold(),
+                                x.holdUntil(),
+                                x.time());
                     default -> e;
                 })
                 .toList();

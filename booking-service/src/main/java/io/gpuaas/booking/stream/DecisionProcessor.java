@@ -117,6 +117,11 @@ final class DecisionProcessor implements Processor<String, BookingCommand, Strin
                     new Record<String, Object>(notice.bookingId(), notice, timestamp),
                     BookingTopology.APPROVAL_NOTICES_SINK);
         }
+        for (Notice.BookingAwaitingApproval notice : Approvals.awaiting(decision)) {
+            context.forward(
+                    new Record<String, Object>(notice.bookingId(), notice, timestamp),
+                    BookingTopology.APPROVAL_NOTICES_SINK);
+        }
         WaitlistOutputs.forward(context, decision, timestamp);
     }
 

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Approval of large bookings over HTTP against the real broker: a booking over its pool's threshold waits
  * PENDING_APPROVAL holding its units; an admin approves (CONFIRMED, then ACTIVE at its start) or denies (units free);
- * unanswered, it expires at its hold. Each outcome is one ApprovalDecided notice on gpuaas.notices. Every test has a
+ * unanswered, it expires at its hold. The tenant is told it awaits approval (one BookingAwaitingApproval notice with
+ * the hold's end), and each outcome is one ApprovalDecided notice on gpuaas.notices. Every test has a
  * pool of its own (4 GPUs, over 0.01 GPU-hours needs approval, held an hour), so they do not share capacity.
  */
 @ExtendWith(KafkaBrokerExtension.class)
@@ -94,12 +95,25 @@ class ApprovalIT {
                         () -> assertThat(read(app.get(location, TEAM_A).body())).containsEntry("state", "ACTIVE"));
         String id = (String) read(created.body()).get("id");
         await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(notices.values(id))
+                .filteredOn(Notice.ApprovalDecided.class::isInstance)
                 .singleElement()
                 .isInstanceOfSatisfying(Notice.ApprovalDecided.class, n -> {
                     assertThat(n.outcome()).isEqualTo(Outcome.APPROVED);
                     assertThat(n.decidedBy()).isEqualTo("root");
                     assertThat(n.tenant()).isEqualTo("team-a");
                 }));
+        assertThat(notices.values(id))
+                .as("told it awaits approval before it was decided, with the hold's end: its start, within the hour")
+                .first()
+                .isInstanceOfSatisfying(Notice.BookingAwaitingApproval.class, n -> {
+                    assertThat(n.noticeId()).isEqualTo(id + "/awaiting-approval");
+                    assertThat(n.tenant()).isEqualTo("team-a");
+                    assertThat(n.holdUntil()).isEqualTo(start);
+                    assertThat(n.quantity()).isEqualTo(4);
+                });
+        assertThat(notices.values(id))
+                .filteredOn(Notice.BookingAwaitingApproval.class::isInstance)
+                .hasSize(1);
     }
 
     @Test
@@ -130,11 +144,19 @@ class ApprovalIT {
         assertThat(again.statusCode()).as("decided once: " + again.body()).isEqualTo(409);
         String id = (String) read(created.body()).get("id");
         await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(notices.values(id))
+                .filteredOn(Notice.ApprovalDecided.class::isInstance)
                 .singleElement()
                 .isInstanceOfSatisfying(Notice.ApprovalDecided.class, n -> {
                     assertThat(n.outcome()).isEqualTo(Outcome.DENIED);
                     assertThat(n.reason()).isEqualTo("budget");
                 }));
+        Instant createdAt = Instant.parse((String) read(created.body()).get("createdAt"));
+        assertThat(notices.values(id))
+                .filteredOn(Notice.BookingAwaitingApproval.class::isInstance)
+                .singleElement()
+                .isInstanceOfSatisfying(Notice.BookingAwaitingApproval.class, n -> assertThat(n.holdUntil())
+                        .as("the pool's hour after the decision, well before the start")
+                        .isEqualTo(createdAt.plus(Duration.ofHours(1))));
     }
 
     @Test
@@ -152,6 +174,7 @@ class ApprovalIT {
                         () -> assertThat(read(app.get(location, TEAM_A).body())).containsEntry("state", "DENIED"));
 
         await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(notices.values(id))
+                .filteredOn(Notice.ApprovalDecided.class::isInstance)
                 .singleElement()
                 .isInstanceOfSatisfying(Notice.ApprovalDecided.class, n -> {
                     assertThat(n.outcome()).isEqualTo(Outcome.EXPIRED);

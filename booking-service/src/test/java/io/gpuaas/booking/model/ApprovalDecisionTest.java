@@ -201,4 +201,175 @@ class ApprovalDecisionTest {
         assertThat(replay.requestId()).isEqualTo("req-again");
         assertThat(replay.booking().id()).isEqualTo(first.bookingId());
     }
+
+    /** A create that waits until {@code latest} when it does not fit. */
+    private static BookingCommand.CreateBooking waiting(
+            Caller caller, int quantity, Instant start, Instant end, Instant latest) {
+        return new BookingCommand.CreateBooking(
+                UUID.randomUUID().toString(),
+                null,
+                caller,
+                "h200",
+                UUID.randomUUID().toString(),
+                caller.tenant(),
+                quantity,
+                start,
+                end,
+                null,
+                NOW,
+                null,
+                null,
+                null,
+                latest);
+    }
+
+    @Test
+    void shouldHoldForApprovalWhenAWaitingRequestIsBookedAtOnceAtALaterStart() {
+        decide(create(ADMIN, null, 8, h(10), h(12)), NOW);
+
+        // 8 GPUs for 5 hours: 40 GPU-hours, fits from h12, which is before its latest start.
+        BookingEvent answer = decide(waiting(TEAM_A, 8, h(10), h(15), h(13)), NOW);
+
+        assertThat(answer).isInstanceOfSatisfying(BookingPendingApproval.class, p -> {
+            assertThat(p.booking().state()).isEqualTo(BookingState.PENDING_APPROVAL);
+            assertThat(p.booking().start()).isEqualTo(h(12));
+            assertThat(p.holdUntil()).isEqualTo(h(6));
+        });
+        assertThat(ledger.timeline("h200").reservedAt(h(13))).isEqualTo(8);
+        assertThat(decider.advance(ledger, h(6)).events())
+                .singleElement()
+                .isInstanceOfSatisfying(BookingApprovalDecided.class, e -> assertThat(e.outcome())
+                        .isEqualTo(Outcome.EXPIRED));
+    }
+
+    @Test
+    void shouldHoldForApprovalWhenAWaitlistedRequestOverTheThresholdFitsAfterACancel() {
+        Booking blocking = ((BookingConfirmed) decide(create(ADMIN, null, 8, h(10), h(14)), NOW)).booking();
+        BookingEvent waits = decide(waiting(TEAM_A, 8, h(10), h(15), h(11)), NOW);
+        assertThat(waits).isInstanceOf(BookingEvent.BookingWaitlisted.class);
+
+        Decision cancelled = decider.decide(cancel(ADMIN, blocking.id()), ledger, h(1));
+        ledger.apply(cancelled);
+        List<Decision> settled = decider.settleWaitlist(cancelled, ledger, h(1));
+
+        assertThat(settled).singleElement().satisfies(d -> {
+            assertThat(d.events().getFirst()).isInstanceOfSatisfying(BookingEvent.WaitlistEnded.class, e -> assertThat(
+                            e.entry().state())
+                    .isEqualTo(io.gpuaas.events.booking.WaitlistEntry.State.BOOKED));
+            assertThat(d.events()).noneMatch(BookingConfirmed.class::isInstance).anySatisfy(e -> assertThat(e)
+                    .isInstanceOfSatisfying(BookingPendingApproval.class, p -> {
+                        assertThat(p.booking().id()).isEqualTo(waits.bookingId());
+                        assertThat(p.holdUntil()).isEqualTo(h(7));
+                    }));
+        });
+        assertThat(ledger.booking(waits.bookingId()).orElseThrow().state()).isEqualTo(BookingState.PENDING_APPROVAL);
+        assertThat(((BookingRejected) decide(create(TEAM_B, null, 1, h(11), h(12)), h(1))).reason())
+                .as("the held booking keeps its units from others")
+                .isEqualTo("CAPACITY");
+    }
+
+    @Test
+    void shouldHoldEachSeriesOccurrenceOverTheThresholdAndConfirmTheOthers() {
+        decide(create(ADMIN, null, 4, h(24 + 10), h(24 + 12)), NOW);
+        BookingCommand.CreateSeries series = new BookingCommand.CreateSeries(
+                UUID.randomUUID().toString(),
+                null,
+                TEAM_A,
+                "h200",
+                UUID.randomUUID().toString(),
+                "team-a",
+                8,
+                h(10),
+                h(15),
+                null,
+                null,
+                null,
+                "FREQ=DAILY;COUNT=2",
+                null,
+                BookingCommand.SeriesMode.EACH,
+                NOW,
+                null);
+
+        Decision decided = decider.decide(series, ledger, NOW);
+        ledger.apply(decided);
+
+        BookingEvent.SeriesDecided answer =
+                (BookingEvent.SeriesDecided) decided.events().getFirst();
+        assertThat(answer.confirmed())
+                .as("the first occurrence, 40 GPU-hours, held; the second refused for capacity")
+                .singleElement()
+                .satisfies(b -> {
+                    assertThat(b.state()).isEqualTo(BookingState.PENDING_APPROVAL);
+                    assertThat(b.seriesId()).isEqualTo(series.seriesId());
+                });
+        assertThat(answer.refused()).singleElement().extracting(r -> r.reason()).isEqualTo("CAPACITY");
+        assertThat(decided.events())
+                .noneMatch(BookingConfirmed.class::isInstance)
+                .anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(BookingPendingApproval.class, p -> assertThat(
+                                p.booking().seriesId())
+                        .isEqualTo(series.seriesId())));
+        assertThat(ledger.timeline("h200").reservedAt(h(12))).isEqualTo(8);
+    }
+
+    @Test
+    void shouldConfirmSeriesOccurrencesUnderTheThresholdWithoutApproval() {
+        BookingCommand.CreateSeries series = new BookingCommand.CreateSeries(
+                UUID.randomUUID().toString(),
+                null,
+                TEAM_A,
+                "h200",
+                UUID.randomUUID().toString(),
+                "team-a",
+                4,
+                h(10),
+                h(12),
+                null,
+                null,
+                null,
+                "FREQ=DAILY;COUNT=2",
+                null,
+                BookingCommand.SeriesMode.EACH,
+                NOW,
+                null);
+
+        Decision decided = decider.decide(series, ledger, NOW);
+
+        assertThat(((BookingEvent.SeriesDecided) decided.events().getFirst()).confirmed())
+                .hasSize(2)
+                .allSatisfy(b -> assertThat(b.state()).isEqualTo(BookingState.CONFIRMED));
+    }
+
+    @Test
+    void shouldTellTheTenantOnceThatItsBookingAwaitsApprovalWithTheHoldsEnd() {
+        Decision decision = decider.decide(create(TEAM_A, null, 8, h(10), h(20)), ledger, NOW);
+        Booking booking = decision.changes().getFirst();
+
+        assertThat(Approvals.awaiting(decision)).singleElement().satisfies(n -> {
+            assertThat(n.noticeId()).isEqualTo(Notice.awaitingApprovalId(booking.id()));
+            assertThat(n.bookingId()).isEqualTo(booking.id());
+            assertThat(n.tenant()).isEqualTo("team-a");
+            assertThat(n.holdUntil()).isEqualTo(h(6));
+            assertThat(n.unitHours()).isEqualTo(80.0);
+            assertThat(n.threshold()).isEqualTo(32.0);
+            assertThat(n.start()).isEqualTo(h(10));
+        });
+        assertThat(Approvals.awaiting(decider.decide(create(TEAM_A, null, 1, h(30), h(31)), ledger, NOW)))
+                .as("nothing awaits approval under the threshold")
+                .isEmpty();
+    }
+
+    @Test
+    void shouldNotTellAgainWhenThePendingAnswerIsReplayedForTheSameKey() {
+        BookingCommand.CreateBooking first = create(TEAM_A, "k-2", 8, h(10), h(20));
+        Decision original = decider.decide(first, ledger, NOW);
+        ledger.apply(original);
+        BookingCommand.CreateBooking again = new BookingCommand.CreateBooking(
+                "req-again", "k-2", TEAM_A, "h200", UUID.randomUUID().toString(), "team-a", 8, h(10), h(20), null, NOW);
+
+        Decision replay = decider.decide(again, ledger, NOW);
+
+        assertThat(replay.events()).singleElement().isInstanceOf(BookingPendingApproval.class);
+        assertThat(Approvals.awaiting(original)).hasSize(1);
+        assertThat(Approvals.awaiting(replay)).isEmpty();
+    }
 }

@@ -19,6 +19,7 @@ public sealed interface Notice extends IdentifiedEvent
                 Notice.ReclaimPending,
                 Notice.MigLayoutNotReady,
                 Notice.ApprovalDecided,
+                Notice.BookingAwaitingApproval,
                 Notice.WaitlistBooked,
                 Notice.WaitlistExpired,
                 Notice.BookingUnderused {
@@ -63,6 +64,11 @@ public sealed interface Notice extends IdentifiedEvent
         return bookingId + "/mig-layout-not-ready@" + start;
     }
 
+    /** {@code <bookingId>/awaiting-approval}: a booking enters PENDING_APPROVAL once (at its creation). */
+    static String awaitingApprovalId(String bookingId) {
+        return bookingId + "/awaiting-approval";
+    }
+
     /** {@code <bookingId>/approval-decided}: a booking awaits approval once, so it is decided once. */
     static String approvalDecidedId(String bookingId) {
         return bookingId + "/approval-decided";
@@ -100,6 +106,40 @@ public sealed interface Notice extends IdentifiedEvent
             String reason,
             Instant time)
             implements Notice {}
+    /**
+     * A booking over its pool's approval threshold waits for an admin: it is PENDING_APPROVAL, its units are kept from
+     * everyone else, and unless an admin approves or denies it first it expires (DENIED) at {@code holdUntil}. Sent by
+     * booking-service's decision engine in the same transaction as the decision that put it there (a create, a
+     * waitlisted request booked, a series' occurrence), so once; what follows is an {@link ApprovalDecided}.
+     *
+     * @param noticeId  {@link #awaitingApprovalId}
+     * @param bookingId the booking (the record key)
+     * @param tenant    its tenant
+     * @param namespace the namespace the booking is for
+     * @param pool      its pool
+     * @param quantity  units of the pool it asks for
+     * @param start     its window's start
+     * @param end       its window's end
+     * @param unitHours its size as the pool's threshold measures it
+     * @param threshold the pool's threshold it is over
+     * @param holdUntil when it expires unless an admin decides: the pool's hold after the decision, never past start
+     * @param time      when it was decided
+     */
+    record BookingAwaitingApproval(
+            String noticeId,
+            String bookingId,
+            String tenant,
+            String namespace,
+            String pool,
+            int quantity,
+            Instant start,
+            Instant end,
+            double unitHours,
+            double threshold,
+            Instant holdUntil,
+            Instant time)
+            implements Notice {}
+
     /** {@code <bookingId>/waitlist-booked}: a waitlist entry is booked at most once. */
     static String waitlistBookedId(String bookingId) {
         return bookingId + "/waitlist-booked";

@@ -32,6 +32,8 @@ import java.util.List;
  *                 their first day; null or empty (absent in the file): the pool is not priced, its cost is 0
  * @param approval bookings over this size wait for an admin ({@link PoolApproval}); null (absent in the file): no
  *                 booking of the pool needs approval
+ * @param keep     how long "keep it" answers may keep a booking's workloads from reclaim ({@link PoolKeep}); null
+ *                 (absent in the file): {@link PoolKeep#DEFAULT}
  *
  * <p>A flexible pool has no {@code migProfile}; its {@code resource} is the whole-GPU resource
  * ({@code nvidia.com/gpu}) and a booking of a profile {@code p} reserves {@link #resourceFor(String)}
@@ -49,7 +51,8 @@ public record Pool(
         String kind,
         List<PoolNode> nodes,
         List<PoolPrice> prices,
-        PoolApproval approval) {
+        PoolApproval approval,
+        PoolKeep keep) {
 
     /** {@link #kind()} of a pool gpuaas lays out itself. */
     public static final String FLEXIBLE = "flexible";
@@ -111,7 +114,60 @@ public record Pool(
             Integer gpus,
             String kind,
             List<PoolNode> nodes) {
-        this(id, flavor, resource, capacity, gpuModel, migProfile, noShowGrace, gpus, kind, nodes, null, null);
+        this(id, flavor, resource, capacity, gpuModel, migProfile, noShowGrace, gpus, kind, nodes, null, null, null);
+    }
+
+    /** A pool with prices and an approval policy, its keep bounds the default (as before they were added). */
+    public Pool(
+            String id,
+            String flavor,
+            String resource,
+            int capacity,
+            String gpuModel,
+            String migProfile,
+            Duration noShowGrace,
+            Integer gpus,
+            String kind,
+            List<PoolNode> nodes,
+            List<PoolPrice> prices,
+            PoolApproval approval) {
+        this(
+                id,
+                flavor,
+                resource,
+                capacity,
+                gpuModel,
+                migProfile,
+                noShowGrace,
+                gpus,
+                kind,
+                nodes,
+                prices,
+                approval,
+                null);
+    }
+
+    /** The bounds on keep answers for this pool's bookings: its own, else {@link PoolKeep#DEFAULT}. */
+    public PoolKeep keepPolicy() {
+        return keep != null ? keep : PoolKeep.DEFAULT;
+    }
+
+    /** This pool with the keep bounds {@code newKeep} (null: the default). */
+    public Pool withKeep(PoolKeep newKeep) {
+        return new Pool(
+                id,
+                flavor,
+                resource,
+                capacity,
+                gpuModel,
+                migProfile,
+                noShowGrace,
+                gpus,
+                kind,
+                nodes,
+                prices,
+                approval,
+                newKeep);
     }
 
     /** This pool with {@code schedule} as its prices. */
@@ -128,7 +184,8 @@ public record Pool(
                 kind,
                 nodes,
                 schedule,
-                approval);
+                approval,
+                keep);
     }
 
     /**
@@ -237,7 +294,8 @@ public record Pool(
                 kind,
                 nodes,
                 prices,
-                newApproval);
+                newApproval,
+                keep);
     }
 
     /** A static pool (no kind, no nodes). */

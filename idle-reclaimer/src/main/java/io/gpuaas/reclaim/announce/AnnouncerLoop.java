@@ -97,6 +97,7 @@ public record AnnouncerLoop(ReclaimAnnouncements announcements, ReconcileLoop<Wo
             case Notice.NoShowWarning booking -> {}
             case Notice.MigLayoutNotReady booking -> {}
             case Notice.ApprovalDecided booking -> {}
+            case Notice.BookingAwaitingApproval booking -> {}
             case Notice.WaitlistBooked booking -> {}
             case Notice.WaitlistExpired booking -> {}
             case Notice.BookingUnderused booking -> {}

@@ -13,7 +13,7 @@ import java.util.Map;
 /**
  * Which bookings are under-used at a ledger's cut: pure, from the ledger's per-minute device time alone, so every
  * replica (and a new leader) decides the same. A booking counts when it held its units over the whole window before
- * the cut ({@code [cut - window, cut)}, still confirmed or active); its busy share is its busy device-time in those
+ * the cut ({@code [cut - window, cut)}) and is ACTIVE (started, not ended or released); its busy share is its busy device-time in those
  * minutes over {@code quantity × window}. The notice's id names the booking and the suppression period the cut falls
  * in, counted from the booking's start, so copies of one notice have one id.
  */
@@ -41,7 +41,8 @@ public final class UnderuseCheck {
             BookingLedger entry, Instant cut, Duration window, double threshold, Duration suppression) {
         Booking booking = entry.facts().booking();
         Instant from = cut.minus(window);
-        boolean holding = (booking.state() == BookingState.ACTIVE || booking.state() == BookingState.CONFIRMED)
+        // ACTIVE only: a CONFIRMED booking has not started (or its start was never seen), so it has nothing to use yet.
+        boolean holding = booking.state() == BookingState.ACTIVE
                 && !booking.start().isAfter(from)
                 && !entry.facts().heldEnd().isBefore(cut)
                 && booking.quantity() > 0;

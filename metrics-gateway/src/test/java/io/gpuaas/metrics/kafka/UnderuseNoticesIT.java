@@ -2,6 +2,7 @@ package io.gpuaas.metrics.kafka;
 
 import static io.gpuaas.events.KafkaPrincipal.METRICS_GATEWAY;
 import static io.gpuaas.metrics.ledger.LedgerRecords.POOLS;
+import static io.gpuaas.metrics.ledger.LedgerRecords.activated;
 import static io.gpuaas.metrics.ledger.LedgerRecords.booking;
 import static io.gpuaas.metrics.ledger.LedgerRecords.confirmed;
 import static io.gpuaas.metrics.ledger.LedgerRecords.scrape;
@@ -133,6 +134,7 @@ class UnderuseNoticesIT {
     void shouldSendOneNoticeAndNoSecondInItsPeriodWhenTheCutMovesOnOrAnotherReplicaTakesOver() throws Exception {
         Booking lazy = booking("bk-lazy", "team-a", "h200", 1, T10, T10.plusSeconds(4 * 3600));
         send(Topics.BOOKING_EVENTS, lazy.id(), confirmed(lazy));
+        send(Topics.BOOKING_EVENTS, lazy.id(), activated(lazy)); // only an ACTIVE booking is checked
         samplesUntil(T10, T10.plusSeconds(4200)); // cut 11:05: busy 5 of the last 60 minutes
 
         Replica first = replica();

@@ -1,6 +1,7 @@
 package io.gpuaas.metrics.ledger;
 
 import static io.gpuaas.metrics.ledger.LedgerRecords.POOLS;
+import static io.gpuaas.metrics.ledger.LedgerRecords.activated;
 import static io.gpuaas.metrics.ledger.LedgerRecords.booking;
 import static io.gpuaas.metrics.ledger.LedgerRecords.confirmed;
 import static io.gpuaas.metrics.ledger.LedgerRecords.scrape;
@@ -25,15 +26,21 @@ class UnderuseCheckTest {
      */
     static LedgerInputs inputs(Instant until) {
         LedgerInputs inputs = new LedgerInputs(POOLS, 0.05, Duration.ofSeconds(30));
-        inputs.apply(confirmed(lazy()));
-        inputs.apply(confirmed(booking("bk-busy", "team-b", "h200", 1, T10, T10.plusSeconds(4 * 3600))));
-        inputs.apply(confirmed(booking("bk-late", "team-c", "h200", 1, T10.plusSeconds(1800), T10.plusSeconds(9000))));
+        hold(inputs, lazy());
+        hold(inputs, booking("bk-busy", "team-b", "h200", 1, T10, T10.plusSeconds(4 * 3600)));
+        hold(inputs, booking("bk-late", "team-c", "h200", 1, T10.plusSeconds(1800), T10.plusSeconds(9000)));
         for (Instant t = T10; !t.isAfter(until); t = t.plusSeconds(30)) {
             inputs.apply(scrape("n1", "GPU-1", "h200", "team-a", t, t.isBefore(T10.plusSeconds(600)) ? 0.9 : 0.0));
             inputs.apply(scrape("n2", "GPU-2", "h200", "team-b", t, 0.9));
             inputs.apply(scrape("n3", "GPU-3", "h200", "team-c", t, 0.0));
         }
         return inputs;
+    }
+
+    /** A booking confirmed and then activated at its start, as the decision engine's events have it. */
+    private static void hold(LedgerInputs inputs, Booking booking) {
+        inputs.apply(confirmed(booking));
+        inputs.apply(activated(booking));
     }
 
     static Booking lazy() {
@@ -96,5 +103,17 @@ class UnderuseCheckTest {
         Ledger ledger = ledger(T10.plusSeconds(3000)); // cut 10:45: bk-lazy held only 45 minutes
 
         assertThat(UnderuseCheck.at(ledger, UnderuseSettings.defaults())).isEmpty();
+    }
+
+    @Test
+    void shouldNotCheckABookingThatIsOnlyConfirmedWhenItNeverStarted() {
+        LedgerInputs inputs = inputs(T10.plusSeconds(4200)); // cut 11:05
+        // Its window covers the last hour, yet it was never activated (no start seen): nothing of it is in use.
+        inputs.apply(confirmed(booking("bk-upcoming", "team-d", "h200", 1, T10, T10.plusSeconds(4 * 3600))));
+
+        Ledger ledger = LedgerSnapshots.compute(inputs.copy(), Map.of(), SEALING);
+
+        assertThat(ids(ledger, UnderuseSettings.defaults()))
+                .containsExactly("bk-lazy/booking-underused@2026-11-22T10:00:00Z");
     }
 }

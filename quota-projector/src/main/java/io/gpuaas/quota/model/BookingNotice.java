@@ -74,6 +74,7 @@ public record BookingNotice(
             case Notice.ReclaimPending n -> Optional.empty();
             case Notice.MigLayoutNotReady n -> Optional.empty(); // ours; MigNoticeLedger remembers it
             case Notice.ApprovalDecided n -> Optional.empty(); // about a booking before it holds quota
+            case Notice.BookingAwaitingApproval n -> Optional.empty(); // likewise
             // For the tenant (webhooks, dashboard); a booked entry's quota comes at its start like any booking's.
             case Notice.WaitlistBooked n -> Optional.empty();
             case Notice.WaitlistExpired n -> Optional.empty();

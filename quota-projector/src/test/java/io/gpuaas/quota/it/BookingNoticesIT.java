@@ -272,6 +272,7 @@ class BookingNoticesIT {
                     case Notice.ReclaimPending n -> n.workload().key();
                     case Notice.MigLayoutNotReady n -> n.bookingId();
                     case Notice.ApprovalDecided n -> n.bookingId();
+                    case Notice.BookingAwaitingApproval n -> n.bookingId();
                     case Notice.WaitlistBooked n -> n.bookingId();
                     case Notice.WaitlistExpired n -> n.bookingId();
                     case Notice.BookingUnderused n -> n.bookingId();
