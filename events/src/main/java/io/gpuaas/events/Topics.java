@@ -162,7 +162,8 @@ public final class Topics {
             Map.entry("reclaim-keeps", "`namespace/kind/name`"),
             Map.entry("tenant-utilization", "tenant"),
             Map.entry("usage-ledger", "`<tenant>/<yyyy-mm-dd>` (UTC day)"),
-            Map.entry("notices", "booking id, or `namespace/kind/name` of a workload"),
+            Map.entry(
+                    "notices", "booking id, `namespace/kind/name` of a workload, or `<tenant>/<yyyy-MM>` of a budget"),
             Map.entry("webhooks", "`<tenant>/<id>` of the endpoint"),
             Map.entry("dead-letter", "the original record's key, unchanged"));
 
