@@ -150,8 +150,10 @@ public final class BudgetDecider {
             }
             case ENDED -> touched.addAll(dropWaiting(ledger, o.bookingId()));
             case DECIDED -> {
+                // The first event carrying the request's id answers it (a move made for it carries none); an
+                // idempotent replay answers with the original booking, whose id is not the one held for.
                 Hold hold = o.requestId() == null ? null : ledger.holds().get(o.requestId());
-                if (hold != null && hold.bookingId().equals(o.bookingId())) {
+                if (hold != null) {
                     ledger.holds().remove(o.requestId());
                     touched.addAll(hold.months().keySet());
                 }

@@ -99,8 +99,10 @@ class BudgetIT {
         Map<String, Object> figures = (Map<String, Object>) problem.get("budget");
         assertThat(figures).containsEntry("month", month).containsEntry("unit", "GPU_HOURS");
         assertThat(((Number) figures.get("limit")).doubleValue()).isEqualTo(10.0);
-        assertThat(((Number) figures.get("booked")).doubleValue()).isEqualTo(6.0);
-        assertThat(((Number) figures.get("held")).doubleValue()).isEqualTo(0.0);
+        // The first booking is answered once its pool decided; the stage may not have read that back yet, so its
+        // 6 GPU-hours are booked or still held, never neither.
+        assertThat(((Number) figures.get("booked")).doubleValue() + ((Number) figures.get("held")).doubleValue())
+                .isEqualTo(6.0);
         assertThat(((Number) figures.get("needed")).doubleValue()).isEqualTo(6.0);
         await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
             Map<String, Object> state =
