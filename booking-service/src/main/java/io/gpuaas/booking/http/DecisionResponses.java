@@ -60,6 +60,9 @@ final class DecisionResponses {
         if (rule == Rejection.CAPACITY) {
             problem.with("conflicts", e.conflicts()).with("earliestStart", e.earliestStart());
         }
+        if (e.budget() != null) {
+            problem.with("budget", e.budget());
+        }
         problem.with("requestId", e.requestId());
         return problem.response(path);
     }

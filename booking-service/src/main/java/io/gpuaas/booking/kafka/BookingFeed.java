@@ -8,6 +8,7 @@ import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.booking.WaitlistEntry;
+import io.gpuaas.events.budget.TenantBudget;
 import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kit.runtime.TopicReplica;
 import io.gpuaas.kit.runtime.TopicReplica.StartAt;
@@ -62,6 +63,7 @@ public final class BookingFeed {
         return TopicReplica.builder(NAME, consumers, topicPrefix, deadLetters)
                 .follow(Topics.BOOKINGS, StartAt.BEGINNING, (id, booking) -> applyState(view, booking))
                 .follow(Topics.WAITLIST, StartAt.BEGINNING, (id, entry) -> applyEntry(view, entry))
+                .follow(Topics.BUDGETS, StartAt.BEGINNING, (key, budget) -> applyBudget(view, budget))
                 .follow(Topics.BOOKING_EVENTS, StartAt.END, (id, event) -> applyDecision(view, awaiter, event))
                 .follow(CommandKeys.TOPIC, StartAt.BEGINNING, (pool, command) -> learnKey(keys, command))
                 .backoff(settings.backoffInitial(), settings.backoffMax())
@@ -82,6 +84,13 @@ public final class BookingFeed {
     private static void applyEntry(BookingView view, WaitlistEntry entry) {
         if (entry != null) {
             view.waitlist().upsert(entry);
+        }
+    }
+
+    /** A null is a delete on the compacted topic: nothing to show. */
+    private static void applyBudget(BookingView view, TenantBudget budget) {
+        if (budget != null) {
+            view.budgets().upsert(budget);
         }
     }
 

@@ -22,6 +22,13 @@ public class BookingView {
     private final Map<String, PoolTimeline> timelines = new ConcurrentHashMap<>();
     private final WaitlistView waitlist = new WaitlistView();
 
+    private final BudgetView budgets = new BudgetView();
+
+    /** The tenants' monthly budgets, fed by the same feed. */
+    public BudgetView budgets() {
+        return budgets;
+    }
+
     /** The waitlist entries, fed by the same feed. */
     public WaitlistView waitlist() {
         return waitlist;

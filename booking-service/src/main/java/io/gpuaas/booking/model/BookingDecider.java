@@ -1,5 +1,6 @@
 package io.gpuaas.booking.model;
 
+import io.gpuaas.booking.budget.BudgetMeasure;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.BookingCommand.CancelBooking;
@@ -27,6 +28,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -155,6 +157,11 @@ public final class BookingDecider {
         if (broken.isPresent()) {
             return reject(c, null, broken.get().rule(), broken.get().message(), now);
         }
+        Optional<String> overBudget = BudgetMeasure.beyondHold(
+                c.budgetHold(), BudgetMeasure.of(pool.get(), c.profile(), c.quantity(), start, end), Map.of(), now);
+        if (overBudget.isPresent()) {
+            return reject(c, null, Rejection.BUDGET_EXCEEDED, overBudget.get(), now);
+        }
         if (pool.get().flexible()) {
             FlexibleDecisions.Placement placed = flexible.create(c, pool.get(), start, end, ledger, now);
             if (placed.refusal() != null) {
@@ -253,6 +260,14 @@ public final class BookingDecider {
             return reject(c, booking, broken.get().rule(), broken.get().message(), now);
         }
         Pool pool = pools.find(booking.pool()).orElseThrow();
+        Optional<String> overBudget = BudgetMeasure.beyondHold(
+                c.budgetHold(),
+                BudgetMeasure.of(pool, BudgetMeasure.profileOf(pool, booking), booking.quantity(), c.start(), end),
+                BudgetMeasure.of(pool, booking),
+                now);
+        if (overBudget.isPresent()) {
+            return reject(c, booking, Rejection.BUDGET_EXCEEDED, overBudget.get(), now);
+        }
         List<PlacedUnit> placement = booking.placement();
         if (pool.flexible()) {
             FlexibleDecisions.Placement placed = flexible.change(c, pool, booking, c.start(), end, ledger, now);

@@ -37,7 +37,12 @@ public enum Rejection {
     /** A series' rule that is malformed, unbounded, too long, has overlapping occurrences or an unknown zone. */
     INVALID_RECURRENCE(422, "recurrence"),
     /** Under all-or-none, an occurrence that fitted but was not booked because another one was refused. */
-    SERIES_ALL_OR_NONE(409, "mode");
+    SERIES_ALL_OR_NONE(409, "mode"),
+    /**
+     * The request would take the tenant's booked amount for a month over its budget (the budget stage, with the
+     * figures), or needs more than the stage set aside for it (the pool's decider: a book-now decided later).
+     */
+    BUDGET_EXCEEDED(409, "quantity");
 
     private final int httpStatus;
     private final String field;

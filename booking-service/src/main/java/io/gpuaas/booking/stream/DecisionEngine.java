@@ -1,6 +1,7 @@
 package io.gpuaas.booking.stream;
 
 import io.gpuaas.booking.StartOrder;
+import io.gpuaas.booking.budget.BudgetDecider;
 import io.gpuaas.booking.config.BookingSettings;
 import io.gpuaas.booking.config.EngineTuning;
 import io.gpuaas.booking.config.LifecycleSettings;
@@ -69,6 +70,8 @@ public final class DecisionEngine {
                 lifecycle.interval(),
                 deadLetters,
                 metrics);
+        // Every create, change and series passes its tenant's budget stage on its way to its pool's writer.
+        BudgetTopology.addTo(topology, prefix, new BudgetDecider(pools, decider.policy()));
         LOG.info("booking lifecycle: {}", lifecycle);
         LOG.info("decision engine {}: {}", settings.applicationId(), topology.describe());
         Properties properties = new Properties();

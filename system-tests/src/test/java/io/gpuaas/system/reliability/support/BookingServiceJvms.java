@@ -129,6 +129,11 @@ public final class BookingServiceJvms implements AutoCloseable {
         return jwt.token(tenant + "-user", tenant, namespaces, List.of(), Duration.ofHours(1));
     }
 
+    /** An admin's token (no namespaces), signed by the key the replicas trust. */
+    public String adminToken() {
+        return jwt.token("root", "platform", List.of(), List.of("admin"), Duration.ofHours(1));
+    }
+
     public HttpCalls http() {
         return http;
     }

@@ -1,0 +1,365 @@
+package io.gpuaas.booking.budget;
+
+import io.gpuaas.booking.budget.BudgetMeasure.Amount;
+import io.gpuaas.booking.budget.TenantLedger.Counted;
+import io.gpuaas.booking.budget.TenantLedger.Hold;
+import io.gpuaas.booking.budget.TenantLedger.Limit;
+import io.gpuaas.booking.model.BookingPolicy;
+import io.gpuaas.booking.model.Recurrence;
+import io.gpuaas.booking.model.RecurrenceRule;
+import io.gpuaas.booking.model.Rejection;
+import io.gpuaas.events.booking.Booking;
+import io.gpuaas.events.booking.BookingCommand;
+import io.gpuaas.events.booking.BookingEvent;
+import io.gpuaas.events.budget.BudgetCommand;
+import io.gpuaas.events.budget.BudgetFigures;
+import io.gpuaas.events.budget.BudgetHold;
+import io.gpuaas.events.budget.TenantBudget;
+import io.gpuaas.events.notice.Notice;
+import io.gpuaas.events.pool.Pool;
+import io.gpuaas.events.pool.PoolCatalog;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The budget stage's rules, one tenant at a time: a pure function of (command, the tenant's ledger, now) to a
+ * {@link BudgetDecision}. The invariant it keeps: for every month, what the tenant's confirmed bookings count never
+ * exceeds its budget, because nothing becomes booked that was not first held here, a hold is placed only when booked +
+ * held + needed fits the budget, and the pool's decider confirms no more than was held ({@link BudgetHold}).
+ */
+public final class BudgetDecider {
+
+    /** The thresholds told, in percent of the budget. */
+    public static final List<Integer> THRESHOLDS = List.of(50, 80, 100);
+
+    private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
+
+    private final PoolCatalog pools;
+    private final BookingPolicy policy;
+
+    public BudgetDecider(PoolCatalog pools, BookingPolicy policy) {
+        this.pools = pools;
+        this.policy = policy;
+    }
+
+    public BudgetDecision decide(BudgetCommand command, TenantLedger current, Instant now) {
+        TenantLedger ledger = current == null ? TenantLedger.empty(command.tenant()) : current.copy();
+        SortedMap<String, Amount> before = takenPerMonth(ledger);
+        return switch (command) {
+            case BudgetCommand.SetBudget set -> {
+                ledger.budgets().put(set.month(), new Limit(set.unit(), set.limit(), set.currency(), now));
+                yield finish(ledger, before, new TreeSet<>(List.of(set.month())), null, null, now);
+            }
+            case BudgetCommand.HoldCreate hold -> create(ledger, before, hold.create(), now);
+            case BudgetCommand.HoldChange hold -> change(ledger, before, hold.change(), now);
+            case BudgetCommand.HoldSeries hold -> series(ledger, before, hold.series(), now);
+            case BudgetCommand.BookingOutcome outcome -> outcome(ledger, before, outcome, now);
+        };
+    }
+
+    private BudgetDecision create(
+            TenantLedger ledger, SortedMap<String, Amount> before, BookingCommand.CreateBooking c, Instant now) {
+        Optional<SortedMap<String, Amount>> needed = measureCreate(c, now);
+        if (needed.isEmpty()) {
+            // Not measurable (unknown pool, profile or window): the pool's decider refuses it; nothing is held.
+            return finish(ledger, before, new TreeSet<>(), c, null, now);
+        }
+        Optional<BookingEvent.BookingRejected> refused = refuse(ledger, c, c.bookingId(), needed.get(), now);
+        if (refused.isPresent()) {
+            return finish(ledger, before, new TreeSet<>(needed.get().keySet()), null, refused.get(), now);
+        }
+        ledger.holds().put(c.requestId(), new Hold(c.bookingId(), false, needed.get(), now));
+        return finish(
+                ledger,
+                before,
+                new TreeSet<>(needed.get().keySet()),
+                c.withBudgetHold(carried(ledger, needed.get())),
+                null,
+                now);
+    }
+
+    private BudgetDecision change(
+            TenantLedger ledger, SortedMap<String, Amount> before, BookingCommand.ChangeBooking c, Instant now) {
+        Counted counted = ledger.bookings().get(c.bookingId());
+        Optional<Pool> pool = pools.find(c.pool());
+        if (pool.isEmpty() || c.start() == null || (c.end() == null) == (c.duration() == null)) {
+            return finish(ledger, before, new TreeSet<>(), c, null, now); // the pool's decider refuses it
+        }
+        if (counted == null) {
+            // A booking not counted here (yet: its confirmation is still on its way back; or another tenant's, or
+            // unknown): nothing to measure the change by, so a tenant with budgets gets nothing set aside and the
+            // pool's decider lets the window grow by nothing.
+            BudgetHold none = ledger.budgets().isEmpty()
+                    ? null
+                    : new BudgetHold(ledger.budgets().values().iterator().next().unit(), List.of());
+            return finish(ledger, before, new TreeSet<>(), c.withBudgetHold(none), null, now);
+        }
+        Instant end = c.end() != null ? c.end() : policy.endAfter(now, c.duration());
+        String profile = pool.get().flexible() ? pool.get().profileOf(counted.resource()) : null;
+        SortedMap<String, Amount> asked = BudgetMeasure.of(pool.get(), profile, counted.quantity(), c.start(), end);
+        SortedMap<String, Amount> extra = new TreeMap<>();
+        asked.forEach((m, a) -> {
+            Amount more = a.minus(counted.months().getOrDefault(m, Amount.ZERO)).atLeastZero();
+            if (more.gpuHours().signum() > 0 || more.cost().signum() > 0) {
+                extra.put(m, more);
+            }
+        });
+        Optional<BookingEvent.BookingRejected> refused = refuse(ledger, c, c.bookingId(), extra, now);
+        if (refused.isPresent()) {
+            return finish(ledger, before, new TreeSet<>(extra.keySet()), null, refused.get(), now);
+        }
+        if (!extra.isEmpty()) {
+            ledger.holds().put(c.requestId(), new Hold(c.bookingId(), false, extra, now));
+        }
+        return finish(
+                ledger, before, new TreeSet<>(extra.keySet()), c.withBudgetHold(carried(ledger, extra)), null, now);
+    }
+
+    private BudgetDecision series(
+            TenantLedger ledger, SortedMap<String, Amount> before, BookingCommand.CreateSeries s, Instant now) {
+        Optional<SortedMap<String, Amount>> needed = measureSeries(s);
+        if (needed.isEmpty()) {
+            return finish(ledger, before, new TreeSet<>(), s, null, now);
+        }
+        Optional<BookingEvent.BookingRejected> refused = refuse(ledger, s, s.seriesId(), needed.get(), now);
+        if (refused.isPresent()) {
+            return finish(ledger, before, new TreeSet<>(needed.get().keySet()), null, refused.get(), now);
+        }
+        // Occurrences have fixed windows: each one the pool's decider books is one of those measured here.
+        ledger.holds().put(s.requestId(), new Hold(s.seriesId(), false, needed.get(), now));
+        return finish(ledger, before, new TreeSet<>(needed.get().keySet()), s, null, now);
+    }
+
+    private BudgetDecision outcome(
+            TenantLedger ledger, SortedMap<String, Amount> before, BudgetCommand.BookingOutcome o, Instant now) {
+        SortedSet<String> touched = new TreeSet<>();
+        switch (o.outcome()) {
+            case WAITING -> {
+                Hold hold = o.requestId() == null ? null : ledger.holds().get(o.requestId());
+                if (hold != null && hold.bookingId().equals(o.bookingId())) {
+                    ledger.holds().put(o.requestId(), new Hold(hold.bookingId(), true, hold.months(), hold.at()));
+                }
+            }
+            case ENDED -> touched.addAll(dropWaiting(ledger, o.bookingId()));
+            case DECIDED -> {
+                // The first event carrying the request's id answers it (a move made for it carries none); an
+                // idempotent replay answers with the original booking, whose id is not the one held for.
+                Hold hold = o.requestId() == null ? null : ledger.holds().get(o.requestId());
+                if (hold != null) {
+                    ledger.holds().remove(o.requestId());
+                    touched.addAll(hold.months().keySet());
+                }
+                if (o.requestId() == null && !o.bookings().isEmpty()) {
+                    touched.addAll(dropWaiting(ledger, o.bookingId())); // a waiting request booked by the engine
+                }
+                for (Booking booking : o.bookings()) {
+                    touched.addAll(count(ledger, booking));
+                }
+            }
+        }
+        return finish(ledger, before, touched, null, null, now);
+    }
+
+    private static SortedSet<String> dropWaiting(TenantLedger ledger, String bookingId) {
+        SortedSet<String> touched = new TreeSet<>();
+        ledger.holds().entrySet().removeIf(e -> {
+            boolean mine = e.getValue().waiting() && e.getValue().bookingId().equals(bookingId);
+            if (mine) {
+                touched.addAll(e.getValue().months().keySet());
+            }
+            return mine;
+        });
+        return touched;
+    }
+
+    /** Counts a booking in its new state (an older version than the one counted is ignored). */
+    private SortedSet<String> count(TenantLedger ledger, Booking booking) {
+        SortedSet<String> touched = new TreeSet<>();
+        Counted old = ledger.bookings().get(booking.id());
+        if (old != null && old.version() > booking.version()) {
+            return touched;
+        }
+        Optional<Pool> pool = pools.find(booking.pool());
+        if (pool.isEmpty()) {
+            return touched;
+        }
+        SortedMap<String, Amount> months = BudgetMeasure.of(pool.get(), booking);
+        if (old != null) {
+            touched.addAll(old.months().keySet());
+        }
+        touched.addAll(months.keySet());
+        if (months.isEmpty()) {
+            ledger.bookings().remove(booking.id());
+        } else {
+            ledger.bookings()
+                    .put(
+                            booking.id(),
+                            new Counted(
+                                    booking.version(),
+                                    BudgetMeasure.booked(booking.state()),
+                                    booking.resource(),
+                                    booking.quantity(),
+                                    months));
+        }
+        return touched;
+    }
+
+    /** The refusal when {@code needed} would take a budgeted month over its budget (the first such month). */
+    private static Optional<BookingEvent.BookingRejected> refuse(
+            TenantLedger ledger, BookingCommand c, String bookingId, Map<String, Amount> needed, Instant now) {
+        for (Map.Entry<String, Amount> e : needed.entrySet()) {
+            Limit limit = ledger.budgets().get(e.getKey());
+            if (limit == null) {
+                continue;
+            }
+            BigDecimal booked = ledger.booked(e.getKey()).in(limit.unit());
+            BigDecimal held = ledger.held(e.getKey()).in(limit.unit());
+            BigDecimal need = e.getValue().in(limit.unit());
+            if (need.signum() > 0 && booked.add(held).add(need).compareTo(limit.limit()) > 0) {
+                ledger.refused().add(e.getKey());
+                String unit = BudgetMeasure.unitName(limit.unit());
+                String money = limit.currency() == null ? "" : " " + limit.currency();
+                String message = "the request needs " + need.toPlainString() + money + " " + unit + " in "
+                        + e.getKey() + "; the budget is " + limit.limit().toPlainString() + money + ", "
+                        + booked.toPlainString() + " booked and " + held.toPlainString() + " held";
+                return Optional.of(new BookingEvent.BookingRejected(
+                        c.requestId(),
+                        bookingId,
+                        c.pool(),
+                        ledger.tenant(),
+                        Rejection.BUDGET_EXCEEDED.name(),
+                        message,
+                        List.of(),
+                        null,
+                        now,
+                        new BudgetFigures(
+                                e.getKey(), limit.unit(), limit.limit(), limit.currency(), booked, held, need)));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The hold the pool's decider checks the request against: in the unit of the months' budgets, or null when no
+     * month it touches has one (nothing to keep under) or their units differ (then only this stage's check applies).
+     */
+    private static BudgetHold carried(TenantLedger ledger, Map<String, Amount> months) {
+        TenantBudget.Unit unit = null;
+        for (String month : months.keySet()) {
+            Limit limit = ledger.budgets().get(month);
+            if (limit == null) {
+                continue;
+            }
+            if (unit != null && unit != limit.unit()) {
+                return null;
+            }
+            unit = limit.unit();
+        }
+        return unit == null ? null : BudgetMeasure.hold(unit, months);
+    }
+
+    /** The create's window as the pool's decider will take it; a book-now from this stage's instant. */
+    private Optional<SortedMap<String, Amount>> measureCreate(BookingCommand.CreateBooking c, Instant now) {
+        Optional<Pool> pool = pools.find(c.pool());
+        if (pool.isEmpty() || (c.end() == null) == (c.duration() == null)) {
+            return Optional.empty();
+        }
+        Instant start = c.startsNow() ? now : c.start();
+        Instant end = c.end() != null ? c.end() : policy.endAfter(start, c.duration());
+        try {
+            return Optional.of(BudgetMeasure.of(pool.get(), c.profile(), c.quantity(), start, end));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty(); // a profile the pool does not weigh: the decider refuses it
+        }
+    }
+
+    /** The total of a series' occurrences, expanded as the pool's decider expands them. */
+    private Optional<SortedMap<String, Amount>> measureSeries(BookingCommand.CreateSeries s) {
+        Optional<Pool> pool = pools.find(s.pool());
+        if (pool.isEmpty() || s.start() == null || (s.end() == null) == (s.duration() == null)) {
+            return Optional.empty();
+        }
+        try {
+            Instant end = s.end() != null ? s.end() : policy.endAfter(s.start(), s.duration());
+            SortedMap<String, Amount> total = new TreeMap<>();
+            for (Recurrence.Occurrence o :
+                    Recurrence.expand(RecurrenceRule.parse(s.rule()), Recurrence.zone(s.timeZone()), s.start(), end)) {
+                BudgetMeasure.of(pool.get(), s.profile(), s.quantity(), o.start(), o.end())
+                        .forEach((m, a) -> total.merge(m, a, Amount::plus));
+            }
+            return Optional.of(total);
+        } catch (RuntimeException e) {
+            return Optional.empty(); // a rule the decider refuses (INVALID_RECURRENCE): nothing to hold
+        }
+    }
+
+    /** The ledger after the command, the states of the budgeted months it touched and the thresholds reached. */
+    private static BudgetDecision finish(
+            TenantLedger ledger,
+            SortedMap<String, Amount> before,
+            SortedSet<String> touched,
+            BookingCommand forward,
+            BookingEvent.BookingRejected refusal,
+            Instant now) {
+        List<TenantBudget> states = new ArrayList<>();
+        List<Notice.BudgetThresholdReached> notices = new ArrayList<>();
+        for (String month : touched) {
+            Amount taken = ledger.taken(month);
+            Amount was = before.getOrDefault(month, Amount.ZERO);
+            if (taken.gpuHours().compareTo(was.gpuHours()) < 0 || taken.cost().compareTo(was.cost()) < 0) {
+                ledger.refused().remove(month); // something was given back
+            }
+            Limit limit = ledger.budgets().get(month);
+            if (limit == null) {
+                continue;
+            }
+            BigDecimal booked = ledger.booked(month).in(limit.unit());
+            BigDecimal held = ledger.held(month).in(limit.unit());
+            boolean over = booked.add(held).compareTo(limit.limit()) >= 0
+                    || ledger.refused().contains(month);
+            states.add(new TenantBudget(
+                    ledger.tenant(), month, limit.unit(), limit.limit(), limit.currency(), booked, held, over, now));
+            SortedSet<Integer> told = ledger.told().computeIfAbsent(month, m -> new TreeSet<>());
+            for (int percent : THRESHOLDS) {
+                if (!told.contains(percent) && reached(booked, limit.limit(), percent)) {
+                    told.add(percent);
+                    notices.add(new Notice.BudgetThresholdReached(
+                            Notice.budgetThresholdId(ledger.tenant(), month, percent),
+                            ledger.tenant(),
+                            month,
+                            percent,
+                            limit.unit(),
+                            limit.limit(),
+                            limit.currency(),
+                            booked,
+                            now));
+                }
+            }
+        }
+        return new BudgetDecision(ledger, forward, refusal, states, notices);
+    }
+
+    /** booked ≥ percent % of the limit; a zero budget is reached by anything booked at all. */
+    static boolean reached(BigDecimal booked, BigDecimal limit, int percent) {
+        if (limit.signum() == 0) {
+            return booked.signum() > 0;
+        }
+        return booked.multiply(HUNDRED).compareTo(limit.multiply(BigDecimal.valueOf(percent))) >= 0;
+    }
+
+    private static SortedMap<String, Amount> takenPerMonth(TenantLedger ledger) {
+        SortedMap<String, Amount> taken = new TreeMap<>();
+        for (String month : ledger.months()) {
+            taken.put(month, ledger.taken(month));
+        }
+        return taken;
+    }
+}

@@ -1,0 +1,37 @@
+package io.gpuaas.booking.kafka;
+
+import io.gpuaas.events.budget.TenantBudget;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The latest state of every tenant's monthly budget, from the compacted {@code gpuaas.budgets} (read from the
+ * beginning by the booking feed). Eventually consistent with the budget stage, which alone decides.
+ */
+public final class BudgetView {
+
+    private final Map<String, TenantBudget> byKey = new ConcurrentHashMap<>();
+
+    /** Applies a state; a later {@code updatedAt} replaces an earlier one. */
+    public void upsert(TenantBudget budget) {
+        byKey.merge(
+                TenantBudget.key(budget.tenant(), budget.month()),
+                budget,
+                (old, next) -> next.updatedAt().isBefore(old.updatedAt()) ? old : next);
+    }
+
+    public Optional<TenantBudget> find(String tenant, String month) {
+        return Optional.ofNullable(byKey.get(TenantBudget.key(tenant, month)));
+    }
+
+    /** Every tenant's budget of {@code month}, by tenant. */
+    public List<TenantBudget> month(String month) {
+        return byKey.values().stream()
+                .filter(b -> b.month().equals(month))
+                .sorted(Comparator.comparing(TenantBudget::tenant))
+                .toList();
+    }
+}
