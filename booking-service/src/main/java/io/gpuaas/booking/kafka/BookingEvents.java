@@ -2,8 +2,10 @@ package io.gpuaas.booking.kafka;
 
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingEvent;
+import io.gpuaas.events.booking.BookingState;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /** Helpers over the sealed booking events. */
 final class BookingEvents {
@@ -31,13 +33,31 @@ final class BookingEvents {
     }
 
     /**
-     * Every booking state an event carries: a series' answer carries its booked occurrences (each also comes as its
-     * own confirmation, maybe later, on another partition), so the view has them when the caller is answered.
+     * Every booking state an event carries, so the view has them when the caller is answered: a series' answer carries
+     * its booked occurrences (each also comes as its own confirmation, maybe later, on another partition), and a
+     * series' cancel the occurrences it cancelled, taken from {@code current} (the view).
      */
-    static List<Booking> bookingsOf(BookingEvent event) {
-        if (event instanceof BookingEvent.SeriesDecided decided) {
-            return decided.confirmed();
-        }
-        return bookingOf(event).stream().toList();
+    static List<Booking> bookingsOf(BookingEvent event, Function<String, Optional<Booking>> current) {
+        return switch (event) {
+            case BookingEvent.SeriesDecided decided -> decided.confirmed();
+            case BookingEvent.SeriesCancelled cancelled -> cancelledOccurrences(cancelled, current);
+            default -> bookingOf(event).stream().toList();
+        };
+    }
+
+    /**
+     * A series' cancel answer names the occurrences it cancelled; their own {@code BookingCancelled} events come on
+     * other partitions, maybe later. The decider cancelled each CONFIRMED occurrence with
+     * {@code withState(CANCELLED, time)}, so the same step on the view's CONFIRMED copy gives the same state and
+     * version; a copy the view holds that is older gives a lower version, which the real event then replaces.
+     */
+    private static List<Booking> cancelledOccurrences(
+            BookingEvent.SeriesCancelled event, Function<String, Optional<Booking>> current) {
+        return event.cancelled().stream()
+                .map(current)
+                .flatMap(Optional::stream)
+                .filter(b -> b.state() == BookingState.CONFIRMED)
+                .map(b -> b.withState(BookingState.CANCELLED, event.time()))
+                .toList();
     }
 }

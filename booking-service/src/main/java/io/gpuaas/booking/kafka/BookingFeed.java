@@ -96,7 +96,7 @@ public final class BookingFeed {
 
     /** The view first, so a client that reads its booking right after the answer finds it. */
     private static void applyDecision(BookingView view, DecisionAwaiter awaiter, BookingEvent event) {
-        BookingEvents.bookingsOf(event).forEach(view::upsert);
+        BookingEvents.bookingsOf(event, view::find).forEach(view::upsert);
         view.waitlist().apply(event);
         awaiter.deliver(event);
     }

@@ -13,6 +13,7 @@ import io.gpuaas.events.booking.BookingCommand.CreateBooking;
 import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.booking.BookingEvent.BookingActivated;
 import io.gpuaas.events.booking.BookingEvent.BookingConfirmed;
+import io.gpuaas.events.booking.BookingEvent.SeriesCancelled;
 import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.booking.Caller;
 import io.gpuaas.kit.runtime.TopicReplica;
@@ -64,8 +65,8 @@ class BookingFeedTest {
 
     /** Starts the feed on one partition per topic holding {@code existing}; more records arrive after. */
     private void start(Map<TopicSpec<String, ?>, List<Raw>> existing) throws InterruptedException {
-        for (TopicSpec<String, ?> topic :
-                List.of(Topics.BOOKINGS, Topics.WAITLIST, Topics.BOOKING_EVENTS, Topics.BOOKING_COMMANDS)) {
+        for (TopicSpec<String, ?> topic : List.of(
+                Topics.BOOKINGS, Topics.WAITLIST, Topics.BUDGETS, Topics.BOOKING_EVENTS, Topics.BOOKING_COMMANDS)) {
             String name = topic.name(PREFIX);
             TopicPartition partition = new TopicPartition(name, 0);
             consumer.updatePartitions(name, List.of(new PartitionInfo(name, 0, null, null, null)));
@@ -118,6 +119,28 @@ class BookingFeedTest {
 
         assertThat(answer.get(30, TimeUnit.SECONDS)).isInstanceOf(BookingConfirmed.class);
         assertThat(visibleWhenAnswered.get()).isTrue();
+    }
+
+    @Test
+    void shouldShowASeriesCancelsOccurrencesCancelledWhenItsAnswerArrivesBeforeTheirOwnEvents() throws Exception {
+        Booking first = booking("occ-1", 1);
+        Booking second = booking("occ-2", 1);
+        start(Map.of(Topics.BOOKINGS, List.of(bytes(Topics.BOOKINGS, first), bytes(Topics.BOOKINGS, second))));
+        CompletableFuture<BookingEvent> answer = awaiter.expect("req-cancel");
+        CompletableFuture<List<BookingState>> statesWhenAnswered = answer.thenApply(e -> List.of(
+                view.find("occ-1").orElseThrow().state(),
+                view.find("occ-2").orElseThrow().state()));
+
+        consumer.schedulePollTask(() -> consumer.addRecord(record(
+                Topics.BOOKING_EVENTS.name(PREFIX),
+                0,
+                bytes(
+                        Topics.BOOKING_EVENTS,
+                        new SeriesCancelled("req-cancel", "series-1", "h200", "team-a", T0, List.of("occ-2"), T0)))));
+
+        assertThat(answer.get(30, TimeUnit.SECONDS)).isInstanceOf(SeriesCancelled.class);
+        assertThat(statesWhenAnswered.get()).containsExactly(BookingState.CONFIRMED, BookingState.CANCELLED);
+        assertThat(view.find("occ-2")).contains(second.withState(BookingState.CANCELLED, T0));
     }
 
     @Test
