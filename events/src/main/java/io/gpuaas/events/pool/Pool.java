@@ -32,6 +32,8 @@ import java.util.List;
  *                 their first day; null or empty (absent in the file): the pool is not priced, its cost is 0
  * @param approval bookings over this size wait for an admin ({@link PoolApproval}); null (absent in the file): no
  *                 booking of the pool needs approval
+ * @param overBudget what a tenant over its month's budget may still do on this pool ({@link PoolOverBudget}); null
+ *                 (absent in the file): nothing
  *
  * <p>A flexible pool has no {@code migProfile}; its {@code resource} is the whole-GPU resource
  * ({@code nvidia.com/gpu}) and a booking of a profile {@code p} reserves {@link #resourceFor(String)}
@@ -49,7 +51,8 @@ public record Pool(
         String kind,
         List<PoolNode> nodes,
         List<PoolPrice> prices,
-        PoolApproval approval) {
+        PoolApproval approval,
+        PoolOverBudget overBudget) {
 
     /** {@link #kind()} of a pool gpuaas lays out itself. */
     public static final String FLEXIBLE = "flexible";
@@ -99,6 +102,59 @@ public record Pool(
         prices = PoolPrices.check(id, prices);
     }
 
+    /** A pool without an over-budget policy (as before it was added). */
+    public Pool(
+            String id,
+            String flavor,
+            String resource,
+            int capacity,
+            String gpuModel,
+            String migProfile,
+            Duration noShowGrace,
+            Integer gpus,
+            String kind,
+            List<PoolNode> nodes,
+            List<PoolPrice> prices,
+            PoolApproval approval) {
+        this(
+                id,
+                flavor,
+                resource,
+                capacity,
+                gpuModel,
+                migProfile,
+                noShowGrace,
+                gpus,
+                kind,
+                nodes,
+                prices,
+                approval,
+                null);
+    }
+
+    /** Whether a tenant over its budget may run preemptible work on this pool's idle capacity. */
+    public boolean overBudgetMayBorrow() {
+        return overBudget != null && overBudget.borrow();
+    }
+
+    /** This pool with the over-budget policy {@code policy} (null: none). */
+    public Pool withOverBudget(PoolOverBudget policy) {
+        return new Pool(
+                id,
+                flavor,
+                resource,
+                capacity,
+                gpuModel,
+                migProfile,
+                noShowGrace,
+                gpus,
+                kind,
+                nodes,
+                prices,
+                approval,
+                policy);
+    }
+
     /** A pool without prices or an approval policy (as before they were added). */
     public Pool(
             String id,
@@ -128,7 +184,8 @@ public record Pool(
                 kind,
                 nodes,
                 schedule,
-                approval);
+                approval,
+                overBudget);
     }
 
     /**
@@ -237,7 +294,8 @@ public record Pool(
                 kind,
                 nodes,
                 prices,
-                newApproval);
+                newApproval,
+                overBudget);
     }
 
     /** A static pool (no kind, no nodes). */
