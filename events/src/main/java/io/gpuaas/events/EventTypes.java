@@ -4,6 +4,8 @@ import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.booking.WaitlistEntry;
+import io.gpuaas.events.budget.BudgetCommand;
+import io.gpuaas.events.budget.TenantBudget;
 import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.quota.QueueState;
@@ -52,6 +54,12 @@ public final class EventTypes {
         register(BookingEvent.WaitlistEnded.class, "io.gpuaas.booking.waitlist-ended.v1");
         register(WaitlistEntry.class, "io.gpuaas.booking.waitlist-entry.v1");
         register(Booking.class, "io.gpuaas.booking.state.v1");
+        register(BudgetCommand.SetBudget.class, "io.gpuaas.budget.command.set.v1");
+        register(BudgetCommand.HoldCreate.class, "io.gpuaas.budget.command.hold-create.v1");
+        register(BudgetCommand.HoldChange.class, "io.gpuaas.budget.command.hold-change.v1");
+        register(BudgetCommand.HoldSeries.class, "io.gpuaas.budget.command.hold-series.v1");
+        register(BudgetCommand.BookingOutcome.class, "io.gpuaas.budget.command.booking-outcome.v1");
+        register(TenantBudget.class, "io.gpuaas.budget.state.v1");
         register(WorkloadEvent.WorkloadObserved.class, "io.gpuaas.kueue.workload.observed.v1");
         register(WorkloadEvent.WorkloadDeleted.class, "io.gpuaas.kueue.workload.deleted.v1");
         register(WorkloadEvent.FeedWatermark.class, "io.gpuaas.kueue.feed-watermark.v1");
@@ -75,6 +83,7 @@ public final class EventTypes {
         register(Notice.ApprovalDecided.class, "io.gpuaas.notice.approval-decided.v1");
         register(Notice.WaitlistBooked.class, "io.gpuaas.notice.waitlist-booked.v1");
         register(Notice.WaitlistExpired.class, "io.gpuaas.notice.waitlist-expired.v1");
+        register(Notice.BudgetThresholdReached.class, "io.gpuaas.notice.budget-threshold-reached.v1");
         register(Notice.BookingUnderused.class, "io.gpuaas.notice.booking-underused.v1");
         register(WebhookRegistration.class, "io.gpuaas.webhook.registration.v1");
     }

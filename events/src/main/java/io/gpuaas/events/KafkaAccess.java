@@ -64,6 +64,11 @@ public final class KafkaAccess {
                 EnumSet.of(BOOKING_SERVICE, QUOTA_PROJECTOR, METRICS_GATEWAY));
         // The waitlist: booking-service's decision engine writes it, its feed reads it back for the API.
         topic(Topics.WAITLIST, EnumSet.of(BOOKING_SERVICE), EnumSet.of(BOOKING_SERVICE));
+        // Budgets: booking-service's budget stage writes each tenant's month; its feed reads them back for the API,
+        // quota-projector reads them for over-budget work on borrowed capacity.
+        topic(Topics.BUDGETS, EnumSet.of(BOOKING_SERVICE), EnumSet.of(BOOKING_SERVICE, QUOTA_PROJECTOR));
+        // The budget stage's input, keyed by tenant: booking-service's edge and its own Streams application only.
+        topic(Topics.BUDGET_COMMANDS, EnumSet.of(BOOKING_SERVICE), EnumSet.of(BOOKING_SERVICE));
         // booking-service's lifecycle reads Workloads to tell a no-show from a booking in use; metrics-gateway's
         // ledger reads them for the GPU-hours admitted under a booking.
         topic(

@@ -4,6 +4,8 @@ import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.booking.WaitlistEntry;
+import io.gpuaas.events.budget.BudgetCommand;
+import io.gpuaas.events.budget.TenantBudget;
 import io.gpuaas.events.gpu.GpuScrapeCodec;
 import io.gpuaas.events.gpu.GpuScrapeEvent;
 import io.gpuaas.events.notice.Notice;
@@ -46,6 +48,17 @@ public final class Topics {
      */
     public static final TopicSpec<String, WaitlistEntry> WAITLIST =
             events("waitlist", WaitlistEntry.class, 12, true, null);
+    /**
+     * Each tenant's budget per UTC month and where it stands (booked, held, over budget), compacted, keyed by
+     * {@code <tenant>/<yyyy-MM>}; type {@code io.gpuaas.budget.state.v1}.
+     */
+    public static final TopicSpec<String, TenantBudget> BUDGETS = events("budgets", TenantBudget.class, 12, true, null);
+    /**
+     * What booking-service's budget stage decides, keyed by tenant: budgets set by admins, create/change/series
+     * requests on their way to {@link #BOOKING_COMMANDS}, and the booking events re-keyed by tenant.
+     */
+    public static final TopicSpec<String, BudgetCommand> BUDGET_COMMANDS =
+            events("budget-commands", BudgetCommand.class, 12, false, Duration.ofDays(7));
     /** Kueue Workload condition transitions and deletions, keyed by {@code namespace/name}. */
     public static final TopicSpec<String, WorkloadEvent> KUEUE_WORKLOADS =
             events("kueue-workloads", WorkloadEvent.class, 12, false, Duration.ofDays(7));
@@ -120,6 +133,8 @@ public final class Topics {
             BOOKING_EVENTS,
             BOOKINGS,
             WAITLIST,
+            BUDGETS,
+            BUDGET_COMMANDS,
             KUEUE_WORKLOADS,
             GPU_SAMPLES,
             QUOTA_STATE,
@@ -137,6 +152,8 @@ public final class Topics {
             Map.entry("booking-events", "booking id (series id for a series' answer)"),
             Map.entry("bookings", "booking id"),
             Map.entry("waitlist", "waitlist entry id (the booking id it may become)"),
+            Map.entry("budgets", "`<tenant>/<yyyy-MM>`"),
+            Map.entry("budget-commands", "tenant"),
             Map.entry("kueue-workloads", "`namespace/name` of the Workload"),
             Map.entry("gpu-samples", "node (devices inside: `node/uuid[/gpuInstanceId]`)"),
             Map.entry("quota-state", "`cq/<clusterQueue>` or `lq/<namespace>/<localQueue>`"),

@@ -8,6 +8,9 @@ import io.gpuaas.events.booking.Caller;
 import io.gpuaas.events.booking.Interval;
 import io.gpuaas.events.booking.PlacedUnit;
 import io.gpuaas.events.booking.WaitlistEntry;
+import io.gpuaas.events.budget.BudgetCommand;
+import io.gpuaas.events.budget.BudgetHold;
+import io.gpuaas.events.budget.TenantBudget;
 import io.gpuaas.events.gpu.GpuScrape;
 import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.quota.QueueState;
@@ -65,6 +68,7 @@ final class EventSamples {
                         Instant.parse("2026-11-23T01:00:00Z"),
                         UsageDaily.GPU_SHARE));
         notices(samples);
+        budget(samples);
         put(
                 samples,
                 new WebhookRegistration(
@@ -547,6 +551,102 @@ final class EventSamples {
 
     private static Caller admin() {
         return new Caller("ops@example.com", "platform", true);
+    }
+
+    /** Team a's November budget of 2,000 GPU-hours: its state, how it was set, a request through it, a notice. */
+    private static void budget(Map<Class<?>, Object> samples) {
+        Caller admin = new Caller("platform-admin", "platform", true);
+        Caller caller = new Caller("alice", "team-a", false);
+        BigDecimal limit = new BigDecimal("2000");
+        put(
+                samples,
+                new TenantBudget(
+                        "team-a",
+                        "2026-11",
+                        TenantBudget.Unit.GPU_HOURS,
+                        limit,
+                        null,
+                        new BigDecimal("1612.5"),
+                        new BigDecimal("12"),
+                        false,
+                        NOW));
+        put(
+                samples,
+                new BudgetCommand.SetBudget(
+                        "req-7", admin, "team-a", "2026-11", TenantBudget.Unit.GPU_HOURS, limit, null, NOW));
+        Booking b = booking();
+        BookingCommand.CreateBooking create = new BookingCommand.CreateBooking(
+                        "req-8",
+                        "idem-8",
+                        caller,
+                        "h200",
+                        "bk-01JD95",
+                        "team-a",
+                        2,
+                        T0,
+                        T1,
+                        "eval",
+                        NOW,
+                        FINGERPRINT,
+                        null,
+                        null,
+                        null)
+                .withBudgetHold(new BudgetHold(
+                        TenantBudget.Unit.GPU_HOURS,
+                        List.of(new BudgetHold.MonthAmount("2026-11", new BigDecimal("8")))));
+        put(samples, new BudgetCommand.HoldCreate("team-a", create));
+        put(
+                samples,
+                new BudgetCommand.HoldChange(
+                        "team-a",
+                        new BookingCommand.ChangeBooking(
+                                "req-9",
+                                "idem-9",
+                                caller,
+                                b.pool(),
+                                b.id(),
+                                T0,
+                                T1.plusSeconds(3600),
+                                NOW,
+                                FINGERPRINT)));
+        put(
+                samples,
+                new BudgetCommand.HoldSeries(
+                        "team-a",
+                        new BookingCommand.CreateSeries(
+                                "req-10",
+                                "idem-10",
+                                caller,
+                                "h200",
+                                "sr-01JD96",
+                                "team-a",
+                                1,
+                                T0,
+                                T1,
+                                null,
+                                "weekly eval",
+                                null,
+                                "FREQ=WEEKLY;COUNT=3",
+                                null,
+                                BookingCommand.SeriesMode.EACH,
+                                NOW,
+                                FINGERPRINT)));
+        put(
+                samples,
+                new BudgetCommand.BookingOutcome(
+                        "team-a", "req-1", b.id(), BudgetCommand.BookingOutcome.Outcome.DECIDED, List.of(b), NOW));
+        put(
+                samples,
+                new Notice.BudgetThresholdReached(
+                        Notice.budgetThresholdId("team-a", "2026-11", 80),
+                        "team-a",
+                        "2026-11",
+                        80,
+                        TenantBudget.Unit.GPU_HOURS,
+                        limit,
+                        null,
+                        new BigDecimal("1612.5"),
+                        NOW));
     }
 
     /** A request for 3 units for two hours from T0, waiting up to six hours later. */

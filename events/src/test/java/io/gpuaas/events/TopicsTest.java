@@ -41,7 +41,8 @@ class TopicsTest {
             }
         }
         assertThat(Topics.all().stream().filter(TopicSpec::compacted).map(TopicSpec::baseName))
-                .containsExactlyInAnyOrder("bookings", "waitlist", "quota-state", "usage-ledger", "webhooks");
+                .containsExactlyInAnyOrder(
+                        "bookings", "waitlist", "budgets", "quota-state", "usage-ledger", "webhooks");
     }
 
     @Test
@@ -75,6 +76,8 @@ class TopicsTest {
                         "booking-events",
                         "bookings",
                         "waitlist",
+                        "budgets",
+                        "budget-commands",
                         "kueue-workloads",
                         "gpu-samples",
                         "quota-state",

@@ -60,6 +60,7 @@ public final class WorkloadActivity {
             case Notice.WaitlistBooked n -> waitlistBooked.put(n.bookingId(), n);
             case Notice.WaitlistExpired n -> {} // the entry's own state says it (WaitlistView)
             case BookingUnderused n -> underused.put(n.bookingId(), n);
+            case Notice.BudgetThresholdReached n -> {} // about a tenant's month, not a booking or workload
         }
     }
 

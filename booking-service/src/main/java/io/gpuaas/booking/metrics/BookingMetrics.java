@@ -85,6 +85,7 @@ public class BookingMetrics implements LifecycleOutcomes, DecisionObserver {
                     case Notice.WaitlistBooked n -> "waitlist_booked";
                     case Notice.WaitlistExpired n -> "waitlist_expired";
                     case Notice.BookingUnderused n -> "booking_underused"; // metrics-gateway's, likewise
+                    case Notice.BudgetThresholdReached n -> "budget_threshold_reached";
                 };
         notices.labelValues(type).inc();
     }

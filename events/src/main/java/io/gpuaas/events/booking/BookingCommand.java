@@ -1,5 +1,6 @@
 package io.gpuaas.events.booking;
 
+import io.gpuaas.events.budget.BudgetHold;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -65,6 +66,9 @@ public sealed interface BookingCommand
      * @param latestStart    to wait rather than be refused: if the window does not fit, the request waits on the
      *                       waitlist ({@link WaitlistEntry}) and is booked as soon as the same quantity and length fit
      *                       with a start no later than this; null: refused when it does not fit
+     * @param budgetHold     what the budget stage set aside for it per month ({@link BudgetHold}): the decision
+     *                       refuses it {@code BUDGET_EXCEEDED} if the booking needs more in any month; null: not
+     *                       checked (a command that did not pass the stage)
      */
     record CreateBooking(
             String requestId,
@@ -81,8 +85,66 @@ public sealed interface BookingCommand
             String requestFingerprint,
             Duration duration,
             String profile,
-            Instant latestStart)
+            Instant latestStart,
+            BudgetHold budgetHold)
             implements BookingCommand {
+
+        /** A command the budget stage has not passed (tools and tests that write the pool's topic directly). */
+        public CreateBooking(
+                String requestId,
+                String idempotencyKey,
+                Caller caller,
+                String pool,
+                String bookingId,
+                String namespace,
+                int quantity,
+                Instant start,
+                Instant end,
+                String purpose,
+                Instant requestedAt,
+                String requestFingerprint,
+                Duration duration,
+                String profile,
+                Instant latestStart) {
+            this(
+                    requestId,
+                    idempotencyKey,
+                    caller,
+                    pool,
+                    bookingId,
+                    namespace,
+                    quantity,
+                    start,
+                    end,
+                    purpose,
+                    requestedAt,
+                    requestFingerprint,
+                    duration,
+                    profile,
+                    latestStart,
+                    null);
+        }
+
+        /** The same command carrying what the budget stage set aside for it. */
+        public CreateBooking withBudgetHold(BudgetHold hold) {
+            return new CreateBooking(
+                    requestId,
+                    idempotencyKey,
+                    caller,
+                    pool,
+                    bookingId,
+                    namespace,
+                    quantity,
+                    start,
+                    end,
+                    purpose,
+                    requestedAt,
+                    requestFingerprint,
+                    duration,
+                    profile,
+                    latestStart,
+                    hold);
+        }
 
         /** A command that does not wait: refused when it does not fit. */
         public CreateBooking(
@@ -268,6 +330,9 @@ public sealed interface BookingCommand
      * @param requestedAt    when the HTTP edge accepted the request
      * @param requestFingerprint digest of the HTTP request the idempotency key is bound to, or null
      * @param duration       instead of {@code end}: the length from the decision's instant, rounded up; else null
+     * @param budgetHold     what the budget stage set aside for the change per month: the decision refuses it
+     *                       {@code BUDGET_EXCEEDED} if the new window needs more than the old one plus this in any
+     *                       month; null: not checked
      */
     record ChangeBooking(
             String requestId,
@@ -279,8 +344,51 @@ public sealed interface BookingCommand
             Instant end,
             Instant requestedAt,
             String requestFingerprint,
-            Duration duration)
+            Duration duration,
+            BudgetHold budgetHold)
             implements BookingCommand {
+
+        /** A change the budget stage has not passed (tools and tests that write the pool's topic directly). */
+        public ChangeBooking(
+                String requestId,
+                String idempotencyKey,
+                Caller caller,
+                String pool,
+                String bookingId,
+                Instant start,
+                Instant end,
+                Instant requestedAt,
+                String requestFingerprint,
+                Duration duration) {
+            this(
+                    requestId,
+                    idempotencyKey,
+                    caller,
+                    pool,
+                    bookingId,
+                    start,
+                    end,
+                    requestedAt,
+                    requestFingerprint,
+                    duration,
+                    null);
+        }
+
+        /** The same change carrying what the budget stage set aside for it. */
+        public ChangeBooking withBudgetHold(BudgetHold hold) {
+            return new ChangeBooking(
+                    requestId,
+                    idempotencyKey,
+                    caller,
+                    pool,
+                    bookingId,
+                    start,
+                    end,
+                    requestedAt,
+                    requestFingerprint,
+                    duration,
+                    hold);
+        }
 
         /** A command with a given end, as every change was before extend-from-now existed. */
         public ChangeBooking(

@@ -1,5 +1,6 @@
 package io.gpuaas.events.booking;
 
+import io.gpuaas.events.budget.BudgetFigures;
 import java.time.Instant;
 import java.util.List;
 
@@ -57,6 +58,8 @@ public sealed interface BookingEvent
      * @param pool          the pool of the command
      * @param tenant        the caller's tenant
      * @param time          when the decision engine decided
+     * @param budget        for {@code BUDGET_EXCEEDED}, the month's budget, what is booked and held and what the
+     *                      request needs; else null
      */
     record BookingRejected(
             String requestId,
@@ -67,8 +70,24 @@ public sealed interface BookingEvent
             String message,
             List<Interval> conflicts,
             Instant earliestStart,
-            Instant time)
-            implements BookingEvent {}
+            Instant time,
+            BudgetFigures budget)
+            implements BookingEvent {
+
+        /** A refusal that is not about a budget. */
+        public BookingRejected(
+                String requestId,
+                String bookingId,
+                String pool,
+                String tenant,
+                String reason,
+                String message,
+                List<Interval> conflicts,
+                Instant earliestStart,
+                Instant time) {
+            this(requestId, bookingId, pool, tenant, reason, message, conflicts, earliestStart, time, null);
+        }
+    }
 
     /**
      * A booking was cancelled; its capacity is free again.

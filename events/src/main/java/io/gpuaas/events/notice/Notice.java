@@ -21,7 +21,8 @@ public sealed interface Notice extends IdentifiedEvent
                 Notice.ApprovalDecided,
                 Notice.WaitlistBooked,
                 Notice.WaitlistExpired,
-                Notice.BookingUnderused {
+                Notice.BookingUnderused,
+                Notice.BudgetThresholdReached {
 
     /** The notice's own id: what it is about and when, the same for every copy (see {@link #endingSoonId}). */
     String noticeId();
@@ -61,6 +62,14 @@ public sealed interface Notice extends IdentifiedEvent
      */
     static String migLayoutNotReadyId(String bookingId, Instant start) {
         return bookingId + "/mig-layout-not-ready@" + start;
+    }
+
+    /**
+     * {@code <tenant>/<yyyy-MM>/budget-threshold/<percent>}: each threshold of a tenant's month is told once, however
+     * often its figures cross it.
+     */
+    static String budgetThresholdId(String tenant, String month, int percent) {
+        return tenant + "/" + month + "/budget-threshold/" + percent;
     }
 
     /** {@code <bookingId>/approval-decided}: a booking awaits approval once, so it is decided once. */
@@ -351,6 +360,33 @@ public sealed interface Notice extends IdentifiedEvent
             double bookedGpuHours,
             Instant windowStart,
             Duration window,
+            Instant time)
+            implements Notice {}
+
+    /**
+     * A tenant's confirmed bookings of a UTC month reached {@code percent} (50, 80 or 100) of its budget for that
+     * month. Sent by booking-service's budget stage in the transaction that booked it, once per tenant, month and
+     * threshold ({@link #budgetThresholdId}); keyed by {@code <tenant>/<yyyy-MM>}.
+     *
+     * @param noticeId {@link #budgetThresholdId}
+     * @param tenant   the tenant
+     * @param month    the UTC month, {@code yyyy-MM}
+     * @param percent  the threshold reached: 50, 80 or 100
+     * @param unit     what the budget counts
+     * @param limit    the budget
+     * @param currency ISO 4217 code of a cost budget; null for GPU-hours
+     * @param booked   what the month's confirmed bookings hold now
+     * @param time     when it was decided
+     */
+    record BudgetThresholdReached(
+            String noticeId,
+            String tenant,
+            String month,
+            int percent,
+            io.gpuaas.events.budget.TenantBudget.Unit unit,
+            java.math.BigDecimal limit,
+            String currency,
+            java.math.BigDecimal booked,
             Instant time)
             implements Notice {}
 }

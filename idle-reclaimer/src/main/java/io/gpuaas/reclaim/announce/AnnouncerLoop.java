@@ -100,6 +100,7 @@ public record AnnouncerLoop(ReclaimAnnouncements announcements, ReconcileLoop<Wo
             case Notice.WaitlistBooked booking -> {}
             case Notice.WaitlistExpired booking -> {}
             case Notice.BookingUnderused booking -> {}
+            case Notice.BudgetThresholdReached tenant -> {}
         }
     }
 

@@ -78,6 +78,7 @@ public record BookingNotice(
             case Notice.WaitlistBooked n -> Optional.empty();
             case Notice.WaitlistExpired n -> Optional.empty();
             case Notice.BookingUnderused n -> Optional.empty(); // for the tenant's webhooks and dashboard only
+            case Notice.BudgetThresholdReached n -> Optional.empty(); // about a tenant's month, not a booking
         };
     }
 

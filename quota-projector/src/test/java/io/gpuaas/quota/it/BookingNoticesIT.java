@@ -275,6 +275,7 @@ class BookingNoticesIT {
                     case Notice.WaitlistBooked n -> n.bookingId();
                     case Notice.WaitlistExpired n -> n.bookingId();
                     case Notice.BookingUnderused n -> n.bookingId();
+                    case Notice.BudgetThresholdReached n -> n.tenant() + "/" + n.month();
                 };
         notices.send(new ProducerRecord<>(fixture.kafka.topic(Topics.NOTICES), key, notice))
                 .get(10, TimeUnit.SECONDS);
