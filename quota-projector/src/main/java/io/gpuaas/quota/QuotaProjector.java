@@ -22,6 +22,7 @@ import io.gpuaas.quota.k8s.NoticeLoop;
 import io.gpuaas.quota.k8s.QuotaLoops;
 import io.gpuaas.quota.k8s.WriterGate;
 import io.gpuaas.quota.kafka.BookingTable;
+import io.gpuaas.quota.kafka.BudgetTable;
 import io.gpuaas.quota.metrics.QuotaProjectorMetrics;
 import io.gpuaas.quota.mig.MigLayoutApplier;
 import io.gpuaas.quota.mig.MigLayoutLoop;
@@ -35,7 +36,8 @@ import java.util.function.UnaryOperator;
 
 /**
  * The whole projector as service-kit components, started in this order and stopped in reverse:
- * {@code kube-cache} (informers), {@code booking-table} (the bookings replica), {@code leader-duties},
+ * {@code kube-cache} (informers), {@code booking-table} (the bookings replica), {@code budget-table} (the budgets
+ * replica: who is over budget), {@code leader-duties},
  * {@code quota-writer} and {@code quota-planner} (the reconcile loops), {@code quota-leadership} (service-kit's
  * {@code LeaseLeadership} with {@code leader-duties} as its duty: campaigns once the cache has synced and the
  * bookings are read; stopping it steps down before the Lease is released), {@code booking-notices} and
@@ -53,6 +55,7 @@ public final class QuotaProjector implements ServiceComponents, AutoCloseable {
 
     private final ClusterCache cache;
     private final BookingTable bookings;
+    private final BudgetTable budgets;
     private final LeaderDuties duties;
     private final QuotaLoops loops;
     private final MigLayoutLoop layouts;
@@ -120,10 +123,13 @@ public final class QuotaProjector implements ServiceComponents, AutoCloseable {
         this.bookings = new BookingTable(
                 kafka, deadLetters, this::bookingsChanged, options.clock(), metrics, options.bookingHandler(), 10);
         MigLayoutLoop[] layouts = new MigLayoutLoop[1];
+        QuotaLoops[] planning = new QuotaLoops[1];
+        this.budgets = new BudgetTable(kafka, deadLetters, () -> planning[0].requestPlan(), options.clock(), 10);
         this.loops = new QuotaLoops(
                 client,
                 cache,
                 bookings,
+                budgets,
                 catalog,
                 settings,
                 nodeResources,
@@ -132,6 +138,7 @@ public final class QuotaProjector implements ServiceComponents, AutoCloseable {
                 metrics,
                 () -> layouts[0].inForce(),
                 30);
+        planning[0] = this.loops;
         NoticeLoop notices = new NoticeLoop(
                 new NoticeAnnouncer(client, cache, settings.localQueueName(), options.clock()),
                 gate,
@@ -174,9 +181,15 @@ public final class QuotaProjector implements ServiceComponents, AutoCloseable {
                 registry,
                 20);
         this.leadership = new LeaseLeadership(
-                client, "quota-leadership", election, List.of(duties), () -> cache.synced() && bookings.caughtUp(), 40);
+                client,
+                "quota-leadership",
+                election,
+                List.of(duties),
+                () -> cache.synced() && bookings.caughtUp() && budgets.caughtUp(),
+                40);
         cache.addListener(loops::onChange);
-        List<ServiceComponent> all = new ArrayList<>(List.of(cache, bookings.replica(), duties, leadership));
+        List<ServiceComponent> all =
+                new ArrayList<>(List.of(cache, bookings.replica(), budgets.replica(), duties, leadership));
         all.addAll(loops.components());
         all.addAll(notices.components());
         all.add(this.layouts.component());

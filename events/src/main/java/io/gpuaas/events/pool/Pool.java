@@ -34,6 +34,8 @@ import java.util.List;
  *                 booking of the pool needs approval
  * @param keep     how long "keep it" answers may keep a booking's workloads from reclaim ({@link PoolKeep}); null
  *                 (absent in the file): {@link PoolKeep#DEFAULT}
+ * @param overBudget what a tenant over its month's budget may still do on this pool ({@link PoolOverBudget}); null
+ *                 (absent in the file): nothing
  *
  * <p>A flexible pool has no {@code migProfile}; its {@code resource} is the whole-GPU resource
  * ({@code nvidia.com/gpu}) and a booking of a profile {@code p} reserves {@link #resourceFor(String)}
@@ -52,7 +54,8 @@ public record Pool(
         List<PoolNode> nodes,
         List<PoolPrice> prices,
         PoolApproval approval,
-        PoolKeep keep) {
+        PoolKeep keep,
+        PoolOverBudget overBudget) {
 
     /** {@link #kind()} of a pool gpuaas lays out itself. */
     public static final String FLEXIBLE = "flexible";
@@ -102,6 +105,30 @@ public record Pool(
         prices = PoolPrices.check(id, prices);
     }
 
+    /** Whether a tenant over its budget may run preemptible work on this pool's idle capacity. */
+    public boolean overBudgetMayBorrow() {
+        return overBudget != null && overBudget.borrow();
+    }
+
+    /** This pool with the over-budget policy {@code policy} (null: none). */
+    public Pool withOverBudget(PoolOverBudget policy) {
+        return new Pool(
+                id,
+                flavor,
+                resource,
+                capacity,
+                gpuModel,
+                migProfile,
+                noShowGrace,
+                gpus,
+                kind,
+                nodes,
+                prices,
+                approval,
+                keep,
+                policy);
+    }
+
     /** A pool without prices or an approval policy (as before they were added). */
     public Pool(
             String id,
@@ -114,10 +141,25 @@ public record Pool(
             Integer gpus,
             String kind,
             List<PoolNode> nodes) {
-        this(id, flavor, resource, capacity, gpuModel, migProfile, noShowGrace, gpus, kind, nodes, null, null, null);
+        this(
+                id,
+                flavor,
+                resource,
+                capacity,
+                gpuModel,
+                migProfile,
+                noShowGrace,
+                gpus,
+                kind,
+                nodes,
+                null,
+                null,
+                null,
+                null);
     }
 
-    /** A pool with prices and an approval policy, its keep bounds the default (as before they were added). */
+    /** A pool with prices and an approval policy, its keep bounds the default and no over-budget policy (as before
+     * they were added). */
     public Pool(
             String id,
             String flavor,
@@ -144,6 +186,7 @@ public record Pool(
                 nodes,
                 prices,
                 approval,
+                null,
                 null);
     }
 
@@ -167,7 +210,8 @@ public record Pool(
                 nodes,
                 prices,
                 approval,
-                newKeep);
+                newKeep,
+                overBudget);
     }
 
     /** This pool with {@code schedule} as its prices. */
@@ -185,7 +229,8 @@ public record Pool(
                 nodes,
                 schedule,
                 approval,
-                keep);
+                keep,
+                overBudget);
     }
 
     /**
@@ -295,7 +340,8 @@ public record Pool(
                 nodes,
                 prices,
                 newApproval,
-                keep);
+                keep,
+                overBudget);
     }
 
     /** A static pool (no kind, no nodes). */

@@ -64,7 +64,8 @@ public final class ClusterCache implements ForwardingComponent {
                 Kind.CLUSTER_QUEUE,
                 Kind.LOCAL_QUEUE,
                 Kind.WORKLOAD,
-                Kind.HARDWARE_PROFILE)) {
+                Kind.HARDWARE_PROFILE,
+                Kind.WORKLOAD_PRIORITY_CLASS)) {
             builder.kind(kind.name(), () -> informerIfWatched(kind), new Fanout(kind));
         }
         this.informers = builder.metrics(registry).build();
@@ -140,6 +141,8 @@ public final class ClusterCache implements ForwardingComponent {
                     case HARDWARE_PROFILE, LOCAL_QUEUE, WORKLOAD ->
                         client.resources(kind.type()).inAnyNamespace().runnableInformer(resync.toMillis());
                     case COHORT, CLUSTER_QUEUE -> client.resources(kind.type()).runnableInformer(resync.toMillis());
+                    case WORKLOAD_PRIORITY_CLASS ->
+                        client.resources(kind.type()).runnableInformer(resync.toMillis());
                 };
         if (kind == Kind.WORKLOAD) {
             index(

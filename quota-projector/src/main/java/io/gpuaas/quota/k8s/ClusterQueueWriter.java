@@ -175,14 +175,20 @@ public final class ClusterQueueWriter {
     }
 
     /**
-     * {@code actual} with {@code desired}'s labels, annotations and spec laid over it. Fields others set (Kueue's
+     * {@code actual} with {@code desired}'s labels, annotations and spec laid over it (a WorkloadPriorityClass has no
+     * spec: its top-level fields). Fields others set (Kueue's
      * defaults, an admin's extra annotation) survive; lists are replaced whole, as a merge patch would.
      */
+    @SuppressWarnings("unchecked")
     HasMetadata merged(HasMetadata actual, HasMetadata desired) {
         KubernetesSerialization json = client.getKubernetesSerialization();
         @SuppressWarnings("unchecked")
         Map<String, Object> tree = json.convertValue(actual, Map.class);
-        tree.put("spec", overlay(tree.get("spec"), spec(json, desired)));
+        if (topLevel(desired)) {
+            tree = (Map<String, Object>) overlay(tree, spec(json, desired));
+        } else {
+            tree.put("spec", overlay(tree.get("spec"), spec(json, desired)));
+        }
         HasMetadata copy = json.convertValue(tree, actual.getClass());
         Map<String, String> labels = new LinkedHashMap<>(
                 Optional.ofNullable(copy.getMetadata().getLabels()).orElse(Map.of()));
@@ -197,9 +203,29 @@ public final class ClusterQueueWriter {
         return copy;
     }
 
-    /** The object's {@code spec} as JSON values (maps, lists, scalars), unknown fields included. */
+    /**
+     * The object's {@code spec} as JSON values (maps, lists, scalars), unknown fields included; for a kind without a
+     * spec (WorkloadPriorityClass), its top-level fields but the envelope (apiVersion, kind, metadata).
+     */
     static Object spec(KubernetesSerialization json, HasMetadata object) {
-        return json.convertValue(object, Map.class).get("spec");
+        Map<?, ?> tree = json.convertValue(object, Map.class);
+        if (!topLevel(object)) {
+            return tree.get("spec");
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        tree.forEach((k, v) -> {
+            if (!ENVELOPE.contains(k.toString())) {
+                body.put(k.toString(), v);
+            }
+        });
+        return body;
+    }
+
+    private static final java.util.Set<String> ENVELOPE =
+            java.util.Set.of("apiVersion", "kind", "metadata", "spec", "status");
+
+    private static boolean topLevel(HasMetadata object) {
+        return object instanceof io.gpuaas.kube.kueue.v1beta2.WorkloadPriorityClass;
     }
 
     @SuppressWarnings("unchecked")

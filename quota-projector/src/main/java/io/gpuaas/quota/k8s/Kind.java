@@ -8,6 +8,7 @@ import io.gpuaas.kube.kueue.v1beta2.ClusterQueue;
 import io.gpuaas.kube.kueue.v1beta2.Cohort;
 import io.gpuaas.kube.kueue.v1beta2.LocalQueue;
 import io.gpuaas.kube.kueue.v1beta2.Workload;
+import io.gpuaas.kube.kueue.v1beta2.WorkloadPriorityClass;
 import io.gpuaas.kube.odh.v1.HardwareProfile;
 
 /**
@@ -20,6 +21,7 @@ public enum Kind {
     LOCAL_QUEUE(LocalQueue.class),
     WORKLOAD(Workload.class),
     HARDWARE_PROFILE(HardwareProfile.class),
+    WORKLOAD_PRIORITY_CLASS(WorkloadPriorityClass.class),
     NAMESPACE(Namespace.class);
 
     private final Class<? extends HasMetadata> type;

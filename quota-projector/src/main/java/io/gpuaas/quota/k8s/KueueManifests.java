@@ -11,6 +11,7 @@ import io.gpuaas.kube.kueue.v1beta2.Cohort;
 import io.gpuaas.kube.kueue.v1beta2.CohortSpec;
 import io.gpuaas.kube.kueue.v1beta2.LocalQueue;
 import io.gpuaas.kube.kueue.v1beta2.LocalQueueSpec;
+import io.gpuaas.kube.kueue.v1beta2.WorkloadPriorityClass;
 import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.Preemption;
 import io.gpuaas.kube.kueue.v1beta2.clusterqueuespec.preemption.BorrowWithinCohort;
 import io.gpuaas.kube.odh.v1.HardwareProfile;
@@ -18,6 +19,7 @@ import io.gpuaas.kube.odh.v1.HardwareProfileSpec;
 import io.gpuaas.kube.odh.v1.hardwareprofilespec.Identifiers;
 import io.gpuaas.kube.odh.v1.hardwareprofilespec.Scheduling;
 import io.gpuaas.kube.odh.v1.hardwareprofilespec.scheduling.Kueue;
+import io.gpuaas.quota.model.BorrowQueue;
 import io.gpuaas.quota.model.DesiredQuota;
 import io.gpuaas.quota.model.FlavorResource;
 import io.gpuaas.quota.model.QuotaPlan;
@@ -27,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
 
 /**
@@ -39,6 +42,11 @@ public final class KueueManifests {
     public static final String RUNNING = "None";
     /** {@code spec.stopPolicy} of a tenant queue whose bookings ended while Workloads still hold quota in it. */
     public static final String HOLD_AND_DRAIN = "HoldAndDrain";
+
+    /** The Kueue WorkloadPriorityClass of over-budget work on borrowed capacity: jobs select it by label. */
+    public static final String BORROWED_PRIORITY_CLASS = "gpuaas-borrowed";
+    /** Its value: below the default 0 of booked work, so booked tenants come first and preempt it. */
+    public static final int BORROWED_PRIORITY = -100;
 
     private final ManifestSettings settings;
 
@@ -55,7 +63,50 @@ public final class KueueManifests {
         Map<ObjectRef, HasMetadata> objects = new LinkedHashMap<>(renderCohort(quota));
         quota.tenants().values().forEach(tenant -> objects.putAll(renderClusterQueue(quota.cells(), tenant)));
         quota.queues().values().forEach(tenant -> objects.putAll(renderQueues(tenant)));
+        objects.putAll(renderBorrowing(quota));
         return objects;
+    }
+
+    /** The WorkloadPriorityClass of borrowed work, wanted while some pool lets over-budget tenants borrow. */
+    public Map<ObjectRef, HasMetadata> renderBorrowing(DesiredQuota quota) {
+        Map<ObjectRef, HasMetadata> objects = new LinkedHashMap<>();
+        if (!quota.borrowCells().isEmpty()) {
+            put(objects, Kind.WORKLOAD_PRIORITY_CLASS, borrowedPriorityClass());
+        }
+        quota.borrowers().values().forEach(b -> objects.putAll(renderBorrower(quota.borrowCells(), b)));
+        return objects;
+    }
+
+    /**
+     * An over-budget tenant's borrow-only ClusterQueue (nominal 0 on every cell over-budget work may borrow, so it
+     * holds nothing and runs only on what the cohort has idle) and its LocalQueues.
+     */
+    public Map<ObjectRef, HasMetadata> renderBorrower(SortedSet<FlavorResource> cells, BorrowQueue borrower) {
+        Map<ObjectRef, HasMetadata> objects = new LinkedHashMap<>();
+        SortedMap<FlavorResource, Long> zero = new TreeMap<>();
+        cells.forEach(cell -> zero.put(cell, 0L));
+        put(objects, Kind.CLUSTER_QUEUE, clusterQueue(borrower.clusterQueue(), borrower.tenant(), zero, RUNNING));
+        for (String namespace : borrower.namespaces()) {
+            put(
+                    objects,
+                    Kind.LOCAL_QUEUE,
+                    localQueue(borrower.clusterQueue(), borrower.tenant(), namespace, borrowLocalQueueName()));
+        }
+        return objects;
+    }
+
+    /** The LocalQueue over-budget work is submitted to: {@code <local-queue-name>-borrowed}. */
+    public String borrowLocalQueueName() {
+        return settings.localQueueName() + "-borrowed";
+    }
+
+    WorkloadPriorityClass borrowedPriorityClass() {
+        WorkloadPriorityClass priorityClass = new WorkloadPriorityClass();
+        priorityClass.setMetadata(metadata(null, BORROWED_PRIORITY_CLASS, null));
+        priorityClass.setValue(BORROWED_PRIORITY);
+        priorityClass.setDescription("gpuaas: work of a tenant over its monthly budget, on borrowed capacity only;"
+                + " booked tenants preempt it");
+        return priorityClass;
     }
 
     public Map<ObjectRef, HasMetadata> renderCohort(DesiredQuota quota) {
@@ -95,9 +146,14 @@ public final class KueueManifests {
 
     /** The shape a ClusterQueue of an ended tenant is drained with: no quota, HoldAndDrain. */
     public ClusterQueue drainingClusterQueue(String tenant, SortedMap<FlavorResource, Long> cells) {
+        return drainingClusterQueue(QuotaPlan.clusterQueueName(tenant), tenant, cells);
+    }
+
+    /** {@code name}'s draining shape (a tenant's queue, or a borrow-only queue no longer wanted). */
+    public ClusterQueue drainingClusterQueue(String name, String tenant, SortedMap<FlavorResource, Long> cells) {
         SortedMap<FlavorResource, Long> zero = new TreeMap<>();
         cells.keySet().forEach(cell -> zero.put(cell, 0L));
-        return clusterQueue(tenant, zero, HOLD_AND_DRAIN);
+        return clusterQueue(name, tenant, zero, HOLD_AND_DRAIN);
     }
 
     Cohort cohort(SortedMap<FlavorResource, Long> nominal) {
@@ -110,6 +166,10 @@ public final class KueueManifests {
     }
 
     ClusterQueue clusterQueue(String tenant, SortedMap<FlavorResource, Long> nominal, String stopPolicy) {
+        return clusterQueue(QuotaPlan.clusterQueueName(tenant), tenant, nominal, stopPolicy);
+    }
+
+    ClusterQueue clusterQueue(String name, String tenant, SortedMap<FlavorResource, Long> nominal, String stopPolicy) {
         ClusterQueueSpec spec = new ClusterQueueSpec();
         spec.setCohortName(settings.cohortName());
         spec.setNamespaceSelector(new LabelSelectorBuilder()
@@ -126,7 +186,7 @@ public final class KueueManifests {
         }
         spec.setResourceGroups(groups);
         ClusterQueue queue = new ClusterQueue();
-        queue.setMetadata(metadata(null, QuotaPlan.clusterQueueName(tenant), tenant));
+        queue.setMetadata(metadata(null, name, tenant));
         queue.setSpec(spec);
         return queue;
     }
@@ -143,11 +203,15 @@ public final class KueueManifests {
     }
 
     LocalQueue localQueue(String tenant, String namespace) {
+        return localQueue(QuotaPlan.clusterQueueName(tenant), tenant, namespace, settings.localQueueName());
+    }
+
+    private LocalQueue localQueue(String clusterQueue, String tenant, String namespace, String name) {
         LocalQueueSpec spec = new LocalQueueSpec();
-        spec.setClusterQueue(QuotaPlan.clusterQueueName(tenant));
+        spec.setClusterQueue(clusterQueue);
         spec.setStopPolicy(RUNNING);
         LocalQueue queue = new LocalQueue();
-        queue.setMetadata(metadata(namespace, settings.localQueueName(), tenant));
+        queue.setMetadata(metadata(namespace, name, tenant));
         queue.setSpec(spec);
         return queue;
     }

@@ -1,6 +1,7 @@
 package io.gpuaas.quota.k8s;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.gpuaas.quota.model.BorrowQueue;
 import io.gpuaas.quota.model.DesiredQuota;
 import io.gpuaas.quota.model.FlavorResource;
 import io.gpuaas.quota.model.TenantQueue;
@@ -8,6 +9,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.function.Function;
 
@@ -25,8 +27,11 @@ final class PlanRenderer {
     record Rendered(Map<ObjectRef, HasMetadata> desired, Set<ObjectRef> changed) {}
 
     private final KueueManifests manifests;
-    private final PerTenant clusterQueues = new PerTenant();
-    private final PerTenant queues = new PerTenant();
+    private final PerTenant<TenantQueue> clusterQueues = new PerTenant<>();
+    private final PerTenant<TenantQueue> queues = new PerTenant<>();
+    private final PerTenant<BorrowQueue> borrowers = new PerTenant<>();
+    private Map<ObjectRef, HasMetadata> priorityClass = Map.of();
+    private SortedSet<FlavorResource> borrowCells;
     private Map<ObjectRef, HasMetadata> cohort = Map.of();
     private SortedMap<FlavorResource, Long> cohortNominal;
     private SortedMap<FlavorResource, Long> cells;
@@ -48,27 +53,46 @@ final class PlanRenderer {
         clusterQueues.render(
                 quota.tenants(), cellsChanged, t -> manifests.renderClusterQueue(quota.cells(), t), changed, desired);
         queues.render(quota.queues(), false, manifests::renderQueues, changed, desired);
+        // Over-budget tenants' borrow-only queues list the borrowable cells; the priority class exists with them.
+        boolean borrowCellsChanged = !quota.borrowCells().equals(borrowCells);
+        if (borrowCellsChanged) {
+            Map<ObjectRef, HasMetadata> next =
+                    manifests.renderBorrowing(quota.withBorrowers(quota.borrowCells(), new java.util.TreeMap<>()));
+            changed.addAll(next.keySet());
+            changed.addAll(priorityClass.keySet());
+            priorityClass = next;
+            borrowCells = quota.borrowCells();
+        }
+        desired.putAll(priorityClass);
+        borrowers.render(
+                quota.borrowers(),
+                borrowCellsChanged,
+                b -> manifests.renderBorrower(quota.borrowCells(), b),
+                changed,
+                desired);
         cohortNominal = quota.cohortNominal();
         cells = quota.cells();
         return new Rendered(desired, changed);
     }
 
     /** One kind of per-tenant objects, kept from the previous plan while the tenant's queue is unchanged. */
-    private static final class PerTenant {
-        private Map<String, TenantQueue> tenants = Map.of();
+    private static final class PerTenant<T> {
+        private Map<String, T> tenants = Map.of();
         private Map<String, Map<ObjectRef, HasMetadata>> byTenant = Map.of();
 
         void render(
-                Map<String, TenantQueue> next,
+                Map<String, T> next,
                 boolean all,
-                Function<TenantQueue, Map<ObjectRef, HasMetadata>> renderer,
+                Function<T, Map<ObjectRef, HasMetadata>> renderer,
                 Set<ObjectRef> changed,
                 Map<ObjectRef, HasMetadata> desired) {
             Map<String, Map<ObjectRef, HasMetadata>> nextByTenant = HashMap.newHashMap(next.size());
-            for (TenantQueue tenant : next.values()) {
-                Map<ObjectRef, HasMetadata> previous = byTenant.get(tenant.tenant());
-                if (!all && previous != null && tenant.equals(tenants.get(tenant.tenant()))) {
-                    nextByTenant.put(tenant.tenant(), previous);
+            for (Map.Entry<String, T> entry : next.entrySet()) {
+                String id = entry.getKey();
+                T tenant = entry.getValue();
+                Map<ObjectRef, HasMetadata> previous = byTenant.get(id);
+                if (!all && previous != null && tenant.equals(tenants.get(id))) {
+                    nextByTenant.put(id, previous);
                     desired.putAll(previous);
                     continue;
                 }
@@ -79,7 +103,7 @@ final class PlanRenderer {
                             .filter(ref -> !objects.containsKey(ref))
                             .forEach(changed::add);
                 }
-                nextByTenant.put(tenant.tenant(), objects);
+                nextByTenant.put(id, objects);
                 desired.putAll(objects);
             }
             byTenant.forEach((tenant, objects) -> {

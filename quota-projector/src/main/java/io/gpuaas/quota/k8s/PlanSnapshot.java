@@ -61,6 +61,8 @@ record PlanSnapshot(
         if (ref.equals(cohort())) {
             return manifests.cohort(cells);
         }
-        return manifests.clusterQueue(tenantOf(ref).tenant(), cells, "None");
+        TenantQueue tenant = tenantOf(ref);
+        // A borrow-only queue holds no quota: there is no partial grant of nothing.
+        return tenant == null ? desired.get(ref) : manifests.clusterQueue(tenant.tenant(), cells, "None");
     }
 }

@@ -56,6 +56,7 @@ public final class QuotaLoops {
             KubernetesClient client,
             ClusterCache cache,
             BookingSource bookings,
+            BudgetSource budgets,
             PoolCatalog catalog,
             QuotaSettings settings,
             NodeResourceSettings nodeResources,
@@ -74,7 +75,7 @@ public final class QuotaLoops {
         this.lag = new BoundaryLag(clock, metrics);
         this.budget = new QuotaBudget(settings.cohortName(), this::enqueue);
         this.planner = new QuotaPlanner(
-                cache, bookings, catalog, clock, metrics, lag, this::enqueue, inForce, settings.queueLead());
+                cache, bookings, budgets, catalog, clock, metrics, lag, this::enqueue, inForce, settings.queueLead());
         this.reconciler = new QuotaReconciler(
                 cache,
                 writer,

@@ -4,6 +4,7 @@ import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.kit.runtime.ReconcileLoop.Outcome;
 import io.gpuaas.quota.metrics.QuotaProjectorMetrics;
+import io.gpuaas.quota.model.BorrowPlan;
 import io.gpuaas.quota.model.DesiredQuota;
 import io.gpuaas.quota.model.FlavorResource;
 import io.gpuaas.quota.model.QuotaPlan;
@@ -11,11 +12,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -35,11 +38,12 @@ final class QuotaPlanner {
     static final String KEY = "plan";
 
     private static final Logger LOG = LoggerFactory.getLogger(QuotaPlanner.class);
-    private static final List<Kind> OWNED_KINDS =
-            List.of(Kind.COHORT, Kind.CLUSTER_QUEUE, Kind.LOCAL_QUEUE, Kind.HARDWARE_PROFILE);
+    private static final List<Kind> OWNED_KINDS = List.of(
+            Kind.COHORT, Kind.CLUSTER_QUEUE, Kind.LOCAL_QUEUE, Kind.HARDWARE_PROFILE, Kind.WORKLOAD_PRIORITY_CLASS);
 
     private final ClusterCache cache;
     private final BookingSource bookings;
+    private final BudgetSource budgets;
     private final PoolCatalog catalog;
     private final Clock clock;
     private final QuotaProjectorMetrics metrics;
@@ -59,6 +63,7 @@ final class QuotaPlanner {
     QuotaPlanner(
             ClusterCache cache,
             BookingSource bookings,
+            BudgetSource budgets,
             PoolCatalog catalog,
             Clock clock,
             QuotaProjectorMetrics metrics,
@@ -70,6 +75,7 @@ final class QuotaPlanner {
         this.queueLead = queueLead;
         this.cache = cache;
         this.bookings = bookings;
+        this.budgets = budgets;
         this.catalog = catalog;
         this.clock = clock;
         this.metrics = metrics;
@@ -109,7 +115,8 @@ final class QuotaPlanner {
             namespacesChanged = false;
             tenantNamespaces = TenantNamespaces.from(cache.list(Kind.NAMESPACE));
         }
-        DesiredQuota quota = QuotaPlan.at(now, known, catalog, tenantNamespaces, inForce.get(), queueLead);
+        DesiredQuota quota =
+                withBorrowers(QuotaPlan.at(now, known, catalog, tenantNamespaces, inForce.get(), queueLead), known);
         quota.problems().forEach(p -> LOG.warn("cannot project: {}", p));
         metrics.planProblems(quota.problems().size());
         PlanRenderer.Rendered rendered = renderer.render(quota);
@@ -128,9 +135,26 @@ final class QuotaPlanner {
                 keys.size());
         keys.forEach(writes);
         Optional<Instant> next = QuotaPlan.nextBoundary(known, now, queueLead);
+        if (!quota.borrowCells().isEmpty()) {
+            // Budgets are per UTC month: at its turn every tenant's over-budget state may change.
+            Instant month = BorrowPlan.nextMonth(now);
+            next = Optional.of(next.filter(n -> n.isBefore(month)).orElse(month));
+        }
         armed = next.orElse(null);
         return next.map(at -> Outcome.requeueAfter(positive(Duration.between(clock.instant(), at))))
                 .orElse(Outcome.done());
+    }
+
+    /**
+     * The plan with over-budget tenants' borrow-only queues, where some pool allows them and tenant queues may borrow
+     * at all ({@code allow-borrowing}: with {@code borrowingLimit: 0} everywhere a queue of nominal 0 runs nothing).
+     */
+    private DesiredQuota withBorrowers(DesiredQuota quota, Collection<Booking> known) {
+        SortedSet<FlavorResource> cells = manifests.settings().allowBorrowing()
+                ? BorrowPlan.cells(catalog, quota.cells().keySet())
+                : Collections.emptySortedSet();
+        Set<String> over = cells.isEmpty() ? Set.of() : budgets.overBudget(BorrowPlan.month(quota.at()));
+        return quota.withBorrowers(cells, BorrowPlan.queues(over, cells, known, tenantNamespaces));
     }
 
     /**

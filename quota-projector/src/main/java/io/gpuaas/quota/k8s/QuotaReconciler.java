@@ -111,7 +111,7 @@ final class QuotaReconciler {
         switch (change.kind()) {
             case NAMESPACE -> replan.run();
             case WORKLOAD -> workloadChanged(change, plan, enqueue);
-            case COHORT, CLUSTER_QUEUE, LOCAL_QUEUE, HARDWARE_PROFILE -> {
+            case COHORT, CLUSTER_QUEUE, LOCAL_QUEUE, HARDWARE_PROFILE, WORKLOAD_PRIORITY_CLASS -> {
                 boolean echo = !change.deleted() && writer.wrote(change.ref(), change.after());
                 // The notification of our own write needs no reconcile: the object is exactly what we wrote.
                 if (!echo

@@ -74,7 +74,7 @@ final class Teardown {
         return switch (drain.decide(clusterQueue, now, holding)) {
             case DrainPolicy.MarkDraining mark -> {
                 String tenant = Ownership.label(clusterQueue, Labels.TENANT);
-                HasMetadata stopped = manifests.drainingClusterQueue(tenant, cells);
+                HasMetadata stopped = manifests.drainingClusterQueue(ref.name(), tenant, cells);
                 stopped.getMetadata()
                         .setAnnotations(
                                 Map.of(DrainPolicy.DRAIN_STARTED, mark.since().toString()));

@@ -13,6 +13,7 @@ import io.gpuaas.kube.kueue.v1beta2.ClusterQueueSpec;
 import io.gpuaas.kube.kueue.v1beta2.LocalQueue;
 import io.gpuaas.kube.odh.v1.HardwareProfile;
 import io.gpuaas.quota.config.NodeResourceSettings;
+import io.gpuaas.quota.model.BorrowQueue;
 import io.gpuaas.quota.model.DesiredQuota;
 import io.gpuaas.quota.model.FlavorResource;
 import io.gpuaas.quota.model.QuotaPlan;
@@ -175,5 +176,50 @@ class KueueManifestsTest {
                         tuple("h200-flex", List.of("nvidia.com/gpu=1", "nvidia.com/mig-3g.71gb=2")),
                         tuple("h200-mig-3g.71gb", List.of("nvidia.com/gpu=0", "nvidia.com/mig-3g.71gb=4")));
         assertThat(groups.get(1).getCoveredResources()).containsExactly("example.com/nic");
+    }
+
+    @Test
+    void shouldRenderABorrowOnlyQueueWithNoNominalQuotaAndItsLocalQueuesAndThePriorityClassWhenATenantIsOverBudget() {
+        DesiredQuota quota = QuotaPlan.at(at(1), List.of(), POOLS, Map.of())
+                .withBorrowers(
+                        new java.util.TreeSet<>(Set.of(new FlavorResource("h200", "nvidia.com/gpu"))),
+                        new TreeMap<>(Map.of(
+                                "team-b",
+                                new BorrowQueue(
+                                        "team-b",
+                                        "gpuaas-team-b.borrowed",
+                                        new java.util.TreeSet<>(Set.of("team-b", "team-b-dev"))))));
+
+        Map<ObjectRef, HasMetadata> objects =
+                new KueueManifests(new ManifestSettings("gpuaas-pool", "gpuaas", true, false)).render(quota);
+
+        ClusterQueue cq = (ClusterQueue) objects.get(new ObjectRef(Kind.CLUSTER_QUEUE, null, "gpuaas-team-b.borrowed"));
+        assertThat(cq.getMetadata().getLabels()).containsEntry("gpuaas.io/tenant", "team-b");
+        assertThat(cq.getSpec().getCohortName()).isEqualTo("gpuaas-pool");
+        assertThat(cq.getSpec().getNamespaceSelector().getMatchLabels())
+                .isEqualTo(Map.of("gpuaas.io/tenant", "team-b"));
+        assertThat(cq.getSpec().getResourceGroups().getFirst().getFlavors())
+                .singleElement()
+                .satisfies(f -> {
+                    assertThat(f.getName()).isEqualTo("h200");
+                    assertThat(f.getResources()).singleElement().satisfies(r -> {
+                        assertThat(r.getNominalQuota()).isEqualTo(new IntOrString("0"));
+                        assertThat(r.getBorrowingLimit()).as("it may borrow").isNull();
+                    });
+                });
+        assertThat(cq.getSpec().getResourceGroups())
+                .as("the pool's cells only, then cpu/memory")
+                .hasSize(2);
+        assertThat(objects.get(new ObjectRef(Kind.LOCAL_QUEUE, "team-b-dev", "gpuaas-borrowed")))
+                .isInstanceOfSatisfying(
+                        LocalQueue.class,
+                        lq -> assertThat(lq.getSpec().getClusterQueue()).isEqualTo("gpuaas-team-b.borrowed"));
+        assertThat(objects.get(new ObjectRef(Kind.WORKLOAD_PRIORITY_CLASS, null, "gpuaas-borrowed")))
+                .isInstanceOfSatisfying(
+                        io.gpuaas.kube.kueue.v1beta2.WorkloadPriorityClass.class,
+                        wpc -> assertThat(wpc.getValue()).isNegative());
+        assertThat(objects.keySet().stream().filter(r -> r.kind() == Kind.CLUSTER_QUEUE))
+                .as("no quota for team-b anywhere else")
+                .containsExactly(new ObjectRef(Kind.CLUSTER_QUEUE, null, "gpuaas-team-b.borrowed"));
     }
 }

@@ -13,6 +13,13 @@ public enum GpuaasCrd {
             "kueue.x-k8s.io", "v1beta2", "ResourceFlavor", "resourceflavors", false, "kueue-resourceflavors.yaml"),
     COHORT("kueue.x-k8s.io", "v1beta2", "Cohort", "cohorts", false, "kueue-cohorts.yaml"),
     WORKLOAD("kueue.x-k8s.io", "v1beta2", "Workload", "workloads", true, "kueue-workloads.yaml"),
+    WORKLOAD_PRIORITY_CLASS(
+            "kueue.x-k8s.io",
+            "v1beta2",
+            "WorkloadPriorityClass",
+            "workloadpriorityclasses",
+            false,
+            "kueue-workloadpriorityclasses.yaml"),
     RAY_CLUSTER("ray.io", "v1", "RayCluster", "rayclusters", true, "ray-rayclusters.yaml"),
     INFERENCE_SERVICE(
             "serving.kserve.io",

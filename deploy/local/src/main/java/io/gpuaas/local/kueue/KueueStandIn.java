@@ -24,6 +24,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -64,8 +65,9 @@ public final class KueueStandIn {
     public Set<String> reconcile(List<WorkloadOwner> owners) {
         List<WorkloadOwner> queued =
                 owners.stream().filter(o -> o.queueName().isPresent()).toList();
-        Set<String> requeued = syncWorkloads(queued, listWorkloads());
-        List<WorkloadView> workloads = listWorkloads();
+        PriorityClasses priorities = PriorityClasses.read(client);
+        Set<String> requeued = syncWorkloads(queued, listWorkloads(priorities), priorities);
+        List<WorkloadView> workloads = listWorkloads(priorities);
         QueueState state = admit(workloads, requeued);
         new QueueStatusWriter(client).write(state);
         Set<String> admitted = workloads.stream()
@@ -79,7 +81,8 @@ public final class KueueStandIn {
     }
 
     /** Creates, resizes and finishes Workloads; returns the keys of Workloads requeued in this pass. */
-    private Set<String> syncWorkloads(List<WorkloadOwner> queued, List<WorkloadView> workloads) {
+    private Set<String> syncWorkloads(
+            List<WorkloadOwner> queued, List<WorkloadView> workloads, PriorityClasses priorities) {
         Set<String> requeued = new HashSet<>();
         Map<String, WorkloadView> byOwner = new HashMap<>();
         workloads.forEach(w -> w.ownerUid().ifPresent(uid -> byOwner.put(uid, w)));
@@ -88,8 +91,8 @@ public final class KueueStandIn {
             ownerUids.add(owner.uid());
             WorkloadView existing = byOwner.get(owner.uid());
             if (existing == null) {
-                create(owner);
-            } else if (!existing.podSets().equals(owner.podSets()) && !resize(owner, existing)) {
+                create(owner, priorities);
+            } else if (!existing.podSets().equals(owner.podSets()) && !resize(owner, existing, priorities)) {
                 requeued.add(key(existing));
             }
         }
@@ -100,10 +103,19 @@ public final class KueueStandIn {
         return requeued;
     }
 
-    private void create(WorkloadOwner owner) {
+    private void create(WorkloadOwner owner, PriorityClasses priorities) {
+        Optional<PriorityClasses.Named> priorityClass = owner.priorityClass().flatMap(priorities::named);
+        if (owner.priorityClass().isPresent() && priorityClass.isEmpty()) {
+            // Kueue's job reconciler fails to build the Workload and the job stays suspended until the class exists.
+            LOG.info(
+                    "no workload for {}: WorkloadPriorityClass {} not found",
+                    owner.key(),
+                    owner.priorityClass().get());
+            return;
+        }
         workloads()
                 .inNamespace(owner.namespace())
-                .resource(WorkloadFactory.workload(owner))
+                .resource(WorkloadFactory.workload(owner, priorityClass))
                 .create();
         LOG.info("workload {}/{} created for {}", owner.namespace(), owner.workloadName(), owner.key());
     }
@@ -113,7 +125,7 @@ public final class KueueStandIn {
      * evicted and gets a fresh Workload (returns false), which is left unadmitted for one pass so the job is
      * suspended and its pods deleted before it runs again, as with the real controller.
      */
-    private boolean resize(WorkloadOwner owner, WorkloadView existing) {
+    private boolean resize(WorkloadOwner owner, WorkloadView existing, PriorityClasses priorities) {
         if (owner.elastic()) {
             workloads()
                     .inNamespace(existing.namespace())
@@ -123,7 +135,7 @@ public final class KueueStandIn {
             return true;
         }
         workloads().inNamespace(existing.namespace()).withName(existing.name()).delete();
-        create(owner);
+        create(owner, priorities);
         LOG.info(
                 "workload {}/{} requeued: {} changed its pod counts",
                 existing.namespace(),
@@ -160,6 +172,7 @@ public final class KueueStandIn {
         QuotaModel model = new QuotaModel(queues, cohorts);
         QueueState state = new QueueState(queues, model);
         List<WorkloadView> candidates = new ArrayList<>();
+        Map<String, WorkloadView> running = new LinkedHashMap<>();
         for (WorkloadView workload : workloads) {
             if (requeued.contains(key(workload))) {
                 continue;
@@ -169,20 +182,31 @@ public final class KueueStandIn {
                         workload.admission().get().clusterQueue(),
                         workload.admission().get().podSets());
                 state.admitted(workload, workload.admission().get());
+                running.put(key(workload), workload);
             } else {
                 candidates.add(workload);
             }
         }
-        candidates.sort(Comparator.comparing(WorkloadView::creationTimestamp).thenComparing(WorkloadView::name));
+        // Kueue's queues order by priority, then by when the Workload was (re)queued.
+        candidates.sort(Comparator.comparingInt(WorkloadView::priority)
+                .reversed()
+                .thenComparing(WorkloadView::queueOrderTime)
+                .thenComparing(WorkloadView::name));
+        Preemptions preemptions = new Preemptions(model, state, new Evictions(client));
         for (WorkloadView workload : candidates) {
             String clusterQueue = clusterQueueOf(workload);
             Admission admission = clusterQueue == null
                     ? new Admission.Pending("Inadmissible", "LocalQueue " + workload.queueName() + " doesn't exist")
                     : model.tryAdmit(clusterQueue, workload.requests());
+            if (admission instanceof Admission.Pending pending && "Pending".equals(pending.reason())) {
+                admission =
+                        preemptions.preemptFor(workload, clusterQueue, running).orElse(admission);
+            }
             switch (admission) {
                 case Admission.Admitted admitted -> {
                     writeAdmitted(workload, admitted);
                     state.admitted(workload, admitted);
+                    running.put(key(workload), withAdmission(workload, admitted));
                 }
                 case Admission.Pending pending -> {
                     writePending(workload, pending);
@@ -213,6 +237,7 @@ public final class KueueStandIn {
                 "Quota reserved in ClusterQueue " + admitted.clusterQueue(),
                 generation);
         conditions = Conditions.set(conditions, "Admitted", true, "Admitted", "The workload is admitted", generation);
+        conditions = Evictions.readmitted(conditions, generation);
         var admission = new io.gpuaas.kube.kueue.v1beta2.workloadstatus.Admission();
         admission.setClusterQueue(admitted.clusterQueue());
         admission.setPodSetAssignments(
@@ -278,10 +303,23 @@ public final class KueueStandIn {
                 .patch(JsonPatch.CONTEXT, JsonPatch.set(client, "/status", status));
     }
 
-    private List<WorkloadView> listWorkloads() {
+    private List<WorkloadView> listWorkloads(PriorityClasses priorities) {
         return workloads().inAnyNamespace().list().getItems().stream()
-                .map(w -> WorkloadView.of(w, excludedResourcePrefixes))
+                .map(w -> WorkloadView.of(w, excludedResourcePrefixes, priorities))
                 .toList();
+    }
+
+    // The view of a Workload admitted in this pass, as a later preemptor of the same pass sees it.
+    private static WorkloadView withAdmission(WorkloadView workload, Admission.Admitted admitted) {
+        return new WorkloadView(
+                workload.resource(),
+                workload.queueName(),
+                workload.podSets(),
+                workload.requests(),
+                workload.ownerUid(),
+                Optional.of(admitted),
+                workload.conditions(),
+                workload.priority());
     }
 
     static String key(WorkloadView workload) {

@@ -10,10 +10,18 @@ import java.util.Optional;
  * @param cohort   cohort name, if any
  * @param quotas   quotas in flavor order
  * @param stopped  {@code stopPolicy} other than None: admits nothing new
+ * @param preemption {@code spec.preemption}
  */
-public record QueueQuota(String name, Optional<String> cohort, List<FlavorQuota> quotas, boolean stopped) {
+public record QueueQuota(
+        String name, Optional<String> cohort, List<FlavorQuota> quotas, boolean stopped, PreemptionPolicy preemption) {
 
     public QueueQuota {
         quotas = List.copyOf(quotas);
+        preemption = preemption == null ? PreemptionPolicy.NONE : preemption;
+    }
+
+    /** A queue that never preempts (Kueue's default policy). */
+    public QueueQuota(String name, Optional<String> cohort, List<FlavorQuota> quotas, boolean stopped) {
+        this(name, cohort, quotas, stopped, PreemptionPolicy.NONE);
     }
 }

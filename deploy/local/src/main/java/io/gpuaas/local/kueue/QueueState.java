@@ -41,6 +41,20 @@ final class QueueState {
         }
     }
 
+    /** Undoes {@link #admitted} for a Workload preempted in this pass; it is pending again. */
+    void preempted(WorkloadView workload, Admission.Admitted admission) {
+        admittedNames.remove(KueueStandIn.key(workload));
+        clusterQueues.computeIfAbsent(admission.clusterQueue(), q -> new Counts()).admitted--;
+        Counts lq = localQueues.computeIfAbsent(workload.namespace() + "/" + workload.queueName(), q -> new Counts());
+        lq.admitted--;
+        for (PodSetAssignment assignment : admission.podSets()) {
+            assignment.resourceUsage().forEach((resource, units) -> lq.usage
+                    .computeIfAbsent(assignment.flavors().get(resource), f -> new TreeMap<>())
+                    .merge(resource, -units, Long::sum));
+        }
+        pending(workload, admission.clusterQueue());
+    }
+
     void pending(WorkloadView workload, String clusterQueue) {
         if (clusterQueue != null) {
             clusterQueues.computeIfAbsent(clusterQueue, q -> new Counts()).pending++;

@@ -26,7 +26,16 @@ final class QuotaReader {
                 queue.getMetadata().getName(),
                 Optional.ofNullable(spec.getCohortName()).filter(c -> !c.isBlank()),
                 quotas(spec.getResourceGroups()),
-                !"None".equals(stopPolicy));
+                !"None".equals(stopPolicy),
+                preemption(spec));
+    }
+
+    private static PreemptionPolicy preemption(ClusterQueueSpec spec) {
+        return spec.getPreemption() == null
+                ? PreemptionPolicy.NONE
+                : new PreemptionPolicy(
+                        spec.getPreemption().getReclaimWithinCohort(),
+                        spec.getPreemption().getWithinClusterQueue());
     }
 
     static List<FlavorQuota> cohort(Cohort cohort) {

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.gpuaas.kube.kueue.v1beta2.Workload;
 import io.gpuaas.kube.kueue.v1beta2.WorkloadSpec;
 import io.gpuaas.kube.kueue.v1beta2.workloadspec.PodSets;
+import io.gpuaas.kube.kueue.v1beta2.workloadspec.PriorityClassRef;
 import io.gpuaas.local.model.PodSetDemand;
 import io.gpuaas.local.model.WorkloadOwner;
 import io.gpuaas.local.model.WorkloadOwner.PodTemplate;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** The Workload Kueue's RayCluster and InferenceService integrations create for an owner. */
 final class WorkloadFactory {
@@ -23,7 +25,13 @@ final class WorkloadFactory {
 
     private WorkloadFactory() {}
 
-    static Workload workload(WorkloadOwner owner) {
+    /**
+     * The Workload of {@code owner}, its priority from the WorkloadPriorityClass its job label names (0 without one),
+     * as Kueue's job integrations set {@code spec.priorityClassRef} and {@code spec.priority}.
+     *
+     * @param priorityClass the class the owner's {@code kueue.x-k8s.io/priority-class} label names, with its value
+     */
+    static Workload workload(WorkloadOwner owner, Optional<PriorityClasses.Named> priorityClass) {
         Workload workload = new Workload();
         workload.setMetadata(new ObjectMetaBuilder()
                 .withName(owner.workloadName())
@@ -41,7 +49,14 @@ final class WorkloadFactory {
         WorkloadSpec spec = new WorkloadSpec();
         spec.setActive(true);
         spec.setQueueName(owner.queueName().orElse(""));
-        spec.setPriority(0);
+        spec.setPriority(priorityClass.map(PriorityClasses.Named::value).orElse(0));
+        priorityClass.ifPresent(named -> {
+            PriorityClassRef ref = new PriorityClassRef();
+            ref.setGroup(PriorityClasses.GROUP);
+            ref.setKind(PriorityClasses.KIND);
+            ref.setName(named.name());
+            spec.setPriorityClassRef(ref);
+        });
         spec.setPodSets(podSets(owner));
         workload.setSpec(spec);
         return workload;

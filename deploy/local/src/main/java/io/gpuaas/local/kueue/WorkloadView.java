@@ -29,6 +29,7 @@ import java.util.Optional;
  * @param ownerUid   the controlling owner's uid
  * @param admission  status.admission, when quota is reserved
  * @param conditions status.conditions
+ * @param priority   its priority ({@link PriorityClasses#priorityOf})
  */
 record WorkloadView(
         Workload resource,
@@ -37,13 +38,14 @@ record WorkloadView(
         List<PodSetDemand> requests,
         Optional<String> ownerUid,
         Optional<Admission.Admitted> admission,
-        List<Condition> conditions) {
+        List<Condition> conditions,
+        int priority) {
 
     /**
      * @param excludedPrefixes resources Kueue's Configuration excludes ({@code resources.excludeResourcePrefixes}):
      *                         not counted, so no ClusterQueue needs to cover them
      */
-    static WorkloadView of(Workload workload, List<String> excludedPrefixes) {
+    static WorkloadView of(Workload workload, List<String> excludedPrefixes, PriorityClasses priorities) {
         WorkloadSpec spec = Optional.ofNullable(workload.getSpec()).orElseGet(WorkloadSpec::new);
         List<PodSetDemand> podSets = new ArrayList<>();
         List<PodSetDemand> requests = new ArrayList<>();
@@ -81,7 +83,8 @@ record WorkloadView(
                 requests,
                 ownerUid,
                 admission(status),
-                conditions);
+                conditions,
+                priorities.priorityOf(workload));
     }
 
     String namespace() {
@@ -94,6 +97,29 @@ record WorkloadView(
 
     String creationTimestamp() {
         return Optional.ofNullable(resource.getMetadata().getCreationTimestamp())
+                .orElse("");
+    }
+
+    /**
+     * Where it stands in its queue: an evicted Workload is requeued at its eviction (Kueue's default
+     * {@code requeuingTimestamp: Eviction}), others at their creation.
+     */
+    String queueOrderTime() {
+        return conditions.stream()
+                .filter(c -> "Evicted".equals(c.getType()) && "True".equals(c.getStatus()))
+                .map(Condition::getLastTransitionTime)
+                .filter(Objects::nonNull)
+                .findFirst()
+                .orElseGet(this::creationTimestamp);
+    }
+
+    /** When its quota was reserved, "" when it holds none. */
+    String reservedAt() {
+        return conditions.stream()
+                .filter(c -> "QuotaReserved".equals(c.getType()) && "True".equals(c.getStatus()))
+                .map(Condition::getLastTransitionTime)
+                .filter(Objects::nonNull)
+                .findFirst()
                 .orElse("");
     }
 

@@ -30,6 +30,9 @@ public final class OwnerReader {
 
     public static final String QUEUE_LABEL = "kueue.x-k8s.io/queue-name";
     public static final String ELASTIC_LABEL = "kueue.x-k8s.io/elastic-job";
+    /** The job label naming a Kueue WorkloadPriorityClass. */
+    public static final String PRIORITY_CLASS_LABEL = "kueue.x-k8s.io/priority-class";
+
     public static final String KSERVE_STOP = "serving.kserve.io/stop";
     /** Accelerators: what bookings and simulated devices are about (the Kueue stand-in counts cpu and memory too). */
     public static final String ACCELERATOR_PREFIX = "nvidia.com/";
@@ -132,6 +135,7 @@ public final class OwnerReader {
                 resource.getMetadata().getName(),
                 resource.getMetadata().getUid(),
                 Optional.ofNullable(labels.get(QUEUE_LABEL)).filter(q -> !q.isBlank()),
+                Optional.ofNullable(labels.get(PRIORITY_CLASS_LABEL)).filter(p -> !p.isBlank()),
                 "true".equals(labels.get(ELASTIC_LABEL)),
                 suspended,
                 podSets,

@@ -14,6 +14,7 @@ import java.util.Optional;
  * @param name        name
  * @param uid         uid
  * @param queueName   value of {@code kueue.x-k8s.io/queue-name}, if queued
+ * @param priorityClass value of {@code kueue.x-k8s.io/priority-class}: the WorkloadPriorityClass its Workload gets
  * @param elastic     {@code kueue.x-k8s.io/elastic-job: "true"}: pod counts change in place instead of requeueing
  * @param suspended   {@code spec.suspend} (RayCluster only)
  * @param podSets     pod sets with their current replica counts
@@ -28,6 +29,7 @@ public record WorkloadOwner(
         String name,
         String uid,
         Optional<String> queueName,
+        Optional<String> priorityClass,
         boolean elastic,
         boolean suspended,
         List<PodSetDemand> podSets,
