@@ -101,9 +101,14 @@ class DashboardUsageIT extends DashboardIT {
                 .as("the page's read reached the ledger with the caller's own token")
                 .contains(new Call("/api/v1/usage/fair-share?month=" + month, "Bearer " + ADMIN, "application/json"));
 
-        // team-b's budget through the API, team-a's through the page's form.
+        // team-b's budget through the API, team-a's through the page's form; large enough not to refuse the bookings
+        // of the other dashboard tests that share this app.
         var set = fixture.app.send(
-                "PUT", "/api/v1/budgets/team-b/" + month, ADMIN, "{\"unit\": \"GPU_HOURS\", \"limit\": 5}", Map.of());
+                "PUT",
+                "/api/v1/budgets/team-b/" + month,
+                ADMIN,
+                "{\"unit\": \"GPU_HOURS\", \"limit\": 20000}",
+                Map.of());
         assertThat(set.statusCode()).as(set.body()).isEqualTo(202);
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(fixture.app
                         .get("/api/v1/budgets/team-b/" + month, ADMIN)
@@ -113,14 +118,14 @@ class DashboardUsageIT extends DashboardIT {
         assertThat(form.isDisplayed()).isTrue();
         browser.driver.findElement(By.id("budget-tenant")).sendKeys("team-a");
         new Select(browser.driver.findElement(By.id("budget-unit"))).selectByValue("GPU_HOURS");
-        browser.driver.findElement(By.id("budget-limit")).sendKeys("20");
+        browser.driver.findElement(By.id("budget-limit")).sendKeys("80000");
         browser.driver.findElement(By.id("budget-set")).click();
         browser.wait.until(d -> d.findElement(By.id("message"))
                 .getText()
-                .equals("Budget of team-a for " + month + " set: 20.00 GPU-h"));
+                .equals("Budget of team-a for " + month + " set: 80000.00 GPU-h"));
         browser.wait.until(d -> budgetCells(d.findElement(By.cssSelector("#month-cost-table tr[data-tenant='team-b']")))
                 .getFirst()
-                .equals("5.00 GPU-h"));
+                .equals("20000.00 GPU-h"));
         List<String> a =
                 budgetCells(browser.driver.findElement(By.cssSelector("#month-cost-table tr[data-tenant='team-a']")));
         Map<String, Object> aBudget = BookingApp.read(
@@ -129,10 +134,10 @@ class DashboardUsageIT extends DashboardIT {
         assertThat(a)
                 .as("limit, booked, held, booked of the limit, share of the month's GPU-hour budgets")
                 .containsExactly(
-                        "20.00 GPU-h",
+                        "80000.00 GPU-h",
                         String.format(Locale.ROOT, "%.2f", booked),
                         String.format(Locale.ROOT, "%.2f", ((Number) aBudget.get("held")).doubleValue()),
-                        String.format(Locale.ROOT, "%.1f %%", booked / 20 * 100),
+                        String.format(Locale.ROOT, "%.1f %%", booked / 80000 * 100),
                         "80.0 %");
         assertThat(budgetCells(browser.driver.findElement(By.cssSelector("#month-cost-table tr[data-tenant='team-b']")))
                         .getLast())
@@ -150,7 +155,7 @@ class DashboardUsageIT extends DashboardIT {
             @SuppressWarnings("unchecked")
             Map<String, Object> budget = (Map<String, Object>) row.get("budget");
             assertThat(budget).containsEntry("unit", "GPU_HOURS");
-            assertThat(((Number) budget.get("limit")).doubleValue()).isEqualTo(5.0);
+            assertThat(((Number) budget.get("limit")).doubleValue()).isEqualTo(20000.0);
         });
         var csv = fixture.app.send(
                 "GET", "/api/v1/usage/fair-share?month=" + month, ADMIN, null, Map.of("Accept", "text/csv"));
@@ -160,7 +165,7 @@ class DashboardUsageIT extends DashboardIT {
                         + "budget,budget_share,budget_unit,budget_currency,budget_booked,budget_held");
         assertThat(csv.body())
                 .contains("\r\nteam-b," + month + ",2.000000,1.437500,0.500000,7.000000,5.031250,1.750000,EUR,"
-                        + "0.200000,5.000000,0.200000,GPU_HOURS,,");
+                        + "0.200000,20000.000000,0.200000,GPU_HOURS,,");
         assertThat(browser.consoleErrors()).isEmpty();
 
         browser.signIn(fixture.app.server.getURI(), TEAM_A);
