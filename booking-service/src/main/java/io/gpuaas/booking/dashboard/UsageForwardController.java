@@ -1,7 +1,11 @@
 package io.gpuaas.booking.dashboard;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gpuaas.booking.http.CallerGuard;
 import io.gpuaas.booking.http.ProblemException;
+import io.gpuaas.booking.kafka.BookingView;
+import io.gpuaas.events.booking.Caller;
 import io.gpuaas.kit.config.ForwardedIdentitySettings;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
@@ -24,6 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.StringJoiner;
+import java.util.function.Predicate;
 
 /**
  * The dashboard's usage reads on its own origin: metrics-gateway's ledger, forwarded with the caller's own token
@@ -39,11 +44,14 @@ public class UsageForwardController {
     private final CallerGuard guard;
     private final LedgerForwarder ledger;
     private final ForwardedIdentitySettings forwarded;
+    private final BookingView view;
 
-    public UsageForwardController(CallerGuard guard, LedgerForwarder ledger, ForwardedIdentitySettings forwarded) {
+    public UsageForwardController(
+            CallerGuard guard, LedgerForwarder ledger, ForwardedIdentitySettings forwarded, BookingView view) {
         this.guard = guard;
         this.ledger = ledger;
         this.forwarded = forwarded;
+        this.view = view;
     }
 
     @Operation(
@@ -97,7 +105,13 @@ public class UsageForwardController {
             summary = "Fair-share report of a UTC month (month=yyyy-mm): per tenant booked, used (busy) and idle "
                     + "GPU-hours, their cost at the pool catalog's prices, and its share of the fleet's used "
                     + "GPU-hours, as JSON or with Accept: text/csv as CSV; metrics-gateway's ledger, read with the "
-                    + "caller's own token (a tenant sees its own row, an admin all or tenant=)")
+                    + "caller's own token (a tenant sees its own row, an admin all or tenant=)",
+            description = "Joined here with the month's budgets (gpuaas.budgets): a row of a tenant with a budget "
+                    + "carries budget {unit, limit, currency, booked, held, overBudget} and budgetShare, its limit "
+                    + "over the sum of the month's limits in the same unit and currency; a tenant with a budget but "
+                    + "no use yet gets a row of zeros; fleet.budgets sums every tenant's budgets per unit. CSV "
+                    + "columns: tenant, month, booked, used, idle, booked_cost, used_cost, idle_cost, currency, "
+                    + "used_share, budget, budget_share, budget_unit, budget_currency, budget_booked, budget_held.")
     @Get(
             uri = "/fair-share",
             produces = {MediaType.APPLICATION_JSON, CSV, MediaType.ALL})
@@ -108,14 +122,23 @@ public class UsageForwardController {
             @Nullable @Header(HttpHeaders.ACCEPT) String accept,
             HttpRequest<?> request,
             Authentication authentication) {
-        guard.admit(authentication);
+        Caller caller = guard.admit(authentication);
         Map<String, String> query = new LinkedHashMap<>();
         query.put("month", month);
         query.put("tenant", tenant);
         boolean csv =
                 accept != null && accept.toLowerCase(java.util.Locale.ROOT).contains(CSV);
-        return respond(
-                ledger.get("/api/v1/usage/fair-share" + query(query), csv, CallerCredential.of(request, forwarded)));
+        // Always JSON from the ledger (it validated month and tenant, and scoped the rows); the budgets join here.
+        LedgerForwarder.Answer answer =
+                ledger.get("/api/v1/usage/fair-share" + query(query), false, CallerCredential.of(request, forwarded));
+        JsonNode report = FairShareBudgets.parse(answer.body());
+        String only = caller.admin() ? tenant : caller.tenant();
+        Predicate<String> shown = only == null ? t -> caller.admin() : only::equals;
+        ObjectNode joined = FairShareBudgets.join(
+                report, view.budgets().month(report.path("month").asText()), shown);
+        return csv
+                ? respond(new LedgerForwarder.Answer(FairShareBudgets.csv(joined), true))
+                : respond(new LedgerForwarder.Answer(FairShareBudgets.write(joined), false));
     }
 
     private static HttpResponse<String> respond(LedgerForwarder.Answer answer) {

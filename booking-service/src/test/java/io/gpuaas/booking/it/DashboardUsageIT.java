@@ -3,6 +3,7 @@ package io.gpuaas.booking.it;
 import static io.gpuaas.booking.it.BookingApp.ADMIN;
 import static io.gpuaas.booking.it.BookingApp.TEAM_A;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.gpuaas.booking.it.FakeLedger.Call;
 import io.gpuaas.testing.kafka.KafkaBroker;
@@ -10,9 +11,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
@@ -79,7 +82,7 @@ class DashboardUsageIT extends DashboardIT {
     }
 
     @Test
-    void shouldShowTheMonthsCostPerTenantFromTheFairShareReportWhenSignedIn() {
+    void shouldShowTheMonthsCostAndBudgetPerTenantAndLetAnAdminSetABudget() {
         int before = FakeLedger.CALLS.size();
         String month = LocalDate.now(ZoneOffset.UTC).toString().substring(0, 7);
         browser.signIn(fixture.app.server.getURI(), ADMIN);
@@ -87,8 +90,10 @@ class DashboardUsageIT extends DashboardIT {
                 d -> d.findElements(By.cssSelector("#month-cost-table tr[data-tenant='team-b']")).stream()
                         .findFirst()
                         .orElse(null));
-        assertThat(costCells(b)).containsExactly("2.00", "1.44", "0.50", "7.00", "5.03", "1.75", "20.0 %");
-        assertThat(costCells(browser.driver.findElement(By.cssSelector("#month-cost-table tr[data-tenant='team-a']"))))
+        assertThat(costCells(b))
+                .containsExactly("2.00", "1.44", "0.50", "7.00", "5.03", "1.75", "20.0 %", "–", "–", "–", "–", "–");
+        assertThat(costCells(browser.driver.findElement(By.cssSelector("#month-cost-table tr[data-tenant='team-a']")))
+                        .subList(0, 7))
                 .containsExactly("11.50", "5.75", "3.25", "40.25", "20.13", "11.38", "80.0 %");
         assertThat(browser.driver.findElement(By.id("month-cost-caption")).getText())
                 .isEqualTo("Cost of " + month + " (EUR)");
@@ -96,12 +101,91 @@ class DashboardUsageIT extends DashboardIT {
                 .as("the page's read reached the ledger with the caller's own token")
                 .contains(new Call("/api/v1/usage/fair-share?month=" + month, "Bearer " + ADMIN, "application/json"));
 
+        // team-b's budget through the API, team-a's through the page's form; large enough not to refuse the bookings
+        // of the other dashboard tests that share this app.
+        var set = fixture.app.send(
+                "PUT",
+                "/api/v1/budgets/team-b/" + month,
+                ADMIN,
+                "{\"unit\": \"GPU_HOURS\", \"limit\": 20000}",
+                Map.of());
+        assertThat(set.statusCode()).as(set.body()).isEqualTo(202);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(fixture.app
+                        .get("/api/v1/budgets/team-b/" + month, ADMIN)
+                        .statusCode())
+                .isEqualTo(200));
+        WebElement form = browser.driver.findElement(By.id("budget-form"));
+        assertThat(form.isDisplayed()).isTrue();
+        browser.driver.findElement(By.id("budget-tenant")).sendKeys("team-a");
+        new Select(browser.driver.findElement(By.id("budget-unit"))).selectByValue("GPU_HOURS");
+        browser.driver.findElement(By.id("budget-limit")).sendKeys("80000");
+        browser.driver.findElement(By.id("budget-set")).click();
+        browser.wait.until(d -> d.findElement(By.id("message"))
+                .getText()
+                .equals("Budget of team-a for " + month + " set: 80000.00 GPU-h"));
+        browser.wait.until(d -> budgetCells(d.findElement(By.cssSelector("#month-cost-table tr[data-tenant='team-b']")))
+                .getFirst()
+                .equals("20000.00 GPU-h"));
+        List<String> a =
+                budgetCells(browser.driver.findElement(By.cssSelector("#month-cost-table tr[data-tenant='team-a']")));
+        Map<String, Object> aBudget = BookingApp.read(
+                fixture.app.get("/api/v1/budgets/team-a/" + month, ADMIN).body());
+        double booked = ((Number) aBudget.get("booked")).doubleValue();
+        assertThat(a)
+                .as("limit, booked, held, booked of the limit, share of the month's GPU-hour budgets")
+                .containsExactly(
+                        "80000.00 GPU-h",
+                        String.format(Locale.ROOT, "%.2f", booked),
+                        String.format(Locale.ROOT, "%.2f", ((Number) aBudget.get("held")).doubleValue()),
+                        String.format(Locale.ROOT, "%.1f %%", booked / 80000 * 100),
+                        "80.0 %");
+        assertThat(budgetCells(browser.driver.findElement(By.cssSelector("#month-cost-table tr[data-tenant='team-b']")))
+                        .getLast())
+                .isEqualTo("20.0 %");
+
+        // The API beside the page: JSON and CSV carry the same join.
+        Map<String, Object> report = BookingApp.read(fixture.app
+                .get("/api/v1/usage/fair-share?month=" + month, ADMIN)
+                .body());
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> rows = (List<Map<String, Object>>) report.get("rows");
+        assertThat(rows).anySatisfy(row -> {
+            assertThat(row.get("tenant")).isEqualTo("team-b");
+            assertThat(((Number) row.get("budgetShare")).doubleValue()).isEqualTo(0.2);
+            @SuppressWarnings("unchecked")
+            Map<String, Object> budget = (Map<String, Object>) row.get("budget");
+            assertThat(budget).containsEntry("unit", "GPU_HOURS");
+            assertThat(((Number) budget.get("limit")).doubleValue()).isEqualTo(20000.0);
+        });
+        var csv = fixture.app.send(
+                "GET", "/api/v1/usage/fair-share?month=" + month, ADMIN, null, Map.of("Accept", "text/csv"));
+        assertThat(csv.statusCode()).as(csv.body()).isEqualTo(200);
+        assertThat(csv.body().split("\r\n")[0])
+                .isEqualTo("tenant,month,booked,used,idle,booked_cost,used_cost,idle_cost,currency,used_share,"
+                        + "budget,budget_share,budget_unit,budget_currency,budget_booked,budget_held");
+        assertThat(csv.body())
+                .contains("\r\nteam-b," + month + ",2.000000,1.437500,0.500000,7.000000,5.031250,1.750000,EUR,"
+                        + "0.200000,20000.000000,0.200000,GPU_HOURS,,");
+        assertThat(browser.consoleErrors()).isEmpty();
+
         browser.signIn(fixture.app.server.getURI(), TEAM_A);
         browser.wait.until(d ->
                 d.findElements(By.cssSelector("#month-cost-table tbody tr")).size() == 1
                         && !d.findElements(By.cssSelector("#month-cost-table tr[data-tenant='team-a']"))
                                 .isEmpty());
+        assertThat(budgetCells(browser.driver.findElement(By.cssSelector("#month-cost-table tr[data-tenant='team-a']")))
+                        .getLast())
+                .as("a tenant sees its share of everyone's budgets")
+                .isEqualTo("80.0 %");
+        assertThat(browser.driver.findElement(By.id("budget-form")).isDisplayed())
+                .as("only an admin sets budgets")
+                .isFalse();
         assertThat(browser.consoleErrors()).isEmpty();
+    }
+
+    private static List<String> budgetCells(WebElement row) {
+        List<String> cells = costCells(row);
+        return cells.subList(7, cells.size());
     }
 
     private static List<String> costCells(WebElement row) {

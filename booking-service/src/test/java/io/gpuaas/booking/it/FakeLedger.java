@@ -86,7 +86,7 @@ final class FakeLedger {
         } else if (path.endsWith("/utilization")) {
             utilization(exchange, path);
         } else if (path.endsWith("/fair-share")) {
-            send(exchange, 200, "application/json", fairShare(token));
+            send(exchange, 200, "application/json", fairShare(token, query));
         } else if (query.contains("from=1999-01-01")) {
             problem(exchange, 503, "LEDGER_CATCHING_UP");
         } else if (query.contains("from=1999-02-02")) {
@@ -122,15 +122,15 @@ final class FakeLedger {
         return String.join(",", rows);
     }
 
-    /** The month's report: two tenants for an admin, team-a's own row for team-a. */
-    static String fairShare(String token) {
+    /** The month's report (of the month asked): two tenants for an admin, team-a's own row for team-a. */
+    static String fairShare(String token, String query) {
         String a = "{\"tenant\":\"team-a\",\"booked\":11.5,\"used\":5.75,\"idle\":3.25,\"bookedCost\":40.25,"
                 + "\"usedCost\":20.125,\"idleCost\":11.375,\"usedShare\":0.8}";
         String b = "{\"tenant\":\"team-b\",\"booked\":2.0,\"used\":1.4375,\"idle\":0.5,\"bookedCost\":7.0,"
                 + "\"usedCost\":5.03125,\"idleCost\":1.75,\"usedShare\":0.2}";
         String rows = token.equals(ADMIN) ? a + "," + b : token.equals(TEAM_A) ? a : b;
-        return "{\"month\":\"" + YESTERDAY.getYear() + "-"
-                + String.format(Locale.ROOT, "%02d", YESTERDAY.getMonthValue())
+        String month = query.replaceFirst("(^|.*&)month=([0-9]{4}-[0-9]{2}).*", "$2");
+        return "{\"month\":\"" + month
                 + "\",\"unit\":\"GPU-hours\",\"currency\":\"EUR\",\"fleet\":{\"booked\":13.5,\"used\":7.1875},"
                 + "\"rows\":[" + rows + "]}";
     }

@@ -18,8 +18,8 @@ import java.util.function.Predicate;
  * row only, but its share of everyone's use. Summed from the ledger's day rows (each priced on its own day), so the
  * report equals the sum of the usage API's day view over the month to the digit.
  *
- * <p>Budgets (issue 30, item 2) do not exist yet: {@link Row#budget()} and {@link Row#budgetShare()} are null on every
- * row, and the CSV leaves their columns empty, until the budget store fills them in.
+ * <p>metrics-gateway does not read the budgets: {@link Row#budget()} and {@link Row#budgetShare()} are null on every
+ * row, and the CSV leaves their columns empty; booking-service joins the budgets into the report it forwards.
  */
 public final class FairShare {
 
@@ -30,8 +30,8 @@ public final class FairShare {
      * One tenant's month.
      *
      * @param usedShare   this tenant's used GPU-hours over the fleet's, null when the fleet used none
-     * @param budget      the tenant's budget of the month; null until budgets exist
-     * @param budgetShare its budget over the sum of all budgets; null until budgets exist
+     * @param budget      the tenant's budget of the month; null here (booking-service joins budgets)
+     * @param budgetShare its budget over the sum of all budgets; null here (booking-service joins them)
      */
     public record Row(
             String tenant,

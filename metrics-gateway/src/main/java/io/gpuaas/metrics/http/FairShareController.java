@@ -105,7 +105,7 @@ public class FairShareController {
         }
     }
 
-    /** A row as JSON; the budget fields are left out while they are null (no budgets yet). */
+    /** A row as JSON; the budget fields are left out while they are null (booking-service joins budgets). */
     private static Map<String, Object> json(Row row) {
         Map<String, Object> out = new LinkedHashMap<>();
         if (row.tenant() != null) {

@@ -6,7 +6,8 @@ import java.math.BigDecimal;
 
 /**
  * The fair-share report as CSV (RFC 4180, CRLF, a header row): one row per tenant, hours and costs with six
- * decimals, shares as fractions with six. {@code budget} and {@code budget_share} are empty until budgets exist.
+ * decimals, shares as fractions with six. {@code budget} and {@code budget_share} are empty here: booking-service
+ * fills them (and adds the budget's unit, currency, booked and held) in the report it forwards.
  */
 final class FairShareCsv {
 
