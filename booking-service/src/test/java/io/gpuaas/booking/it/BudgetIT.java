@@ -104,7 +104,7 @@ class BudgetIT {
         assertThat(((Number) figures.get("booked")).doubleValue() + ((Number) figures.get("held")).doubleValue())
                 .isEqualTo(6.0);
         assertThat(((Number) figures.get("needed")).doubleValue()).isEqualTo(6.0);
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             Map<String, Object> state =
                     read(app.get("/api/v1/budgets/team-a/" + month, TEAM_A).body());
             assertThat(((Number) state.get("booked")).doubleValue()).isEqualTo(6.0);
@@ -113,7 +113,7 @@ class BudgetIT {
 
         HttpResponse<String> cancelled = app.send("DELETE", "/api/v1/bookings/" + firstId, TEAM_A, null, Map.of());
         assertThat(cancelled.statusCode()).as(cancelled.body()).isEqualTo(200);
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             Map<String, Object> state =
                     read(app.get("/api/v1/budgets/team-a/" + month, TEAM_A).body());
             assertThat(((Number) state.get("booked")).doubleValue())
@@ -130,7 +130,7 @@ class BudgetIT {
         assertThat(oneMore.statusCode()).as(oneMore.body()).isEqualTo(409);
 
         String key = TenantBudget.key("team-a", month);
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(notices.values(key).stream()
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(notices.values(key).stream()
                         .map(n -> ((Notice.BudgetThresholdReached) n).percent())
                         .toList())
                 .containsExactlyInAnyOrder(50, 80, 100));
