@@ -15,12 +15,13 @@ public final class BudgetView {
 
     private final Map<String, TenantBudget> byKey = new ConcurrentHashMap<>();
 
-    /** Applies a state; a later {@code updatedAt} replaces an earlier one. */
+    /**
+     * Applies a state: the later one in the log replaces the earlier. The stage alone writes a key, in order, under
+     * exactly-once, so log order is its order; {@code updatedAt} is not, because the stage stamps a state with the time
+     * of the record that changed it, and a pool's answer read back after a newer request carries an older time.
+     */
     public void upsert(TenantBudget budget) {
-        byKey.merge(
-                TenantBudget.key(budget.tenant(), budget.month()),
-                budget,
-                (old, next) -> next.updatedAt().isBefore(old.updatedAt()) ? old : next);
+        byKey.put(TenantBudget.key(budget.tenant(), budget.month()), budget);
     }
 
     public Optional<TenantBudget> find(String tenant, String month) {
