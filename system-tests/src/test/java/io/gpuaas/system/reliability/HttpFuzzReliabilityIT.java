@@ -362,6 +362,7 @@ class HttpFuzzReliabilityIT {
                         .replace("/h200/", "/{}/")
                         .replace("/h200-flex/", "/{}/")
                         .replace("/RayCluster/demo-ray/", "/{}/{}/")
+                        .replace("/budgets/team-a/2026-11", "/budgets/{}/{}")
                         .replace("{id}", "{}"))
                 .collect(Collectors.toSet());
         boolean held = fuzzed.containsAll(documented);
