@@ -112,21 +112,7 @@ public record Pool(
 
     /** This pool with the over-budget policy {@code policy} (null: none). */
     public Pool withOverBudget(PoolOverBudget policy) {
-        return new Pool(
-                id,
-                flavor,
-                resource,
-                capacity,
-                gpuModel,
-                migProfile,
-                noShowGrace,
-                gpus,
-                kind,
-                nodes,
-                prices,
-                approval,
-                keep,
-                policy);
+        return withPolicies(prices, approval, keep, policy);
     }
 
     /** A pool without prices or an approval policy (as before they were added). */
@@ -197,40 +183,12 @@ public record Pool(
 
     /** This pool with the keep bounds {@code newKeep} (null: the default). */
     public Pool withKeep(PoolKeep newKeep) {
-        return new Pool(
-                id,
-                flavor,
-                resource,
-                capacity,
-                gpuModel,
-                migProfile,
-                noShowGrace,
-                gpus,
-                kind,
-                nodes,
-                prices,
-                approval,
-                newKeep,
-                overBudget);
+        return withPolicies(prices, approval, newKeep, overBudget);
     }
 
     /** This pool with {@code schedule} as its prices. */
     public Pool withPrices(List<PoolPrice> schedule) {
-        return new Pool(
-                id,
-                flavor,
-                resource,
-                capacity,
-                gpuModel,
-                migProfile,
-                noShowGrace,
-                gpus,
-                kind,
-                nodes,
-                schedule,
-                approval,
-                keep,
-                overBudget);
+        return withPolicies(schedule, approval, keep, overBudget);
     }
 
     /**
@@ -325,8 +283,9 @@ public record Pool(
         return PoolWeight.of(gpuModel, migProfile);
     }
 
-    /** This pool with the approval policy {@code newApproval} (null: none). */
-    public Pool withApproval(PoolApproval newApproval) {
+    /** This pool's shape with the four policies given: what every {@code with...} copy builds. */
+    private Pool withPolicies(
+            List<PoolPrice> newPrices, PoolApproval newApproval, PoolKeep newKeep, PoolOverBudget newOverBudget) {
         return new Pool(
                 id,
                 flavor,
@@ -338,10 +297,15 @@ public record Pool(
                 gpus,
                 kind,
                 nodes,
-                prices,
+                newPrices,
                 newApproval,
-                keep,
-                overBudget);
+                newKeep,
+                newOverBudget);
+    }
+
+    /** This pool with the approval policy {@code newApproval} (null: none). */
+    public Pool withApproval(PoolApproval newApproval) {
+        return withPolicies(prices, newApproval, keep, overBudget);
     }
 
     /** A static pool (no kind, no nodes). */
