@@ -75,7 +75,8 @@ async function setBudget(event) {
       const list = (await api('GET', '/api/v1/budgets?month=' + month)).data.budgets;
       const b = list.find((x) => x.tenant === tenant);
       if (b && b.unit === unit && Number(b.limit) === limit) {
-        say('Budget of ' + tenant + ' for ' + month + ' set: ' + money(limit) + (unit === 'COST' ? '' : ' GPU-h'));
+        say('Budget of ' + tenant + ' for ' + month + ' set: ' + money(limit)
+          + (unit === 'COST' ? ' ' + (b.currency || '') : ' GPU-h'));
         await loadMonthCost();
         return;
       }

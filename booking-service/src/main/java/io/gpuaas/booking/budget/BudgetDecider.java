@@ -3,8 +3,10 @@ package io.gpuaas.booking.budget;
 import io.gpuaas.booking.budget.BudgetMeasure.Amount;
 import io.gpuaas.booking.budget.TenantLedger.Counted;
 import io.gpuaas.booking.budget.TenantLedger.Hold;
+import io.gpuaas.booking.budget.TenantLedger.KeyUse;
 import io.gpuaas.booking.budget.TenantLedger.Limit;
 import io.gpuaas.booking.model.BookingPolicy;
+import io.gpuaas.booking.model.IdempotencyGuard;
 import io.gpuaas.booking.model.Recurrence;
 import io.gpuaas.booking.model.RecurrenceRule;
 import io.gpuaas.booking.model.Rejection;
@@ -19,6 +21,7 @@ import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.pool.Pool;
 import io.gpuaas.events.pool.PoolCatalog;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +31,7 @@ import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
  * The budget stage's rules, one tenant at a time: a pure function of (command, the tenant's ledger, now) to a
@@ -42,26 +46,104 @@ public final class BudgetDecider {
 
     private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
 
+    /** The default of how long a retry's idempotency key is remembered, as the pool's decider keeps its answers. */
+    public static final Duration KEY_RETENTION = Duration.ofDays(7);
+
     private final PoolCatalog pools;
     private final BookingPolicy policy;
+    private final Duration keyRetention;
 
     public BudgetDecider(PoolCatalog pools, BookingPolicy policy) {
+        this(pools, policy, KEY_RETENTION);
+    }
+
+    /**
+     * @param keyRetention how long an idempotency key's first use is remembered (the pool's decider's retention, so a
+     *                     retry the pool would answer from its memory is never measured again here)
+     */
+    public BudgetDecider(PoolCatalog pools, BookingPolicy policy, Duration keyRetention) {
         this.pools = pools;
         this.policy = policy;
+        this.keyRetention = keyRetention;
     }
 
     public BudgetDecision decide(BudgetCommand command, TenantLedger current, Instant now) {
-        TenantLedger ledger = current == null ? TenantLedger.empty(command.tenant()) : current.copy();
+        TenantLedger ledger = (current == null ? TenantLedger.empty(command.tenant()) : current).copyAt(now);
+        ledger.prune(keyRetention);
         SortedMap<String, Amount> before = takenPerMonth(ledger);
         return switch (command) {
             case BudgetCommand.SetBudget set -> {
+                if (ledger.closed(set.month())) {
+                    yield finish(ledger, before, new TreeSet<>(), null, null); // nothing can change there any more
+                }
                 ledger.budgets().put(set.month(), new Limit(set.unit(), set.limit(), set.currency(), now));
-                yield finish(ledger, before, new TreeSet<>(List.of(set.month())), null, null, now);
+                yield finish(ledger, before, new TreeSet<>(List.of(set.month())), null, null);
             }
-            case BudgetCommand.HoldCreate hold -> create(ledger, before, hold.create(), now);
-            case BudgetCommand.HoldChange hold -> change(ledger, before, hold.change(), now);
-            case BudgetCommand.HoldSeries hold -> series(ledger, before, hold.series(), now);
-            case BudgetCommand.BookingOutcome outcome -> outcome(ledger, before, outcome, now);
+            case BudgetCommand.HoldCreate hold ->
+                once(ledger, before, hold.create(), now, () -> create(ledger, before, hold.create(), now));
+            case BudgetCommand.HoldChange hold ->
+                once(ledger, before, hold.change(), now, () -> change(ledger, before, hold.change(), now));
+            case BudgetCommand.HoldSeries hold ->
+                once(ledger, before, hold.series(), now, () -> series(ledger, before, hold.series(), now));
+            case BudgetCommand.BookingOutcome outcome -> outcome(ledger, before, outcome);
+        };
+    }
+
+    /**
+     * A request decided once per idempotency key: a retry of a key's first use (same key, same fingerprint, within
+     * the retention) gets the first use's answer, not a new measure against a budget the first use itself may have
+     * filled. A first use the stage refused is refused again with the same figures; one it passed on is passed on
+     * again holding nothing, so the pool's decider answers it from its own memory (and, should it not remember it,
+     * may not book anything with it in a budgeted month). Another request under a used key is measured as new (the
+     * pool's decider refuses it IDEMPOTENCY_MISMATCH).
+     */
+    private BudgetDecision once(
+            TenantLedger ledger,
+            SortedMap<String, Amount> before,
+            BookingCommand c,
+            Instant now,
+            Supplier<BudgetDecision> decide) {
+        if (c.idempotencyKey() == null) {
+            return decide.get();
+        }
+        String key = IdempotencyGuard.scopedKey(c);
+        String fingerprint = IdempotencyGuard.fingerprint(c);
+        KeyUse first = ledger.keys().get(key);
+        if (first != null && first.fingerprint().equals(fingerprint)) {
+            return first.refusal() != null
+                    ? finish(ledger, before, new TreeSet<>(), null, readdressed(first.refusal(), c.requestId()))
+                    : finish(ledger, before, new TreeSet<>(), withNothingHeld(ledger, c), null);
+        }
+        BudgetDecision decided = decide.get();
+        if (first == null) {
+            ledger.keys().put(key, new KeyUse(fingerprint, now, decided.refusal()));
+        }
+        return decided;
+    }
+
+    private static BookingEvent.BookingRejected readdressed(BookingEvent.BookingRejected r, String requestId) {
+        return new BookingEvent.BookingRejected(
+                requestId,
+                r.bookingId(),
+                r.pool(),
+                r.tenant(),
+                r.reason(),
+                r.message(),
+                r.conflicts(),
+                r.earliestStart(),
+                r.time(),
+                r.budget());
+    }
+
+    /** The request passed on with nothing set aside (no hold at all for a tenant without budgets). */
+    private static BookingCommand withNothingHeld(TenantLedger ledger, BookingCommand c) {
+        BudgetHold none = ledger.budgets().isEmpty()
+                ? null
+                : new BudgetHold(ledger.budgets().values().iterator().next().unit(), List.of());
+        return switch (c) {
+            case BookingCommand.CreateBooking create -> create.withBudgetHold(none);
+            case BookingCommand.ChangeBooking change -> change.withBudgetHold(none);
+            default -> c; // a series carries no hold: its occurrences are the windows measured
         };
     }
 
@@ -70,11 +152,11 @@ public final class BudgetDecider {
         Optional<SortedMap<String, Amount>> needed = measureCreate(c, now);
         if (needed.isEmpty()) {
             // Not measurable (unknown pool, profile or window): the pool's decider refuses it; nothing is held.
-            return finish(ledger, before, new TreeSet<>(), c, null, now);
+            return finish(ledger, before, new TreeSet<>(), c, null);
         }
         Optional<BookingEvent.BookingRejected> refused = refuse(ledger, c, c.bookingId(), needed.get(), now);
         if (refused.isPresent()) {
-            return finish(ledger, before, new TreeSet<>(needed.get().keySet()), null, refused.get(), now);
+            return finish(ledger, before, new TreeSet<>(needed.get().keySet()), null, refused.get());
         }
         ledger.holds().put(c.requestId(), new Hold(c.bookingId(), false, needed.get(), now));
         return finish(
@@ -82,8 +164,7 @@ public final class BudgetDecider {
                 before,
                 new TreeSet<>(needed.get().keySet()),
                 c.withBudgetHold(carried(ledger, needed.get())),
-                null,
-                now);
+                null);
     }
 
     private BudgetDecision change(
@@ -91,7 +172,7 @@ public final class BudgetDecider {
         Counted counted = ledger.bookings().get(c.bookingId());
         Optional<Pool> pool = pools.find(c.pool());
         if (pool.isEmpty() || c.start() == null || (c.end() == null) == (c.duration() == null)) {
-            return finish(ledger, before, new TreeSet<>(), c, null, now); // the pool's decider refuses it
+            return finish(ledger, before, new TreeSet<>(), c, null); // the pool's decider refuses it
         }
         if (counted == null) {
             // A booking not counted here (yet: its confirmation is still on its way back; or another tenant's, or
@@ -100,7 +181,7 @@ public final class BudgetDecider {
             BudgetHold none = ledger.budgets().isEmpty()
                     ? null
                     : new BudgetHold(ledger.budgets().values().iterator().next().unit(), List.of());
-            return finish(ledger, before, new TreeSet<>(), c.withBudgetHold(none), null, now);
+            return finish(ledger, before, new TreeSet<>(), c.withBudgetHold(none), null);
         }
         Instant end = c.end() != null ? c.end() : policy.endAfter(now, c.duration());
         String profile = pool.get().flexible() ? pool.get().profileOf(counted.resource()) : null;
@@ -114,32 +195,31 @@ public final class BudgetDecider {
         });
         Optional<BookingEvent.BookingRejected> refused = refuse(ledger, c, c.bookingId(), extra, now);
         if (refused.isPresent()) {
-            return finish(ledger, before, new TreeSet<>(extra.keySet()), null, refused.get(), now);
+            return finish(ledger, before, new TreeSet<>(extra.keySet()), null, refused.get());
         }
         if (!extra.isEmpty()) {
             ledger.holds().put(c.requestId(), new Hold(c.bookingId(), false, extra, now));
         }
-        return finish(
-                ledger, before, new TreeSet<>(extra.keySet()), c.withBudgetHold(carried(ledger, extra)), null, now);
+        return finish(ledger, before, new TreeSet<>(extra.keySet()), c.withBudgetHold(carried(ledger, extra)), null);
     }
 
     private BudgetDecision series(
             TenantLedger ledger, SortedMap<String, Amount> before, BookingCommand.CreateSeries s, Instant now) {
         Optional<SortedMap<String, Amount>> needed = measureSeries(s);
         if (needed.isEmpty()) {
-            return finish(ledger, before, new TreeSet<>(), s, null, now);
+            return finish(ledger, before, new TreeSet<>(), s, null);
         }
         Optional<BookingEvent.BookingRejected> refused = refuse(ledger, s, s.seriesId(), needed.get(), now);
         if (refused.isPresent()) {
-            return finish(ledger, before, new TreeSet<>(needed.get().keySet()), null, refused.get(), now);
+            return finish(ledger, before, new TreeSet<>(needed.get().keySet()), null, refused.get());
         }
         // Occurrences have fixed windows: each one the pool's decider books is one of those measured here.
         ledger.holds().put(s.requestId(), new Hold(s.seriesId(), false, needed.get(), now));
-        return finish(ledger, before, new TreeSet<>(needed.get().keySet()), s, null, now);
+        return finish(ledger, before, new TreeSet<>(needed.get().keySet()), s, null);
     }
 
     private BudgetDecision outcome(
-            TenantLedger ledger, SortedMap<String, Amount> before, BudgetCommand.BookingOutcome o, Instant now) {
+            TenantLedger ledger, SortedMap<String, Amount> before, BudgetCommand.BookingOutcome o) {
         SortedSet<String> touched = new TreeSet<>();
         switch (o.outcome()) {
             case WAITING -> {
@@ -165,7 +245,7 @@ public final class BudgetDecider {
                 }
             }
         }
-        return finish(ledger, before, touched, null, null, now);
+        return finish(ledger, before, touched, null, null);
     }
 
     private static SortedSet<String> dropWaiting(TenantLedger ledger, String bookingId) {
@@ -191,14 +271,16 @@ public final class BudgetDecider {
         if (pool.isEmpty()) {
             return touched;
         }
-        SortedMap<String, Amount> months = BudgetMeasure.of(pool.get(), booking);
+        SortedMap<String, Amount> months = ledger.open(BudgetMeasure.of(pool.get(), booking));
         if (old != null) {
             touched.addAll(old.months().keySet());
         }
         touched.addAll(months.keySet());
-        if (months.isEmpty()) {
+        String lastMonth = BudgetMeasure.monthOf(booking.end());
+        if (ledger.closed(lastMonth)) {
             ledger.bookings().remove(booking.id());
         } else {
+            // Kept even when it counts nothing now, so an older state read later is not counted again.
             ledger.bookings()
                     .put(
                             booking.id(),
@@ -207,7 +289,8 @@ public final class BudgetDecider {
                                     BudgetMeasure.booked(booking.state()),
                                     booking.resource(),
                                     booking.quantity(),
-                                    months));
+                                    months,
+                                    lastMonth));
         }
         return touched;
     }
@@ -275,10 +358,26 @@ public final class BudgetDecider {
         Instant start = c.startsNow() ? now : c.start();
         Instant end = c.end() != null ? c.end() : policy.endAfter(start, c.duration());
         try {
+            if (c.waits()) {
+                return Optional.of(widest(pool.get(), c, start, end));
+            }
             return Optional.of(BudgetMeasure.of(pool.get(), c.profile(), c.quantity(), start, end));
         } catch (IllegalArgumentException e) {
             return Optional.empty(); // a profile the pool does not weigh: the decider refuses it
         }
+    }
+
+    /**
+     * What a request that may wait needs: it may be booked at any start from its own to its latest start (at once, at
+     * the first start that fits, or later by the waitlist, no further budget check on the way), for its length, and a
+     * start taken at the decision's instant has its end aligned up (less than one alignment step more). So it holds,
+     * in every month, the most a window of its length plus one alignment step puts there starting anywhere in that
+     * range: whichever start the engine books, every month it lands in was checked for at least what it takes there.
+     */
+    private SortedMap<String, Amount> widest(Pool pool, BookingCommand.CreateBooking c, Instant start, Instant end) {
+        Duration length = c.duration() != null ? c.duration() : Duration.between(start, end);
+        return BudgetMeasure.widest(
+                pool, c.profile(), c.quantity(), start, c.latestStart(), length.plus(policy.alignment()));
     }
 
     /** The total of a series' occurrences, expanded as the pool's decider expands them. */
@@ -307,8 +406,9 @@ public final class BudgetDecider {
             SortedMap<String, Amount> before,
             SortedSet<String> touched,
             BookingCommand forward,
-            BookingEvent.BookingRejected refusal,
-            Instant now) {
+            BookingEvent.BookingRejected refusal) {
+        // Stamped with the tenant's clock, not the record's time: a state never looks older than the one before it.
+        Instant now = ledger.clock();
         List<TenantBudget> states = new ArrayList<>();
         List<Notice.BudgetThresholdReached> notices = new ArrayList<>();
         for (String month : touched) {

@@ -17,7 +17,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * What a window of units amounts to per UTC month, in both budget units: GPU-hours (a unit weighed as the usage ledger
@@ -90,6 +92,46 @@ public final class BudgetMeasure {
                 a.gpuHours().setScale(SCALE, RoundingMode.HALF_EVEN),
                 a.cost().setScale(SCALE, RoundingMode.HALF_EVEN)));
         return months;
+    }
+
+    /**
+     * The most a window of {@code span} can put in each month when it starts anywhere in {@code [from, to]}: per
+     * month and per unit the largest figure of any such window (a start that maximises one month need not maximise
+     * the next). Exact, not sampled: a month's figure is linear in the start between the starts where the window's
+     * start or end crosses a UTC day boundary (prices change by day, months begin on one), so its largest value is at
+     * {@code from}, at {@code to} or at one of those starts, and those are all tried.
+     */
+    public static SortedMap<String, Amount> widest(
+            Pool pool, String profile, int quantity, Instant from, Instant to, Duration span) {
+        SortedMap<String, Amount> most = new TreeMap<>();
+        if (to.isBefore(from)) {
+            return of(pool, profile, quantity, from, from.plus(span));
+        }
+        SortedSet<Instant> starts = new TreeSet<>(List.of(from, to));
+        Instant day = LocalDate.ofInstant(from, ZoneOffset.UTC)
+                .plusDays(1)
+                .atStartOfDay()
+                .toInstant(ZoneOffset.UTC);
+        Instant lastBoundary = to.plus(span);
+        for (Instant d = day; !d.isAfter(lastBoundary); d = d.plus(Duration.ofDays(1))) {
+            addWithin(starts, d, from, to); // the window's start on a day boundary
+            addWithin(starts, d.minus(span), from, to); // its end on one
+        }
+        for (Instant start : starts) {
+            of(pool, profile, quantity, start, start.plus(span))
+                    .forEach((m, a) -> most.merge(m, a, BudgetMeasure::larger));
+        }
+        return most;
+    }
+
+    private static void addWithin(SortedSet<Instant> starts, Instant t, Instant from, Instant to) {
+        if (!t.isBefore(from) && !t.isAfter(to)) {
+            starts.add(t);
+        }
+    }
+
+    private static Amount larger(Amount a, Amount b) {
+        return new Amount(a.gpuHours().max(b.gpuHours()), a.cost().max(b.cost()));
     }
 
     /**

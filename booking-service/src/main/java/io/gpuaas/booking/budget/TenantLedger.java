@@ -1,9 +1,13 @@
 package io.gpuaas.booking.budget;
 
 import io.gpuaas.booking.budget.BudgetMeasure.Amount;
+import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.budget.TenantBudget;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.SortedSet;
@@ -22,6 +26,9 @@ import java.util.TreeSet;
  * @param holds    request id → what it holds
  * @param told     month → thresholds (percent) already told
  * @param refused  months where a request was refused for budget and nothing was given back since
+ * @param keys     scoped idempotency key → its first use (a retry is answered as the first use was)
+ * @param clock    the latest record time the stage saw for the tenant (null before the first): the stamp of every
+ *                 state it writes, and what decides which months are closed ({@link #openFrom()})
  */
 public record TenantLedger(
         String tenant,
@@ -29,7 +36,9 @@ public record TenantLedger(
         SortedMap<String, Counted> bookings,
         SortedMap<String, Hold> holds,
         SortedMap<String, SortedSet<Integer>> told,
-        SortedSet<String> refused) {
+        SortedSet<String> refused,
+        SortedMap<String, KeyUse> keys,
+        Instant clock) {
 
     public TenantLedger {
         budgets = budgets == null ? new TreeMap<>() : new TreeMap<>(budgets);
@@ -41,17 +50,76 @@ public record TenantLedger(
         }
         told = toldCopy;
         refused = refused == null ? new TreeSet<>() : new TreeSet<>(refused);
+        keys = keys == null ? new TreeMap<>() : new TreeMap<>(keys);
     }
 
     /** A tenant nothing is known of yet. */
     public static TenantLedger empty(String tenant) {
-        return new TenantLedger(tenant, null, null, null, null, null);
+        return new TenantLedger(tenant, null, null, null, null, null, null, null);
     }
 
-    /** A copy the decider may change without touching this one. */
-    TenantLedger copy() {
-        return new TenantLedger(tenant, budgets, bookings, holds, told, refused);
+    /**
+     * A copy the decider may change without touching this one, its clock moved to {@code now} unless it is already
+     * later (records of the tenant's outcomes can carry older times than its requests: the clock never goes back).
+     */
+    TenantLedger copyAt(Instant now) {
+        Instant later = clock == null || now.isAfter(clock) ? now : clock;
+        return new TenantLedger(tenant, budgets, bookings, holds, told, refused, keys, later);
     }
+
+    /**
+     * The first month that can still change: the month before the clock's. A month is closed once the clock is past
+     * the end of the month after it: no request decided after a month ended can book in it (a window starts at or
+     * after its decision), and a whole month is left for the answers decided before that to come back.
+     */
+    public String openFrom() {
+        return clock == null
+                ? ""
+                : YearMonth.from(clock.atOffset(ZoneOffset.UTC)).minusMonths(1).toString();
+    }
+
+    /** Whether {@code month} is closed: nothing in it is kept or counted any more. */
+    public boolean closed(String month) {
+        return month.compareTo(openFrom()) < 0;
+    }
+
+    /**
+     * Forgets the closed months (their budgets, thresholds told, refusals, and what bookings and holds count in them:
+     * a hold left with nothing is dropped, a booking once the month its window ends in is closed) and the idempotency
+     * keys first used more than {@code keyRetention} before the clock. A function of the ledger alone, so a replay
+     * prunes the same.
+     */
+    void prune(Duration keyRetention) {
+        if (clock == null) {
+            return;
+        }
+        budgets.keySet().removeIf(this::closed);
+        told.keySet().removeIf(this::closed);
+        refused.removeIf(this::closed);
+        bookings.values().removeIf(c -> c.lastMonth() == null ? c.months().isEmpty() : closed(c.lastMonth()));
+        bookings.replaceAll((id, c) ->
+                new Counted(c.version(), c.booked(), c.resource(), c.quantity(), open(c.months()), c.lastMonth()));
+        holds.replaceAll((id, h) -> new Hold(h.bookingId(), h.waiting(), open(h.months()), h.at()));
+        holds.values().removeIf(h -> h.months().isEmpty());
+        Instant keptFrom = clock.minus(keyRetention);
+        keys.values().removeIf(k -> k.at().isBefore(keptFrom));
+    }
+
+    /** {@code months} without the closed ones. */
+    SortedMap<String, Amount> open(Map<String, Amount> months) {
+        SortedMap<String, Amount> open = new TreeMap<>(months);
+        open.keySet().removeIf(this::closed);
+        return open;
+    }
+
+    /**
+     * The first use of an idempotency key.
+     *
+     * @param fingerprint what the key was used for ({@code IdempotencyGuard}'s fingerprint, as the pool's decider has it)
+     * @param at          when the stage first saw it
+     * @param refusal     the stage's refusal of that first use, or null when it was passed on to the pool
+     */
+    public record KeyUse(String fingerprint, Instant at, BookingEvent.BookingRejected refusal) {}
 
     /**
      * A month's budget.
@@ -64,16 +132,25 @@ public record TenantLedger(
     public record Limit(TenantBudget.Unit unit, BigDecimal limit, String currency, Instant setAt) {}
 
     /**
-     * What a booking counts.
+     * What a booking counts. A booking that counts nothing any more (cancelled, denied) stays, with no months, until
+     * its last month closes: an older state of it read later (an idempotent retry's answer carries the booking as it
+     * was first answered) is then ignored rather than counted again.
      *
-     * @param version  the booking's version it was counted at (an older state is ignored)
-     * @param booked   confirmed (true) or awaiting approval (false: counted as held)
-     * @param resource the booking's resource (on a flexible pool it names the units' profile)
-     * @param quantity the booking's units
-     * @param months   month → amount
+     * @param version   the booking's version it was counted at (an older state is ignored)
+     * @param booked    confirmed (true) or awaiting approval (false: counted as held)
+     * @param resource  the booking's resource (on a flexible pool it names the units' profile)
+     * @param quantity  the booking's units
+     * @param months    month → amount
+     * @param lastMonth the month its window ends in: kept until that month closes (null in ledgers stored before it
+     *                  existed: kept while it counts something)
      */
     public record Counted(
-            long version, boolean booked, String resource, int quantity, SortedMap<String, Amount> months) {
+            long version,
+            boolean booked,
+            String resource,
+            int quantity,
+            SortedMap<String, Amount> months,
+            String lastMonth) {
         public Counted {
             months = months == null ? new TreeMap<>() : new TreeMap<>(months);
         }

@@ -100,7 +100,8 @@ public class BudgetController {
                     + "catalog's prices, in its currency). 202 with Location: the budget stage applies it; from then "
                     + "on a booking that would take the tenant's confirmed amount for the month over it is refused "
                     + "409 BUDGET_EXCEEDED. 403 ADMIN_ONLY for anyone but an admin; 400 for a bad tenant, month, unit "
-                    + "or limit; 422 NO_PRICES for a cost budget when the catalog has no prices.")
+                    + "or limit; 422 NO_PRICES for a cost budget when the catalog has no prices; 422 MONTH_CLOSED for "
+                    + "a month before the previous one (nothing can change there any more).")
     @RequestBody(
             content =
                     @Content(
@@ -133,6 +134,12 @@ public class BudgetController {
             currency = pools.currency()
                     .orElseThrow(() -> new ProblemException(
                             422, "NO_PRICES", "unit", "the pool catalog has no prices; set a GPU_HOURS budget"));
+        }
+        YearMonth firstOpen = YearMonth.now(java.time.ZoneOffset.UTC).minusMonths(1);
+        if (YearMonth.parse(forMonth).isBefore(firstOpen)) {
+            // The budget stage forgets months before the previous one (nothing can be booked in them any more).
+            throw new ProblemException(
+                    422, "MONTH_CLOSED", "month", "budgets of months before " + firstOpen + " can no longer change");
         }
         String requestId = UUID.randomUUID().toString();
         BudgetCommand.SetBudget command = new BudgetCommand.SetBudget(

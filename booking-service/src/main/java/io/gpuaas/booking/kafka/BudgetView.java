@@ -17,8 +17,9 @@ public final class BudgetView {
 
     /**
      * Applies a state: the later one in the log replaces the earlier. The stage alone writes a key, in order, under
-     * exactly-once, so log order is its order; {@code updatedAt} is not, because the stage stamps a state with the time
-     * of the record that changed it, and a pool's answer read back after a newer request carries an older time.
+     * exactly-once, so log order is its order. {@code updatedAt} never goes back now (the stage stamps with its clock
+     * per tenant), but it can stay the same across several states, and states written before that clock existed (a
+     * compacted topic keeps them) carry their input record's time, which can go back: neither orders them.
      */
     public void upsert(TenantBudget budget) {
         byKey.put(TenantBudget.key(budget.tenant(), budget.month()), budget);

@@ -27,7 +27,7 @@ import java.util.Optional;
  * request when the command carries it (so the edge and the decider agree on "same request"), else the command's
  * fields without request and booking ids, which the HTTP edge mints fresh for every attempt.
  */
-final class IdempotencyGuard {
+public final class IdempotencyGuard {
 
     Optional<Decision> replay(BookingCommand command, BookingLedger ledger, Instant now) {
         if (command.idempotencyKey() == null) {
@@ -86,7 +86,7 @@ final class IdempotencyGuard {
     }
 
     /** Per tenant; a system caller's keys apart from its tenant's, so no tenant can spend a key the system uses. */
-    static String scopedKey(BookingCommand command) {
+    public static String scopedKey(BookingCommand command) {
         String scope = command.caller().system()
                 ? "system\u0000" + command.caller().tenant()
                 : command.caller().tenant();
@@ -97,7 +97,7 @@ final class IdempotencyGuard {
      * The edge's fingerprint of the whole HTTP request when the command carries one (method, path and body: a key
      * first used to cancel cannot then create), else the command's own fields, for commands written without it.
      */
-    static String fingerprint(BookingCommand command) {
+    public static String fingerprint(BookingCommand command) {
         if (command.requestFingerprint() != null) {
             return "request|" + command.requestFingerprint();
         }

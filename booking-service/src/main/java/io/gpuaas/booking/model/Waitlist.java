@@ -197,23 +197,27 @@ final class Waitlist {
                 e.profile());
     }
 
-    /** The same request at a fixed later {@code start}, same length, not waiting (it is the waitlist's own try). */
+    /**
+     * The same request at a fixed later {@code start}, same length, not waiting (it is the waitlist's own try), with
+     * what the budget stage set aside for it (the most any start up to its latest start takes, so the same check).
+     */
     private static CreateBooking command(CreateBooking c, Instant start, Duration length) {
         return new CreateBooking(
-                c.requestId(),
-                null,
-                c.caller(),
-                c.pool(),
-                c.bookingId(),
-                c.namespace(),
-                c.quantity(),
-                start,
-                null,
-                c.purpose(),
-                c.requestedAt(),
-                null,
-                length,
-                c.profile());
+                        c.requestId(),
+                        null,
+                        c.caller(),
+                        c.pool(),
+                        c.bookingId(),
+                        c.namespace(),
+                        c.quantity(),
+                        start,
+                        null,
+                        c.purpose(),
+                        c.requestedAt(),
+                        null,
+                        length,
+                        c.profile())
+                .withBudgetHold(c.budgetHold());
     }
 
     private static boolean booked(Decision decision) {

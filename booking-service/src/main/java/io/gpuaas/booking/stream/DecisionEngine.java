@@ -71,7 +71,7 @@ public final class DecisionEngine {
                 deadLetters,
                 metrics);
         // Every create, change and series passes its tenant's budget stage on its way to its pool's writer.
-        BudgetTopology.addTo(topology, prefix, new BudgetDecider(pools, decider.policy()));
+        BudgetTopology.addTo(topology, prefix, new BudgetDecider(pools, decider.policy(), settings.retention()));
         LOG.info("booking lifecycle: {}", lifecycle);
         LOG.info("decision engine {}: {}", settings.applicationId(), topology.describe());
         Properties properties = new Properties();

@@ -35,7 +35,8 @@ import org.junit.jupiter.api.RepetitionInfo;
 
 /**
  * The whole saga on random interleavings: tenants' creates (windows and book-nows across the January/February
- * boundary, whole GPUs and MIG slices), changes, cancels and releases; the budget stage and two pools' deciders each
+ * boundary, whole GPUs and MIG slices; some waiting for room until a latest start that may lie in the next month, which
+ * the engine books at whatever start fits; some retried under their idempotency key), changes, cancels and releases; the budget stage and two pools' deciders each
  * take their next record in a random order, the outcomes flow back keyed by tenant, the clock runs between steps. After
  * every step, what each tenant's confirmed bookings count in a budgeted month (measured from the pools' own ledger)
  * is within its budget; once every queue is drained, the stage's figures equal that measure.
@@ -89,6 +90,7 @@ class BudgetPropertyTest {
             }
         }
         List<Booking> known = new ArrayList<>();
+        List<BudgetCommand.HoldCreate> sent = new ArrayList<>();
         int requests = 0;
         int[] refusals = new int[1];
         for (int step = 0; step < 1500; step++) {
@@ -97,9 +99,14 @@ class BudgetPropertyTest {
             if (what < 3 && requests < 300) {
                 requests++;
                 Caller caller = random.nextBoolean() ? TEAM_A : TEAM_B;
-                BudgetCommand request = randomRequest(random, caller, known, now);
+                BudgetCommand request = !sent.isEmpty() && random.nextInt(6) == 0
+                        ? retry(sent.get(random.nextInt(sent.size())), random)
+                        : randomRequest(random, caller, known, now);
+                if (request instanceof BudgetCommand.HoldCreate h && h.create().idempotencyKey() != null) {
+                    sent.add(h);
+                }
                 stageQueues
-                        .computeIfAbsent(caller.tenant(), t -> new ArrayDeque<>())
+                        .computeIfAbsent(request.tenant(), t -> new ArrayDeque<>())
                         .add(request);
             } else if (what == 3 && !known.isEmpty()) {
                 Booking b = known.get(random.nextInt(known.size()));
@@ -136,9 +143,7 @@ class BudgetPropertyTest {
                     BookingCommand command = poolQueues
                             .get(ready.get(random.nextInt(ready.size())))
                             .poll();
-                    Decision decision = pools.decide(command, ledger, now);
-                    ledger.apply(decision);
-                    back(decision, stageQueues, known);
+                    decideAtPool(pools, ledger, command, now, stageQueues, known);
                 }
             } else {
                 Decision ticked = pools.advance(ledger, now);
@@ -157,10 +162,17 @@ class BudgetPropertyTest {
             }
             for (Deque<BookingCommand> q : poolQueues.values()) {
                 while (!q.isEmpty()) {
-                    Decision decision = pools.decide(q.poll(), ledger, now);
-                    ledger.apply(decision);
-                    back(decision, stageQueues, known);
+                    decideAtPool(pools, ledger, q.poll(), now, stageQueues, known);
                 }
+            }
+            if (stageQueues.values().stream().allMatch(Deque::isEmpty)
+                    && poolQueues.values().stream().allMatch(Deque::isEmpty)
+                    && now.isBefore(T0.plus(Duration.ofDays(3)))) {
+                // Whatever still waits expires at its latest start (all within two days of T0).
+                now = T0.plus(Duration.ofDays(3));
+                Decision expired = pools.advance(ledger, now);
+                ledger.apply(expired);
+                back(expired, stageQueues, known);
             }
         }
         assertWithinBudgets(repository, limits, units);
@@ -216,10 +228,57 @@ class BudgetPropertyTest {
         }
         Instant start = alignedAfter(now).plus(Duration.ofMinutes(15L * random.nextInt(40)));
         Instant end = start.plus(Duration.ofMinutes(15L * (1 + random.nextInt(48))));
+        String key = random.nextBoolean() ? "key-" + random.nextLong() : null;
+        if (random.nextInt(3) == 0) {
+            // Waits for room: booked at any start up to its latest start, which may be in the next month.
+            boolean bookNow = random.nextBoolean();
+            Instant latest = start.plus(Duration.ofMinutes(15L * (1 + random.nextInt(60))));
+            return new BudgetCommand.HoldCreate(
+                    caller.tenant(),
+                    new BookingCommand.CreateBooking(
+                            request,
+                            key,
+                            caller,
+                            pool,
+                            id,
+                            caller.tenant(),
+                            quantity + 3,
+                            bookNow ? null : start,
+                            null,
+                            null,
+                            now,
+                            null,
+                            Duration.between(start, end),
+                            null,
+                            latest));
+        }
         return new BudgetCommand.HoldCreate(
                 caller.tenant(),
                 new BookingCommand.CreateBooking(
-                        request, null, caller, pool, id, caller.tenant(), quantity, start, end, null, now));
+                        request, key, caller, pool, id, caller.tenant(), quantity, start, end, null, now));
+    }
+
+    /** The same request again under new request and booking ids, as an HTTP client's retry reaches the stage. */
+    private static BudgetCommand retry(BudgetCommand.HoldCreate sent, Random random) {
+        BookingCommand.CreateBooking c = sent.create();
+        return new BudgetCommand.HoldCreate(
+                sent.tenant(),
+                new BookingCommand.CreateBooking(
+                        "retry-" + random.nextLong(),
+                        c.idempotencyKey(),
+                        c.caller(),
+                        c.pool(),
+                        "bk-" + random.nextLong(),
+                        c.namespace(),
+                        c.quantity(),
+                        c.start(),
+                        c.end(),
+                        c.purpose(),
+                        c.requestedAt(),
+                        c.requestFingerprint(),
+                        c.duration(),
+                        c.profile(),
+                        c.latestStart()));
     }
 
     private static Instant alignedAfter(Instant t) {
@@ -247,6 +306,22 @@ class BudgetPropertyTest {
                     .ifPresent(o -> stageQueues.get(o.tenant()).add(o));
         }
         return decision.refusal() != null;
+    }
+
+    /** The pool's writer decides a command and then, as the engine does, books what waits and now fits. */
+    private static void decideAtPool(
+            BookingDecider pools,
+            BookingLedger ledger,
+            BookingCommand command,
+            Instant now,
+            Map<String, Deque<BudgetCommand>> stageQueues,
+            List<Booking> known) {
+        Decision decision = pools.decide(command, ledger, now);
+        ledger.apply(decision);
+        back(decision, stageQueues, known);
+        for (Decision booked : pools.settleWaitlist(decision, ledger, now)) {
+            back(booked, stageQueues, known);
+        }
     }
 
     private static void back(Decision decision, Map<String, Deque<BudgetCommand>> stageQueues, List<Booking> known) {

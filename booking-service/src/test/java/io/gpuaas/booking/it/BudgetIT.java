@@ -4,6 +4,7 @@ import static io.gpuaas.booking.it.BookingApp.ADMIN;
 import static io.gpuaas.booking.it.BookingApp.TEAM_A;
 import static io.gpuaas.booking.it.BookingApp.TEAM_B;
 import static io.gpuaas.booking.it.BookingApp.createBody;
+import static io.gpuaas.booking.it.BookingApp.json;
 import static io.gpuaas.booking.it.BookingApp.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -22,6 +23,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -40,6 +42,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class BudgetIT {
 
     private static final String POOL = "budget-h200";
+    /** A pool of its own for the waitlist and retry cases, so the other cases' bookings never fill it. */
+    private static final String EDGE = "budget-edge";
+
     private static BookingApp app;
     private static CommittedRecords<Notice> notices;
     private static CommittedRecords<TenantBudget> budgets;
@@ -51,6 +56,8 @@ class BudgetIT {
         Path file = Files.writeString(
                 Files.createTempFile("pools", ".json"),
                 "[{\"id\": \"" + POOL + "\", \"flavor\": \"" + POOL + "\", \"resource\": \"nvidia.com/gpu\","
+                        + " \"capacity\": 8, \"gpuModel\": \"NVIDIA H200\"},"
+                        + " {\"id\": \"" + EDGE + "\", \"flavor\": \"" + EDGE + "\", \"resource\": \"nvidia.com/gpu\","
                         + " \"capacity\": 8, \"gpuModel\": \"NVIDIA H200\"}]");
         app = BookingApp.start(
                 broker,
@@ -145,6 +152,90 @@ class BudgetIT {
     }
 
     @Test
+    void shouldCheckAWaitingRequestAgainstTheBudgetOfTheMonthItMayStartIn() {
+        YearMonth next = MONTH.plusMonths(1);
+        String carol = tenantToken("carol", "team-c");
+        String dave = tenantToken("dave", "team-d");
+        setAndAwait("team-d", next.toString(), "{\"unit\": \"GPU_HOURS\", \"limit\": 4}");
+        Instant lastEvening = MONTH.atEndOfMonth().atTime(20, 0).toInstant(ZoneOffset.UTC);
+        Instant midnight = next.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC);
+        HttpResponse<String> full = app.post(carol, createBody(EDGE, 8, lastEvening, midnight, "team-c"));
+        assertThat(full.statusCode()).as(full.body()).isEqualTo(201);
+        Map<String, Object> body = new LinkedHashMap<>(
+                read(createBody(EDGE, 2, lastEvening, lastEvening.plus(Duration.ofHours(4)), "team-d")));
+        body.put(
+                "waitlist",
+                Map.of("latestStart", midnight.plus(Duration.ofHours(2)).toString()));
+
+        HttpResponse<String> waiting = app.post(dave, json(body));
+
+        // Its window is all this month (no budget), but the pool is full until midnight: it would be booked from
+        // 00:00 in the next month, 8 GPU-hours against a budget of 4.
+        assertThat(waiting.statusCode()).as(waiting.body()).isEqualTo(409);
+        Map<String, Object> problem = read(waiting.body());
+        assertThat(problem).containsEntry("rule", "BUDGET_EXCEEDED");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> figures = (Map<String, Object>) problem.get("budget");
+        assertThat(figures).containsEntry("month", next.toString());
+        assertThat(((Number) figures.get("needed")).doubleValue())
+                .as("the most any start up to 02:00 takes of it: 2 GPUs for 4 h and a quarter")
+                .isEqualTo(8.5);
+        Map<String, Object> state =
+                read(app.get("/api/v1/budgets/team-d/" + next, dave).body());
+        assertThat(((Number) state.get("booked")).doubleValue()).isEqualTo(0.0);
+    }
+
+    @Test
+    void shouldAnswerARetryOfAConfirmedCreateWithItsBookingWhenTheTenantIsAtItsLimit() {
+        String erin = tenantToken("erin", "team-e");
+        String month = MONTH.toString();
+        setAndAwait("team-e", month, "{\"unit\": \"GPU_HOURS\", \"limit\": 6}");
+        Instant day = MONTH.atDay(3).atTime(10, 0).toInstant(ZoneOffset.UTC);
+        String body = createBody(EDGE, 2, day, day.plus(Duration.ofHours(3)), "team-e");
+        Map<String, String> key = Map.of("Idempotency-Key", "budget-retry-" + System.nanoTime());
+        HttpResponse<String> first = app.send("POST", "/api/v1/bookings", erin, body, key);
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(201);
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            Map<String, Object> state =
+                    read(app.get("/api/v1/budgets/team-e/" + month, erin).body());
+            assertThat(((Number) state.get("booked")).doubleValue())
+                    .as("at its limit")
+                    .isEqualTo(6.0);
+        });
+
+        HttpResponse<String> retry = app.send("POST", "/api/v1/bookings", erin, body, key);
+
+        assertThat(retry.statusCode()).as(retry.body()).isEqualTo(first.statusCode());
+        assertThat(read(retry.body()).get("id")).isEqualTo(read(first.body()).get("id"));
+        HttpResponse<String> another = app.send(
+                "POST", "/api/v1/bookings", erin, body, Map.of("Idempotency-Key", "budget-new-" + System.nanoTime()));
+        assertThat(another.statusCode())
+                .as("a new key is a new request: " + another.body())
+                .isEqualTo(409);
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            Map<String, Object> state =
+                    read(app.get("/api/v1/budgets/team-e/" + month, erin).body());
+            assertThat(((Number) state.get("booked")).doubleValue()).isEqualTo(6.0);
+            assertThat(((Number) state.get("held")).doubleValue())
+                    .as("the retry held nothing")
+                    .isEqualTo(0.0);
+        });
+    }
+
+    private static String tenantToken(String subject, String tenant) {
+        return BookingApp.JWT.token(subject, tenant, List.of(tenant), List.of(), Duration.ofHours(1));
+    }
+
+    private static void setAndAwait(String tenant, String month, String body) {
+        HttpResponse<String> set = app.send("PUT", "/api/v1/budgets/" + tenant + "/" + month, ADMIN, body, Map.of());
+        assertThat(set.statusCode()).as(set.body()).isEqualTo(202);
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(app.get("/api/v1/budgets/" + tenant + "/" + month, ADMIN)
+                                .statusCode())
+                        .isEqualTo(200));
+    }
+
+    @Test
     void shouldLetOnlyAdminsSetBudgetsAndTenantsReadOnlyTheirOwn() {
         String month = MONTH.plusMonths(1).toString();
         HttpResponse<String> byTenant = app.send(
@@ -210,5 +301,10 @@ class BudgetIT {
                 .isEqualTo(422);
         assertThat(app.get("/api/v1/budgets/team-a/2026-1", TEAM_A).statusCode())
                 .isEqualTo(400);
+        String closed = YearMonth.now(ZoneOffset.UTC).minusMonths(2).toString();
+        HttpResponse<String> past = app.send(
+                "PUT", "/api/v1/budgets/team-a/" + closed, ADMIN, "{\"unit\": \"GPU_HOURS\", \"limit\": 5}", Map.of());
+        assertThat(past.statusCode()).as(past.body()).isEqualTo(422);
+        assertThat(read(past.body())).containsEntry("rule", "MONTH_CLOSED");
     }
 }

@@ -3,6 +3,7 @@ package io.gpuaas.booking.it;
 import static io.gpuaas.booking.it.BookingApp.ADMIN;
 import static io.gpuaas.booking.it.BookingApp.TEAM_A;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 import io.gpuaas.booking.it.FakeLedger.Call;
@@ -181,6 +182,66 @@ class DashboardUsageIT extends DashboardIT {
                 .as("only an admin sets budgets")
                 .isFalse();
         assertThat(browser.consoleErrors()).isEmpty();
+
+        costBudgetThroughTheForm(month);
+    }
+
+    /**
+     * An admin turns team-a's budget of the month into a cost budget in the page's form: the row shows it in the
+     * catalog's currency and what team-a's bookings cost against it (the same GPU-hours at the catalog's 3.50 USD),
+     * and the shares are per unit (team-b's GPU-hour budget is now the only one of its kind).
+     */
+    private void costBudgetThroughTheForm(String month) {
+        double before = figure(month, "booked");
+        var booking = fixture.app.post(
+                TEAM_A,
+                BookingApp.json(Map.of("pool", "h200", "quantity", 1, "duration", "PT15M", "namespace", "team-a")));
+        assertThat(booking.statusCode()).as(booking.body()).isEqualTo(201);
+        double[] gpuHours = new double[1];
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            gpuHours[0] = figure(month, "booked");
+            assertThat(gpuHours[0]).as("the quarter just booked is counted").isGreaterThan(before);
+        });
+        browser.signIn(fixture.app.server.getURI(), ADMIN);
+        browser.wait.until(d -> !d.findElements(By.cssSelector("#month-cost-table tr[data-tenant='team-a']"))
+                .isEmpty());
+        browser.driver.findElement(By.id("budget-tenant")).sendKeys("team-a");
+        new Select(browser.driver.findElement(By.id("budget-unit"))).selectByValue("COST");
+        browser.driver.findElement(By.id("budget-limit")).sendKeys("250000");
+        browser.driver.findElement(By.id("budget-set")).click();
+        browser.wait.until(d -> d.findElement(By.id("message"))
+                .getText()
+                .equals("Budget of team-a for " + month + " set: 250000.00 USD"));
+        browser.wait.until(d -> budgetCells(d.findElement(By.cssSelector("#month-cost-table tr[data-tenant='team-a']")))
+                .getFirst()
+                .equals("250000.00 USD"));
+
+        Map<String, Object> cost = BookingApp.read(
+                fixture.app.get("/api/v1/budgets/team-a/" + month, ADMIN).body());
+        assertThat(cost).containsEntry("unit", "COST").containsEntry("currency", "USD");
+        double booked = ((Number) cost.get("booked")).doubleValue();
+        assertThat(booked).as("team-a's GPU-hours at 3.50 USD").isCloseTo(gpuHours[0] * 3.5, within(0.001));
+        assertThat(budgetCells(
+                        browser.driver.findElement(By.cssSelector("#month-cost-table tr[data-tenant='team-a']"))))
+                .as("limit, booked, held, booked of the limit, share of the month's cost budgets")
+                .containsExactly(
+                        "250000.00 USD",
+                        String.format(Locale.ROOT, "%.2f", booked),
+                        String.format(Locale.ROOT, "%.2f", ((Number) cost.get("held")).doubleValue()),
+                        String.format(Locale.ROOT, "%.1f %%", booked / 250000 * 100),
+                        "100.0 %");
+        assertThat(budgetCells(browser.driver.findElement(By.cssSelector("#month-cost-table tr[data-tenant='team-b']")))
+                        .getLast())
+                .as("GPU-hour and cost budgets are not added together")
+                .isEqualTo("100.0 %");
+        assertThat(browser.consoleErrors()).isEmpty();
+    }
+
+    /** A figure of team-a's budget of {@code month}, as the API has it. */
+    private static double figure(String month, String name) {
+        Map<String, Object> budget = BookingApp.read(
+                fixture.app.get("/api/v1/budgets/team-a/" + month, ADMIN).body());
+        return ((Number) budget.get(name)).doubleValue();
     }
 
     private static List<String> budgetCells(WebElement row) {

@@ -18,7 +18,8 @@ import java.time.Instant;
  * @param held       what requests still being decided (or awaiting approval, or waiting for room) hold in this month
  * @param overBudget booked + held ≥ limit, or a request was refused for budget this month and nothing was given back
  *                   since
- * @param updatedAt  when these figures were decided
+ * @param updatedAt  when these figures were decided, on the stage's clock for the tenant (the latest record time it
+ *                   has seen for the tenant), so never earlier than the month's previous state
  */
 public record TenantBudget(
         String tenant,
