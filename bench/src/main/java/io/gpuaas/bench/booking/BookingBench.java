@@ -23,7 +23,7 @@ import org.apache.kafka.streams.KafkaStreams;
  * java -cp "$(cat bench/target/classpath.txt):bench/target/classes" io.gpuaas.bench.booking.BookingBench \
  *     [--csv ../shared/data/openb-pod-list.csv] [--out bench/results/booking.md] [--rate 500] [--seconds 10] [--runs 3]
  *     [--latency-only false] [--warmup-rounds 5] [--streams commit.interval.ms=20,producer.linger.ms=0,...]
- *     [--security both]
+ *     [--security both] [--budget-every 1]
  * </pre>
  * The fixed-rate runs go on two brokers in the same JVM, interleaved: one with authentication and ACLs as in
  * production (booking-service's own user), one without ({@code auth off:} rows); {@code --security on|off} keeps one.
@@ -31,6 +31,10 @@ import org.apache.kafka.streams.KafkaStreams;
  * the JIT has settled) are printed as discarded rows.
  * The engine runs with the service's own settings ({@code EngineTuning.defaults()}); {@code --streams} overrides
  * Kafka Streams keys for experiments, {@code --latency-only true} skips saturation, availability and replay.
+ * Every create goes as an HTTP create goes, through its tenant's budget stage; one more run per round on the first
+ * broker sends the same creates straight to the pool's topic, to show what that hop costs. With {@code --csv}, the
+ * openb replays, the last one with monthly budgets ({@link BudgetReplay}; {@code --budget-every k} replays every k-th
+ * pod of it, for a smoke run).
  * <pre>
  * </pre>
  */
@@ -47,6 +51,7 @@ public final class BookingBench {
         int seconds = opts.integer("seconds", 10);
         int runs = opts.integer("runs", 3);
         int warmUpRounds = opts.integer("warmup-rounds", 5);
+        int budgetEvery = opts.integer("budget-every", 1);
         // --latency-only true: just the fixed-rate decision and raw runs (for profiling the decision path)
         boolean latencyOnly = opts.flag("latency-only", false);
         Path out = opts.path("out", "bench/results/booking.md");
@@ -77,6 +82,9 @@ public final class BookingBench {
                     rows.add(v.named(v.bench().rawRoundTrip(rate, seconds)));
                     rows.add(v.named(v.bench().decisions(rate, seconds, false)));
                 }
+                Variant first = variants.getFirst();
+                rows.add(first.named(first.bench()
+                        .decisions(rate, (long) rate * seconds, false, DecisionLatencyBench.Route.DIRECT)));
             }
             for (int r = 0; r < runs && !latencyOnly; r++) {
                 rows.add(variants.getFirst().named(variants.getFirst().bench().decisions(2000, 5, true)));
@@ -90,7 +98,7 @@ public final class BookingBench {
             availability(md);
         }
         if (opts.has("csv") && !latencyOnly) {
-            replay(md, Path.of(opts.text("csv").orElseThrow()));
+            replay(md, Path.of(opts.text("csv").orElseThrow()), rate, budgetEvery);
         }
         md.append(
                         "\nReproduce (bench/ builds once every service module is installed; until then compile the bench classes "
@@ -157,11 +165,15 @@ public final class BookingBench {
 
     private static void latencyTable(StringBuilder md, List<DecisionLatencyBench.Result> rows, String warmUp) {
         md.append("### Decisions through Kafka (command → committed decision read back)\n\n")
-                .append(
-                        "Open loop: latency counts from the intended send time. Exactly-once Streams with the service's "
-                                + "engine settings (" + engineSettings()
-                                + "), read_committed readers. 'raw' is an idempotent acks=all produce → read_committed consume "
-                                + "of a 300-byte record on the same broker in the same run (the baseline).\n\n")
+                .append("Open loop: latency counts from the intended send time. Each create takes the path an HTTP "
+                        + "create takes: a HoldCreate keyed by tenant on gpuaas.budget-commands, which the "
+                        + "engine's budget stage (no budget set) forwards to the pool's writer on "
+                        + "gpuaas.booking-commands; '" + DecisionLatencyBench.DIRECT_LABEL + "' rows write the "
+                        + "same creates to booking-commands themselves (no HTTP create does), to show the "
+                        + "stage's cost. Exactly-once Streams with the service's "
+                        + "engine settings (" + engineSettings()
+                        + "), read_committed readers. 'raw' is an idempotent acks=all produce → read_committed consume "
+                        + "of a 300-byte record on the same broker in the same run (the baseline).\n\n")
                 .append(warmUp)
                 .append("\n\n")
                 .append("| run | records | seconds | records/s | p50 ms | p99 ms | max ms | JIT ms | GC ms |\n"
@@ -187,11 +199,10 @@ public final class BookingBench {
 
     /** Where a decision's time goes: up to the task processing it, and from there to the committed read. */
     private static void stages(StringBuilder md, List<DecisionLatencyBench.Result> rows) {
-        md.append(
-                "\nStages of the same decisions: *to task* = intended send → processed by the decision task (produce, "
-                        + "task fetch); *to read* = processed → committed decision read (wait for the commit, the commit, "
-                        + "transaction markers, reader fetch).\n\n| run | to task p50 | to task p99 | to read p50 | to read p99 | engine |\n"
-                        + "|---|---|---|---|---|---|\n");
+        md.append("\nStages of the same decisions: *to task* = intended send → processed by the pool's decision task "
+                + "(produce; the budget stage's task and its forward, except on the direct rows; task fetch); *to read* = processed → committed decision read (wait for the commit, the commit, "
+                + "transaction markers, reader fetch).\n\n| run | to task p50 | to task p99 | to read p50 | to read p99 | engine |\n"
+                + "|---|---|---|---|---|---|\n");
         for (DecisionLatencyBench.Result r : rows) {
             if (r.toProcessedMicros() == null) {
                 continue;
@@ -248,6 +259,18 @@ public final class BookingBench {
                         .mapToDouble(DecisionLatencyBench.Result::perSecond)
                         .max()
                         .orElse(0)));
+        List<DecisionLatencyBench.Result> direct = rows.stream()
+                .filter(r -> r.name().startsWith(DecisionLatencyBench.DIRECT_LABEL + "decisions at"))
+                .toList();
+        if (!direct.isEmpty()) {
+            md.append(String.format(
+                    Locale.ROOT,
+                    "The same creates written straight to the pool's topic, skipping the budget stage's hop (no HTTP "
+                            + "create does): decision p99 %.0f–%.0f ms over %d runs.%n%n",
+                    min(direct, 99),
+                    max(direct, 99),
+                    direct.size()));
+        }
         List<DecisionLatencyBench.Result> open = rows.stream()
                 .filter(r -> r.name().startsWith(OPEN + "decisions at"))
                 .toList();
@@ -308,7 +331,7 @@ public final class BookingBench {
                         h.getMaxValue() / 1000.0));
     }
 
-    private static void replay(StringBuilder md, Path csv) throws Exception {
+    private static void replay(StringBuilder md, Path csv, int rate, int budgetEvery) throws Exception {
         md.append("### Replay of the openb pod list (Weng et al., USENIX ATC '23)\n\n");
         replayScenario(
                 md,
@@ -321,6 +344,7 @@ public final class BookingBench {
                 io.gpuaas.events.pool.PoolCatalog.load(java.util.Optional.empty()),
                 "the local stack's default 16 H200s (8 whole, 14×1g, 9×2g, 6×3g): the same demand on a small fleet");
         WaitlistReplay.report(md, csv);
+        BudgetReport.append(md, BudgetReplay.run(csv, rate, budgetEvery, overrides));
     }
 
     private static void replayScenario(

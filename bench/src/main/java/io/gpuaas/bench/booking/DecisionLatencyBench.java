@@ -3,12 +3,14 @@ package io.gpuaas.bench.booking;
 import static io.gpuaas.events.KafkaPrincipal.BOOKING_SERVICE;
 
 import io.gpuaas.bench.suite.JvmActivity;
+import io.gpuaas.booking.budget.BudgetDecider;
 import io.gpuaas.booking.config.EngineTuning;
 import io.gpuaas.booking.model.BookingDecider;
 import io.gpuaas.booking.model.BookingPolicy;
 import io.gpuaas.booking.model.LifecycleRules;
 import io.gpuaas.booking.model.WorkloadCells;
 import io.gpuaas.booking.stream.BookingTopology;
+import io.gpuaas.booking.stream.BudgetTopology;
 import io.gpuaas.booking.stream.DecisionOutcome;
 import io.gpuaas.booking.stream.LifecycleOutcomes;
 import io.gpuaas.booking.stream.LifecycleTopology;
@@ -20,6 +22,7 @@ import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.BookingCommand.CreateBooking;
 import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.booking.Caller;
+import io.gpuaas.events.budget.BudgetCommand;
 import io.gpuaas.events.pool.PoolCatalog;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -54,7 +57,9 @@ import org.apache.kafka.streams.Topology;
 /**
  * Command → decision latency through the real decision topology on a real broker, at a fixed open-loop rate
  * (latency counted from the intended send time, so a stall is not hidden), beside the raw produce → consume
- * round trip of the same broker; and the saturated decision rate.
+ * round trip of the same broker; and the saturated decision rate. A create takes the path an HTTP create takes
+ * ({@link Route#BUDGET_STAGE}): to its tenant's budget stage on {@code gpuaas.budget-commands}, which forwards it to the
+ * pool's writer; {@link Route#DIRECT} writes it to the pool's topic itself, skipping that hop.
  */
 final class DecisionLatencyBench {
 
@@ -105,6 +110,17 @@ final class DecisionLatencyBench {
     private long answerTimeoutMillis = 120_000;
     /** Told of every decision the reader reads (on the reader thread), for the flexible bench's tallies. */
     private volatile java.util.function.Consumer<BookingEvent> onDecision = e -> {};
+
+    /** Where a run's creates are written. */
+    enum Route {
+        /** As booking-service's {@code CommandPublisher}: a {@code HoldCreate} keyed by tenant on budget-commands. */
+        BUDGET_STAGE,
+        /** Straight to booking-commands, keyed by pool (no HTTP create takes this path; the hop's cost beside it). */
+        DIRECT
+    }
+
+    /** The label of the rows whose creates went {@link Route#DIRECT}. */
+    static final String DIRECT_LABEL = "direct to the pool's topic: ";
 
     /** The commands of a run: the {@code i}-th command, drawing from {@code random}. */
     @FunctionalInterface
@@ -202,6 +218,8 @@ final class DecisionLatencyBench {
                     deadLetters,
                     LifecycleOutcomes.IGNORED);
         }
+        // As the service's DecisionEngine: every create passes its tenant's budget stage in the same application.
+        BudgetTopology.addTo(topology, prefix, new BudgetDecider(pools, policy));
         KafkaStreams streams = new KafkaStreams(topology, props);
         streams.start();
         long deadline = System.currentTimeMillis() + 120_000;
@@ -220,25 +238,31 @@ final class DecisionLatencyBench {
         }
     }
 
-    /** Commands at {@code rate}/s for {@code seconds}; latency from intended send to committed decision read. */
+    /** Creates through the budget stage at {@code rate}/s for {@code seconds}, or as fast as they go. */
     Result decisions(int rate, int seconds, boolean saturate) throws Exception {
+        return decisions(rate, (long) rate * seconds, saturate, Route.BUDGET_STAGE);
+    }
+
+    /**
+     * {@code total} creates at {@code rate}/s (or as fast as they go), written by {@code route}; latency from the
+     * intended send to the committed decision read (a budget refusal is the stage's own answer, a decision too).
+     */
+    Result decisions(int rate, long total, boolean saturate, Route route) throws Exception {
         String events = Topics.BOOKING_EVENTS.name(prefix);
         AtomicBoolean running = new AtomicBoolean(true);
         Thread reader = reader(service, events, running, true);
         reset();
         EngineStats before = EngineStats.of(engine);
         JvmActivity jvm = JvmActivity.now();
-        long total = (long) rate * seconds;
         long start = System.nanoTime();
-        try (KafkaProducer<String, BookingCommand> producer =
-                producer(service, Topics.BOOKING_COMMANDS.valueSerde().serializer())) {
+        try (Sender sender = new Sender(route)) {
             Random random = new Random(seed == 1 ? 1 : seed++);
             for (long i = 0; i < total; i++) {
                 long intended = saturate ? System.nanoTime() : start + i * 1_000_000_000L / rate;
                 pace(intended);
                 CreateBooking command = commands.next(random, i);
                 sentAt.put(command.requestId(), intended);
-                producer.send(new ProducerRecord<>(Topics.BOOKING_COMMANDS.name(prefix), command.pool(), command));
+                sender.send(command);
             }
         }
         awaitAnswers(total);
@@ -246,7 +270,8 @@ final class DecisionLatencyBench {
         running.set(false);
         reader.join();
         return new Result(
-                saturate ? "decisions, saturated" : "decisions at " + rate + "/s",
+                (route == Route.DIRECT ? DIRECT_LABEL : "")
+                        + (saturate ? "decisions, saturated" : "decisions at " + rate + "/s"),
                 answered.get(),
                 elapsed,
                 recorder.getIntervalHistogram(),
@@ -254,6 +279,49 @@ final class DecisionLatencyBench {
                 toRead.getIntervalHistogram(),
                 EngineStats.of(engine).since(before, elapsed),
                 JvmActivity.since(jvm));
+    }
+
+    /** booking-service's command producers: a create goes to its tenant's budget stage, or straight to its pool. */
+    private final class Sender implements AutoCloseable {
+        private final Route route;
+        /** The one producer the route writes with (the other stays null). */
+        private final KafkaProducer<String, BudgetCommand> budget;
+
+        private final KafkaProducer<String, BookingCommand> pools;
+
+        Sender(Route route) {
+            this.route = route;
+            this.budget = route == Route.BUDGET_STAGE
+                    ? producer(service, Topics.BUDGET_COMMANDS.valueSerde().serializer())
+                    : null;
+            this.pools = route == Route.DIRECT
+                    ? producer(service, Topics.BOOKING_COMMANDS.valueSerde().serializer())
+                    : null;
+        }
+
+        void send(CreateBooking command) {
+            switch (route) {
+                case BUDGET_STAGE -> {
+                    String tenant = command.caller().tenant();
+                    budget.send(new ProducerRecord<>(
+                            Topics.BUDGET_COMMANDS.name(prefix),
+                            tenant,
+                            new BudgetCommand.HoldCreate(tenant, command)));
+                }
+                case DIRECT ->
+                    pools.send(new ProducerRecord<>(Topics.BOOKING_COMMANDS.name(prefix), command.pool(), command));
+            }
+        }
+
+        @Override
+        public void close() {
+            if (budget != null) {
+                budget.close();
+            }
+            if (pools != null) {
+                pools.close();
+            }
+        }
     }
 
     /** The same pattern on a plain topic: idempotent acks=all produce, read_committed consume. */

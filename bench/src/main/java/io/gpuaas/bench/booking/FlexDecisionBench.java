@@ -192,7 +192,8 @@ public final class FlexDecisionBench {
     private static void table(StringBuilder md, List<Row> rows, String warmUp) {
         md.append(
                         "Open loop at the fixed rate: latency counts from the intended send time to the committed decision read "
-                                + "back (read_committed). 'raw' is an idempotent acks=all produce → read_committed consume of a "
+                                + "back (read_committed); each create goes through its tenant's budget stage "
+                                + "(gpuaas.budget-commands, no budget set) to the pool's writer, as an HTTP create does. 'raw' is an idempotent acks=all produce → read_committed consume of a "
                                 + "300-byte record on the same broker in the same run (the baseline). Fill rows are sent "
                                 + "without pacing (their latency is queueing, not a target figure).\n\n")
                 .append(warmUp)

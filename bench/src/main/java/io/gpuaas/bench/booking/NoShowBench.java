@@ -238,7 +238,9 @@ public final class NoShowBench {
         }
         md.append("\n### Decisions at a fixed rate with the lifecycle on (openb fleet, during the replay)\n\n")
                 .append("Same engine, same broker, while the replay above runs: *active* is the replay's ACTIVE "
-                        + "bookings the lifecycle walks at each interval when the run began. 'raw' is the idempotent "
+                        + "bookings the lifecycle walks at each interval when the run began. Each timed create goes "
+                        + "through its tenant's budget stage (no budget set) to the pool's writer, as an HTTP create "
+                        + "does (the replay's own bookings are written to the pool's topic directly). 'raw' is the idempotent "
                         + "acks=all produce → read_committed consume of a 300-byte record on the same broker.\n\n")
                 .append("| run | active | records | records/s | p50 ms | p99 ms | max ms | JIT ms | GC ms |\n")
                 .append("|---|---|---|---|---|---|---|---|---|\n");

@@ -69,6 +69,11 @@ final class OpenbReplay {
         return "h200";
     }
 
+    /** The tenant a pod books for: one of 16, by the hash of its name (the trace names no owner). */
+    static String tenantOf(String podName) {
+        return "tenant-" + (podName.hashCode() & 15);
+    }
+
     Result run(Path csv) throws IOException {
         List<String[]> pods = new ArrayList<>();
         List<String> lines = Files.readAllLines(csv);
@@ -93,7 +98,7 @@ final class OpenbReplay {
             String pool = poolFor(Integer.parseInt(f[4]));
             Instant start = EPOCH.plusSeconds(created / ALIGN * ALIGN);
             Instant end = EPOCH.plusSeconds((deleted + ALIGN - 1) / ALIGN * ALIGN);
-            Caller caller = new Caller(f[0], "tenant-" + (f[0].hashCode() & 15), false);
+            Caller caller = new Caller(f[0], tenantOf(f[0]), false);
             CreateBooking command = new CreateBooking(
                     UUID.randomUUID().toString(),
                     null,

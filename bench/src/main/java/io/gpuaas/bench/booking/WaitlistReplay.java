@@ -93,7 +93,7 @@ final class WaitlistReplay {
             String pool = OpenbReplay.poolFor(Integer.parseInt(f[4]));
             Instant start = EPOCH.plusSeconds(created / ALIGN * ALIGN);
             Instant end = EPOCH.plusSeconds((deleted + ALIGN - 1) / ALIGN * ALIGN);
-            Caller caller = new Caller(f[0], "tenant-" + (f[0].hashCode() & 15), false);
+            Caller caller = new Caller(f[0], OpenbReplay.tenantOf(f[0]), false);
             int quantity = Integer.parseInt(f[3]);
             CreateBooking command = new CreateBooking(
                     UUID.randomUUID().toString(),

@@ -31,7 +31,10 @@ final class Extract {
         String tables = Sections.filter(output);
         switch (step.kind()) {
             case BASELINE, SCALE -> resultLines(results, output, step.kind() == Step.Kind.BASELINE ? "runs" : "run");
-            case BOOKING -> booking(results, tables);
+            case BOOKING -> {
+                booking(results, tables);
+                resultLines(results, output, "run"); // the budget replay's figures and its PROBLEM lines
+            }
             case NO_SHOW -> resultLines(results, output, "runs");
             case FLEX -> resultLines(results, output, "rounds");
             case DASHBOARD -> resultLines(results, output, "loads");

@@ -74,6 +74,7 @@ final class Targets {
                 "ms",
                 "—"));
         rows.add(new Row("openb replay (accepted, rejected, booked utilization)", openb(), "reported", "—"));
+        rows.add(budgets());
         noShow(rows);
         rows.add(atMost(
                 "flexible MIG decision p99 ≤ 50 ms at 500 req/s, 1,000 H200 (issue 27; mixed whole GPUs and profiles)",
@@ -386,6 +387,23 @@ final class Targets {
             r.noteOf("replay." + w).ifPresent(n -> out.add(w.replace("min", " min")));
         }
         return out;
+    }
+
+    /** Issue 30's budget replay: no tenant-month booked over its budget, refusals and latency beside the raw trip. */
+    private Row budgets() {
+        Optional<Figure> highest = r.get("booking.budget.highest_booked_of_budget_pct");
+        return new Row(
+                "openb replay with monthly GPU-hour budgets (issue 30): booked ≤ budget in every tenant-month; "
+                        + "decision p99 at 500 req/s",
+                highest.isEmpty()
+                        ? "not measured in this run (no openb CSV, or see Problems)"
+                        : "at most " + value("booking.budget.highest_booked_of_budget_pct") + " % of a budget booked, "
+                                + count("booking.budget.refused_for_budget") + " refused for budget; decision p99 "
+                                + fig("booking.budget.decision_p99_ms", "ms").orElse("?"),
+                highest.isEmpty() ? "not measured" : highest.get().max() <= 100 ? "yes" : "**no**",
+                fig("booking.budget.raw_rt_p99_ms", "ms")
+                        .map(s -> "raw produce→consume p99 " + s + " (same run)")
+                        .orElse("—"));
     }
 
     private String openb() {

@@ -45,6 +45,32 @@ class ExtractTest {
     }
 
     @Test
+    void shouldKeepTheDirectRowsOutOfTheTargetAndReadTheBudgetReplayWhenBookingBenchPrintsThem() {
+        Results r = new Results();
+        Extract.into(r, step(Step.Kind.BOOKING, 0), """
+                | run | records | seconds | records/s | p50 ms | p99 ms | max ms | JIT ms | GC ms |
+                |---|---|---|---|---|---|---|---|---|
+                | raw produce→consume at 500/s | 5000 | 10.0 | 500 | 0.9 | 3.1 | 9.3 | 180 | 6 |
+                | decisions at 500/s | 5000 | 10.0 | 499 | 12.5 | 41.0 | 52.2 | 780 | 12 |
+                | direct to the pool's topic: decisions at 500/s | 5000 | 10.0 | 499 | 8.5 | 30.0 | 40.2 | 700 | 10 |
+                RESULT booking.budget.decision_p99_ms 44.10
+                RESULT booking.budget.raw_rt_p99_ms 2.90
+                RESULT booking.budget.refused_for_budget 1234
+                PROBLEM budget replay: answered 9 of 10 requests
+                """);
+
+        assertThat(r.get("booking.fixed_p99_ms").orElseThrow())
+                .extracting(Figure::median, Figure::n)
+                .containsExactly(41.0, 1);
+        assertThat(r.get("booking.budget.decision_p99_ms").orElseThrow().median())
+                .isEqualTo(44.1);
+        assertThat(r.get("booking.budget.raw_rt_p99_ms").orElseThrow().median()).isEqualTo(2.9);
+        assertThat(r.get("booking.budget.refused_for_budget").orElseThrow().median())
+                .isEqualTo(1234.0);
+        assertThat(r.problems()).containsExactly("budget replay: answered 9 of 10 requests");
+    }
+
+    @Test
     void shouldReadQuotaLatenciesPerTenantCountWhenQuotaBenchReports() throws IOException {
         Results r = new Results();
         Extract.into(r, step(Step.Kind.QUOTA, 1000), resource("quota-output.md"));

@@ -83,6 +83,14 @@ class ReportTest {
                 .extracting(Targets.Row::met)
                 .isEqualTo("yes");
         assertThat(rows)
+                .filteredOn(row -> row.target().startsWith("openb replay with monthly GPU-hour budgets"))
+                .singleElement()
+                .satisfies(row -> {
+                    assertThat(row.measured()).contains("at most 100 % of a budget booked, 188 refused for budget");
+                    assertThat(row.met()).isEqualTo("yes");
+                    assertThat(row.baseline()).startsWith("raw produce→consume p99 174 ms");
+                });
+        assertThat(rows)
                 .filteredOn(row -> row.target().startsWith("/metrics render"))
                 .singleElement()
                 .extracting(Targets.Row::met)
