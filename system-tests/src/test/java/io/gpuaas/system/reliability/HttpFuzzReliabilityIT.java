@@ -362,6 +362,7 @@ class HttpFuzzReliabilityIT {
                         .replace("/h200/", "/{}/")
                         .replace("/h200-flex/", "/{}/")
                         .replace("/RayCluster/demo-ray/", "/{}/{}/")
+                        .replace("/workloads/team-a/", "/workloads/{}/")
                         .replace("/budgets/team-a/2026-11", "/budgets/{}/{}")
                         .replace("{id}", "{}"))
                 .collect(Collectors.toSet());
