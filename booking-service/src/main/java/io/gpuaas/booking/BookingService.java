@@ -6,7 +6,6 @@ import io.gpuaas.booking.config.FeedSettings;
 import io.gpuaas.booking.config.LifecycleSettings;
 import io.gpuaas.booking.dashboard.BookingActivities;
 import io.gpuaas.booking.dashboard.DashboardSettings;
-import io.gpuaas.booking.dashboard.KeepForwarder;
 import io.gpuaas.booking.dashboard.LedgerForwarder;
 import io.gpuaas.booking.dashboard.ResumeForwarder;
 import io.gpuaas.booking.dashboard.WorkloadActivity;
@@ -79,7 +78,6 @@ public final class BookingService implements ServiceComponents, AutoCloseable {
     private final BookingDecider decider;
     private final BookingActivities activities;
     private final ResumeForwarder resumes;
-    private final KeepForwarder keeps;
     private final LedgerForwarder ledger;
     private final WebhookRegistrations webhooks;
     private final WebhookStore webhookStore;
@@ -129,7 +127,6 @@ public final class BookingService implements ServiceComponents, AutoCloseable {
                 .build();
         DashboardSettings dashboard = settings.dashboard();
         this.resumes = new ResumeForwarder(forwarding, dashboard.reclaimerBase(), dashboard.resumeTimeout());
-        this.keeps = new KeepForwarder(forwarding, dashboard.reclaimerBase(), dashboard.resumeTimeout());
         this.ledger = new LedgerForwarder(forwarding, dashboard.ledgerBase(), dashboard.ledgerTimeout());
 
         // Loops out: notices to tenants' webhooks, once the registry of webhooks is whole.
@@ -190,11 +187,6 @@ public final class BookingService implements ServiceComponents, AutoCloseable {
 
     public ResumeForwarder resumes() {
         return resumes;
-    }
-
-    /** "Keep it" answers to idle-reclaimer, on the caller's behalf (as Resume). */
-    public KeepForwarder keeps() {
-        return keeps;
     }
 
     public LedgerForwarder ledger() {

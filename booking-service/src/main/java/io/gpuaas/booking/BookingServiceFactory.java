@@ -6,7 +6,6 @@ import io.gpuaas.booking.config.FeedSettings;
 import io.gpuaas.booking.config.LifecycleSettings;
 import io.gpuaas.booking.dashboard.BookingActivities;
 import io.gpuaas.booking.dashboard.DashboardSettings;
-import io.gpuaas.booking.dashboard.KeepForwarder;
 import io.gpuaas.booking.dashboard.LedgerForwarder;
 import io.gpuaas.booking.dashboard.ResumeForwarder;
 import io.gpuaas.booking.kafka.BookingView;
@@ -73,11 +72,6 @@ public class BookingServiceFactory {
     @Singleton
     ResumeForwarder resumeForwarder(BookingService service) {
         return service.resumes();
-    }
-
-    @Singleton
-    KeepForwarder keepForwarder(BookingService service) {
-        return service.keeps();
     }
 
     @Singleton

@@ -169,19 +169,21 @@ async function keep(b, w, hours) {
   try {
     const res = await api('POST', '/api/v1/bookings/' + encodeURIComponent(b.id) + '/workloads/'
       + encodeURIComponent(w.kind) + '/' + encodeURIComponent(w.name) + '/keep', { hours });
-    const until = res.data && res.data.keptUntil ? ' until ' + fmt(res.data.keptUntil) : '';
-    say('Kept ' + w.kind + ' ' + w.name + until + '; it is not reclaimed before then');
+    if (res.status !== 202 || !res.data || res.data.hoursLeft === undefined) {
+      say('Accepted; the decision is still pending.');
+    } else {
+      say('Kept ' + w.kind + ' ' + w.name + ' for ' + hours + ' h; ' + res.data.hoursLeft
+        + ' h left today for this booking');
+    }
     await refreshViews();
   } catch (e) {
     const p = e.problem || {};
     if (p.rule === 'KEEP_BOUND') {
       say(p.bound === 'per-answer'
         ? 'Keep refused: at most ' + p.maxHours + ' h per answer'
-        : 'Keep refused: ' + (p.hoursLeft || 0) + ' h left today for this '
-          + (p.bound === 'per-booking-day' ? 'booking' : 'workload'), true);
+        : 'Keep refused: ' + (p.hoursLeft || 0) + ' h left today for this booking', true);
     } else {
-      const down = ['KEEP_UNAVAILABLE', 'RECLAIMER_UNAVAILABLE'].includes(p.rule);
-      say(down ? 'Keep unavailable: ' + e.message : e.message, true);
+      say(e.message, true);
     }
   }
 }

@@ -52,6 +52,8 @@ public final class EventTypes {
         register(BookingEvent.SeriesCancelled.class, "io.gpuaas.booking.series-cancelled.v1");
         register(BookingEvent.BookingWaitlisted.class, "io.gpuaas.booking.waitlisted.v1");
         register(BookingEvent.WaitlistEnded.class, "io.gpuaas.booking.waitlist-ended.v1");
+        register(BookingCommand.KeepWorkload.class, "io.gpuaas.booking.command.keep.v1");
+        register(BookingEvent.WorkloadKeepDecided.class, "io.gpuaas.booking.keep-decided.v1");
         register(WaitlistEntry.class, "io.gpuaas.booking.waitlist-entry.v1");
         register(Booking.class, "io.gpuaas.booking.state.v1");
         register(BudgetCommand.SetBudget.class, "io.gpuaas.budget.command.set.v1");

@@ -77,16 +77,13 @@ public final class KafkaAccess {
                 EnumSet.of(QUOTA_PROJECTOR, BOOKING_SERVICE, METRICS_GATEWAY));
         topic(Topics.GPU_SAMPLES, EnumSet.of(METRICS_GATEWAY), EnumSet.of(IDLE_RECLAIMER, METRICS_GATEWAY));
         topic(Topics.QUOTA_STATE, EnumSet.of(QUOTA_PROJECTOR), EnumSet.of(METRICS_GATEWAY));
-        // booking-service's dashboard shows the latest reclaim step of each workload under a booking; idle-reclaimer's
-        // HTTP edge reads its own ReclaimKept back (no group) to answer a keep with what is left of the day.
-        topic(
-                Topics.RECLAIM_EVENTS,
-                EnumSet.of(IDLE_RECLAIMER),
-                EnumSet.of(METRICS_GATEWAY, BOOKING_SERVICE, IDLE_RECLAIMER));
+        // booking-service's dashboard shows the latest reclaim step of each workload under a booking.
+        topic(Topics.RECLAIM_EVENTS, EnumSet.of(IDLE_RECLAIMER), EnumSet.of(METRICS_GATEWAY, BOOKING_SERVICE));
         topic(Topics.RECLAIM_INTENTS, EnumSet.of(IDLE_RECLAIMER), EnumSet.of(IDLE_RECLAIMER));
-        // Keep answers: idle-reclaimer's HTTP edge writes them, its stream (and the edge's view of a day's keeps)
-        // reads.
-        topic(Topics.RECLAIM_KEEPS, EnumSet.of(IDLE_RECLAIMER), EnumSet.of(IDLE_RECLAIMER));
+        // Granted keep answers: only booking-service's decision engine writes them (the pool's writer bounds them per
+        // booking and UTC day first), idle-reclaimer's stream reads them. idle-reclaimer may not write its own input,
+        // so no answer reaches it around the booking's bound.
+        topic(Topics.RECLAIM_KEEPS, EnumSet.of(BOOKING_SERVICE), EnumSet.of(IDLE_RECLAIMER));
         topic(Topics.TENANT_UTILIZATION, EnumSet.of(METRICS_GATEWAY), EnumSet.noneOf(KafkaPrincipal.class));
         // The daily ledger, for SREs (who read every topic); metrics-gateway reads its own sealed days back.
         topic(Topics.USAGE_LEDGER, EnumSet.of(METRICS_GATEWAY), EnumSet.of(METRICS_GATEWAY));

@@ -205,6 +205,26 @@ final class EventSamples {
                         null,
                         waiting.withState(WaitlistEntry.State.BOOKED, NOW.plusSeconds(600)),
                         NOW.plusSeconds(600)));
+        WorkloadRef kept = new WorkloadRef(b.namespace(), "RayCluster", "train-1");
+        put(
+                samples,
+                new BookingCommand.KeepWorkload("req-7", null, caller, b.pool(), b.id(), kept, 4, NOW, FINGERPRINT));
+        put(
+                samples,
+                new BookingEvent.WorkloadKeepDecided(
+                        "req-7",
+                        b.id(),
+                        b.tenant(),
+                        kept,
+                        4,
+                        true,
+                        null,
+                        24,
+                        NOW.atZone(java.time.ZoneOffset.UTC).toLocalDate(),
+                        12,
+                        12,
+                        "alice",
+                        NOW));
         put(
                 samples,
                 new BookingEvent.BookingExtended("req-3", b.withWindow(T0, T1.plusSeconds(3600), NOW), T0, T1, NOW));

@@ -87,9 +87,9 @@ class KafkaAccessTest {
                         && a.pattern().name().equals("reclaimer-42-applier")
                         && a.entry().operation() == AclOperation.READ);
         assertThat(acls)
-                .as(
-                        "the reclaimer's HTTP edge reads its own outcomes back (ReclaimKept: what is left of a day's keeps)")
-                .anyMatch(a -> a.pattern().name().equals("t1.gpuaas.reclaim-events")
+                .as("the reclaimer writes its outcomes and never reads them back (keeps are booking-service's)")
+                .anyMatch(a -> isWrite(a, "t1.gpuaas.reclaim-events"))
+                .noneMatch(a -> a.pattern().name().equals("t1.gpuaas.reclaim-events")
                         && a.entry().operation() == AclOperation.READ);
         for (KafkaPrincipal other : List.of(
                 KafkaPrincipal.BOOKING_SERVICE, KafkaPrincipal.QUOTA_PROJECTOR, KafkaPrincipal.METRICS_GATEWAY)) {
@@ -133,6 +133,13 @@ class KafkaAccessTest {
                 .anyMatch(a -> a.pattern().name().equals("t1.gpuaas.notices")
                         && a.entry().operation() == AclOperation.WRITE)
                 .noneMatch(a -> a.pattern().name().equals("t1.gpuaas.reclaim-keeps"));
+        assertThat(KafkaAccess.acls(KafkaPrincipal.BOOKING_SERVICE, "t1.gpuaas."))
+                .as("keeps reach idle-reclaimer only as booking-service's decisions, bounded per booking")
+                .anyMatch(a -> isWrite(a, "t1.gpuaas.reclaim-keeps"));
+        assertThat(KafkaAccess.acls(KafkaPrincipal.IDLE_RECLAIMER, "t1.gpuaas."))
+                .noneMatch(a -> isWrite(a, "t1.gpuaas.reclaim-keeps"))
+                .anyMatch(a -> a.pattern().name().equals("t1.gpuaas.reclaim-keeps")
+                        && a.entry().operation() == AclOperation.READ);
     }
 
     private static boolean isWrite(AclBinding acl, String topic) {

@@ -20,8 +20,6 @@ import io.gpuaas.reclaim.k8s.ResumeRequests;
 import io.gpuaas.reclaim.k8s.ResumeService;
 import io.gpuaas.reclaim.k8s.WorkerScaler;
 import io.gpuaas.reclaim.k8s.WorkloadDirectory;
-import io.gpuaas.reclaim.keep.KeepAnswers;
-import io.gpuaas.reclaim.keep.KeepService;
 import io.gpuaas.reclaim.metrics.ReclaimerMetrics;
 import io.gpuaas.reclaim.model.PolicyResolver;
 import io.gpuaas.reclaim.stream.ReclaimDecider;
@@ -83,7 +81,6 @@ public final class IdleReclaimer implements ServiceComponents {
     }
 
     private final ResumeService resumes;
-    private final KeepService keeps;
     private final List<ServiceComponent> components;
 
     /**
@@ -158,10 +155,6 @@ public final class IdleReclaimer implements ServiceComponents {
                 AnnouncerLoop.create(new ReclaimAnnouncer(client, scaler::leavesAlone, clock), kafka, registry);
         all.addAll(announcer.components());
 
-        // Keep answers: the edge sends them to reclaim-keeps (the stream decides), and reads the grants back.
-        KeepAnswers keepAnswers = KeepAnswers.create(settings.keep(), directory, kafka, registry, clock);
-        this.keeps = keepAnswers.service();
-        all.add(keepAnswers.feed());
         this.components = List.copyOf(all);
 
         LOG.info(
@@ -182,11 +175,6 @@ public final class IdleReclaimer implements ServiceComponents {
     /** Resumes a reclaimed workload, for the HTTP edge (and the annotation loop). */
     public ResumeService resumes() {
         return resumes;
-    }
-
-    /** Keep answers, for the HTTP edge. */
-    public KeepService keeps() {
-        return keeps;
     }
 
     private static PolicyResolver policies(IdlePolicySettings policy, ReclaimerMetrics metrics) {

@@ -8,7 +8,6 @@ import io.gpuaas.reclaim.config.KeepSettings;
 import io.gpuaas.reclaim.config.ReclaimerSettings;
 import io.gpuaas.reclaim.k8s.ResumeService;
 import io.gpuaas.reclaim.kafka.ReclaimEventPublisher;
-import io.gpuaas.reclaim.keep.KeepService;
 import io.micronaut.context.annotation.Factory;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import jakarta.inject.Singleton;
@@ -43,12 +42,6 @@ public class IdleReclaimerService {
                 events::publish,
                 registry,
                 options.orElseGet(IdleReclaimer.Options::defaults));
-    }
-
-    /** What the keep endpoint calls. */
-    @Singleton
-    KeepService keepService(IdleReclaimer reclaimer) {
-        return reclaimer.keeps();
     }
 
     /** What the resume endpoint calls. */

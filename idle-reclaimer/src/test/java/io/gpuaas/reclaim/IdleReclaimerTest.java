@@ -69,12 +69,10 @@ class IdleReclaimerTest {
                         "resume-requests",
                         "reclaim-announcer",
                         "reclaim-announcements",
-                        "reclaim-keeps-view",
                         "reclaim-streams",
                         "reclaim-applier",
                         "reclaim-intents");
         assertThat(reclaimer.resumes()).isNotNull();
-        assertThat(reclaimer.keeps()).isNotNull();
     }
 
     @Test

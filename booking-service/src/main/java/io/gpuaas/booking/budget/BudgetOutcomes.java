@@ -35,6 +35,7 @@ public final class BudgetOutcomes {
             case BookingEvent.BookingCompleted e -> Optional.empty(); // counts what it counted while active
             case BookingEvent.BookingReleased e -> decided(e, e.booking());
             case BookingEvent.BookingMoved e -> Optional.empty(); // a placement moves, its window does not
+            case BookingEvent.WorkloadKeepDecided e -> Optional.empty(); // a keep holds no budget
             case BookingEvent.BookingPendingApproval e -> decided(e, e.booking());
             case BookingEvent.BookingApprovalDecided e -> decided(e, e.booking());
         };

@@ -51,11 +51,6 @@ public final class BookingActivities {
         this.endingSoonLead = endingSoonLead;
     }
 
-    /** The keeps idle-reclaimer granted lately in {@code booking}'s namespace ({@link KeepAllowance} counts them). */
-    public List<ReclaimEvent.ReclaimKept> keptIn(Booking booking) {
-        return activity.keptIn(booking.namespace());
-    }
-
     public BookingActivity of(Booking booking, Instant now) {
         boolean active = booking.state() == BookingState.ACTIVE;
         List<WorkloadStatus> workloads = new ArrayList<>();

@@ -8,9 +8,6 @@ import io.gpuaas.events.notice.Notice.NoShowWarning;
 import io.gpuaas.events.notice.Notice.ReclaimPending;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.WorkloadRef;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -35,7 +32,6 @@ public final class WorkloadActivity {
     private final Map<String, Notice.WaitlistBooked> waitlistBooked = new ConcurrentHashMap<>();
     private final Map<String, BookingUnderused> underused = new ConcurrentHashMap<>();
     /** namespace → the keeps granted there lately (every one, not the latest: a day's answers add up). */
-    private final Map<String, List<ReclaimEvent.ReclaimKept>> kept = new ConcurrentHashMap<>();
     /** namespace → workload key → its latest ReclaimPending. */
     private final Map<String, Map<String, ReclaimPending>> reclaimPending = new ConcurrentHashMap<>();
 
@@ -45,29 +41,7 @@ public final class WorkloadActivity {
             WorkloadRef w = event.workload();
             reclaims.computeIfAbsent(w.namespace(), n -> new ConcurrentHashMap<>())
                     .put(w.key(), event);
-            if (event instanceof ReclaimEvent.ReclaimKept k) {
-                kept.compute(w.namespace(), (n, before) -> recentWith(before, k));
-            }
         }
-    }
-
-    /** The keeps granted in {@code namespace} over about the last two days (a booking's day bound reads them). */
-    public List<ReclaimEvent.ReclaimKept> keptIn(String namespace) {
-        return kept.getOrDefault(namespace, List.of());
-    }
-
-    /** {@code before} with {@code k}, without the keeps over two days older than it: the bound is per UTC day. */
-    private static List<ReclaimEvent.ReclaimKept> recentWith(
-            List<ReclaimEvent.ReclaimKept> before, ReclaimEvent.ReclaimKept k) {
-        Instant since = k.time().minus(Duration.ofDays(2));
-        List<ReclaimEvent.ReclaimKept> out = new ArrayList<>();
-        for (ReclaimEvent.ReclaimKept old : before == null ? List.<ReclaimEvent.ReclaimKept>of() : before) {
-            if (!old.time().isBefore(since)) {
-                out.add(old);
-            }
-        }
-        out.add(k);
-        return List.copyOf(out);
     }
 
     /** A record of {@code gpuaas.notices}. */

@@ -50,6 +50,7 @@ final class DecisionResponses {
                 HttpResponse.accepted(URI.create(WAITLIST_PATH + e.entry().id()))
                         .body(e.entry());
             case BookingEvent.WaitlistEnded e -> HttpResponse.ok(e.entry());
+            case BookingEvent.WorkloadKeepDecided e -> KeepController.answer(e, path);
         };
     }
 

@@ -29,6 +29,7 @@ final class BookingEvents {
             case BookingEvent.SeriesCancelled e -> Optional.empty();
             case BookingEvent.BookingWaitlisted e -> Optional.empty(); // an entry, not a booking (WaitlistView)
             case BookingEvent.WaitlistEnded e -> Optional.empty();
+            case BookingEvent.WorkloadKeepDecided e -> Optional.empty(); // changes no booking state
         };
     }
 

@@ -137,6 +137,7 @@ public class BookingMetrics implements LifecycleOutcomes, DecisionObserver {
             case BookingEvent.BookingWaitlisted e -> "waitlisted";
             case BookingEvent.WaitlistEnded e ->
                 "waitlist_" + e.entry().state().name().toLowerCase(java.util.Locale.ROOT);
+            case BookingEvent.WorkloadKeepDecided e -> e.granted() ? "keep_granted" : "keep_refused";
         };
     }
 }

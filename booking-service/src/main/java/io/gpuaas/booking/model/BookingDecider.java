@@ -40,6 +40,7 @@ public final class BookingDecider {
 
     private final PoolCatalog pools;
     private final BookingPolicy policy;
+    private final KeepDecisions keeps;
     private final CapacityCheck capacity;
     private final FlexibleDecisions flexible;
     private final SeriesDecisions series;
@@ -53,6 +54,7 @@ public final class BookingDecider {
         this.capacity = new CapacityCheck(policy);
         this.flexible = new FlexibleDecisions(policy, capacity);
         this.approvals = new Approvals(pools);
+        this.keeps = new KeepDecisions(pools);
         this.series = new SeriesDecisions(pools, policy);
         // A waitlisted booking and a series' occurrence are creates like any other: the approval gate too.
         this.waitlist = new Waitlist(policy, this::gatedCreate);
@@ -81,6 +83,7 @@ public final class BookingDecider {
                     case DecideApproval approval -> approvals.decide(approval, ledger, now);
                     case CreateSeries s -> series.create(s, ledger, now, this::gatedCreate);
                     case CancelSeries s -> series.cancelRest(s, ledger, now);
+                    case BookingCommand.KeepWorkload k -> keeps.decide(k, ledger, now);
                 };
         return idempotency.remember(command, decision, now);
     }

@@ -3,6 +3,7 @@ package io.gpuaas.booking.model;
 import io.gpuaas.booking.placement.FleetPlacements;
 import io.gpuaas.booking.placement.PlacementOutcome;
 import io.gpuaas.events.booking.Booking;
+import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.booking.BookingState;
 import io.gpuaas.events.pool.Pool;
 import io.gpuaas.events.pool.PoolCatalog;
@@ -136,10 +137,20 @@ public final class BookingLedger {
         return tenants.computeIfAbsent(pool + '\u0000' + tenant, p -> new PoolTimeline());
     }
 
+    /** The keep hours granted to {@code bookingId}'s workloads on the day of its last grant ({@link KeepDecisions}). */
+    public Optional<KeptHours> kept(String bookingId) {
+        return repository.findKept(bookingId);
+    }
+
     /** Stores every change of {@code decision} and updates the indexes. */
     public void apply(Decision decision) {
         decision.changes().forEach(this::apply);
         waitlist.apply(decision.events());
+        for (BookingEvent event : decision.events()) {
+            if (event instanceof BookingEvent.WorkloadKeepDecided keep && keep.granted()) {
+                repository.saveKept(keep.bookingId(), new KeptHours(keep.day(), keep.hoursToday()));
+            }
+        }
         if (decision.idempotency() != null) {
             repository.saveIdempotency(
                     decision.idempotency().scopedKey(), decision.idempotency().entry());

@@ -16,4 +16,9 @@ public interface BookingRepository {
     Optional<IdempotencyEntry> findIdempotency(String scopedKey);
 
     void saveIdempotency(String scopedKey, IdempotencyEntry entry);
+
+    /** The keep hours granted to {@code bookingId}'s workloads on the day of its last grant, if any. */
+    Optional<KeptHours> findKept(String bookingId);
+
+    void saveKept(String bookingId, KeptHours kept);
 }

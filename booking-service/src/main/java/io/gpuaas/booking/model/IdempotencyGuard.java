@@ -139,6 +139,8 @@ public final class IdempotencyGuard {
                         String.valueOf(c.mode()));
             case BookingCommand.CancelSeries c ->
                 String.join("|", "cancel-series", c.pool(), c.seriesId(), String.valueOf(c.from()));
+            case BookingCommand.KeepWorkload c ->
+                String.join("|", "keep", c.pool(), c.bookingId(), c.workload().key(), Integer.toString(c.hours()));
         };
     }
 

@@ -11,6 +11,7 @@ public final class InMemoryBookingRepository implements BookingRepository {
 
     private final Map<String, Booking> bookings = new LinkedHashMap<>();
     private final Map<String, IdempotencyEntry> keys = new LinkedHashMap<>();
+    private final Map<String, KeptHours> kept = new LinkedHashMap<>();
 
     @Override
     public Optional<Booking> find(String bookingId) {
@@ -35,5 +36,15 @@ public final class InMemoryBookingRepository implements BookingRepository {
     @Override
     public void saveIdempotency(String scopedKey, IdempotencyEntry entry) {
         keys.put(scopedKey, entry);
+    }
+
+    @Override
+    public Optional<KeptHours> findKept(String bookingId) {
+        return Optional.ofNullable(kept.get(bookingId));
+    }
+
+    @Override
+    public void saveKept(String bookingId, KeptHours hours) {
+        kept.put(bookingId, hours);
     }
 }

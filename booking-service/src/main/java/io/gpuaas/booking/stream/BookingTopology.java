@@ -2,6 +2,7 @@ package io.gpuaas.booking.stream;
 
 import io.gpuaas.booking.model.BookingDecider;
 import io.gpuaas.booking.model.IdempotencyEntry;
+import io.gpuaas.booking.model.KeptHours;
 import io.gpuaas.events.DeadLetterDeserializationHandler;
 import io.gpuaas.events.DeadLetterPublisher;
 import io.gpuaas.events.EventSerdes;
@@ -18,10 +19,10 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * {@code booking-commands} (keyed by pool) → the decision processor with its two RocksDB stores →
+ * {@code booking-commands} (keyed by pool) → the decision processor with its RocksDB stores →
  * {@code booking-events} (keyed by booking id) and the compacted {@code bookings} (latest state); the waitlist's
  * entries (a third store) to the compacted {@code waitlist}; the waitlist's notices and the outcomes of approvals to
- * {@code notices}.
+ * {@code notices}; granted keep answers to {@code reclaim-keeps} (keyed by workload).
  */
 public final class BookingTopology {
 
@@ -35,6 +36,8 @@ public final class BookingTopology {
     public static final String WAITLIST_STORE = "waitlist-entries";
     public static final String WAITLIST_SINK = "waitlist";
     public static final String NOTICES_SINK = "decision-notices";
+    public static final String KEPT_STORE = "kept-hours-by-booking";
+    public static final String RECLAIM_KEEPS_SINK = "reclaim-keeps";
 
     private BookingTopology() {}
 
@@ -71,6 +74,17 @@ public final class BookingTopology {
                         Stores.persistentKeyValueStore(WAITLIST_STORE),
                         Serdes.String(),
                         new JsonSerde<>(WaitlistEntry.class)),
+                PROCESSOR);
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(KEPT_STORE), Serdes.String(), new JsonSerde<>(KeptHours.class)),
+                PROCESSOR);
+        // A granted keep answer goes to idle-reclaimer in the decision's own transaction (keyed by workload).
+        topology.addSink(
+                RECLAIM_KEEPS_SINK,
+                Topics.RECLAIM_KEEPS.name(prefix),
+                Serdes.String().serializer(),
+                loosely(Topics.RECLAIM_KEEPS.valueSerde()),
                 PROCESSOR);
         topology.addSink(
                 WAITLIST_SINK,

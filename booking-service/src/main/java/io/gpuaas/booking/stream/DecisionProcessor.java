@@ -5,11 +5,14 @@ import io.gpuaas.booking.model.BookingDecider;
 import io.gpuaas.booking.model.BookingLedger;
 import io.gpuaas.booking.model.Decision;
 import io.gpuaas.booking.model.IdempotencyEntry;
+import io.gpuaas.booking.model.KeepDecisions;
+import io.gpuaas.booking.model.KeptHours;
 import io.gpuaas.events.booking.Booking;
 import io.gpuaas.events.booking.BookingCommand;
 import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.booking.WaitlistEntry;
 import io.gpuaas.events.notice.Notice;
+import io.gpuaas.events.reclaim.KeepRequested;
 import java.time.Duration;
 import java.time.Instant;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -51,7 +54,8 @@ final class DecisionProcessor implements Processor<String, BookingCommand, Strin
         this.context = context;
         KeyValueStore<String, Booking> bookings = context.getStateStore(BookingTopology.BOOKING_STORE);
         KeyValueStore<String, IdempotencyEntry> keys = context.getStateStore(BookingTopology.IDEMPOTENCY_STORE);
-        repository = new StoreBookingRepository(bookings, keys);
+        KeyValueStore<String, KeptHours> kept = context.getStateStore(BookingTopology.KEPT_STORE);
+        repository = new StoreBookingRepository(bookings, keys, kept);
         KeyValueStore<String, WaitlistEntry> waiting = context.getStateStore(BookingTopology.WAITLIST_STORE);
         ledger = new BookingLedger(repository, decider.pools(), new StoreWaitlistRepository(waiting)).rebuild();
         for (BookingLedger.RestoreRefusal refusal : ledger.restoreRefusals()) {
@@ -123,6 +127,11 @@ final class DecisionProcessor implements Processor<String, BookingCommand, Strin
                     BookingTopology.APPROVAL_NOTICES_SINK);
         }
         WaitlistOutputs.forward(context, decision, timestamp);
+        for (KeepRequested keep : KeepDecisions.requests(decision)) {
+            context.forward(
+                    new Record<String, Object>(keep.workload().key(), keep, timestamp),
+                    BookingTopology.RECLAIM_KEEPS_SINK);
+        }
     }
 
     private static BookingCommand validate(Record<String, BookingCommand> record) {
@@ -145,6 +154,11 @@ final class DecisionProcessor implements Processor<String, BookingCommand, Strin
         // A create without start books from now and one without end gives a duration: the decider checks those.
         if (command instanceof BookingCommand.CreateBooking create && create.namespace() == null) {
             throw new InvalidCommandException(key, "create needs a namespace");
+        }
+        if (command instanceof BookingCommand.KeepWorkload keep
+                && (keep.workload() == null || keep.hours() < 1 || keep.idempotencyKey() != null)) {
+            // No idempotency key: a replayed grant would reach idle-reclaimer twice (a keep is not idempotent there).
+            throw new InvalidCommandException(key, "keep needs a workload, at least 1 hour and no idempotency key");
         }
         if (command instanceof BookingCommand.ReleaseBooking release && release.reason() == null) {
             throw new InvalidCommandException(key, "release needs a reason");

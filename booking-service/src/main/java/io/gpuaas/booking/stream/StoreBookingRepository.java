@@ -2,7 +2,10 @@ package io.gpuaas.booking.stream;
 
 import io.gpuaas.booking.model.BookingRepository;
 import io.gpuaas.booking.model.IdempotencyEntry;
+import io.gpuaas.booking.model.KeptHours;
 import io.gpuaas.events.booking.Booking;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -10,15 +13,33 @@ import java.util.function.Consumer;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
-/** Bookings and idempotency answers in two RocksDB stores of the decision task, both backed by changelogs. */
+/**
+ * Bookings, idempotency answers and the keep hours granted per booking and UTC day in three RocksDB stores of the
+ * decision task, all backed by changelogs.
+ */
 final class StoreBookingRepository implements BookingRepository {
 
     private final KeyValueStore<String, Booking> bookings;
     private final KeyValueStore<String, IdempotencyEntry> keys;
+    private final KeyValueStore<String, KeptHours> kept;
 
-    StoreBookingRepository(KeyValueStore<String, Booking> bookings, KeyValueStore<String, IdempotencyEntry> keys) {
+    StoreBookingRepository(
+            KeyValueStore<String, Booking> bookings,
+            KeyValueStore<String, IdempotencyEntry> keys,
+            KeyValueStore<String, KeptHours> kept) {
         this.bookings = bookings;
         this.keys = keys;
+        this.kept = kept;
+    }
+
+    @Override
+    public Optional<KeptHours> findKept(String bookingId) {
+        return Optional.ofNullable(kept.get(bookingId));
+    }
+
+    @Override
+    public void saveKept(String bookingId, KeptHours hours) {
+        kept.put(bookingId, hours);
     }
 
     @Override
@@ -49,8 +70,8 @@ final class StoreBookingRepository implements BookingRepository {
     }
 
     /**
-     * Forgets idempotency answers decided before {@code cutoffMillis} and finished (cancelled or completed)
-     * bookings that ended before it; returns how many entries went. Keys are collected first because a store
+     * Forgets idempotency answers decided before {@code cutoffMillis}, finished (cancelled or completed) bookings that
+     * ended before it and keep hours of UTC days before its day; returns how many entries went. Keys are collected first because a store
      * must not change under an open iterator.
      */
     int expire(long cutoffMillis) {
@@ -68,8 +89,19 @@ final class StoreBookingRepository implements BookingRepository {
                 oldBookings.add(b.id());
             }
         });
+        var cutoffDay =
+                Instant.ofEpochMilli(cutoffMillis).atZone(ZoneOffset.UTC).toLocalDate();
+        List<String> oldKept = new ArrayList<>();
+        try (KeyValueIterator<String, KeptHours> all = kept.all()) {
+            all.forEachRemaining(kv -> {
+                if (kv.value.day().isBefore(cutoffDay)) {
+                    oldKept.add(kv.key);
+                }
+            });
+        }
         oldKeys.forEach(keys::delete);
         oldBookings.forEach(bookings::delete);
-        return oldKeys.size() + oldBookings.size();
+        oldKept.forEach(kept::delete);
+        return oldKeys.size() + oldBookings.size() + oldKept.size();
     }
 }

@@ -40,25 +40,4 @@ class WorkloadActivityTest {
         return new Reclaimed(
                 w, w.namespace(), List.of(new ScaledGroup("workers", 2, null, 0)), 2, 1800, "to 0", false, T);
     }
-
-    @Test
-    void shouldKeepEveryRecentKeepOfANamespaceAndDropThoseDaysOlder() {
-        WorkloadRef a = new WorkloadRef("team-a", "RayCluster", "ray-1");
-        WorkloadRef b = new WorkloadRef("team-a", "RayCluster", "ray-2");
-        activity.applyReclaim(a.key(), kept(a, T.minus(java.time.Duration.ofDays(3))));
-        activity.applyReclaim(a.key(), kept(a, T));
-        activity.applyReclaim(b.key(), kept(b, T.plusSeconds(60)));
-        activity.applyReclaim(a.key(), reclaimed(a));
-
-        assertThat(activity.keptIn("team-a"))
-                .as("both workloads' keeps of the day, not only each one's latest step; the old one dropped")
-                .extracting(k -> k.workload().name())
-                .containsExactly("ray-1", "ray-2");
-        assertThat(activity.keptIn("team-b")).isEmpty();
-    }
-
-    private static ReclaimEvent.ReclaimKept kept(WorkloadRef w, Instant at) {
-        return new ReclaimEvent.ReclaimKept(
-                w, "team-a", "keep-" + at, 4, at.plusSeconds(4 * 3600), 1, 4, 20, "alice", at);
-    }
 }

@@ -119,7 +119,8 @@ class BookingApiIT {
                         "/api/v1/bookings",
                         "/api/v1/bookings/{id}/end",
                         "/api/v1/pools/{id}/availability",
-                        "/api/v1/bookings/{id}/workloads/{kind}/{name}/keep");
+                        "/api/v1/bookings/{id}/workloads/{kind}/{name}/keep",
+                        "/api/v1/workloads/{namespace}/{kind}/{name}/keep");
         assertThat(app.get("/metrics", ADMIN).body()).contains("gpuaas_booking_http_decision_wait_seconds");
         assertThat(app.get("/health/liveness", null).statusCode()).isEqualTo(200);
     }

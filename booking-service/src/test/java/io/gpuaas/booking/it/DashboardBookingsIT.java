@@ -7,12 +7,14 @@ import static io.gpuaas.events.KafkaPrincipal.BOOKING_SERVICE;
 import static io.gpuaas.events.KafkaPrincipal.IDLE_RECLAIMER;
 import static io.gpuaas.events.KafkaPrincipal.QUOTA_PROJECTOR;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.gpuaas.booking.it.DashboardFixture.ResumeCall;
 import io.gpuaas.events.Topics;
 import io.gpuaas.events.notice.Notice;
 import io.gpuaas.events.notice.Notice.NoShowWarning;
 import io.gpuaas.events.notice.Notice.ReclaimPending;
+import io.gpuaas.events.reclaim.KeepRequested;
 import io.gpuaas.events.reclaim.ReclaimEvent.Reclaimed;
 import io.gpuaas.events.reclaim.ReclaimEvent.ScaledGroup;
 import io.gpuaas.events.reclaim.WorkloadRef;
@@ -140,7 +142,9 @@ class DashboardBookingsIT extends DashboardIT {
                     .click();
             return true;
         });
-        browser.wait.until(d -> d.findElement(By.id("message")).getText().startsWith("Kept RayCluster ray-warm until"));
+        browser.wait.until(d -> d.findElement(By.id("message"))
+                .getText()
+                .equals("Kept RayCluster ray-warm for 24 h; 0 h left today for this booking"));
         browser.wait.until(d -> {
             item(id, "ray-warm")
                     .findElements(By.cssSelector("button.keep"))
@@ -148,12 +152,16 @@ class DashboardBookingsIT extends DashboardIT {
                     .click();
             return true;
         });
-        browser.wait.until(d ->
-                d.findElement(By.id("message")).getText().equals("Keep refused: 0 h left today for this workload"));
-        assertThat(DashboardFixture.KEEPS)
-                .containsExactly(
-                        "/api/v1/workloads/team-a/RayCluster/ray-warm/keep {\"hours\":24}",
-                        "/api/v1/workloads/team-a/RayCluster/ray-warm/keep {\"hours\":4}");
+        browser.wait.until(
+                d -> d.findElement(By.id("message")).getText().equals("Keep refused: 0 h left today for this booking"));
+        try (CommittedRecords<KeepRequested> keeps =
+                new CommittedRecords<>(fixture.broker, Topics.RECLAIM_KEEPS, fixture.app.prefix)) {
+            await().atMost(Duration.ofSeconds(15))
+                    .untilAsserted(() -> assertThat(keeps.values("team-a/RayCluster/ray-warm"))
+                            .as("only the granted answer reaches idle-reclaimer")
+                            .singleElement()
+                            .satisfies(k -> assertThat(k.hours()).isEqualTo(24)));
+        }
         assertThat(fixture.app
                         .send(
                                 "POST",

@@ -20,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -40,10 +39,6 @@ final class DashboardFixture {
     record ResumeCall(String path, String authorization) {}
 
     static final List<ResumeCall> RESUMES = new CopyOnWriteArrayList<>();
-    /** The keep answers the fake reclaimer got: path and body. */
-    static final List<String> KEEPS = new CopyOnWriteArrayList<>();
-    /** Hours the fake reclaimer granted per keep path (its one "day"). */
-    static final Map<String, Integer> KEPT_TODAY = new ConcurrentHashMap<>();
 
     private static DashboardFixture shared;
 
@@ -95,22 +90,6 @@ final class DashboardFixture {
                 boolean down = exchange.getRequestURI().getPath().contains("/ray-down/");
                 int status = down ? 500 : 200;
                 String answer = down ? "{\"error\":\"boom\"}" : "{\"workload\":{},\"groups\":[]}";
-                if (exchange.getRequestURI().getPath().endsWith("/keep")) {
-                    // As idle-reclaimer with its defaults: at most 24 h per answer and 24 h per workload and day.
-                    String asked = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-                    String path = exchange.getRequestURI().getPath();
-                    KEEPS.add(path + " " + asked);
-                    int hours = Integer.parseInt(asked.replaceAll("\\D", ""));
-                    int left = 24 - KEPT_TODAY.getOrDefault(path, 0);
-                    status = hours > 24 ? 422 : hours > left ? 409 : 202;
-                    if (status == 202) {
-                        KEPT_TODAY.merge(path, hours, Integer::sum);
-                    }
-                    answer = status == 202
-                            ? "{\"hours\":" + hours + ",\"keptUntil\":\"2030-01-01T04:00:00Z\",\"hoursToday\":"
-                                    + (24 - left + hours) + ",\"hoursLeft\":" + (left - hours) + "}"
-                            : "{\"rule\":\"KEEP_BOUND\",\"maxHours\":24,\"hoursLeft\":" + left + "}";
-                }
                 byte[] body = answer.getBytes(StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().add("Content-Type", "application/json");
                 exchange.sendResponseHeaders(status, body.length);

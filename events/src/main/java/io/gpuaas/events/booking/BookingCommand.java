@@ -1,6 +1,7 @@
 package io.gpuaas.events.booking;
 
 import io.gpuaas.events.budget.BudgetHold;
+import io.gpuaas.events.reclaim.WorkloadRef;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -15,7 +16,8 @@ public sealed interface BookingCommand
                 BookingCommand.ReleaseBooking,
                 BookingCommand.DecideApproval,
                 BookingCommand.CreateSeries,
-                BookingCommand.CancelSeries {
+                BookingCommand.CancelSeries,
+                BookingCommand.KeepWorkload {
 
     /** Unique id of this request; the decision echoes it so the HTTP edge can match its answer. */
     String requestId();
@@ -574,6 +576,38 @@ public sealed interface BookingCommand
             String bookingId,
             boolean approve,
             String reason,
+            Instant requestedAt,
+            String requestFingerprint)
+            implements BookingCommand {}
+
+    /**
+     * A team's "keep it" answer to a {@code ReclaimPending} of a workload in the namespace of booking
+     * {@code bookingId}: keep the workload from reclaim for {@code hours} more hours. Decided by the pool's single
+     * writer against the pool's {@code keep} policy ({@code PoolKeep}): at most {@code maxHoursPerAnswer} in one
+     * answer, and at most {@code maxHoursPerDay} for all the booking's answers of one UTC day together (the hours
+     * granted are kept per booking and UTC day in the writer's state). Answered by
+     * {@link BookingEvent.WorkloadKeepDecided}, or a rejection ({@code NOT_FOUND} for another tenant's or an unknown
+     * booking, or a workload outside its namespace; {@code INVALID_STATE} when the booking is not ACTIVE). A grant is
+     * passed to idle-reclaimer as a {@code KeepRequested} on {@code gpuaas.reclaim-keeps} in the same transaction.
+     *
+     * @param requestId          unique id of the request; the decision echoes it
+     * @param idempotencyKey     client-chosen idempotency key, or null
+     * @param caller             the booking's owner or an admin
+     * @param pool               the booking's pool (the record key)
+     * @param bookingId          the booking the keep is charged to
+     * @param workload           the workload to keep, in the booking's namespace
+     * @param hours              how long to keep it, in whole hours (at least 1)
+     * @param requestedAt        when the HTTP edge accepted the request
+     * @param requestFingerprint digest of the HTTP request the idempotency key is bound to, or null
+     */
+    record KeepWorkload(
+            String requestId,
+            String idempotencyKey,
+            Caller caller,
+            String pool,
+            String bookingId,
+            WorkloadRef workload,
+            int hours,
             Instant requestedAt,
             String requestFingerprint)
             implements BookingCommand {}

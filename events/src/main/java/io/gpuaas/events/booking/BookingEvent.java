@@ -1,7 +1,9 @@
 package io.gpuaas.events.booking;
 
 import io.gpuaas.events.budget.BudgetFigures;
+import io.gpuaas.events.reclaim.WorkloadRef;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.List;
 
 /** What happened to a booking; the values of {@code gpuaas.booking-events}, keyed by booking id. */
@@ -19,7 +21,8 @@ public sealed interface BookingEvent
                 BookingEvent.SeriesDecided,
                 BookingEvent.SeriesCancelled,
                 BookingEvent.BookingWaitlisted,
-                BookingEvent.WaitlistEnded {
+                BookingEvent.WaitlistEnded,
+                BookingEvent.WorkloadKeepDecided {
 
     /** The booking id (the record key). */
     String bookingId();
@@ -379,4 +382,41 @@ public sealed interface BookingEvent
             return entry.id();
         }
     }
+
+    /**
+     * The pool's writer decided a "keep it" answer ({@link BookingCommand.KeepWorkload}) against the booking's keep
+     * bounds. Granted: a {@code KeepRequested} for {@code hours} went to {@code gpuaas.reclaim-keeps} in the same
+     * transaction (idle-reclaimer's {@code ReclaimKept} says when the reclaim may come). Refused: nothing was kept,
+     * {@code bound} names the bound the answer passed.
+     *
+     * @param requestId  the keep request
+     * @param bookingId  the booking the keep is charged to (the record key)
+     * @param tenant     the booking's tenant
+     * @param workload   the workload, in the booking's namespace
+     * @param hours      the hours asked for
+     * @param granted    whether they were granted (all of them) or refused (none)
+     * @param bound      when refused, {@code per-answer} (the pool's {@code keep.maxHoursPerAnswer}) or
+     *                   {@code per-booking-day} (its {@code keep.maxHoursPerDay}); null when granted
+     * @param maxHours   the bound's hours when refused; the pool's {@code keep.maxHoursPerDay} when granted
+     * @param day        the UTC day the answer counts on (of {@code time})
+     * @param hoursToday the hours granted to the booking on {@code day}, this answer included
+     * @param hoursLeft  the hours the booking may still be kept on {@code day}
+     * @param requestedBy the authenticated subject that answered
+     * @param time       when the decision engine decided: the keep counts from here
+     */
+    record WorkloadKeepDecided(
+            String requestId,
+            String bookingId,
+            String tenant,
+            WorkloadRef workload,
+            int hours,
+            boolean granted,
+            String bound,
+            int maxHours,
+            LocalDate day,
+            int hoursToday,
+            int hoursLeft,
+            String requestedBy,
+            Instant time)
+            implements BookingEvent {}
 }

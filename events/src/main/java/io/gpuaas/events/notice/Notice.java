@@ -243,8 +243,9 @@ public sealed interface Notice extends IdentifiedEvent
      * @param reclaimAt the projected reclaim: {@code idleSince + window}
      * @param window    the workload's idle window (policy)
      * @param time      when it was decided (the time of the sample at 80 % of the window)
-     * @param keep      idle-reclaimer's API path that answers the notice with "keep it" ({@code POST}, body
-     *                  {@code {"hours": n}}), relative to its base URL; null on notices written before it was added
+     * @param keep      booking-service's API path that answers the notice with "keep it" ({@code POST}, body
+     *                  {@code {"hours": n}}), relative to its base URL: it charges the booking active in the
+     *                  namespace and bounds it by the pool's keep policy; null on notices written before it was added
      */
     record ReclaimPending(
             String noticeId,
@@ -273,7 +274,10 @@ public sealed interface Notice extends IdentifiedEvent
             this(noticeId, tenant, namespace, workload, windowId, idleSince, reclaimAt, window, time, null);
         }
 
-        /** {@code /api/v1/workloads/<namespace>/<kind>/<name>/keep}: where the owner answers "keep it". */
+        /**
+         * {@code /api/v1/workloads/<namespace>/<kind>/<name>/keep}: where the owner answers "keep it", on
+         * booking-service (idle-reclaimer serves no keep path: it takes keeps only from booking-service's decisions).
+         */
         public static String keepPath(WorkloadRef workload) {
             return "/api/v1/workloads/" + workload.namespace() + "/" + workload.kind() + "/" + workload.name()
                     + "/keep";

@@ -5,10 +5,10 @@ import io.micronaut.core.bind.annotation.Bindable;
 import jakarta.validation.constraints.Min;
 
 /**
- * How long a team may keep an idle workload from reclaim by answering its ReclaimPending
- * ({@code gpuaas.reclaimer.keep.*}): at most {@code maxHoursPerAnswer} per answer and {@code maxHoursPerDay} per
- * workload and UTC day (of the answers). The HTTP edge refuses beyond them; the stream, which decides, holds the same
- * bounds, so what the edge let through is granted only within them.
+ * The reclaimer's own ceiling on "keep it" answers ({@code gpuaas.reclaimer.keep.*}): at most
+ * {@code maxHoursPerAnswer} per answer and {@code maxHoursPerDay} per workload and UTC day (of the answers). The answers
+ * come from booking-service, which bounds them per booking and UTC day by the pool's policy first; the stream grants
+ * each only within this ceiling too (a platform cap over every pool).
  */
 @ConfigurationProperties("gpuaas.reclaimer.keep")
 public record KeepSettings(

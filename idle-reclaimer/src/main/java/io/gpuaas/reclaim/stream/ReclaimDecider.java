@@ -53,8 +53,9 @@ public final class ReclaimDecider {
     /**
      * A team's "keep it" answer: granted within the bounds (hours of the answer, hours left on its UTC day), from the
      * end of a keep still running or from the answer's time, whichever is later; recorded in the workload's state in
-     * the same transaction. Time comes from the answer, never the clock, so a replay decides the same. Beyond the day's
-     * bound (two answers the edge let through at once) nothing is granted, and nothing published.
+     * the same transaction. Time comes from the answer, never the clock, so a replay decides the same. The answers are
+     * booking-service's grants (bounded per booking and UTC day by the pool's policy); this is the reclaimer's own
+     * ceiling per workload on top: beyond it nothing is granted, and nothing published.
      */
     public Optional<Decision> keep(WorkloadRef ref, WorkloadWindows state, KeepRequested answer) {
         long at = answer.time().toEpochMilli();

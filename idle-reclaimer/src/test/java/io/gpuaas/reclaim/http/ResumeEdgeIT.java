@@ -2,6 +2,7 @@ package io.gpuaas.reclaim.http;
 
 import static io.gpuaas.events.KafkaPrincipal.IDLE_RECLAIMER;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -9,7 +10,9 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.gpuaas.events.KafkaAccess;
 import io.gpuaas.events.TopicAdmin;
 import io.gpuaas.events.Topics;
+import io.gpuaas.events.reclaim.KeepRequested;
 import io.gpuaas.events.reclaim.ReclaimEvent;
+import io.gpuaas.events.reclaim.WorkloadRef;
 import io.gpuaas.kube.kserve.v1beta1.InferenceService;
 import io.gpuaas.reclaim.Fixtures;
 import io.gpuaas.testing.auth.TestJwt;
@@ -25,6 +28,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -34,8 +38,13 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -58,6 +67,8 @@ class ResumeEdgeIT {
     private static KubernetesClient client;
     private static KubernetesApi kube;
     private static String prefix;
+    private static String applicationId;
+    private static KafkaBroker kafka;
     private static volatile boolean reading = true;
     private static Thread reader;
 
@@ -81,7 +92,8 @@ class ResumeEdgeIT {
                 .resource(Fixtures.inferenceService("team-a", "chat", 2, Map.of()))
                 .create();
         var jwks = JWT.writeJwks(Files.createTempFile("jwks", ".json"));
-        String applicationId = broker.uniqueGroupId("idle-reclaimer-edge");
+        kafka = broker;
+        applicationId = broker.uniqueGroupId("idle-reclaimer-edge");
         Map<String, Object> props = new HashMap<>(Map.of(
                 "micronaut.server.port",
                 -1,
@@ -216,6 +228,46 @@ class ResumeEdgeIT {
             while (reading) {
                 consumer.poll(Duration.ofMillis(100)).forEach(r -> EVENTS.add(r.value()));
             }
+        }
+    }
+
+    /**
+     * "Keep it" is booking-service's (bounded per booking and UTC day by the pool's policy there): idle-reclaimer serves
+     * no keep path, so neither the owner nor an admin can keep a workload here around the booking's bound, and its
+     * Kafka identity may not write {@code reclaim-keeps} either, so only booking-service's decisions reach the stream.
+     */
+    @Test
+    void shouldOfferNoWayAroundTheBookingsKeepBoundWhenAskedDirectly() throws Exception {
+        String owner = JWT.token("alice", "team-a", List.of("team-a"), List.of(), Duration.ofMinutes(5));
+        String admin = JWT.token("root", "platform", List.of(), List.of("admin"), Duration.ofMinutes(5));
+        String path = "/api/v1/workloads/team-a/InferenceService/chat/keep";
+        for (String token : List.of(owner, admin)) {
+            HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + server.getPort() + path))
+                    .header("Authorization", "Bearer " + token)
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"hours\": 24}"))
+                    .build();
+            assertThat(HTTP.send(request, HttpResponse.BodyHandlers.ofString()).statusCode())
+                    .isEqualTo(404);
+        }
+
+        Map<String, Object> config = new HashMap<>();
+        config.putAll(kafka.serviceCredentials(
+                IDLE_RECLAIMER.userName(), KafkaAccess.acls(IDLE_RECLAIMER, prefix, applicationId)));
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
+        WorkloadRef chat = new WorkloadRef("team-a", "InferenceService", "chat");
+        try (var producer = new KafkaProducer<>(
+                config,
+                new StringSerializer(),
+                Topics.RECLAIM_KEEPS.valueSerde().serializer())) {
+            var sent = producer.send(new ProducerRecord<>(
+                    Topics.RECLAIM_KEEPS.name(prefix),
+                    chat.key(),
+                    new KeepRequested(chat, "team-a", "direct", 24, "alice", Instant.now())));
+            assertThatThrownBy(() -> sent.get(15, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(TopicAuthorizationException.class);
         }
     }
 

@@ -1,40 +1,46 @@
 package io.gpuaas.reclaim.keep;
 
+import static io.gpuaas.events.KafkaPrincipal.BOOKING_SERVICE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.gpuaas.events.KafkaAccess;
+import io.gpuaas.events.Topics;
+import io.gpuaas.events.reclaim.KeepRequested;
 import io.gpuaas.events.reclaim.ReclaimEvent;
 import io.gpuaas.events.reclaim.ReclaimIntent;
 import io.gpuaas.events.reclaim.WorkloadRef;
+import io.gpuaas.kit.config.KafkaSettings;
+import io.gpuaas.kit.kafka.KafkaClients;
 import io.gpuaas.kube.kserve.v1beta1.InferenceService;
 import io.gpuaas.reclaim.Fixtures;
 import io.gpuaas.reclaim.ReclaimerHarness;
 import io.gpuaas.reclaim.Samples;
 import io.gpuaas.reclaim.Samples.Device;
-import io.gpuaas.reclaim.config.KeepSettings;
 import io.gpuaas.reclaim.config.ReclaimerSettings.Mode;
 import io.gpuaas.reclaim.model.IdlePolicy;
 import io.gpuaas.testing.k8s.KubernetesApi;
 import io.gpuaas.testing.k8s.KubernetesApiExtension;
 import io.gpuaas.testing.kafka.KafkaBroker;
 import io.gpuaas.testing.kafka.KafkaBrokerExtension;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * "Keep it" on the real broker, through the edge's {@link KeepService} (its producer and its view of the grants) and
- * the real stream: a 10-minute window of 1-minute slots, samples carrying their own times (an hour of them is sent in
- * a moment), and the edge's clock set to the time of the sample it answers, so the keep counts on the samples' clock.
+ * "Keep it" on the real broker: the answers arrive on {@code reclaim-keeps} as booking-service's decision engine writes
+ * them once the booking's bounds granted them, and the real stream decides them: a 10-minute window of 1-minute slots,
+ * samples carrying their own times (an hour of them is sent in a moment), and each answer stamped with the time of the
+ * sample it answers, so the keep counts on the samples' clock.
  */
 @ExtendWith({KafkaBrokerExtension.class, KubernetesApiExtension.class})
 class KeepAnswerIT {
@@ -44,38 +50,26 @@ class KeepAnswerIT {
     static final String NS = "team-k";
 
     static ReclaimerHarness harness;
-    static KeepAnswers keeps;
-    static final AtomicReference<Instant> edgeTime = new AtomicReference<>();
+    static Producer<String, KeepRequested> keeps;
 
     @BeforeAll
     static void start(KafkaBroker broker, KubernetesApi api) throws Exception {
         api.client().namespaces().resource(Fixtures.namespace(NS, "team-k")).create();
         harness = new ReclaimerHarness(broker, api, POLICY, Mode.DIRECT, false);
-        Clock edgeClock = new Clock() {
-            @Override
-            public ZoneOffset getZone() {
-                return ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(java.time.ZoneId zone) {
-                return this;
-            }
-
-            @Override
-            public Instant instant() {
-                return edgeTime.get();
-            }
-        };
-        keeps = KeepAnswers.create(
-                KeepSettings.defaults(), harness.directory, harness.clients(), new PrometheusRegistry(), edgeClock);
-        keeps.feed().start();
-        await().atMost(Duration.ofSeconds(30)).until(() -> keeps.feed().caughtUp());
+        // As booking-service's decision engine writes them: with its identity and exactly its ACLs.
+        String prefix = harness.clients().settings().topicPrefix();
+        KafkaClients bookingService = new KafkaClients(new KafkaSettings(
+                broker.bootstrapServers(),
+                prefix,
+                broker.serviceCredentials(
+                        BOOKING_SERVICE.userName(),
+                        KafkaAccess.acls(BOOKING_SERVICE, prefix, broker.uniqueGroupId("booking")))));
+        keeps = bookingService.producer("keep-answers-it", Topics.RECLAIM_KEEPS);
     }
 
     @AfterAll
     static void stop() throws Exception {
-        keeps.feed().stop(Duration.ofSeconds(5));
+        keeps.close(Duration.ofSeconds(5));
         harness.close();
     }
 
@@ -109,13 +103,16 @@ class KeepAnswerIT {
                 .orElse(false));
     }
 
-    private static KeepBook.Verdict keep(WorkloadRef ref, int hours, Instant at) {
-        edgeTime.set(at);
-        return keeps.service().keep(ref, hours, "alice").orElseThrow();
+    /** A granted answer as booking-service writes it, durable before this returns. */
+    private static void keep(WorkloadRef ref, int hours, Instant at) throws Exception {
+        KeepRequested answer =
+                new KeepRequested(ref, "team-k", UUID.randomUUID().toString(), hours, "alice", at);
+        keeps.send(new ProducerRecord<>(harness.clients().topic(Topics.RECLAIM_KEEPS), ref.key(), answer))
+                .get(10, TimeUnit.SECONDS);
     }
 
     @Test
-    void shouldReclaimOnlyOnceTheKeptHoursHavePassedWhenTheOwnerAnswersTheNotice() {
+    void shouldReclaimOnlyOnceTheKeptHoursHavePassedWhenTheOwnerAnswersTheNotice() throws Exception {
         Device gpu = createIsvc("kept");
         WorkloadRef ref = new WorkloadRef(NS, "InferenceService", "kept");
         Samples s = grid();
@@ -127,9 +124,8 @@ class KeepAnswerIT {
         assertThat(harness.noticesOf(ref.key()).getFirst().keep())
                 .isEqualTo("/api/v1/workloads/team-k/InferenceService/kept/keep");
 
-        KeepBook.Verdict verdict = keep(ref, 2, s.at(8));
+        keep(ref, 2, s.at(8));
 
-        assertThat(verdict).isEqualTo(new KeepBook.Within(s.at(8).plus(Duration.ofHours(2)), 2, 22));
         await().atMost(Duration.ofSeconds(20)).until(() -> !harness.eventsOf(ref.key(), ReclaimEvent.ReclaimKept.class)
                 .isEmpty());
         ReclaimEvent.ReclaimKept kept =
@@ -165,7 +161,7 @@ class KeepAnswerIT {
     }
 
     @Test
-    void shouldRefuseBeyondTheBoundsAndGrantOnlyWhatIsLeftWhenAnswersExceedTheDay() {
+    void shouldGrantNoMoreThanItsOwnCeilingPerWorkloadAndDayWhenAnswersExceedIt() throws Exception {
         Device gpu = createIsvc("greedy");
         WorkloadRef ref = new WorkloadRef(NS, "InferenceService", "greedy");
         Samples s = grid();
@@ -176,44 +172,26 @@ class KeepAnswerIT {
                 .until(() -> !harness.noticesOf(ref.key()).isEmpty());
         Instant at = s.at(8);
 
-        assertThat(keep(ref, 25, at))
-                .as("over the per-answer bound")
-                .isEqualTo(new KeepBook.Beyond("per-answer", 24, 24));
-        assertThat(keep(ref, 8, at)).isInstanceOf(KeepBook.Within.class);
-        assertThat(keep(ref, 8, at)).isInstanceOf(KeepBook.Within.class);
-        assertThat(keep(ref, 8, at))
-                .as("the edge holds the hours it sent before the stream's grants are read back")
-                .isEqualTo(new KeepBook.Within(at.plus(Duration.ofHours(24)), 24, 0));
-        assertThat(keep(ref, 1, at))
-                .as("over the day's bound, nothing left")
-                .isEqualTo(new KeepBook.Beyond("per-day", 24, 0));
+        keep(ref, 8, at);
+        keep(ref, 8, at);
+        keep(ref, 8, at);
+        keep(ref, 1, at); // beyond the reclaimer's own 24 h per workload and day: nothing is granted
+        keep(ref, 1, at.plus(Duration.ofDays(1))); // a new UTC day has its own ceiling
 
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> harness.eventsOf(ref.key(), ReclaimEvent.ReclaimKept.class)
                                 .size()
-                        == 3);
+                        == 4);
         assertThat(harness.eventsOf(ref.key(), ReclaimEvent.ReclaimKept.class))
                 .extracting(ReclaimEvent.ReclaimKept::hoursToday, ReclaimEvent.ReclaimKept::hoursLeft)
                 .containsExactly(
                         org.assertj.core.groups.Tuple.tuple(8, 16),
                         org.assertj.core.groups.Tuple.tuple(16, 8),
-                        org.assertj.core.groups.Tuple.tuple(24, 0));
+                        org.assertj.core.groups.Tuple.tuple(24, 0),
+                        org.assertj.core.groups.Tuple.tuple(1, 23));
         assertThat(harness.eventsOf(ref.key(), ReclaimEvent.ReclaimKept.class)
-                        .getLast()
+                        .get(2)
                         .keptUntil())
                 .isEqualTo(at.plus(Duration.ofHours(24)));
-        // Once the grants are read back, the edge's view says the same without its own pending answers.
-        await().atMost(Duration.ofSeconds(10))
-                .untilAsserted(() -> assertThat(keep(ref, 1, at)).isEqualTo(new KeepBook.Beyond("per-day", 24, 0)));
-        assertThat(keep(ref, 1, at.plus(Duration.ofDays(1))))
-                .as("a new UTC day has its own bound")
-                .isInstanceOf(KeepBook.Within.class);
-    }
-
-    @Test
-    void shouldNotFindAWorkloadTheReclaimerDoesNotKnow() {
-        edgeTime.set(Instant.now());
-        assertThat(keeps.service().keep(new WorkloadRef(NS, "InferenceService", "nowhere"), 1, "alice"))
-                .isEmpty();
     }
 }

@@ -99,6 +99,7 @@ public final class LedgerInputs {
             case BookingEvent.SeriesCancelled e -> {}
             case BookingEvent.BookingWaitlisted e -> {} // a request waiting, nothing booked
             case BookingEvent.WaitlistEnded e -> {} // a booked entry's booking comes as BookingConfirmed
+            case BookingEvent.WorkloadKeepDecided e -> {} // the keep's idle time is counted from ReclaimKept
         }
         folded(event.time());
     }

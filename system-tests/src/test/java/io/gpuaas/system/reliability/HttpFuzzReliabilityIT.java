@@ -63,6 +63,7 @@ class HttpFuzzReliabilityIT {
             new Endpoint("booking-service", "GET", "/api/v1/bookings/{id}/workloads"),
             new Endpoint("booking-service", "POST", "/api/v1/bookings/{id}/workloads/RayCluster/demo-ray/resume"),
             new Endpoint("booking-service", "POST", "/api/v1/bookings/{id}/workloads/RayCluster/demo-ray/keep"),
+            new Endpoint("booking-service", "POST", "/api/v1/workloads/team-a/RayCluster/demo-ray/keep"),
             new Endpoint("booking-service", "GET", "/api/v1/usage?from=2026-11-01&to=2026-11-02&groupBy=day"),
             new Endpoint("booking-service", "GET", "/api/v1/usage/bookings/{id}/utilization?minutes=60"),
             new Endpoint("booking-service", "GET", "/api/v1/usage/fair-share?month=2026-11"),
@@ -72,7 +73,6 @@ class HttpFuzzReliabilityIT {
             new Endpoint("booking-service", "GET", "/metrics"),
             new Endpoint("quota-projector", "GET", "/metrics"),
             new Endpoint("idle-reclaimer", "POST", "/api/v1/workloads/team-a/RayCluster/demo-ray/resume"),
-            new Endpoint("idle-reclaimer", "POST", "/api/v1/workloads/team-a/RayCluster/demo-ray/keep"),
             new Endpoint("idle-reclaimer", "GET", "/metrics"),
             new Endpoint("metrics-gateway", "GET", "/api/v1/keda/queues/team-a/gpuaas"),
             new Endpoint("metrics-gateway", "GET", "/api/v1/keda/workloads/team-a/RayCluster/demo-ray"),
@@ -362,6 +362,7 @@ class HttpFuzzReliabilityIT {
                         .replace("/h200/", "/{}/")
                         .replace("/h200-flex/", "/{}/")
                         .replace("/RayCluster/demo-ray/", "/{}/{}/")
+                        .replace("/workloads/team-a/", "/workloads/{}/")
                         .replace("/budgets/team-a/2026-11", "/budgets/{}/{}")
                         .replace("{id}", "{}"))
                 .collect(Collectors.toSet());
