@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
@@ -67,16 +68,34 @@ public final class BudgetDecider {
         this.keyRetention = keyRetention;
     }
 
+    /**
+     * Decides over a whole {@link TenantLedger} (null: a tenant nothing is known of), leaving it as it was: the
+     * decision carries the ledger after the command. The same rules as {@link #decide(BudgetCommand, LedgerAccess,
+     * Instant)}, which the stage uses over its stores.
+     */
     public BudgetDecision decide(BudgetCommand command, TenantLedger current, Instant now) {
-        TenantLedger ledger = (current == null ? TenantLedger.empty(command.tenant()) : current).copyAt(now);
-        ledger.prune(keyRetention);
+        MemoryLedger ledger = current == null ? MemoryLedger.empty(command.tenant()) : MemoryLedger.of(current);
+        return decide(command, ledger, now).withLedger(ledger.toLedger());
+    }
+
+    /**
+     * Decides {@code command} for the tenant whose state {@code ledger} gives, changing it there (the summary and the
+     * items the command concerns; every item only when the tenant's clock enters a new month and closes one). The
+     * decision's {@link BudgetDecision#ledger()} is null: the state is in {@code ledger}.
+     */
+    public BudgetDecision decide(BudgetCommand command, LedgerAccess ledger, Instant now) {
+        TenantSummary was = ledger.summary();
+        ledger.summary(was.copyAt(now));
+        if (!TenantSummary.openFrom(was.clock()).equals(ledger.summary().openFrom())) {
+            prune(ledger); // a month closed: the one sweep over the tenant's items until the next month closes
+        }
         SortedMap<String, Amount> before = takenPerMonth(ledger);
         return switch (command) {
             case BudgetCommand.SetBudget set -> {
-                if (ledger.closed(set.month())) {
+                if (ledger.summary().closed(set.month())) {
                     yield finish(ledger, before, new TreeSet<>(), null, null); // nothing can change there any more
                 }
-                ledger.budgets().put(set.month(), new Limit(set.unit(), set.limit(), set.currency(), now));
+                ledger.summary().budgets().put(set.month(), new Limit(set.unit(), set.limit(), set.currency(), now));
                 yield finish(ledger, before, new TreeSet<>(List.of(set.month())), null, null);
             }
             case BudgetCommand.HoldCreate hold ->
@@ -98,7 +117,7 @@ public final class BudgetDecider {
      * pool's decider refuses it IDEMPOTENCY_MISMATCH).
      */
     private BudgetDecision once(
-            TenantLedger ledger,
+            LedgerAccess ledger,
             SortedMap<String, Amount> before,
             BookingCommand c,
             Instant now,
@@ -108,7 +127,10 @@ public final class BudgetDecider {
         }
         String key = IdempotencyGuard.scopedKey(c);
         String fingerprint = IdempotencyGuard.fingerprint(c);
-        KeyUse first = ledger.keys().get(key);
+        KeyUse first = ledger.key(key);
+        if (first != null && first.at().isBefore(ledger.summary().clock().minus(keyRetention))) {
+            first = null; // forgotten: past the retention (removed from the store at the next month's sweep)
+        }
         if (first != null && first.fingerprint().equals(fingerprint)) {
             return first.refusal() != null
                     ? finish(ledger, before, new TreeSet<>(), null, readdressed(first.refusal(), c.requestId()))
@@ -116,7 +138,7 @@ public final class BudgetDecider {
         }
         BudgetDecision decided = decide.get();
         if (first == null) {
-            ledger.keys().put(key, new KeyUse(fingerprint, now, decided.refusal()));
+            ledger.putKey(key, new KeyUse(fingerprint, now, decided.refusal()));
         }
         return decided;
     }
@@ -136,10 +158,11 @@ public final class BudgetDecider {
     }
 
     /** The request passed on with nothing set aside (no hold at all for a tenant without budgets). */
-    private static BookingCommand withNothingHeld(TenantLedger ledger, BookingCommand c) {
-        BudgetHold none = ledger.budgets().isEmpty()
+    private static BookingCommand withNothingHeld(LedgerAccess ledger, BookingCommand c) {
+        BudgetHold none = ledger.summary().budgets().isEmpty()
                 ? null
-                : new BudgetHold(ledger.budgets().values().iterator().next().unit(), List.of());
+                : new BudgetHold(
+                        ledger.summary().budgets().values().iterator().next().unit(), List.of());
         return switch (c) {
             case BookingCommand.CreateBooking create -> create.withBudgetHold(none);
             case BookingCommand.ChangeBooking change -> change.withBudgetHold(none);
@@ -148,7 +171,7 @@ public final class BudgetDecider {
     }
 
     private BudgetDecision create(
-            TenantLedger ledger, SortedMap<String, Amount> before, BookingCommand.CreateBooking c, Instant now) {
+            LedgerAccess ledger, SortedMap<String, Amount> before, BookingCommand.CreateBooking c, Instant now) {
         Optional<SortedMap<String, Amount>> needed = measureCreate(c, now);
         if (needed.isEmpty()) {
             // Not measurable (unknown pool, profile or window): the pool's decider refuses it; nothing is held.
@@ -158,7 +181,7 @@ public final class BudgetDecider {
         if (refused.isPresent()) {
             return finish(ledger, before, new TreeSet<>(needed.get().keySet()), null, refused.get());
         }
-        ledger.holds().put(c.requestId(), new Hold(c.bookingId(), false, needed.get(), now));
+        putHold(ledger, c.requestId(), new Hold(c.bookingId(), false, needed.get(), now));
         return finish(
                 ledger,
                 before,
@@ -168,8 +191,8 @@ public final class BudgetDecider {
     }
 
     private BudgetDecision change(
-            TenantLedger ledger, SortedMap<String, Amount> before, BookingCommand.ChangeBooking c, Instant now) {
-        Counted counted = ledger.bookings().get(c.bookingId());
+            LedgerAccess ledger, SortedMap<String, Amount> before, BookingCommand.ChangeBooking c, Instant now) {
+        Counted counted = ledger.booking(c.bookingId());
         Optional<Pool> pool = pools.find(c.pool());
         if (pool.isEmpty() || c.start() == null || (c.end() == null) == (c.duration() == null)) {
             return finish(ledger, before, new TreeSet<>(), c, null); // the pool's decider refuses it
@@ -178,9 +201,16 @@ public final class BudgetDecider {
             // A booking not counted here (yet: its confirmation is still on its way back; or another tenant's, or
             // unknown): nothing to measure the change by, so a tenant with budgets gets nothing set aside and the
             // pool's decider lets the window grow by nothing.
-            BudgetHold none = ledger.budgets().isEmpty()
+            BudgetHold none = ledger.summary().budgets().isEmpty()
                     ? null
-                    : new BudgetHold(ledger.budgets().values().iterator().next().unit(), List.of());
+                    : new BudgetHold(
+                            ledger.summary()
+                                    .budgets()
+                                    .values()
+                                    .iterator()
+                                    .next()
+                                    .unit(),
+                            List.of());
             return finish(ledger, before, new TreeSet<>(), c.withBudgetHold(none), null);
         }
         Instant end = c.end() != null ? c.end() : policy.endAfter(now, c.duration());
@@ -198,13 +228,13 @@ public final class BudgetDecider {
             return finish(ledger, before, new TreeSet<>(extra.keySet()), null, refused.get());
         }
         if (!extra.isEmpty()) {
-            ledger.holds().put(c.requestId(), new Hold(c.bookingId(), false, extra, now));
+            putHold(ledger, c.requestId(), new Hold(c.bookingId(), false, extra, now));
         }
         return finish(ledger, before, new TreeSet<>(extra.keySet()), c.withBudgetHold(carried(ledger, extra)), null);
     }
 
     private BudgetDecision series(
-            TenantLedger ledger, SortedMap<String, Amount> before, BookingCommand.CreateSeries s, Instant now) {
+            LedgerAccess ledger, SortedMap<String, Amount> before, BookingCommand.CreateSeries s, Instant now) {
         Optional<SortedMap<String, Amount>> needed = measureSeries(s);
         if (needed.isEmpty()) {
             return finish(ledger, before, new TreeSet<>(), s, null);
@@ -214,27 +244,27 @@ public final class BudgetDecider {
             return finish(ledger, before, new TreeSet<>(needed.get().keySet()), null, refused.get());
         }
         // Occurrences have fixed windows: each one the pool's decider books is one of those measured here.
-        ledger.holds().put(s.requestId(), new Hold(s.seriesId(), false, needed.get(), now));
+        putHold(ledger, s.requestId(), new Hold(s.seriesId(), false, needed.get(), now));
         return finish(ledger, before, new TreeSet<>(needed.get().keySet()), s, null);
     }
 
     private BudgetDecision outcome(
-            TenantLedger ledger, SortedMap<String, Amount> before, BudgetCommand.BookingOutcome o) {
+            LedgerAccess ledger, SortedMap<String, Amount> before, BudgetCommand.BookingOutcome o) {
         SortedSet<String> touched = new TreeSet<>();
         switch (o.outcome()) {
             case WAITING -> {
-                Hold hold = o.requestId() == null ? null : ledger.holds().get(o.requestId());
+                Hold hold = o.requestId() == null ? null : ledger.hold(o.requestId());
                 if (hold != null && hold.bookingId().equals(o.bookingId())) {
-                    ledger.holds().put(o.requestId(), new Hold(hold.bookingId(), true, hold.months(), hold.at()));
+                    putHold(ledger, o.requestId(), new Hold(hold.bookingId(), true, hold.months(), hold.at()));
                 }
             }
             case ENDED -> touched.addAll(dropWaiting(ledger, o.bookingId()));
             case DECIDED -> {
                 // The first event carrying the request's id answers it (a move made for it carries none); an
                 // idempotent replay answers with the original booking, whose id is not the one held for.
-                Hold hold = o.requestId() == null ? null : ledger.holds().get(o.requestId());
+                Hold hold = o.requestId() == null ? null : ledger.hold(o.requestId());
                 if (hold != null) {
-                    ledger.holds().remove(o.requestId());
+                    putHold(ledger, o.requestId(), null);
                     touched.addAll(hold.months().keySet());
                 }
                 if (o.requestId() == null && !o.bookings().isEmpty()) {
@@ -248,22 +278,124 @@ public final class BudgetDecider {
         return finish(ledger, before, touched, null, null);
     }
 
-    private static SortedSet<String> dropWaiting(TenantLedger ledger, String bookingId) {
+    private static SortedSet<String> dropWaiting(LedgerAccess ledger, String bookingId) {
         SortedSet<String> touched = new TreeSet<>();
-        ledger.holds().entrySet().removeIf(e -> {
-            boolean mine = e.getValue().waiting() && e.getValue().bookingId().equals(bookingId);
-            if (mine) {
-                touched.addAll(e.getValue().months().keySet());
+        SortedSet<String> waiting = ledger.summary().waiting().get(bookingId);
+        for (String requestId : waiting == null ? List.<String>of() : List.copyOf(waiting)) {
+            Hold hold = ledger.hold(requestId);
+            if (hold != null) {
+                touched.addAll(hold.months().keySet());
             }
-            return mine;
-        });
+            putHold(ledger, requestId, null);
+        }
         return touched;
     }
 
+    /**
+     * Replaces (null: removes) what request {@code requestId} holds, keeping the summary's held totals and its index
+     * of waiting holds equal to the items.
+     */
+    private static void putHold(LedgerAccess ledger, String requestId, Hold hold) {
+        TenantSummary summary = ledger.summary();
+        Hold old = ledger.hold(requestId);
+        if (old != null) {
+            summary.add(false, old.months(), -1);
+            unindex(summary, old, requestId);
+        }
+        if (hold == null) {
+            if (old != null) {
+                ledger.removeHold(requestId);
+            }
+            return;
+        }
+        summary.add(false, hold.months(), 1);
+        if (hold.waiting()) {
+            summary.waiting()
+                    .computeIfAbsent(hold.bookingId(), b -> new TreeSet<>())
+                    .add(requestId);
+        }
+        ledger.putHold(requestId, hold);
+    }
+
+    private static void unindex(TenantSummary summary, Hold hold, String requestId) {
+        SortedSet<String> waiting = summary.waiting().get(hold.bookingId());
+        if (waiting != null) {
+            waiting.remove(requestId);
+            if (waiting.isEmpty()) {
+                summary.waiting().remove(hold.bookingId());
+            }
+        }
+    }
+
+    /** Replaces (null: removes) what booking {@code id} counts, keeping the summary's totals equal to the items. */
+    private static void putBooking(LedgerAccess ledger, String id, Counted counted) {
+        TenantSummary summary = ledger.summary();
+        Counted old = ledger.booking(id);
+        if (old != null) {
+            summary.add(old.booked(), old.months(), -1);
+        }
+        if (counted == null) {
+            if (old != null) {
+                ledger.removeBooking(id);
+            }
+            return;
+        }
+        summary.add(counted.booked(), counted.months(), 1);
+        ledger.putBooking(id, counted);
+    }
+
+    /**
+     * Forgets the closed months (the summary's budgets, thresholds told, refusals and totals; what bookings and holds
+     * count in them: a hold left with nothing is dropped, a booking once the month its window ends in is closed) and
+     * the idempotency keys first used more than the retention before the clock. Called when the clock enters a new
+     * month, the only time a month closes; a function of the state alone, so a replay prunes the same. Items keep
+     * counting only open months, so trimming them leaves the open months' totals as they are.
+     */
+    private void prune(LedgerAccess ledger) {
+        TenantSummary summary = ledger.summary();
+        if (summary.clock() == null) {
+            return;
+        }
+        summary.pruneMonths();
+        Instant keptFrom = summary.clock().minus(keyRetention);
+        Set<String> dropped = new TreeSet<>();
+        ledger.sweep(
+                c -> (c.lastMonth() == null ? c.months().isEmpty() : summary.closed(c.lastMonth()))
+                        ? null
+                        : new Counted(
+                                c.version(),
+                                c.booked(),
+                                c.resource(),
+                                c.quantity(),
+                                summary.open(c.months()),
+                                c.lastMonth()),
+                h -> {
+                    SortedMap<String, Amount> open = summary.open(h.months());
+                    if (open.isEmpty()) {
+                        dropped.add(h.bookingId());
+                        return null;
+                    }
+                    return new Hold(h.bookingId(), h.waiting(), open, h.at());
+                },
+                k -> !k.at().isBefore(keptFrom));
+        if (!dropped.isEmpty()) {
+            // Waiting holds dropped: keep only the request ids whose holds are still there.
+            for (String bookingId : dropped) {
+                SortedSet<String> waiting = summary.waiting().get(bookingId);
+                if (waiting != null) {
+                    waiting.removeIf(id -> ledger.hold(id) == null);
+                    if (waiting.isEmpty()) {
+                        summary.waiting().remove(bookingId);
+                    }
+                }
+            }
+        }
+    }
+
     /** Counts a booking in its new state (an older version than the one counted is ignored). */
-    private SortedSet<String> count(TenantLedger ledger, Booking booking) {
+    private SortedSet<String> count(LedgerAccess ledger, Booking booking) {
         SortedSet<String> touched = new TreeSet<>();
-        Counted old = ledger.bookings().get(booking.id());
+        Counted old = ledger.booking(booking.id());
         if (old != null && old.version() > booking.version()) {
             return touched;
         }
@@ -271,43 +403,43 @@ public final class BudgetDecider {
         if (pool.isEmpty()) {
             return touched;
         }
-        SortedMap<String, Amount> months = ledger.open(BudgetMeasure.of(pool.get(), booking));
+        SortedMap<String, Amount> months = ledger.summary().open(BudgetMeasure.of(pool.get(), booking));
         if (old != null) {
             touched.addAll(old.months().keySet());
         }
         touched.addAll(months.keySet());
         String lastMonth = BudgetMeasure.monthOf(booking.end());
-        if (ledger.closed(lastMonth)) {
-            ledger.bookings().remove(booking.id());
+        if (ledger.summary().closed(lastMonth)) {
+            putBooking(ledger, booking.id(), null);
         } else {
             // Kept even when it counts nothing now, so an older state read later is not counted again.
-            ledger.bookings()
-                    .put(
-                            booking.id(),
-                            new Counted(
-                                    booking.version(),
-                                    BudgetMeasure.booked(booking.state()),
-                                    booking.resource(),
-                                    booking.quantity(),
-                                    months,
-                                    lastMonth));
+            putBooking(
+                    ledger,
+                    booking.id(),
+                    new Counted(
+                            booking.version(),
+                            BudgetMeasure.booked(booking.state()),
+                            booking.resource(),
+                            booking.quantity(),
+                            months,
+                            lastMonth));
         }
         return touched;
     }
 
     /** The refusal when {@code needed} would take a budgeted month over its budget (the first such month). */
     private static Optional<BookingEvent.BookingRejected> refuse(
-            TenantLedger ledger, BookingCommand c, String bookingId, Map<String, Amount> needed, Instant now) {
+            LedgerAccess ledger, BookingCommand c, String bookingId, Map<String, Amount> needed, Instant now) {
         for (Map.Entry<String, Amount> e : needed.entrySet()) {
-            Limit limit = ledger.budgets().get(e.getKey());
+            Limit limit = ledger.summary().budgets().get(e.getKey());
             if (limit == null) {
                 continue;
             }
-            BigDecimal booked = ledger.booked(e.getKey()).in(limit.unit());
-            BigDecimal held = ledger.held(e.getKey()).in(limit.unit());
+            BigDecimal booked = ledger.summary().booked(e.getKey()).in(limit.unit());
+            BigDecimal held = ledger.summary().held(e.getKey()).in(limit.unit());
             BigDecimal need = e.getValue().in(limit.unit());
             if (need.signum() > 0 && booked.add(held).add(need).compareTo(limit.limit()) > 0) {
-                ledger.refused().add(e.getKey());
+                ledger.summary().refused().add(e.getKey());
                 String unit = BudgetMeasure.unitName(limit.unit());
                 String money = limit.currency() == null ? "" : " " + limit.currency();
                 String message = "the request needs " + need.toPlainString() + money + " " + unit + " in "
@@ -317,7 +449,7 @@ public final class BudgetDecider {
                         c.requestId(),
                         bookingId,
                         c.pool(),
-                        ledger.tenant(),
+                        ledger.summary().tenant(),
                         Rejection.BUDGET_EXCEEDED.name(),
                         message,
                         List.of(),
@@ -334,10 +466,10 @@ public final class BudgetDecider {
      * The hold the pool's decider checks the request against: in the unit of the months' budgets, or null when no
      * month it touches has one (nothing to keep under) or their units differ (then only this stage's check applies).
      */
-    private static BudgetHold carried(TenantLedger ledger, Map<String, Amount> months) {
+    private static BudgetHold carried(LedgerAccess ledger, Map<String, Amount> months) {
         TenantBudget.Unit unit = null;
         for (String month : months.keySet()) {
-            Limit limit = ledger.budgets().get(month);
+            Limit limit = ledger.summary().budgets().get(month);
             if (limit == null) {
                 continue;
             }
@@ -402,38 +534,46 @@ public final class BudgetDecider {
 
     /** The ledger after the command, the states of the budgeted months it touched and the thresholds reached. */
     private static BudgetDecision finish(
-            TenantLedger ledger,
+            LedgerAccess ledger,
             SortedMap<String, Amount> before,
             SortedSet<String> touched,
             BookingCommand forward,
             BookingEvent.BookingRejected refusal) {
         // Stamped with the tenant's clock, not the record's time: a state never looks older than the one before it.
-        Instant now = ledger.clock();
+        Instant now = ledger.summary().clock();
         List<TenantBudget> states = new ArrayList<>();
         List<Notice.BudgetThresholdReached> notices = new ArrayList<>();
         for (String month : touched) {
-            Amount taken = ledger.taken(month);
+            Amount taken = ledger.summary().taken(month);
             Amount was = before.getOrDefault(month, Amount.ZERO);
             if (taken.gpuHours().compareTo(was.gpuHours()) < 0 || taken.cost().compareTo(was.cost()) < 0) {
-                ledger.refused().remove(month); // something was given back
+                ledger.summary().refused().remove(month); // something was given back
             }
-            Limit limit = ledger.budgets().get(month);
+            Limit limit = ledger.summary().budgets().get(month);
             if (limit == null) {
                 continue;
             }
-            BigDecimal booked = ledger.booked(month).in(limit.unit());
-            BigDecimal held = ledger.held(month).in(limit.unit());
+            BigDecimal booked = ledger.summary().booked(month).in(limit.unit());
+            BigDecimal held = ledger.summary().held(month).in(limit.unit());
             boolean over = booked.add(held).compareTo(limit.limit()) >= 0
-                    || ledger.refused().contains(month);
+                    || ledger.summary().refused().contains(month);
             states.add(new TenantBudget(
-                    ledger.tenant(), month, limit.unit(), limit.limit(), limit.currency(), booked, held, over, now));
-            SortedSet<Integer> told = ledger.told().computeIfAbsent(month, m -> new TreeSet<>());
+                    ledger.summary().tenant(),
+                    month,
+                    limit.unit(),
+                    limit.limit(),
+                    limit.currency(),
+                    booked,
+                    held,
+                    over,
+                    now));
+            SortedSet<Integer> told = ledger.summary().told().computeIfAbsent(month, m -> new TreeSet<>());
             for (int percent : THRESHOLDS) {
                 if (!told.contains(percent) && reached(booked, limit.limit(), percent)) {
                     told.add(percent);
                     notices.add(new Notice.BudgetThresholdReached(
-                            Notice.budgetThresholdId(ledger.tenant(), month, percent),
-                            ledger.tenant(),
+                            Notice.budgetThresholdId(ledger.summary().tenant(), month, percent),
+                            ledger.summary().tenant(),
                             month,
                             percent,
                             limit.unit(),
@@ -444,7 +584,7 @@ public final class BudgetDecider {
                 }
             }
         }
-        return new BudgetDecision(ledger, forward, refusal, states, notices);
+        return new BudgetDecision(null, forward, refusal, states, notices);
     }
 
     /** booked ≥ percent % of the limit; a zero budget is reached by anything booked at all. */
@@ -455,11 +595,11 @@ public final class BudgetDecider {
         return booked.multiply(HUNDRED).compareTo(limit.multiply(BigDecimal.valueOf(percent))) >= 0;
     }
 
-    private static SortedMap<String, Amount> takenPerMonth(TenantLedger ledger) {
-        SortedMap<String, Amount> taken = new TreeMap<>();
-        for (String month : ledger.months()) {
-            taken.put(month, ledger.taken(month));
-        }
+    /** booked + held per open month with a figure, before the command (the summary's totals: a few months). */
+    private static SortedMap<String, Amount> takenPerMonth(LedgerAccess ledger) {
+        TenantSummary summary = ledger.summary();
+        SortedMap<String, Amount> taken = new TreeMap<>(summary.booked());
+        summary.held().forEach((month, amount) -> taken.merge(month, amount, Amount::plus));
         return taken;
     }
 }

@@ -4,21 +4,20 @@ import io.gpuaas.booking.budget.BudgetMeasure.Amount;
 import io.gpuaas.events.booking.BookingEvent;
 import io.gpuaas.events.budget.TenantBudget;
 import java.math.BigDecimal;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.YearMonth;
-import java.time.ZoneOffset;
-import java.util.Map;
 import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Everything the budget stage knows of one tenant: its budgets per month, what each of its bookings counts per month,
- * what each request still being decided holds, which thresholds were told, and the months with a budget refusal since
- * the last give-back. The value of the store {@code budget-ledgers} (key tenant). Sorted maps, so its JSON and every
- * sum over it are the same on every replay.
+ * Everything the budget stage knows of one tenant, in one value: its budgets per month, what each of its bookings
+ * counts per month, what each request still being decided holds, which thresholds were told, and the months with a
+ * budget refusal since the last give-back. The stage keeps this split into a {@link TenantSummary} and one item per
+ * booking, hold and key ({@link LedgerAccess}); this whole form is what {@link BudgetDecider#decide(
+ * io.gpuaas.events.budget.BudgetCommand, TenantLedger, java.time.Instant)} takes and gives in memory (tests), and the
+ * value of the old store {@code budget-ledgers}, read once per tenant into the new layout. Sorted maps, so its JSON
+ * and every sum over it are the same on every replay.
  *
  * @param tenant   the tenant
  * @param budgets  month ({@code yyyy-MM}) → its budget
@@ -59,57 +58,17 @@ public record TenantLedger(
     }
 
     /**
-     * A copy the decider may change without touching this one, its clock moved to {@code now} unless it is already
-     * later (records of the tenant's outcomes can carry older times than its requests: the clock never goes back).
-     */
-    TenantLedger copyAt(Instant now) {
-        Instant later = clock == null || now.isAfter(clock) ? now : clock;
-        return new TenantLedger(tenant, budgets, bookings, holds, told, refused, keys, later);
-    }
-
-    /**
      * The first month that can still change: the month before the clock's. A month is closed once the clock is past
      * the end of the month after it: no request decided after a month ended can book in it (a window starts at or
      * after its decision), and a whole month is left for the answers decided before that to come back.
      */
     public String openFrom() {
-        return clock == null
-                ? ""
-                : YearMonth.from(clock.atOffset(ZoneOffset.UTC)).minusMonths(1).toString();
+        return TenantSummary.openFrom(clock);
     }
 
     /** Whether {@code month} is closed: nothing in it is kept or counted any more. */
     public boolean closed(String month) {
         return month.compareTo(openFrom()) < 0;
-    }
-
-    /**
-     * Forgets the closed months (their budgets, thresholds told, refusals, and what bookings and holds count in them:
-     * a hold left with nothing is dropped, a booking once the month its window ends in is closed) and the idempotency
-     * keys first used more than {@code keyRetention} before the clock. A function of the ledger alone, so a replay
-     * prunes the same.
-     */
-    void prune(Duration keyRetention) {
-        if (clock == null) {
-            return;
-        }
-        budgets.keySet().removeIf(this::closed);
-        told.keySet().removeIf(this::closed);
-        refused.removeIf(this::closed);
-        bookings.values().removeIf(c -> c.lastMonth() == null ? c.months().isEmpty() : closed(c.lastMonth()));
-        bookings.replaceAll((id, c) ->
-                new Counted(c.version(), c.booked(), c.resource(), c.quantity(), open(c.months()), c.lastMonth()));
-        holds.replaceAll((id, h) -> new Hold(h.bookingId(), h.waiting(), open(h.months()), h.at()));
-        holds.values().removeIf(h -> h.months().isEmpty());
-        Instant keptFrom = clock.minus(keyRetention);
-        keys.values().removeIf(k -> k.at().isBefore(keptFrom));
-    }
-
-    /** {@code months} without the closed ones. */
-    SortedMap<String, Amount> open(Map<String, Amount> months) {
-        SortedMap<String, Amount> open = new TreeMap<>(months);
-        open.keySet().removeIf(this::closed);
-        return open;
     }
 
     /**
@@ -193,22 +152,5 @@ public record TenantLedger(
             }
         }
         return sum;
-    }
-
-    /** booked + held in {@code month}. */
-    Amount taken(String month) {
-        return booked(month).plus(held(month));
-    }
-
-    /** Every month the tenant has a figure or a budget in. */
-    SortedSet<String> months() {
-        SortedSet<String> months = new TreeSet<>(budgets.keySet());
-        bookings.values().forEach(c -> months.addAll(c.months().keySet()));
-        holds.values().forEach(h -> months.addAll(h.months().keySet()));
-        return months;
-    }
-
-    static SortedMap<String, Amount> sorted(Map<String, Amount> months) {
-        return new TreeMap<>(months);
     }
 }

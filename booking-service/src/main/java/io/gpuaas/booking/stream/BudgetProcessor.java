@@ -3,6 +3,7 @@ package io.gpuaas.booking.stream;
 import io.gpuaas.booking.budget.BudgetDecider;
 import io.gpuaas.booking.budget.BudgetDecision;
 import io.gpuaas.booking.budget.TenantLedger;
+import io.gpuaas.booking.budget.TenantSummary;
 import io.gpuaas.events.budget.BudgetCommand;
 import io.gpuaas.events.budget.TenantBudget;
 import io.gpuaas.events.notice.Notice;
@@ -14,15 +15,17 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * The one writer of the tenants in one partition of {@code budget-commands}: decides each command against the
- * tenant's ledger ({@link BudgetDecider}, pure, on the record's time) and, in the same transaction, stores the ledger
- * and forwards the request, the refusal, the month states and the threshold notices. A notice's threshold is recorded
- * in the ledger it is sent with, so across a crash both happened or neither: each is sent once.
+ * tenant's state ({@link BudgetDecider}, pure, on the record's time, over a {@link StoreLedger}: the tenant's summary
+ * and the few items the command concerns) and, in the same transaction, stores what changed and forwards the request, the refusal, the month states and the threshold notices. A notice's threshold is recorded
+ * in the summary it is sent with, so across a crash both happened or neither: each is sent once.
  */
 final class BudgetProcessor implements Processor<String, BudgetCommand, String, Object> {
 
     private final BudgetDecider decider;
     private ProcessorContext<String, Object> context;
-    private KeyValueStore<String, TenantLedger> ledgers;
+    private KeyValueStore<String, TenantSummary> summaries;
+    private KeyValueStore<String, BudgetItem> items;
+    private KeyValueStore<String, TenantLedger> legacy;
 
     BudgetProcessor(BudgetDecider decider) {
         this.decider = decider;
@@ -31,7 +34,9 @@ final class BudgetProcessor implements Processor<String, BudgetCommand, String, 
     @Override
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
-        this.ledgers = context.getStateStore(BudgetTopology.STORE);
+        this.summaries = context.getStateStore(BudgetTopology.SUMMARY_STORE);
+        this.items = context.getStateStore(BudgetTopology.ITEM_STORE);
+        this.legacy = context.getStateStore(BudgetTopology.STORE);
     }
 
     @Override
@@ -42,8 +47,9 @@ final class BudgetProcessor implements Processor<String, BudgetCommand, String, 
             throw new InvalidCommandException(record.key(), "record key must be the command's tenant");
         }
         Instant now = Instant.ofEpochMilli(record.timestamp());
-        BudgetDecision decision = decider.decide(command, ledgers.get(command.tenant()), now);
-        ledgers.put(command.tenant(), decision.ledger());
+        StoreLedger ledger = StoreLedger.load(command.tenant(), summaries, items, legacy);
+        BudgetDecision decision = decider.decide(command, ledger, now);
+        ledger.flush();
         long timestamp = record.timestamp();
         if (decision.forward() != null) {
             context.forward(

@@ -2,6 +2,7 @@ package io.gpuaas.booking.stream;
 
 import io.gpuaas.booking.budget.BudgetDecider;
 import io.gpuaas.booking.budget.TenantLedger;
+import io.gpuaas.booking.budget.TenantSummary;
 import io.gpuaas.events.EventSerdes;
 import io.gpuaas.events.Topics;
 import org.apache.kafka.common.serialization.Serde;
@@ -14,7 +15,9 @@ import org.apache.kafka.streams.state.Stores;
  * The budget stage, in the decision engine's Streams application (so {@code exactly_once_v2} the same way):
  *
  * <pre>
- * gpuaas.budget-commands (key tenant) ─► budget (BudgetProcessor, store budget-ledgers: one TenantLedger per tenant)
+ * gpuaas.budget-commands (key tenant) ─► budget (BudgetProcessor; stores budget-tenants: a TenantSummary per tenant,
+ *                                                budget-items: its counted bookings, holds and key uses one by one;
+ *                                                budget-ledgers: the old one-value layout, read once per tenant)
  *     ├─► gpuaas.booking-commands (key pool): the request with what was set aside for it
  *     ├─► gpuaas.booking-events (key booking id): BookingRejected BUDGET_EXCEEDED with the figures
  *     ├─► gpuaas.budgets (key tenant/yyyy-MM): TenantBudget after every change
@@ -26,7 +29,13 @@ public final class BudgetTopology {
 
     public static final String SOURCE = "budget-commands";
     public static final String PROCESSOR = "budget";
+    /** The old layout (one {@link TenantLedger} per tenant): only read, once per tenant, into the two below. */
     public static final String STORE = "budget-ledgers";
+    /** Key tenant: its {@link TenantSummary}. */
+    public static final String SUMMARY_STORE = "budget-tenants";
+    /** Key tenant, NUL, kind and id: one {@link BudgetItem} (see {@link StoreLedger}). */
+    public static final String ITEM_STORE = "budget-items";
+
     public static final String FORWARD_SINK = "budget-forward";
     public static final String REFUSAL_SINK = "budget-refusals";
     public static final String STATE_SINK = "budget-states";
@@ -47,6 +56,16 @@ public final class BudgetTopology {
         topology.addStateStore(
                 Stores.keyValueStoreBuilder(
                         Stores.persistentKeyValueStore(STORE), Serdes.String(), new JsonSerde<>(TenantLedger.class)),
+                PROCESSOR);
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(SUMMARY_STORE),
+                        Serdes.String(),
+                        new JsonSerde<>(TenantSummary.class)),
+                PROCESSOR);
+        topology.addStateStore(
+                Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(ITEM_STORE), Serdes.String(), new JsonSerde<>(BudgetItem.class)),
                 PROCESSOR);
         topology.addSink(
                 FORWARD_SINK,
