@@ -179,17 +179,10 @@ public final class BookingBench {
                 .append("| run | records | seconds | records/s | p50 ms | p99 ms | max ms | JIT ms | GC ms |\n"
                         + "|---|---|---|---|---|---|---|---|---|\n");
         for (DecisionLatencyBench.Result r : rows) {
-            Histogram h = r.latencyMicros();
             md.append(String.format(
                     Locale.ROOT,
-                    "| %s | %d | %.1f | %.0f | %.1f | %.1f | %.1f | %d | %d |%n",
-                    r.name(),
-                    r.count(),
-                    r.seconds(),
-                    r.perSecond(),
-                    h.getValueAtPercentile(50) / 1000.0,
-                    h.getValueAtPercentile(99) / 1000.0,
-                    h.getMaxValue() / 1000.0,
+                    "| %s | %d | %d |%n",
+                    r.leadingCells(),
                     r.jvm().jitMillis(),
                     r.jvm().gcMillis()));
         }

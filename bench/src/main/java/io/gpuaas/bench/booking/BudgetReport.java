@@ -13,7 +13,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
-import org.HdrHistogram.Histogram;
 
 /**
  * The budget replay's section of the booking report: the rule, refusals by reason, the budget shares' figures, the
@@ -170,17 +169,7 @@ final class BudgetReport {
     private static void latency(StringBuilder md, BudgetReplay.Outcome o) {
         md.append("| run | requests | seconds | per s | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|---|---|\n");
         for (DecisionLatencyBench.Result r : List.of(o.raw(), o.decisions())) {
-            Histogram h = r.latencyMicros();
-            md.append(String.format(
-                    Locale.ROOT,
-                    "| %s | %d | %.1f | %.0f | %.1f | %.1f | %.1f |%n",
-                    r.name(),
-                    r.count(),
-                    r.seconds(),
-                    r.perSecond(),
-                    h.getValueAtPercentile(50) / 1000.0,
-                    h.getValueAtPercentile(99) / 1000.0,
-                    h.getMaxValue() / 1000.0));
+            md.append(String.format(Locale.ROOT, "| %s |%n", r.leadingCells()));
         }
         double p99 = o.decisions().latencyMicros().getValueAtPercentile(99) / 1000.0;
         double raw = o.raw().latencyMicros().getValueAtPercentile(99) / 1000.0;

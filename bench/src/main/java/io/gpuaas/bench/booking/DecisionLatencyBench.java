@@ -32,6 +32,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
@@ -80,6 +81,20 @@ final class DecisionLatencyBench {
             JvmActivity jvm) {
         double perSecond() {
             return count / seconds;
+        }
+
+        /** The cells every report's row of a run starts with: name, count, seconds, per second, p50, p99 and max ms. */
+        String leadingCells() {
+            return String.format(
+                    Locale.ROOT,
+                    "%s | %d | %.1f | %.0f | %.1f | %.1f | %.1f",
+                    name,
+                    count,
+                    seconds,
+                    perSecond(),
+                    latencyMicros.getValueAtPercentile(50) / 1000.0,
+                    latencyMicros.getValueAtPercentile(99) / 1000.0,
+                    latencyMicros.getMaxValue() / 1000.0);
         }
 
         /** The same figures under another name (a warm-up round's rows). */
