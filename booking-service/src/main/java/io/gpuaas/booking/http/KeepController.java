@@ -29,7 +29,6 @@ import io.swagger.v3.oas.annotations.Operation;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.Comparator;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -171,14 +170,9 @@ public class KeepController {
 
     private static WorkloadRef workload(String namespace, String kind, String name) {
         KubernetesNames.subdomain("name", name).ifPresent(KeepController::refuse);
-        String canonical =
-                switch (kind.toLowerCase(Locale.ROOT)) {
-                    case "raycluster", "rayclusters" -> "RayCluster";
-                    case "inferenceservice", "inferenceservices", "isvc" -> "InferenceService";
-                    default ->
-                        throw ProblemException.badRequest(
-                                "RECLAIMABLE_KIND", "kind", "kind must be RayCluster or InferenceService");
-                };
+        String canonical = WorkloadRef.canonicalKind(kind)
+                .orElseThrow(() -> ProblemException.badRequest(
+                        "RECLAIMABLE_KIND", "kind", "kind must be RayCluster or InferenceService"));
         return new WorkloadRef(namespace, canonical, name);
     }
 

@@ -112,6 +112,29 @@ class KeepBookingBoundIT {
     }
 
     @Test
+    void shouldNameTheKindAsEventsDoWhenTheUserTypesAShortOrPluralOneAndRefuseOthers() {
+        String id = book(TEAM_B, "team-b");
+        String workloads = "/api/v1/bookings/" + id + "/workloads/";
+
+        var isvc = keep(workloads + "isvc/chat-typed/keep", TEAM_B, 1);
+        var plural = keep(workloads + "rayclusters/ray-typed/keep", TEAM_B, 1);
+        var deployment = keep(workloads + "Deployment/web/keep", TEAM_B, 1);
+
+        assertThat(isvc.statusCode()).as(isvc.body()).isEqualTo(202);
+        assertThat(BookingApp.read(isvc.body()).get("workload"))
+                .isEqualTo(Map.of("namespace", "team-b", "kind", "InferenceService", "name", "chat-typed"));
+        assertThat(plural.statusCode()).as(plural.body()).isEqualTo(202);
+        assertThat(BookingApp.read(plural.body()).get("workload"))
+                .isEqualTo(Map.of("namespace", "team-b", "kind", "RayCluster", "name", "ray-typed"));
+        assertThat(deployment.statusCode()).as(deployment.body()).isEqualTo(400);
+        assertThat(deployment.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+        assertThat(BookingApp.read(deployment.body()))
+                .containsEntry("rule", "RECLAIMABLE_KIND")
+                .containsEntry("field", "kind");
+    }
+
+    @Test
     void shouldChargeTheNoticesKeepLinkToTheBookingActiveInTheNamespaceAndBoundIt() {
         String id = book(TEAM_A, "team-a");
         WorkloadRef warm = new WorkloadRef("team-a", "RayCluster", "ray-link");

@@ -10,7 +10,6 @@ import io.gpuaas.kit.security.CallerResolver;
 import io.gpuaas.reclaim.config.ResumeLimits;
 import io.gpuaas.reclaim.k8s.ResumeService;
 import io.gpuaas.reclaim.k8s.WorkloadNotFoundException;
-import io.gpuaas.reclaim.model.Owner;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
@@ -25,7 +24,6 @@ import io.micronaut.security.authentication.Authentication;
 import io.micronaut.security.rules.SecurityRule;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -62,7 +60,7 @@ public class ResumeController {
             Authentication authentication,
             HttpRequest<?> request) {
         String path = request.getPath();
-        Optional<String> canonical = canonicalKind(kind);
+        Optional<String> canonical = WorkloadRef.canonicalKind(kind);
         if (canonical.isEmpty()) {
             return Problem.of(
                             HttpStatus.BAD_REQUEST,
@@ -121,13 +119,5 @@ public class ResumeController {
     private static HttpResponse<?> notFound(WorkloadRef ref, String path) {
         return Problem.of(HttpStatus.NOT_FOUND, "WORKLOAD_EXISTS", "name", ref.key() + " not found")
                 .response(path);
-    }
-
-    static Optional<String> canonicalKind(String kind) {
-        return switch (kind.toLowerCase(Locale.ROOT)) {
-            case "raycluster", "rayclusters" -> Optional.of(Owner.RAY_CLUSTER);
-            case "inferenceservice", "inferenceservices", "isvc" -> Optional.of(Owner.INFERENCE_SERVICE);
-            default -> Optional.empty();
-        };
     }
 }

@@ -13,7 +13,7 @@ import io.gpuaas.events.reclaim.WorkloadRef;
  */
 public record Owner(WorkloadRef workload, String group, long podStartMillis, int gpus) {
 
-    public static final String RAY_CLUSTER = "RayCluster";
-    public static final String INFERENCE_SERVICE = "InferenceService";
+    public static final String RAY_CLUSTER = WorkloadRef.RAY_CLUSTER;
+    public static final String INFERENCE_SERVICE = WorkloadRef.INFERENCE_SERVICE;
     public static final String PREDICTOR = "predictor";
 }
