@@ -23,12 +23,14 @@ import org.apache.kafka.streams.KafkaStreams;
  * java -cp "$(cat bench/target/classpath.txt):bench/target/classes" io.gpuaas.bench.booking.BookingBench \
  *     [--csv ../shared/data/openb-pod-list.csv] [--out bench/results/booking.md] [--rate 500] [--seconds 10] [--runs 3]
  *     [--latency-only false] [--warmup-rounds 5] [--streams commit.interval.ms=20,producer.linger.ms=0,...]
- *     [--security both] [--budget-every 1]
+ *     [--security both] [--budget-every 1] [--compare-streams commit.interval.ms=10,poll.ms=10]
  * </pre>
  * The fixed-rate runs go on two brokers in the same JVM, interleaved: one with authentication and ACLs as in
  * production (booking-service's own user), one without ({@code auth off:} rows); {@code --security on|off} keeps one.
  * Before the measured runs, warm-up rounds of the same raw and decision runs (at most {@code --warmup-rounds}, until
- * the JIT has settled) are printed as discarded rows.
+ * the JIT has settled) are printed as discarded rows. {@code --compare-streams} starts one more secured broker whose
+ * engine runs with those Kafka Streams keys on top of the others, its rows labelled with them, interleaved with the
+ * rest (raw, fixed rate and saturated), so a settings change is measured side by side in one run.
  * The engine runs with the service's own settings ({@code EngineTuning.defaults()}); {@code --streams} overrides
  * Kafka Streams keys for experiments, {@code --latency-only true} skips saturation, availability and replay.
  * Every create goes as an HTTP create goes, through its tenant's budget stage; one more run per round on the first
@@ -42,6 +44,9 @@ public final class BookingBench {
 
     /** Experiment overrides of the engine settings ({@code --streams}); empty by default. */
     private static final Map<String, String> overrides = new java.util.LinkedHashMap<>();
+
+    /** The settings {@code --compare-streams} measures beside the engine's own; empty by default. */
+    private static final Map<String, String> compared = new java.util.LinkedHashMap<>();
 
     private BookingBench() {}
 
@@ -69,10 +74,16 @@ public final class BookingBench {
                         "), broker in the same JVM (EmbeddedKafka, KRaft, 1 node; SASL and ACLs on, and for the 'auth off' "
                                 + "rows a second broker without them).\n\n");
         overrides.putAll(BenchOptions.pairs(opts.text("streams", "")));
+        compared.putAll(BenchOptions.pairs(opts.text("compare-streams", "")));
         List<Variant> variants = new ArrayList<>();
         try {
             for (boolean secured : BenchOptions.securityVariants(opts.text("security", "both"))) {
-                variants.add(Variant.start(secured));
+                variants.add(Variant.start(secured, overrides, secured ? "" : OPEN));
+            }
+            if (!compared.isEmpty()) {
+                Map<String, String> settings = new java.util.LinkedHashMap<>(overrides);
+                settings.putAll(compared);
+                variants.add(Variant.start(true, settings, comparedLabel()));
             }
             List<DecisionLatencyBench.Result> rows = new ArrayList<>();
             String warmUp = warmUp(variants, rate, seconds, warmUpRounds, rows);
@@ -88,6 +99,10 @@ public final class BookingBench {
             }
             for (int r = 0; r < runs && !latencyOnly; r++) {
                 rows.add(variants.getFirst().named(variants.getFirst().bench().decisions(2000, 5, true)));
+                if (!compared.isEmpty()) {
+                    Variant other = variants.getLast();
+                    rows.add(other.named(other.bench().decisions(2000, 5, true)));
+                }
             }
             latencyTable(md, rows, warmUp);
             System.out.println("broker figures (whole run):\n" + BrokerStats.report());
@@ -142,12 +157,12 @@ public final class BookingBench {
      * authorizer, its rows labelled {@value #OPEN}, to show what authentication and authorization cost.
      */
     private record Variant(String label, EmbeddedKafka broker, DecisionLatencyBench bench, KafkaStreams engine) {
-        static Variant start(boolean secured) throws Exception {
+        static Variant start(boolean secured, Map<String, String> settings, String label) throws Exception {
             EmbeddedKafka broker = secured
                     ? EmbeddedKafka.start()
                     : EmbeddedKafka.builder().withoutSecurity().start();
-            DecisionLatencyBench bench = new DecisionLatencyBench(broker, overrides);
-            return new Variant(secured ? "" : OPEN, broker, bench, bench.startEngine());
+            DecisionLatencyBench bench = new DecisionLatencyBench(broker, settings);
+            return new Variant(label, broker, bench, bench.startEngine());
         }
 
         DecisionLatencyBench.Result named(DecisionLatencyBench.Result result) {
@@ -162,6 +177,14 @@ public final class BookingBench {
 
     /** The label prefix of the rows measured without authentication. */
     static final String OPEN = "auth off: ";
+
+    /** The label prefix of the rows whose engine ran with {@code --compare-streams}, e.g. "with commit.interval.ms 10: ". */
+    static String comparedLabel() {
+        StringBuilder out = new StringBuilder("with ");
+        compared.forEach((k, v) ->
+                out.append(out.length() > 5 ? ", " : "").append(k).append(' ').append(v));
+        return out.append(": ").toString();
+    }
 
     private static void latencyTable(StringBuilder md, List<DecisionLatencyBench.Result> rows, String warmUp) {
         md.append("### Decisions through Kafka (command → committed decision read back)\n\n")
@@ -229,8 +252,9 @@ public final class BookingBench {
                 rows.stream().filter(r -> r.name().startsWith("decisions at")).toList();
         List<DecisionLatencyBench.Result> raw =
                 rows.stream().filter(r -> r.name().startsWith("raw")).toList();
-        List<DecisionLatencyBench.Result> saturated =
-                rows.stream().filter(r -> r.name().contains("saturated")).toList();
+        List<DecisionLatencyBench.Result> saturated = rows.stream()
+                .filter(r -> r.name().startsWith("decisions, saturated"))
+                .toList();
         md.append(String.format(
                 Locale.ROOT,
                 "%nAt the fixed rate, decision p99 ranged %.0f–%.0f ms over %d runs (target ≤ 50 ms: "
@@ -264,6 +288,9 @@ public final class BookingBench {
                     max(direct, 99),
                     direct.size()));
         }
+        if (!compared.isEmpty()) {
+            comparison(md, fixed, raw, saturated, rows);
+        }
         List<DecisionLatencyBench.Result> open = rows.stream()
                 .filter(r -> r.name().startsWith(OPEN + "decisions at"))
                 .toList();
@@ -285,6 +312,47 @@ public final class BookingBench {
                     min(openRaw, 99),
                     max(openRaw, 99)));
         }
+    }
+
+    /** The {@code --compare-streams} engine beside the engine's own settings, both secured, interleaved. */
+    private static void comparison(
+            StringBuilder md,
+            List<DecisionLatencyBench.Result> fixed,
+            List<DecisionLatencyBench.Result> raw,
+            List<DecisionLatencyBench.Result> saturated,
+            List<DecisionLatencyBench.Result> rows) {
+        String label = comparedLabel();
+        List<DecisionLatencyBench.Result> other = rows.stream()
+                .filter(r -> r.name().startsWith(label + "decisions at"))
+                .toList();
+        List<DecisionLatencyBench.Result> otherRaw =
+                rows.stream().filter(r -> r.name().startsWith(label + "raw")).toList();
+        List<DecisionLatencyBench.Result> otherSaturated = rows.stream()
+                .filter(r -> r.name().startsWith(label + "decisions, saturated"))
+                .toList();
+        md.append(String.format(
+                Locale.ROOT,
+                "The engine's settings beside the same engine %s(a broker of its own, secured, interleaved in this "
+                        + "run): decision p99 %.0f–%.0f ms beside %.0f–%.0f ms; raw round-trip p99 %.0f–%.0f ms beside "
+                        + "%.0f–%.0f ms; saturated %.0f–%.0f decisions/s beside %.0f–%.0f.%n%n",
+                label.substring(0, label.length() - 2) + " ",
+                min(fixed, 99),
+                max(fixed, 99),
+                min(other, 99),
+                max(other, 99),
+                min(raw, 99),
+                max(raw, 99),
+                min(otherRaw, 99),
+                max(otherRaw, 99),
+                rate(saturated, true),
+                rate(saturated, false),
+                rate(otherSaturated, true),
+                rate(otherSaturated, false)));
+    }
+
+    private static double rate(List<DecisionLatencyBench.Result> rows, boolean lowest) {
+        java.util.stream.DoubleStream rates = rows.stream().mapToDouble(DecisionLatencyBench.Result::perSecond);
+        return (lowest ? rates.min() : rates.max()).orElse(0);
     }
 
     private static double min(List<DecisionLatencyBench.Result> rows, double percentile) {

@@ -36,8 +36,8 @@ public record EngineTuning(
         @Bindable(defaultValue = STREAM_THREADS) int streamThreads,
         @Bindable(defaultValue = SESSION_TIMEOUT) Duration sessionTimeout) {
 
-    static final String COMMIT_INTERVAL = "PT0.01S";
-    static final String POLL_INTERVAL = "PT0.01S";
+    static final String COMMIT_INTERVAL = "PT0.005S";
+    static final String POLL_INTERVAL = "PT0.005S";
     static final String PRODUCER_LINGER = "PT0.1S";
     static final String RETRY_BACKOFF = "PT0.002S";
     static final String FETCH_MAX_WAIT = "PT0.05S";

@@ -30,11 +30,11 @@ class EngineTuningTest {
     }
 
     @Test
-    void shouldCommitEveryTenMillisecondsAndPollNoLongerWhenDefaultsAreUsed() {
+    void shouldCommitEveryFiveMillisecondsAndPollNoLongerWhenDefaultsAreUsed() {
         StreamsConfig config = streamsConfig(EngineTuning.defaults());
 
-        assertThat(config.getLong(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo(10L);
-        assertThat(config.getLong(StreamsConfig.POLL_MS_CONFIG)).isLessThanOrEqualTo(10L);
+        assertThat(config.getLong(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG)).isEqualTo(5L);
+        assertThat(config.getLong(StreamsConfig.POLL_MS_CONFIG)).isLessThanOrEqualTo(5L);
     }
 
     @Test
