@@ -54,7 +54,9 @@ export function say(text, isError) {
 
 /**
  * Calls the API; resolves with {status, data} for 2xx and 202, rejects with an Error carrying the problem. With an
- * accept other than JSON (the usage CSV) data is the body's text.
+ * accept other than JSON (the usage CSV) data is the body's text. A GET refused by the tenant's rate limit (429) is
+ * asked again after the answer's Retry-After, a few times at most: a page with many bookings reads a lot at once.
+ * Nothing else is repeated, so a create, change or cancel is never sent twice.
  */
 export async function api(method, path, body, accept) {
   if (!token() && !signedInByCluster()) {
@@ -67,7 +69,12 @@ export async function api(method, path, body, accept) {
   if (body !== undefined) {
     headers['Content-Type'] = 'application/json';
   }
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const init = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
+  let res = await fetch(path, init);
+  for (let retry = 0; res.status === 429 && method === 'GET' && retry < RATE_LIMIT_RETRIES; retry++) {
+    await pause(retryAfterMs(res.headers.get('Retry-After')));
+    res = await fetch(path, init);
+  }
   const text = await res.text();
   const data = accept && res.ok ? text : text ? JSON.parse(text) : null;
   if (!res.ok && res.status !== 202) {
@@ -78,6 +85,23 @@ export async function api(method, path, body, accept) {
   }
   return { status: res.status, data };
 }
+
+const RATE_LIMIT_RETRIES = 4;
+const MAX_RETRY_WAIT_MS = 10 * 1000;
+
+/**
+ * How long to wait before asking again: the Retry-After seconds (the service sends whole seconds; an HTTP date is
+ * allowed too; none: 1 s) plus up to a quarter more, so the page's many refused reads do not all come back at once;
+ * never more than 10 s.
+ */
+function retryAfterMs(header) {
+  const seconds = Number(header);
+  const given = header && Number.isNaN(seconds) ? Date.parse(header) - Date.now() : seconds * 1000;
+  const wait = Number.isFinite(given) && given > 0 ? given : 1000;
+  return Math.min(wait * (1 + Math.random() / 4), MAX_RETRY_WAIT_MS);
+}
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function describeProblem(p, status) {
   if (!p) {

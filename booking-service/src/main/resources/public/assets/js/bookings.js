@@ -153,13 +153,21 @@ function renderWorkloads(body, b, workloads) {
 }
 
 async function change(b, method, body, done, suffix) {
+  let res;
   try {
-    const res = await api(method, '/api/v1/bookings/' + encodeURIComponent(b.id) + (suffix || ''), body);
-    // Refresh first, so the message never shows beside a list that still shows the old state.
-    await refreshViews();
-    say(res.status === 202 ? 'Accepted; the decision is still pending.' : done);
+    res = await api(method, '/api/v1/bookings/' + encodeURIComponent(b.id) + (suffix || ''), body);
   } catch (e) {
     say(e.message, true);
+    return;
+  }
+  const said = res.status === 202 ? 'Accepted; the decision is still pending.' : done;
+  try {
+    // Refresh first, so the message never shows beside a list that still shows the old state.
+    await refreshViews();
+    say(said);
+  } catch (e) {
+    // The change is made: say so, and that what the page shows is older than it.
+    say(said + '; the page could not be refreshed: ' + e.message, true);
   }
 }
 

@@ -4,10 +4,16 @@ import { api, fmt } from './api.js';
 
 const MINUTES = 60;
 const REFRESH_MS = 30 * 1000;
+// Usage not configured on the service (503 LEDGER_UNAVAILABLE) stays so until it is redeployed: ask again rarely.
+const UNCONFIGURED_MS = 5 * 60 * 1000;
 const SVG = 'http://www.w3.org/2000/svg';
 let timer = null;
+// The last read per booking id: {at, answer} where answer is a promise of {u} or {error}. Every redraw of "My
+// bookings" draws fresh lines, and reading each again on every action would spend the tenant's rate limit.
+const reads = new Map();
+const unconfigured = { until: 0, error: null };
 
-/** A placeholder for the booking's line; filled now and on every refresh while it is in the page. */
+/** A placeholder for the booking's line; filled from the last read (read now if none is recent), and every 30 s. */
 export function utilizationLine(b) {
   const line = document.createElement('div');
   line.className = 'util';
@@ -17,7 +23,7 @@ export function utilizationLine(b) {
   text.className = 'util-text';
   text.textContent = 'utilization: loading…';
   line.appendChild(text);
-  fill(line);
+  fill(line, false);
   if (!timer) {
     timer = setInterval(refreshAll, REFRESH_MS);
   }
@@ -25,24 +31,57 @@ export function utilizationLine(b) {
 }
 
 function refreshAll() {
-  document.querySelectorAll('#bookings .util').forEach(fill);
+  const lines = [...document.querySelectorAll('#bookings .util')];
+  const shown = new Set(lines.map((l) => l.dataset.booking));
+  for (const id of reads.keys()) {
+    if (!shown.has(id)) {
+      reads.delete(id);
+    }
+  }
+  lines.forEach((line) => fill(line, true));
 }
 
-async function fill(line) {
-  const text = line.querySelector('.util-text');
-  try {
-    const path = '/api/v1/usage/bookings/' + encodeURIComponent(line.dataset.booking) + '/utilization?minutes='
-      + MINUTES;
-    const u = (await api('GET', path)).data;
-    draw(line, u);
-    const last = u.points[u.points.length - 1];
-    text.textContent = last
-      ? round(last.busy) + ' of ' + u.quantity + ' ' + u.unit + ' busy (minute of ' + fmt(last.minute) + ')'
-      : 'no GPU samples in the last hour';
-    line.dataset.busy = last ? last.busy : '';
-  } catch (e) {
-    text.textContent = 'utilization unavailable: ' + e.message;
+/**
+ * The booking's read: the one under way if any; the last one if it is younger than the refresh period and this is not
+ * the refresh itself; while usage is not configured, that answer without asking; else a new read.
+ */
+function read(id, refresh) {
+  const now = Date.now();
+  const last = reads.get(id);
+  if (last && (last.pending || (!refresh && now - last.at < REFRESH_MS))) {
+    return last.answer;
   }
+  if (now < unconfigured.until) {
+    return Promise.resolve({ error: unconfigured.error });
+  }
+  const entry = { at: now, pending: true };
+  const path = '/api/v1/usage/bookings/' + encodeURIComponent(id) + '/utilization?minutes=' + MINUTES;
+  entry.answer = api('GET', path)
+    .then((r) => ({ u: r.data }), (error) => {
+      if (error.status === 503 && error.problem.rule === 'LEDGER_UNAVAILABLE') {
+        unconfigured.until = Date.now() + UNCONFIGURED_MS;
+        unconfigured.error = error;
+      }
+      return { error };
+    })
+    .finally(() => { entry.pending = false; });
+  reads.set(id, entry);
+  return entry.answer;
+}
+
+async function fill(line, refresh) {
+  const text = line.querySelector('.util-text');
+  const { u, error } = await read(line.dataset.booking, refresh);
+  if (error) {
+    text.textContent = 'utilization unavailable: ' + error.message;
+    return;
+  }
+  draw(line, u);
+  const last = u.points[u.points.length - 1];
+  text.textContent = last
+    ? round(last.busy) + ' of ' + u.quantity + ' ' + u.unit + ' busy (minute of ' + fmt(last.minute) + ')'
+    : 'no GPU samples in the last hour';
+  line.dataset.busy = last ? last.busy : '';
 }
 
 const round = (v) => String(Math.round(v * 10) / 10);
