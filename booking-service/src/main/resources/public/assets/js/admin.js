@@ -4,6 +4,7 @@
 import { $, api, isAdmin, MINUTE, state } from './api.js';
 import { isFlexible, unitName } from './fleet.js';
 import { hours, lastDays } from './usage.js';
+import { readUsage } from './usage-source.js';
 
 const TOP_IDLE = 10;
 
@@ -123,7 +124,7 @@ async function loadMostIdle() {
   const range = lastDays(7);
   let rows;
   try {
-    rows = (await api('GET', '/api/v1/usage?from=' + range.from + '&to=' + range.to + '&groupBy=booking')).data.rows;
+    rows = (await readUsage('/api/v1/usage?from=' + range.from + '&to=' + range.to + '&groupBy=booking')).data.rows;
     $('most-idle-status').textContent = '';
   } catch (e) {
     rows = [];

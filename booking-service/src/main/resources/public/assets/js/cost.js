@@ -4,6 +4,7 @@
 // budget (joined in by booking-service from gpuaas.budgets): limit, booked, held, booked as a percent of the limit and
 // the tenant's share of the month's budgets; an admin sets a tenant's budget with the form below the table.
 import { $, api, isAdmin, say, state } from './api.js';
+import { readUsage } from './usage-source.js';
 
 const money = (v) => v.toFixed(2);
 const hours = (v) => v.toFixed(2);
@@ -17,7 +18,7 @@ export async function loadMonthCost() {
   const body = $('month-cost-table').tBodies[0];
   $('budget-form').hidden = !isAdmin();
   try {
-    const report = (await api('GET', '/api/v1/usage/fair-share?month=' + month)).data;
+    const report = (await readUsage('/api/v1/usage/fair-share?month=' + month)).data;
     body.innerHTML = '';
     const currency = report.currency || '';
     $('month-cost-caption').textContent = 'Cost of ' + month + (currency ? ' (' + currency + ')' : ' (no prices set)');

@@ -1,7 +1,8 @@
 // Usage: booked vs admitted vs busy vs idle GPU-hours per UTC day over the last 14 days, from the ledger
 // (metrics-gateway, forwarded by booking-service), as an SVG bar chart and the same figures as a table; a CSV
 // download of the ledger for the same days.
-import { $, api, say, state } from './api.js';
+import { $, say, state } from './api.js';
+import { readUsage } from './usage-source.js';
 
 const DAYS = 14;
 const DAY = 24 * 3600 * 1000;
@@ -29,7 +30,7 @@ export async function loadUsage() {
   fillPools();
   try {
     const q = '?from=' + range.from + '&to=' + range.to + '&groupBy=day';
-    rows = (await api('GET', '/api/v1/usage' + q)).data.rows;
+    rows = (await readUsage('/api/v1/usage' + q)).data.rows;
     $('usage-status').textContent = '';
   } catch (e) {
     rows = [];
@@ -147,11 +148,14 @@ function niceMax(v) {
   return [1, 2, 5, 10].map((m) => m * p).find((m) => m >= v);
 }
 
-/** The ledger's CSV for the same days, fetched with the token and saved through a Blob (no token in a URL). */
+/**
+ * The ledger's CSV for the same days, fetched with the token and saved through a Blob (no token in a URL). A click
+ * always asks, even while usage is known not to be configured (the user asked; it may be configured by now).
+ */
 async function downloadCsv() {
   try {
     const q = '?from=' + range.from + '&to=' + range.to + '&groupBy=day';
-    const csv = (await api('GET', '/api/v1/usage' + q, undefined, 'text/csv')).data;
+    const csv = (await readUsage('/api/v1/usage' + q, { accept: 'text/csv', ask: true })).data;
     const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
     const a = document.createElement('a');
     a.href = url;

@@ -1,17 +1,15 @@
 // The live line under each ACTIVE booking: units busy per minute over the last hour (the ledger's utilization,
 // forwarded by booking-service) as a small SVG sparkline, with the latest minute in words beside it.
-import { api, fmt } from './api.js';
+import { fmt } from './api.js';
+import { readUsage } from './usage-source.js';
 
 const MINUTES = 60;
 const REFRESH_MS = 30 * 1000;
-// Usage not configured on the service (503 LEDGER_UNAVAILABLE) stays so until it is redeployed: ask again rarely.
-const UNCONFIGURED_MS = 5 * 60 * 1000;
 const SVG = 'http://www.w3.org/2000/svg';
 let timer = null;
 // The last read per booking id: {at, answer} where answer is a promise of {u} or {error}. Every redraw of "My
 // bookings" draws fresh lines, and reading each again on every action would spend the tenant's rate limit.
 const reads = new Map();
-const unconfigured = { until: 0, error: null };
 
 /** A placeholder for the booking's line; filled from the last read (read now if none is recent), and every 30 s. */
 export function utilizationLine(b) {
@@ -43,7 +41,7 @@ function refreshAll() {
 
 /**
  * The booking's read: the one under way if any; the last one if it is younger than the refresh period and this is not
- * the refresh itself; while usage is not configured, that answer without asking; else a new read.
+ * the refresh itself; else a new read (which, while usage is not configured, answers so without asking: usage-source).
  */
 function read(id, refresh) {
   const now = Date.now();
@@ -51,19 +49,10 @@ function read(id, refresh) {
   if (last && (last.pending || (!refresh && now - last.at < REFRESH_MS))) {
     return last.answer;
   }
-  if (now < unconfigured.until) {
-    return Promise.resolve({ error: unconfigured.error });
-  }
   const entry = { at: now, pending: true };
   const path = '/api/v1/usage/bookings/' + encodeURIComponent(id) + '/utilization?minutes=' + MINUTES;
-  entry.answer = api('GET', path)
-    .then((r) => ({ u: r.data }), (error) => {
-      if (error.status === 503 && error.problem.rule === 'LEDGER_UNAVAILABLE') {
-        unconfigured.until = Date.now() + UNCONFIGURED_MS;
-        unconfigured.error = error;
-      }
-      return { error };
-    })
+  entry.answer = readUsage(path)
+    .then((r) => ({ u: r.data }), (error) => ({ error }))
     .finally(() => { entry.pending = false; });
   reads.set(id, entry);
   return entry.answer;

@@ -43,8 +43,11 @@ public class KedaController {
         this.security = security;
     }
 
-    /** The reclaimable kinds, as idle-reclaimer names them in its events. */
-    static final List<String> KINDS = List.of("RayCluster", "InferenceService");
+    /**
+     * The reclaimable kinds exactly as events spell them ({@link WorkloadRef}): a ScaledObject names one spelling, so
+     * unlike the workload paths of the other services no case or plural is taken here.
+     */
+    static final List<String> KINDS = List.of(WorkloadRef.RAY_CLUSTER, WorkloadRef.INFERENCE_SERVICE);
 
     @Get("/queues/{namespace}/{localQueue}")
     public HttpResponse<?> queue(String namespace, String localQueue, Authentication caller, HttpRequest<?> request) {
