@@ -83,8 +83,7 @@ public class DashboardController {
                 .flatMap(Optional::stream)
                 .findFirst();
         if (bad.isPresent()) {
-            throw ProblemException.badRequest(
-                    bad.get().rule(), bad.get().field(), bad.get().detail());
+            throw ProblemException.badRequest(bad.get());
         }
         String body = resumes.resume(booking.namespace(), kind, name, CallerCredential.of(request, forwarded));
         return HttpResponse.ok(body).contentType(MediaType.APPLICATION_JSON_TYPE);

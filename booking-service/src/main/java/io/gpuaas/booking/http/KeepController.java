@@ -177,7 +177,7 @@ public class KeepController {
     }
 
     private static void refuse(Problem problem) {
-        throw ProblemException.badRequest(problem.rule(), problem.field(), problem.detail());
+        throw ProblemException.badRequest(problem);
     }
 
     private static int hours(@Nullable String body) {

@@ -66,4 +66,9 @@ public final class ProblemException extends RuntimeException {
     public static ProblemException badRequest(String rule, String field, String detail) {
         return new ProblemException(400, rule, field, detail);
     }
+
+    /** A 400 for a field a shared check (e.g. {@code KubernetesNames}) refused, with its rule, field and detail. */
+    public static ProblemException badRequest(Problem problem) {
+        return badRequest(problem.rule(), problem.field(), problem.detail());
+    }
 }
