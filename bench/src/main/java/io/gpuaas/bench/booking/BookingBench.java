@@ -268,14 +268,8 @@ public final class BookingBench {
                         .count(),
                 min(raw, 99),
                 max(raw, 99),
-                saturated.stream()
-                        .mapToDouble(DecisionLatencyBench.Result::perSecond)
-                        .min()
-                        .orElse(0),
-                saturated.stream()
-                        .mapToDouble(DecisionLatencyBench.Result::perSecond)
-                        .max()
-                        .orElse(0)));
+                rate(saturated, true),
+                rate(saturated, false)));
         List<DecisionLatencyBench.Result> direct = rows.stream()
                 .filter(r -> r.name().startsWith(DecisionLatencyBench.DIRECT_LABEL + "decisions at"))
                 .toList();
@@ -350,6 +344,7 @@ public final class BookingBench {
                 rate(otherSaturated, false)));
     }
 
+    /** The lowest (or highest) records per second among {@code rows}; 0 when there are none. */
     private static double rate(List<DecisionLatencyBench.Result> rows, boolean lowest) {
         java.util.stream.DoubleStream rates = rows.stream().mapToDouble(DecisionLatencyBench.Result::perSecond);
         return (lowest ? rates.min() : rates.max()).orElse(0);
